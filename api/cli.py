@@ -1,0 +1,70 @@
+"""The `bluegray` command line.
+
+Each subcommand lives in its own module under `api/commands/` and defines:
+  NAME (str), HELP (one line), add_arguments(parser) and run(args) -> int (the exit code).
+New subcommands are found automatically, so adding one never touches this file.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import pkgutil
+import sys
+from importlib import metadata
+
+import api.commands
+from rules import RULES_VERSION
+
+
+def package_version() -> str:
+    try:
+        return metadata.version("bluegray")
+    except metadata.PackageNotFoundError:  # running from a source tree that was never installed
+        return "0+unknown"
+
+
+def command_modules() -> list:
+    """Every subcommand module, sorted by its command name."""
+    modules = [
+        importlib.import_module(f"api.commands.{info.name}")
+        for info in pkgutil.iter_modules(api.commands.__path__)
+        if not info.name.startswith("_")
+    ]
+    return sorted(modules, key=lambda m: m.NAME)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="bluegray",
+        description="Play, watch and review SPI Blue & Gray battles: every rule enforced, every action an event.",
+    )
+    parser.add_argument(
+        "--version",
+        action="version",
+        version=f"bluegray {package_version()} (rules {RULES_VERSION})",
+    )
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    for module in command_modules():
+        p = sub.add_parser(module.NAME, help=module.HELP, description=module.HELP)
+        module.add_arguments(p)
+        p.set_defaults(run=module.run)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if not getattr(args, "run", None):
+        parser.print_help()
+        return 2
+    try:
+        return args.run(args) or 0
+    except KeyboardInterrupt:
+        return 130
+    except BrokenPipeError:  # `bluegray ... | head`
+        return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

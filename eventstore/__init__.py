@@ -1,0 +1,1 @@
+"""The event store: immutable, versioned, hash-chained game logs in Redis Streams."""

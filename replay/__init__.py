@@ -1,0 +1,1 @@
+"""Replay: folding the effective history, seeking, after-action review."""

@@ -1,0 +1,1 @@
+"""Scenario data (one folder per battle) and its loader and validator."""
