@@ -1,0 +1,32 @@
+"""`bluegray bench NAME`: performance figures, each beside a baseline measured in the same run."""
+
+from __future__ import annotations
+
+import importlib
+import pkgutil
+
+import api.benchmarks
+
+NAME = "bench"
+HELP = "Measure performance (rules, store, ...) and print figures with ratios against a same-run baseline."
+
+
+def benchmark_modules() -> list:
+    modules = [
+        importlib.import_module(f"api.benchmarks.{info.name}")
+        for info in pkgutil.iter_modules(api.benchmarks.__path__)
+        if not info.name.startswith("_")
+    ]
+    return sorted(modules, key=lambda m: m.NAME)
+
+
+def add_arguments(parser) -> None:
+    sub = parser.add_subparsers(dest="benchmark", metavar="BENCHMARK", required=True)
+    for module in benchmark_modules():
+        p = sub.add_parser(module.NAME, help=module.HELP, description=module.HELP)
+        module.add_arguments(p)
+        p.set_defaults(bench_run=module.run)
+
+
+def run(args) -> int:
+    return args.bench_run(args)
