@@ -1,0 +1,219 @@
+"""Hex geometry of the Blue & Gray maps: printed numbers, neighbours, distance, hexsides, line of sight.
+
+Outside this module a hex is its printed number, the string ``"XXYY"``: column XX counted from the left,
+row YY from the top (2.1). Hexes are flat-topped, in vertical columns, and every other column sits half a
+hex lower; which ones (``"even"`` or ``"odd"``) is declared by each map. Inside, axial coordinates
+``(q, r)`` follow Red Blob Games' hexagon guide: ``q`` is the column and ``r`` runs down-right.
+
+Line of sight (8.31–8.34) is computed exactly: in the coordinates ``x = 3q/2``, ``y = r + q/2`` (an
+affine image of the true plane, which keeps lines, segments and polygon interiors) every hex centre
+and corner is rational, so the segment between two centres is clipped against each hexagon with
+Fractions and no rounding. That finds both the hexes whose interior the line crosses and the hexsides
+it runs along (the congruent case of 8.32).
+"""
+
+from __future__ import annotations
+
+import re
+from fractions import Fraction
+from functools import lru_cache
+
+HEX_NUMBER = re.compile(r"^\d{4}$")
+
+#: Axial directions, starting with "up" (north) and going clockwise.
+DIRECTIONS: tuple[tuple[int, int], ...] = ((0, -1), (1, -1), (1, 0), (0, 1), (-1, 1), (-1, 0))
+
+# Corners of a flat-topped hexagon around its centre, in the (x, y) coordinates above, counter-clockwise
+# seen with y pointing down the map (the order only has to go round).
+_CORNERS = (
+    (Fraction(1), Fraction(0)),
+    (Fraction(1, 2), Fraction(1, 2)),
+    (Fraction(-1, 2), Fraction(1, 2)),
+    (Fraction(-1), Fraction(0)),
+    (Fraction(-1, 2), Fraction(-1, 2)),
+    (Fraction(1, 2), Fraction(-1, 2)),
+)
+
+
+class HexError(ValueError):
+    """A hex number that is not four digits ``XXYY``."""
+
+
+def parse_hex(number: str) -> tuple[int, int]:
+    """``"0427"`` → ``(4, 27)`` (column, row)."""
+    if not isinstance(number, str) or not HEX_NUMBER.match(number):
+        raise HexError(f"{number!r} is not a hex number: expected four digits XXYY (column, row)")
+    return int(number[:2]), int(number[2:])
+
+
+def hex_number(column: int, row: int) -> str:
+    """``(4, 27)`` → ``"0427"``."""
+    if not (0 <= column <= 99 and 0 <= row <= 99):
+        raise HexError(f"column {column}, row {row} has no printed XXYY number")
+    return f"{column:02d}{row:02d}"
+
+
+def hexside(a: str, b: str) -> str:
+    """The identity of the hexside between two hexes: the sorted pair ``"AAAA|BBBB"``."""
+    return f"{a}|{b}" if a < b else f"{b}|{a}"
+
+
+def hexside_hexes(side: str) -> tuple[str, str]:
+    """``"0101|0102"`` → ``("0101", "0102")``."""
+    a, sep, b = side.partition("|")
+    if not sep:
+        raise HexError(f"{side!r} is not a hexside: expected two hex numbers 'AAAA|BBBB'")
+    parse_hex(a)
+    parse_hex(b)
+    return a, b
+
+
+class Grid:
+    """The hex numbering of one map: which columns sit half a hex lower."""
+
+    __slots__ = ("lower_columns", "_shift")
+
+    def __init__(self, lower_columns: str = "even") -> None:
+        if lower_columns not in ("even", "odd"):
+            raise HexError(f"lower_columns must be 'even' or 'odd', not {lower_columns!r}")
+        self.lower_columns = lower_columns
+        # A lower column's hexes have one more row above them at the same axial r.
+        self._shift = 0 if lower_columns == "even" else 1
+
+    def __repr__(self) -> str:
+        return f"Grid(lower_columns={self.lower_columns!r})"
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Grid) and other.lower_columns == self.lower_columns
+
+    def __hash__(self) -> int:
+        return hash(self.lower_columns)
+
+    # -- coordinates ---------------------------------------------------------------------------
+    def axial(self, number: str) -> tuple[int, int]:
+        """Printed number → axial ``(q, r)``."""
+        column, row = parse_hex(number)
+        return column, row - (column + ((column + self._shift) & 1)) // 2
+
+    def number(self, q: int, r: int) -> str:
+        """Axial ``(q, r)`` → printed number (raises HexError off the numbering)."""
+        return hex_number(q, r + (q + ((q + self._shift) & 1)) // 2)
+
+    # -- adjacency and distance ----------------------------------------------------------------
+    def neighbours(self, number: str) -> list[str]:
+        """The (up to) six hexes around ``number`` that have a printed number, clockwise from north.
+
+        Whether they are on a particular map is the map's business."""
+        q, r = self.axial(number)
+        out = []
+        for dq, dr in DIRECTIONS:
+            try:
+                out.append(self.number(q + dq, r + dr))
+            except HexError:
+                continue
+        return out
+
+    def adjacent(self, a: str, b: str) -> bool:
+        return self.distance(a, b) == 1
+
+    def distance(self, a: str, b: str) -> int:
+        """Hexes counted from a to b, not counting a (8.12 counts the target hex)."""
+        aq, ar = self.axial(a)
+        bq, br = self.axial(b)
+        dq, dr = aq - bq, ar - br
+        return (abs(dq) + abs(dr) + abs(dq + dr)) // 2
+
+    # -- line of sight -------------------------------------------------------------------------
+    def sight_line(self, a: str, b: str) -> tuple[list[str], list[tuple[str, str]]]:
+        """What lies between the centres of a and b (8.31, 8.32).
+
+        Returns ``(crossed, along)``: the hexes, other than a and b, whose interior the straight line
+        crosses, in order from a; and the pairs of hexes whose common hexside the line runs along
+        (the congruent case of 8.32), each pair sorted. A hexside pair's two hexes are never in
+        ``crossed``."""
+        return _sight_line(self.lower_columns, a, b)
+
+    def line_of_sight(self, a: str, b: str, blocking) -> bool:
+        """True when a can see b: no crossed hex blocks (8.31), and no hexside the line runs along has
+        blocking hexes on both sides (8.32). ``blocking(hex) -> bool``; a and b never block (8.34)."""
+        crossed, along = self.sight_line(a, b)
+        if any(blocking(h) for h in crossed):
+            return False
+        return not any(blocking(h1) and blocking(h2) for h1, h2 in along)
+
+
+def _centre(q: int, r: int) -> tuple[Fraction, Fraction]:
+    return Fraction(3 * q, 2), Fraction(2 * r + q, 2)
+
+
+def _clip(p0, p1, q: int, r: int):
+    """The parameter interval [t0, t1] of the segment p0→p1 inside the closed hexagon (q, r), or None."""
+    cx, cy = _centre(q, r)
+    corners = [(cx + dx, cy + dy) for dx, dy in _CORNERS]
+    t0, t1 = Fraction(0), Fraction(1)
+    dx, dy = p1[0] - p0[0], p1[1] - p0[1]
+    for i in range(6):
+        (ax, ay), (bx, by) = corners[i], corners[(i + 1) % 6]
+        # Inside is where the cross product (b - a) × (p - a) has the sign it has at the centre.
+        ex, ey = bx - ax, by - ay
+        inside_sign = 1 if ex * (cy - ay) - ey * (cx - ax) > 0 else -1
+        f0 = inside_sign * (ex * (p0[1] - ay) - ey * (p0[0] - ax))
+        df = inside_sign * (ex * dy - ey * dx)
+        if df == 0:
+            if f0 < 0:
+                return None
+            continue
+        t = -f0 / df
+        if df > 0:
+            t0 = max(t0, t)
+        else:
+            t1 = min(t1, t)
+        if t0 > t1:
+            return None
+    return t0, t1
+
+
+def _strictly_inside(point, q: int, r: int) -> bool:
+    cx, cy = _centre(q, r)
+    corners = [(cx + dx, cy + dy) for dx, dy in _CORNERS]
+    for i in range(6):
+        (ax, ay), (bx, by) = corners[i], corners[(i + 1) % 6]
+        ex, ey = bx - ax, by - ay
+        inside_sign = 1 if ex * (cy - ay) - ey * (cx - ax) > 0 else -1
+        if inside_sign * (ex * (point[1] - ay) - ey * (point[0] - ax)) <= 0:
+            return False
+    return True
+
+
+@lru_cache(maxsize=65536)
+def _sight_line(lower_columns: str, a: str, b: str) -> tuple[list[str], list[tuple[str, str]]]:
+    grid = Grid(lower_columns)
+    aq, ar = grid.axial(a)
+    bq, br = grid.axial(b)
+    p0, p1 = _centre(aq, ar), _centre(bq, br)
+    n = grid.distance(a, b)
+    hits: list[tuple[Fraction, str]] = []
+    edge_hexes: list[tuple[Fraction, str]] = []
+    # Every hex the segment can touch lies within n of both ends.
+    for q in range(min(aq, bq) - 1, max(aq, bq) + 2):
+        for r in range(min(ar, br) - n - 1, max(ar, br) + n + 2):
+            if (q, r) in ((aq, ar), (bq, br)):
+                continue
+            span = _clip(p0, p1, q, r)
+            if span is None or span[0] == span[1]:
+                continue  # misses, or touches a single point (a corner)
+            mid = (span[0] + span[1]) / 2
+            point = (p0[0] + (p1[0] - p0[0]) * mid, p0[1] + (p1[1] - p0[1]) * mid)
+            try:
+                number = grid.number(q, r)
+            except HexError:
+                continue
+            (hits if _strictly_inside(point, q, r) else edge_hexes).append((mid, number))
+    crossed = [h for _, h in sorted(hits)]
+    # Hexes touched only along an edge come in pairs sharing that hexside, at the same parameter.
+    # (A hexside on the edge of the numbering has one hex only: nothing beyond it can block.)
+    by_edge: dict[Fraction, list[str]] = {}
+    for t, number in edge_hexes:
+        by_edge.setdefault(t, []).append(number)
+    along = [tuple(sorted(pair)) for _, pair in sorted(by_edge.items()) if len(pair) == 2]
+    return crossed, along

@@ -1,0 +1,89 @@
+"""What a battle is, as the rules engine sees it: the map, the order of battle and the exclusive rules'
+parameters. These are plain values; `scenarios/` reads them from files and validates them.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+import msgspec
+
+from rules.hexes import Grid, hexside
+
+Side = Literal["union", "confederate"]
+UnitType = Literal["infantry", "cavalry", "artillery"]
+SIDES: tuple[Side, Side] = ("union", "confederate")
+
+
+def other_side(side: Side) -> Side:
+    return "confederate" if side == "union" else "union"
+
+
+class Hexside(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """The features of one hexside (terrain.HEXSIDE_FEATURES).
+
+    ``barbed``: for a redoubt, the hex on the barbed side, from which an attack is tripled (18.1x).
+    ``ferry``: for a ferry crossing, the ferry hex whose arrow this is (19.1x)."""
+
+    features: frozenset[str]
+    barbed: str | None = None
+
+
+class Map(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """Every hex with its terrain, and every hexside that has a feature, keyed "AAAA|BBBB"."""
+
+    lower_columns: Literal["even", "odd"]
+    hexes: dict[str, str]
+    hexsides: dict[str, Hexside] = {}
+    # Named hexes the exclusive rules speak of: {"chattanooga_town": ["1415", ...], ...}
+    areas: dict[str, list[str]] = {}
+
+    @property
+    def grid(self) -> Grid:
+        return Grid(self.lower_columns)
+
+    def features(self, a: str, b: str) -> frozenset[str]:
+        side = self.hexsides.get(hexside(a, b))
+        return side.features if side else frozenset()
+
+
+class Unit(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """One counter. ``id`` is stable and unique; ``designation`` is what the counter prints and may
+    repeat (there are two 1/2/XIV). ``hex`` is the set-up hex, or None for a reinforcement, which
+    ``arrives`` on that Game-Turn at one of its ``entry`` hexes."""
+
+    id: str
+    side: Side
+    type: UnitType
+    strength: int
+    designation: str
+    hex: str | None = None
+    arrives: int | None = None
+    entry: list[str] = []
+    movement_allowance: int | None = None  # None: the rule set's allowance for the unit type
+
+
+class Scenario(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """A battle: turns, who moves first, the map, the units and the exclusive rules' parameters.
+
+    ``exclusive`` holds each exclusive rule's parameters by name (for example ``movement_quota``),
+    interpreted by the rules engine; ``cases`` maps a rule set to the case numbers that its book gives
+    those exclusive rules (Chattanooga's quota is 17.1 in the 1975 book and 18.1 in the revised one)."""
+
+    id: str
+    name: str
+    rulesets: list[str]
+    turns: int
+    night_turns: list[int]
+    first_player: Side
+    map: Map
+    units: list[Unit]
+    exclusive: dict[str, dict] = {}
+    cases: dict[str, dict[str, str]] = {}
+    provenance: dict[str, str] = {}
+
+    def unit(self, unit_id: str) -> Unit:
+        for u in self.units:
+            if u.id == unit_id:
+                return u
+        raise KeyError(unit_id)
