@@ -108,7 +108,7 @@ def _hex_at(grid, x, y):
     return grid.number(rq, rr)
 
 
-def _oracle(grid, a, b, samples=3000, delta=1e-7):
+def _oracle(grid, a, b, samples=1200, delta=1e-7):
     (x0, y0), (x1, y1) = _pixel(grid, a), _pixel(grid, b)
     length = math.hypot(x1 - x0, y1 - y0)
     nx, ny = -(y1 - y0) / length * delta, (x1 - x0) / length * delta
