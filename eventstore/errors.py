@@ -1,0 +1,100 @@
+"""The event store's typed errors: each says which game, and what a caller can do about it."""
+
+from __future__ import annotations
+
+
+class EventStoreError(Exception):
+    """Base class of every error raised by `eventstore`."""
+
+
+class Conflict(EventStoreError):
+    """The game is not at the expected version: someone appended first. Re-read and decide again."""
+
+    def __init__(self, game_id: str, expected: int, current: int) -> None:
+        super().__init__(f"game {game_id}: expected version {expected}, the game is at {current}")
+        self.game_id = game_id
+        self.expected = expected
+        self.current = current
+
+
+class KeyMismatch(EventStoreError):
+    """An idempotency key was used again with a different command body."""
+
+    def __init__(self, game_id: str, seat: str, command_id: str) -> None:
+        super().__init__(
+            f"game {game_id}: command id {command_id!r} of seat {seat!r} was already used for another command"
+        )
+        self.game_id = game_id
+        self.seat = seat
+        self.command_id = command_id
+
+
+class ChainError(EventStoreError):
+    """The head hash in the game's meta is not the one its log implies: the game is refused."""
+
+    def __init__(self, game_id: str, message: str) -> None:
+        super().__init__(f"game {game_id}: {message}")
+        self.game_id = game_id
+
+
+class UnreadableEvent(EventStoreError):
+    """An entry of the game's log cannot be trusted; reading this game fails closed (others go on)."""
+
+    def __init__(self, game_id: str, version: int | None, reason: str) -> None:
+        where = f"version {version}" if version is not None else "its log"
+        super().__init__(f"game {game_id}, {where}: {reason}")
+        self.game_id = game_id
+        self.version = version
+        self.reason = reason
+
+
+class CorruptEvent(UnreadableEvent):
+    """An entry is malformed, out of sequence or does not match its hash chain."""
+
+
+class UnknownEventType(UnreadableEvent):
+    """An entry has a type this code does not know (written by a newer version?)."""
+
+
+class NotReplicated(EventStoreError):
+    """WAITAOF timed out: the append is on the primary but not yet in enough replicas' AOF.
+
+    The events may survive or not; retry the same command with the same key to learn which."""
+
+    def __init__(self, game_id: str, wanted: int, got: int) -> None:
+        super().__init__(f"game {game_id}: the append reached the AOF of {got} replica(s), not {wanted}")
+        self.game_id = game_id
+        self.wanted = wanted
+        self.got = got
+
+
+class GameExists(EventStoreError):
+    """`create_game` was called for an id already in the index."""
+
+
+class SecretExists(EventStoreError):
+    """A game's secret may be set once; a different one was already stored."""
+
+
+class UnsafeServer(EventStoreError):
+    """The Redis server could lose acknowledged events; `problems` says why."""
+
+    def __init__(self, problems: list[str]) -> None:
+        super().__init__(
+            "refusing to use this Redis server, it could lose acknowledged events:\n  - "
+            + "\n  - ".join(problems)
+            + "\n(fix the server, or pass --unsafe-redis to run anyway)"
+        )
+        self.problems = problems
+
+
+class EmbeddedServerError(EventStoreError):
+    """The embedded server could not be started, reused or stopped."""
+
+
+class ServerNotFound(EmbeddedServerError):
+    """No Redis-compatible server binary is available."""
+
+
+class DataDirLocked(EmbeddedServerError):
+    """Another owner holds the data directory: two servers must never share one append-only file."""
