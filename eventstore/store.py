@@ -29,7 +29,9 @@ from typing import NamedTuple, Protocol, runtime_checkable
 
 import msgspec
 import redis.asyncio as aioredis
-from redis.exceptions import ResponseError
+from redis.asyncio.retry import Retry
+from redis.backoff import ExponentialWithJitterBackoff
+from redis.exceptions import ConnectionError, ResponseError, TimeoutError
 
 from eventstore.envelope import GENESIS, Envelope, NewEvent, seal
 from eventstore.errors import (
@@ -171,8 +173,20 @@ class RedisEventStore:
 
     @classmethod
     def from_url(cls, url: str, **options) -> RedisEventStore:
-        """A store on a new client for `url` (e.g. an `EmbeddedRedis(...).url`)."""
-        return cls(aioredis.Redis.from_url(url, decode_responses=False), **options)
+        """A store on a new client for `url` (e.g. an `EmbeddedRedis(...).url`).
+
+        The client retries a command on a lost connection (a Redis restart) for about ten seconds.
+        Retrying an append is safe: a replay of one that did happen is answered as a duplicate
+        (with a key) or refused as a conflict (without), never appended twice."""
+        client = aioredis.Redis.from_url(
+            url,
+            decode_responses=False,
+            socket_timeout=30,
+            socket_connect_timeout=5,
+            retry=Retry(ExponentialWithJitterBackoff(base=0.01, cap=1.0), 12),
+            retry_on_error=[ConnectionError, TimeoutError],
+        )
+        return cls(client, **options)
 
     async def aclose(self) -> None:
         await self.redis.aclose()
