@@ -1,0 +1,143 @@
+"""The static context of one game: the scenario, the rule set and the options, with the map's movement
+and zone-of-control tables computed once.
+
+The state (rules/state.py) holds only what changes; it reaches its ``Game`` through ``state.game``, an
+attribute that is never encoded, so a state's canonical encoding and digest stay small and cheap. A
+state decoded from a snapshot is given its ``Game`` again by ``rules.state.decode(data, game)``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rules import terrain
+from rules.errors import RuleViolation
+from rules.rulesets import Ruleset
+from rules.rulesets import get as get_ruleset
+from rules.scenario import Scenario, Unit
+
+
+class Game:
+    """One scenario played under one rule set with some options; immutable, shared by every state
+    of that game."""
+
+    def __init__(self, scenario: Scenario, ruleset: str | Ruleset = "classic", options: dict | None = None):
+        self.scenario = scenario
+        self.ruleset = get_ruleset(ruleset) if isinstance(ruleset, str) else ruleset
+        self.options: dict[str, Any] = dict(options or {})
+        m = scenario.map
+        self.grid = m.grid
+        self.terrain: dict[str, str] = dict(m.hexes)
+        self.units: dict[str, Unit] = {u.id: u for u in scenario.units}
+        self.exclusive: dict[str, dict] = scenario.exclusive
+        self._cases = dict(self.ruleset.cases)
+        self._cases.update(scenario.cases.get(self.ruleset.name, {}))
+        self.neighbours: dict[str, tuple[str, ...]] = {
+            h: tuple(n for n in self.grid.neighbours(h) if n in self.terrain) for h in self.terrain
+        }
+        # steps[a]: every (b, movement points) a unit may move from a into b, units aside (5.2, 9.0).
+        self.steps: dict[str, tuple[tuple[str, int], ...]] = {}
+        for a, around in self.neighbours.items():
+            out = []
+            for b in around:
+                cost = self._step_cost(a, b)
+                if cost is not None:
+                    out.append((b, cost))
+            self.steps[a] = tuple(out)
+        self.step_cost: dict[tuple[str, str], int] = {(a, b): c for a, s in self.steps.items() for b, c in s}
+        # zoc_into[h]: the hexes a unit in h exerts its zone of control into (6.0, 6.6).
+        self.zoc_into: dict[str, tuple[str, ...]] = {
+            h: tuple(n for n in around if self._zoc_extends(h, n)) for h, around in self.neighbours.items()
+        }
+        self.ferry_hexes = frozenset(h for h, t in self.terrain.items() if t == terrain.FERRY)
+        self.control_hexes = frozenset(_control_hexes(scenario))
+
+    # -- names ---------------------------------------------------------------------------------
+    def case(self, name: str) -> str:
+        """The case number of the rule called ``name`` in the rule set in force (the scenario's own
+        numbering of its exclusive rules wins)."""
+        if name in self._cases:
+            return self._cases[name]
+        head = name.split(".", 1)[0]
+        return self._cases.get(head, self.ruleset.cases["movement"])
+
+    def violation(self, name: str, message: str) -> RuleViolation:
+        return RuleViolation(self.case(name), message)
+
+    def designation(self, unit_id: str) -> str:
+        return self.units[unit_id].designation
+
+    def movement_allowance(self, unit_id: str) -> int:
+        u = self.units[unit_id]
+        return u.movement_allowance if u.movement_allowance is not None else self.ruleset.movement_allowance
+
+    # -- terrain ---------------------------------------------------------------------------------
+    def _step_cost(self, a: str, b: str) -> int | None:
+        return None if self.step_problem(a, b) else self._cost(a, b)
+
+    def _cost(self, a: str, b: str) -> int:
+        rs = self.ruleset
+        kind = self.terrain[b]
+        features = self.scenario.map.features(a, b)
+        base = rs.terrain_cost[kind]
+        if kind == terrain.FERRY:
+            cost = base  # Ruling (19.11): entering a ferry hex costs 3 MP even along a road.
+        elif terrain.ROAD in features:
+            cost = rs.road_cost  # 5.22
+        elif terrain.TRAIL in features:
+            cost = min(base, rs.trail_cost)  # 5.23; 9.0 "Ignore Trails in Clear Terrain"
+        else:
+            cost = base  # 5.21, 9.0
+        if terrain.FORD in features:
+            cost += rs.ford_extra  # 5.25; Ruling: a road does not negate the ford's extra point
+        return cost
+
+    def step_problem(self, a: str, b: str) -> tuple[str, str] | None:
+        """Why no unit may move from a into adjacent b, whatever the units (rule name, sentence), or
+        None when it may."""
+        if b not in self.terrain:
+            return "movement", f"{b} is not on the map"
+        kind = self.terrain[b]
+        if self.ruleset.terrain_cost.get(kind) is None:
+            if kind == terrain.RIVER:
+                return "river", f"{b} is a river hex; units may never enter river hexes"
+            return "terrain", f"{b} ({kind}) may not be entered"
+        features = self.scenario.map.features(a, b)
+        if terrain.CREEK in features and not (features & {terrain.BRIDGE, terrain.FORD}):
+            return "creek", f"the hexside {a}-{b} is a creek; creeks may be crossed only at bridges or fords"
+        if kind == terrain.FERRY and terrain.FERRY_CROSSING not in features:
+            return "river", f"the ferry hex {b} may be entered only through the hexsides its arrows show"
+        if self.terrain[a] == terrain.FERRY and terrain.FERRY_CROSSING not in features:
+            return "river", f"the ferry hex {a} may be left only through the hexsides its arrows show"
+        return None
+
+    def _zoc_extends(self, a: str, b: str) -> bool:
+        # 6.6: never through non-bridge, non-ford creek hexsides, never into river ferry hexes.
+        if self.terrain[b] == terrain.FERRY:
+            return False
+        features = self.scenario.map.features(a, b)
+        return not (terrain.CREEK in features and not (features & {terrain.BRIDGE, terrain.FORD}))
+
+
+def _control_hexes(scenario: Scenario) -> set[str]:
+    """The hexes whose control (17.15) the scenario's rules ask about: the movement quota's bonus hex
+    and every hex its victory conditions name. Only these are tracked in the state."""
+    out: set[str] = set()
+    quota = scenario.exclusive.get("movement_quota") or {}
+    if quota.get("bonus_hex"):
+        out.add(quota["bonus_hex"])
+
+    def walk(value) -> None:
+        if isinstance(value, str):
+            if value in scenario.map.hexes:
+                out.add(value)
+        elif isinstance(value, dict):
+            for v in value.values():
+                walk(v)
+        elif isinstance(value, list | tuple):
+            for v in value:
+                walk(v)
+
+    walk(scenario.exclusive.get("victory") or {})
+    walk(scenario.exclusive.get("control_hexes") or [])
+    return out

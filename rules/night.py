@@ -1,0 +1,47 @@
+"""Night Game-Turns' effect on movement (10.2) and Chattanooga's night rule (17.2).
+
+10.2: units may not enter enemy-controlled hexes at night, nor leave them (as by day, 5.13).
+17.2 (scenario parameter ``night_movement``): the sides in ``immobile_sides`` may not move at all at
+night; the other side may not enter, but may leave, enemy zones of control
+(``may_exit_enemy_zoc``, true unless the scenario says otherwise).
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+from rules.errors import RuleViolation
+from rules.scenario import Side
+from rules.sequence import night_turn
+from rules.state import State
+
+
+class ZocRules(NamedTuple):
+    """How enemy zones of control bind a moving unit of one side in the current Game-Turn."""
+
+    may_enter: bool  # by day: yes, and it stops there (6.0); at night: no (10.2)
+    may_exit: bool  # by day: never during movement (5.13); at night: per 10.2 / 17.2
+    case: str  # the rule name that forbids entering (for the error)
+
+
+def zoc_rules(state: State, side: Side) -> ZocRules:
+    if not night_turn(state):
+        return ZocRules(True, False, "zone_of_control")
+    params = state.game.exclusive.get("night_movement")
+    if params is not None:  # 17.2
+        return ZocRules(False, bool(params.get("may_exit_enemy_zoc", True)), "exclusive_night_movement")
+    return ZocRules(False, False, "night_movement")  # 10.2
+
+
+def night_restriction(state: State, unit: str) -> RuleViolation | None:
+    """17.2: no unit of an immobile side moves at night."""
+    params = state.game.exclusive.get("night_movement")
+    if params is None or not night_turn(state):
+        return None
+    side = state.game.units[unit].side
+    if side in params.get("immobile_sides", []):
+        return state.game.violation(
+            "exclusive_night_movement",
+            f"{state.game.designation(unit)} may not move: no {side.title()} unit may move during a night Game-Turn",
+        )
+    return None

@@ -1,0 +1,143 @@
+"""The reducer: ``decide`` turns a command into events or refuses it; ``evolve`` applies an event.
+
+    game = Game(scenario, "classic")
+    state = new_game(game)
+    events = decide(state, MoveUnit("u-1704", ("1704", "1803")), dice)
+    for e in events:
+        state = evolve(state, e)
+
+Each command type has one decider and each event type one evolver, registered by the topic modules
+(movement, reinforcements, sequence; combat later) with ``@decider(CommandType)`` and
+``@evolver(EventType)``. A topic never edits another's handler. Deciders raise ``RuleViolation`` (with
+the case of the rule set in force); evolvers mutate the state they are given and never fail on an event
+a decider produced, never roll dice, never read a clock.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from typing import Any
+
+from rules.commands import Command
+from rules.errors import RuleViolation
+from rules.events import Event
+from rules.game import Game
+from rules.scenario import Scenario
+from rules.state import State
+
+#: A source of die rolls for ``decide``: called with no argument, returns 1..6. Deciders that roll
+#: write each roll into the events they return.
+Dice = Callable[[], int]
+
+Decider = Callable[[State, Any, Dice | None], list[Event]]
+Evolver = Callable[[State, Any], None]
+
+DECIDERS: dict[type, Decider] = {}
+EVOLVERS: dict[type, Evolver] = {}
+
+
+def decider(command_type: type[Command]):
+    """Register the function that decides ``command_type``."""
+
+    def register(fn: Decider) -> Decider:
+        if command_type in DECIDERS:
+            raise ValueError(f"{command_type.__name__} already has a decider")
+        DECIDERS[command_type] = fn
+        return fn
+
+    return register
+
+
+def evolver(event_type: type[Event]):
+    """Register the function that applies ``event_type`` to a state (in place)."""
+
+    def register(fn: Evolver) -> Evolver:
+        if event_type in EVOLVERS:
+            raise ValueError(f"{event_type.__name__} already has an evolver")
+        EVOLVERS[event_type] = fn
+        return fn
+
+    return register
+
+
+def new_game(scenario: Scenario | Game, ruleset: str = "classic", options: dict | None = None) -> State:
+    """The state before the first command: Game-Turn 1, the first player's Movement Phase, every
+    unit on its set-up hex (3.0)."""
+    game = scenario if isinstance(scenario, Game) else Game(scenario, ruleset, options)
+    sc = game.scenario
+    positions = {u.id: u.hex for u in sc.units if u.hex is not None}
+    control: dict[str, Any] = {h: None for h in sorted(game.control_hexes)}
+    for u in sc.units:  # 17.15: having a unit in the hex
+        if u.hex in control:
+            control[u.hex] = u.side
+    state = State(
+        scenario=sc.id,
+        ruleset=game.ruleset.name,
+        options=dict(game.options),
+        turn=1,
+        phasing=sc.first_player,
+        phase=game.ruleset.day_phases[0] if 1 not in sc.night_turns else game.ruleset.night_phases[0],
+        positions=positions,
+        eliminated=[],
+        moved=set(),
+        control=control,
+        pending=[],
+        vp={"union": 0, "confederate": 0},
+    )
+    return state.attach(game)
+
+
+def decide(state: State, command: Command, dice: Dice | None = None) -> list[Event]:
+    """The events ``command`` causes in ``state``, or ``RuleViolation``. The command is taken to come
+    from the player to act (``rules.sequence.to_act``); the server checks the seat."""
+    game = state.game
+    if state.game_over:
+        raise game.violation("sequence", "the game is over")
+    handler = DECIDERS.get(type(command))
+    if handler is None:
+        raise game.violation("sequence", f"no rule allows a {type(command).__name__} command")
+    return handler(state, command, dice)
+
+
+def apply(state: State, event: Event) -> None:
+    """Apply one event to ``state`` in place."""
+    EVOLVERS[type(event)](state, event)
+
+
+def evolve(state: State, event: Event) -> State:
+    """The state after ``event``; ``state`` itself is left as it was."""
+    new = state.copy()
+    EVOLVERS[type(event)](new, event)
+    return new
+
+
+def fold(state: State, events: Iterable[Event]) -> State:
+    """The state after all ``events``: one copy, then every event applied in place."""
+    new = state.copy()
+    table = EVOLVERS
+    for event in events:
+        table[type(event)](new, event)
+    return new
+
+
+def execute(state: State, command: Command, dice: Dice | None = None) -> tuple[State, list[Event]]:
+    """``decide`` then ``fold``: the new state and the events (a convenience for tests and self-play)."""
+    events = decide(state, command, dice)
+    return fold(state, events), events
+
+
+__all__ = [
+    "Dice",
+    "RuleViolation",
+    "apply",
+    "decide",
+    "decider",
+    "evolve",
+    "evolver",
+    "execute",
+    "fold",
+    "new_game",
+]
+
+# The topics register their handlers on import. Combat adds its module here.
+from rules import movement, reinforcements, sequence  # noqa: E402, F401, I001

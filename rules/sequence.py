@@ -1,0 +1,182 @@
+"""Sequence of play (4.0, 4.1): Game-Turns of two Player-Turns, each a Movement Phase then a Combat
+Phase (no Combat Phase on a night Game-Turn, 10.0), the Game-Turn Record Interphase, and the end of
+the game after the final Game-Turn.
+
+Other topics hook into the sequence without editing it:
+
+- ``@may_end(phase)`` (or ``phase=None`` for every phase): raise RuleViolation while the phase may
+  not end (stacking 5.32, attacks still owed 7.11...).
+- ``@at_end_of_phase``: events that happen as a phase ends, before ``PhaseEnded`` (reinforcements
+  lost 15.12).
+- ``@at_start_of_phase``: events right after ``PhaseBegan`` (attack effectiveness 11.31).
+- ``@at_end_of_game_turn``: events in the Interphase, before ``GameTurnAdvanced`` (11.4).
+- ``@at_end_of_game``: events before ``GameEnded`` (victory points at the game's end, 20.12).
+
+Each hook is called with a scratch state that already has the events decided so far applied.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from rules.commands import EndPhase
+from rules.errors import RuleViolation
+from rules.events import Event, GameEnded, GameTurnAdvanced, PhaseBegan, PhaseEnded
+from rules.reducer import Dice, apply, decider, evolver
+from rules.scenario import Side, other_side
+from rules.state import State
+
+Hook = Callable[[State], list[Event]]
+Check = Callable[[State], None]
+
+PHASE_END_CHECKS: list[tuple[str | None, Check]] = []
+END_OF_PHASE: list[Hook] = []
+START_OF_PHASE: list[Hook] = []
+END_OF_GAME_TURN: list[Hook] = []
+END_OF_GAME: list[Hook] = []
+
+
+def may_end(phase: str | None = None):
+    def register(fn: Check) -> Check:
+        PHASE_END_CHECKS.append((phase, fn))
+        return fn
+
+    return register
+
+
+def at_end_of_phase(fn: Hook) -> Hook:
+    END_OF_PHASE.append(fn)
+    return fn
+
+
+def at_start_of_phase(fn: Hook) -> Hook:
+    START_OF_PHASE.append(fn)
+    return fn
+
+
+def at_end_of_game_turn(fn: Hook) -> Hook:
+    END_OF_GAME_TURN.append(fn)
+    return fn
+
+
+def at_end_of_game(fn: Hook) -> Hook:
+    END_OF_GAME.append(fn)
+    return fn
+
+
+# -- questions -----------------------------------------------------------------------------------
+def night_turn(state: State, turn: int | None = None) -> bool:
+    """Is this a night Game-Turn (10.0)?"""
+    return (state.turn if turn is None else turn) in state.game.scenario.night_turns
+
+
+def phases(state: State, turn: int | None = None) -> tuple[str, ...]:
+    """The phases of each Player-Turn of a Game-Turn, in order (4.1; 10.1 at night)."""
+    rs = state.game.ruleset
+    return rs.night_phases if night_turn(state, turn) else rs.day_phases
+
+
+def first_player(state: State) -> Side:
+    return state.game.scenario.first_player
+
+
+def to_act(state: State) -> Side | None:
+    """The side whose decision the game waits for: the owner of the first pending decision, else the
+    Phasing Player; None once the game is over."""
+    if state.game_over:
+        return None
+    if state.pending:
+        return state.pending[0].side
+    return state.phasing
+
+
+def why_phase_may_not_end(state: State) -> RuleViolation | None:
+    """The RuleViolation that ``EndPhase`` would raise now, or None when the phase may end."""
+    game = state.game
+    if state.game_over:
+        return game.violation("sequence", "the game is over")
+    if state.pending:
+        return game.violation("sequence", "a decision is pending and must be made before the phase ends")
+    for phase, check in PHASE_END_CHECKS:
+        if phase is None or phase == state.phase:
+            try:
+                check(state)
+            except RuleViolation as e:
+                return e
+    return None
+
+
+def next_phase(state: State) -> tuple[int, Side, str] | None:
+    """(turn, side, phase) after the current phase, or None after the final Game-Turn (4.1)."""
+    order = phases(state)
+    i = order.index(state.phase)
+    if i + 1 < len(order):
+        return state.turn, state.phasing, order[i + 1]
+    if state.phasing == first_player(state):
+        return state.turn, other_side(state.phasing), order[0]
+    if state.turn >= state.game.scenario.turns:
+        return None
+    turn = state.turn + 1
+    return turn, first_player(state), phases(state, turn)[0]
+
+
+# -- EndPhase ------------------------------------------------------------------------------------
+@decider(EndPhase)
+def decide_end_phase(state: State, command: EndPhase, dice: Dice | None) -> list[Event]:
+    """4.1: the phase ends; the next begins (through the Interphase when a Game-Turn ends), or the
+    game ends after the final Game-Turn."""
+    problem = why_phase_may_not_end(state)
+    if problem is not None:
+        raise problem
+    scratch = state.copy()
+    events: list[Event] = []
+
+    def emit(new: list[Event]) -> None:
+        for e in new:
+            apply(scratch, e)
+            events.append(e)
+
+    for hook in END_OF_PHASE:
+        emit(hook(scratch))
+    emit([PhaseEnded(turn=state.turn, side=state.phasing, phase=state.phase)])
+    nxt = next_phase(state)
+    if nxt is None:  # after the final Game-Turn (4.0)
+        for hook in END_OF_GAME_TURN:
+            emit(hook(scratch))
+        for hook in END_OF_GAME:
+            emit(hook(scratch))
+        emit([GameEnded(reason="last_turn")])
+        return events
+    turn, side, phase = nxt
+    if turn != state.turn:  # Game-Turn Record Interphase
+        for hook in END_OF_GAME_TURN:
+            emit(hook(scratch))
+        emit([GameTurnAdvanced(turn=turn)])
+    emit([PhaseBegan(turn=turn, side=side, phase=phase)])
+    for hook in START_OF_PHASE:
+        emit(hook(scratch))
+    return events
+
+
+@evolver(PhaseEnded)
+def apply_phase_ended(state: State, event: PhaseEnded) -> None:
+    state.moved = set()
+
+
+@evolver(PhaseBegan)
+def apply_phase_began(state: State, event: PhaseBegan) -> None:
+    state.turn = event.turn
+    state.phasing = event.side
+    state.phase = event.phase
+    state.moved = set()
+
+
+@evolver(GameTurnAdvanced)
+def apply_game_turn_advanced(state: State, event: GameTurnAdvanced) -> None:
+    state.turn = event.turn
+
+
+@evolver(GameEnded)
+def apply_game_ended(state: State, event: GameEnded) -> None:
+    state.game_over = True
+    state.result = event.result
