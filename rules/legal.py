@@ -1,0 +1,153 @@
+"""The choices of the player to act, structured for a client that knows no rule.
+
+In a Movement Phase: for each unit that may move, every hex it may end its move in, with the cost
+and a cheapest path (any other legal path to the same hex is accepted by ``decide`` too); for each
+reinforcement that may enter, every hex it may reach, entry hex first in the path; and whether the
+phase may end now (and if not, why). ``decide`` and these choices agree: every offered move is
+accepted, and every accepted move ends in an offered hex (tests/rules/test_properties.py).
+"""
+
+from __future__ import annotations
+
+import msgspec
+
+from rules import movement, reinforcements, stacking
+from rules.errors import RuleViolation
+from rules.events import ReinforcementEntered, UnitMoved
+from rules.reducer import apply
+from rules.scenario import Side
+from rules.sequence import to_act, why_phase_may_not_end
+from rules.state import MOVEMENT, State
+
+
+class Destination(msgspec.Struct, frozen=True):
+    """A hex a unit may end its move in: the movement points it costs and a cheapest path (the
+    unit's hex first; for a reinforcement, its entry hex first)."""
+
+    cost: int
+    path: tuple[str, ...]
+
+
+class Refusal(msgspec.Struct, frozen=True):
+    """Why something is not allowed now: the rule's case and a sentence."""
+
+    case: str
+    message: str
+
+
+class Choices(msgspec.Struct, kw_only=True):
+    """What the player to act may do now."""
+
+    side: Side | None
+    turn: int
+    phase: str
+    moves: dict[str, dict[str, Destination]] = {}
+    reinforcements: dict[str, dict[str, Destination]] = {}
+    may_end_phase: bool = False
+    end_phase_refused: Refusal | None = None
+
+
+def choices(state: State) -> Choices:
+    """Everything the player to act may do in ``state``."""
+    out = Choices(side=to_act(state), turn=state.turn, phase=state.phase)
+    if state.game_over:
+        return out
+    if state.phase == MOVEMENT and not state.pending:
+        memo: dict[str, list[str]] = {}
+        out.moves = movement_choices(state, memo)
+        out.reinforcements = reinforcement_choices(state, memo)
+    problem = why_phase_may_not_end(state)
+    out.may_end_phase = problem is None
+    if problem is not None:
+        out.end_phase_refused = Refusal(problem.case, problem.message)
+    return out
+
+
+def unit_moves(state: State, unit: str, memo: dict | None = None) -> dict[str, Destination]:
+    """Every hex ``unit`` may end a move in now, with cost and path ({} when it may not move)."""
+    if movement.why_unit_may_not_move(state, unit) is not None:
+        return {}
+    memo = {} if memo is None else memo
+    reach = movement.reachable(state, unit)
+    memo[unit] = reach.ends
+    free = _free_hexes(state, state.game.units[unit].side)
+    out = {}
+    for d in reach.ends:
+        path = reach.path(d)
+        if free is None or d not in free:
+            event = UnitMoved(unit=unit, path=path, cost=reach.cost[d])
+            if not _no_dead_end(state, unit, event, memo):
+                continue
+        out[d] = Destination(reach.cost[d], path)
+    return out
+
+
+def movement_choices(state: State, memo: dict | None = None) -> dict[str, dict[str, Destination]]:
+    """Per unit of the phasing side on the map, its destinations (units that may not move left out)."""
+    memo = {} if memo is None else memo
+    units = state.game.units
+    side = state.phasing
+    out = {}
+    for unit in sorted(u for u in state.positions if units[u].side == side):
+        moves = unit_moves(state, unit, memo)
+        if moves:
+            out[unit] = moves
+    return out
+
+
+def reinforcement_choices(state: State, memo: dict | None = None) -> dict[str, dict[str, Destination]]:
+    """Per reinforcement that may enter now, every hex it may reach (path from its entry hex)."""
+    memo = {} if memo is None else memo
+    free = _free_hexes(state, state.phasing)
+    out = {}
+    for unit in reinforcements.due(state):
+        if reinforcements.why_may_not_enter(state, unit) is not None:
+            continue
+        best: dict[str, Destination] = {}
+        for entry in state.game.units[unit].entry:
+            if reinforcements.entry_problem(state, unit, entry) is not None:
+                continue
+            reach = reinforcements.reachable_from_entry(state, unit, entry)
+            for d in reach.ends:
+                cost = reach.cost[d]
+                if d in best and best[d].cost <= cost:
+                    continue
+                path = reach.path(d)
+                if free is None or d not in free:
+                    event = ReinforcementEntered(unit=unit, path=path, cost=cost)
+                    if not _no_dead_end(state, unit, event, memo):
+                        continue
+                best[d] = Destination(cost, path)
+        if best:
+            out[unit] = dict(sorted(best.items()))
+    return out
+
+
+def _free_hexes(state: State, side: str) -> set[str] | None:
+    """Hexes a unit may end in without any stacking question: those with room, when no hex is over the
+    limit. None when some hex is over the limit (every destination must then be checked)."""
+    if stacking.overstacked(state, side):
+        return None
+    n = stacking.limit(state)
+    full = {h for h, c in stacking.counts(state, side).items() if c >= n}
+    return _NotIn(full)
+
+
+class _NotIn:
+    __slots__ = ("full",)
+
+    def __init__(self, full: set[str]):
+        self.full = full
+
+    def __contains__(self, hex_: str) -> bool:
+        return hex_ not in self.full
+
+
+def _no_dead_end(state: State, unit: str, event, memo: dict) -> bool:
+    after = state.copy()
+    apply(after, event)
+    try:
+        movement.check_no_dead_end(after, unit, memo)
+    except RuleViolation:
+        return False
+    return True

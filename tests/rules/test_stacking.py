@@ -1,0 +1,67 @@
+"""Stacking (5.31–5.33) with no dead end: a move after which the limit could no longer be met by the
+end of the phase is refused and never offered."""
+
+import pytest
+from rulesmaps import rebel, start, union
+
+from rules.commands import EndPhase, MoveUnit
+from rules.errors import RuleViolation
+from rules.legal import choices, unit_moves
+from rules.reducer import decide, execute
+
+
+def refused(state, command) -> str:
+    with pytest.raises(RuleViolation) as e:
+        decide(state, command)
+    return e.value.case
+
+
+def test_two_units_may_end_a_phase_stacked():
+    # 5.32: a maximum of two units may be stacked in a hex
+    state = start([union("a", "0101"), union("b", "0103"), rebel("c", "0808")])
+    state, _ = execute(state, MoveUnit("b", ("0103", "0102", "0101")))
+    assert choices(state).may_end_phase
+    execute(state, EndPhase())
+
+
+def test_three_units_may_not_end_a_phase_in_one_hex():
+    # 5.32: the limit holds at the end of every phase; a third unit may arrive if one can still leave
+    state = start([union("a", "0101"), union("b", "0101"), union("d", "0103"), rebel("c", "0808")])
+    state, _ = execute(state, MoveUnit("d", ("0103", "0102", "0101")))
+    legal = choices(state)
+    assert not legal.may_end_phase and legal.end_phase_refused.case == "5.32"
+    assert refused(state, EndPhase()) == "5.32"
+    state, _ = execute(state, MoveUnit("a", ("0101", "0201")))
+    assert choices(state).may_end_phase
+
+
+def test_no_dead_end_when_the_stack_has_already_moved():
+    # 5.32, no dead end: both units in the hex have moved, so a third could never be balanced
+    state = start([union("a", "0102"), union("b", "0103"), union("d", "0105"), rebel("c", "0808")])
+    state, _ = execute(state, MoveUnit("a", ("0102", "0101")))
+    state, _ = execute(state, MoveUnit("b", ("0103", "0102", "0101")))
+    assert refused(state, MoveUnit("d", ("0105", "0104", "0103", "0102", "0101"))) == "5.32"
+    assert "0101" not in unit_moves(state, "d")
+
+
+def test_no_dead_end_in_an_enemy_zone_of_control():
+    # 5.32 with 5.13: units in an enemy controlled hex can never leave it, so no third may join them
+    state = start([union("a", "0104"), union("b", "0104"), union("d", "0101"), rebel("c", "0105")])
+    assert refused(state, MoveUnit("d", ("0101", "0102", "0103", "0104"))) == "5.32"
+    assert "0104" not in unit_moves(state, "d")
+
+
+def test_passing_through_a_full_hex_is_free():
+    # 5.31, 5.33: no limit to the units passing through a hex
+    state = start([union("a", "0102"), union("b", "0102"), union("d", "0101"), rebel("c", "0808")])
+    assert decide(state, MoveUnit("d", ("0101", "0102", "0103")))[0].cost == 2
+
+
+def test_offered_overstack_can_always_be_resolved():
+    # 5.32: every move offered into a full hex leaves a way back within the limit
+    state = start([union("a", "0101"), union("b", "0101"), union("d", "0103"), rebel("c", "0808")])
+    assert "0101" in unit_moves(state, "d")
+    state, _ = execute(state, MoveUnit("d", ("0103", "0102", "0101")))
+    # One of a and b must now leave; both may.
+    legal = choices(state)
+    assert set(legal.moves) == {"a", "b"}
