@@ -30,7 +30,7 @@ def zoc_rules(state: State, side: Side) -> ZocRules:
     params = state.game.exclusive.get("night_movement")
     if params is not None:  # 17.2
         return ZocRules(False, bool(params.get("may_exit_enemy_zoc", True)), "exclusive_night_movement")
-    return ZocRules(False, False, "night_movement")  # 10.2
+    return ZocRules(False, False, "night_zoc")  # 10.2
 
 
 def night_restriction(state: State, unit: str) -> RuleViolation | None:

@@ -38,7 +38,7 @@ CASES: dict[str, str] = {
     "zoc_extent": "6.6",
     "combat": "7.0",
     "night_combat": "10.1",
-    "night_movement": "10.2",
+    "night_zoc": "10.2",
     # Exclusive rules of Chattanooga as this book numbers them (a scenario's own `cases` win).
     "reinforcements": "15.1",
     "reinforcements.when": "15.11",
