@@ -216,6 +216,12 @@ def decide_move(state: State, command: MoveUnit, dice: Dice | None) -> list[Even
             "movement",
             f"a move of {game.designation(command.unit)} must start at its hex {here} and enter at least one hex",
         )
+    if path[-1] == here:
+        # Ruling (5.0, 5.17): a move ends in another hex; a unit brought back to its own hex has not
+        # moved, and may not spend its one move (or a quota's) on a round trip.
+        raise game.violation(
+            "movement", f"{game.designation(command.unit)} must end its move in another hex than {here}"
+        )
     cost = check_path(state, command.unit, path)
     event = UnitMoved(unit=command.unit, path=path, cost=cost)
     after = state.copy()
