@@ -1,0 +1,122 @@
+"""Loading scenarios: a folder of TOML files (scenario.toml, map.toml, oob.toml) becomes a
+``rules.scenario.Scenario`` after the validator has found nothing wrong.
+
+>>> from scenarios.loader import load, list_scenarios
+>>> load("chattanooga").turns
+10
+"""
+
+from __future__ import annotations
+
+from itertools import pairwise
+from pathlib import Path
+
+from rules.hexes import hexside
+from rules.scenario import Hexside, Map, Scenario, Unit
+from scenarios import validate
+from scenarios.source import Files, Problem, ScenarioError
+
+#: The folder holding one sub-folder per battle (this package's own folder).
+SCENARIOS_DIR = Path(__file__).resolve().parent
+
+__all__ = ["SCENARIOS_DIR", "ScenarioError", "Problem", "folder_of", "list_scenarios", "load", "load_files"]
+
+
+def scenario_folders() -> list[Path]:
+    """Every folder under scenarios/ that holds a scenario.toml, sorted by name."""
+    return sorted(p.parent for p in SCENARIOS_DIR.glob("*/scenario.toml"))
+
+
+def list_scenarios() -> list[tuple[str, str]]:
+    """``[(id, name), ...]`` of the scenarios that ship with the package (read without validating)."""
+    out = []
+    for folder in scenario_folders():
+        data = Files(folder).scenario.data or {}
+        out.append((data.get("id", folder.name), data.get("name", "")))
+    return out
+
+
+def folder_of(id_or_path: str | Path) -> Path:
+    """A scenario id (``"chattanooga"``) or a path to a scenario folder or to one of its files."""
+    path = Path(id_or_path)
+    if path.is_file():
+        return path.parent
+    if path.is_dir():
+        return path
+    for folder in scenario_folders():
+        if folder.name == str(id_or_path):
+            return folder
+    for folder in scenario_folders():
+        if (Files(folder).scenario.data or {}).get("id") == str(id_or_path):
+            return folder
+    known = ", ".join(i for i, _ in list_scenarios()) or "none"
+    raise ScenarioError([Problem(str(id_or_path), None, "scenario", f"no such scenario or folder (known: {known})")])
+
+
+def load_files(id_or_path: str | Path) -> Files:
+    return Files(folder_of(id_or_path))
+
+
+def load(id_or_path: str | Path) -> Scenario:
+    """The scenario, validated; raises ScenarioError listing every problem."""
+    files = load_files(id_or_path)
+    problems = validate.check(files)
+    if problems:
+        raise ScenarioError(problems)
+    return build(files)
+
+
+def build(files: Files) -> Scenario:
+    """The Scenario from files the validator passed."""
+    s, m, o = files.scenario.data, files.map.data, files.oob.data
+    return Scenario(
+        id=s["id"],
+        name=s["name"],
+        rulesets=list(s["rulesets"]),
+        turns=s["turns"],
+        night_turns=list(s.get("night_turns", [])),
+        first_player=s["first_player"],
+        map=build_map(m),
+        units=[build_unit(u) for u in o["unit"]],
+        exclusive=s.get("exclusive", {}),
+        cases=s.get("cases", {}),
+        provenance={k: v.strip() for k, v in s.get("provenance", {}).items()},
+    )
+
+
+def build_map(m: dict) -> Map:
+    """Hexes as listed; hexsides as listed, with each step of a road or trail path added as a road or
+    trail hexside (5.22, 5.23)."""
+    features: dict[str, set[str]] = {}
+    barbed: dict[str, str] = {}
+    for key, entry in (m.get("hexsides") or {}).items():
+        a, b = key.split("|")
+        name = hexside(a, b)
+        features.setdefault(name, set()).update(entry["features"])
+        if entry.get("barbed"):
+            barbed[name] = entry["barbed"]
+    for kind in ("road", "trail"):
+        for path in m.get(kind) or []:
+            hexes = path["hexes"]
+            for a, b in pairwise(hexes):
+                features.setdefault(hexside(a, b), set()).add(kind)
+    return Map(
+        lower_columns=m["lower_columns"],
+        hexes=dict(m["hexes"]),
+        hexsides={k: Hexside(frozenset(f), barbed.get(k)) for k, f in sorted(features.items())},
+        areas={k: list(v) for k, v in (m.get("areas") or {}).items()},
+    )
+
+
+def build_unit(u: dict) -> Unit:
+    return Unit(
+        id=u["id"],
+        side=u["side"],
+        type=u["type"],
+        strength=u["strength"],
+        designation=u["designation"],
+        hex=u.get("hex"),
+        arrives=u.get("arrives"),
+        entry=list(u.get("entry", [])),
+        movement_allowance=u.get("movement_allowance"),
+    )

@@ -1,0 +1,442 @@
+"""The scenario validator: everything that would make a scenario unplayable or wrong, found in the raw
+TOML before anything is built, each problem with its file, line (or hex) and reason.
+
+``check(files)`` returns every problem it finds (an empty list: the scenario is sound). The loader
+refuses a scenario with problems by raising ``ScenarioError`` with all of them.
+"""
+
+from __future__ import annotations
+
+from itertools import combinations, pairwise
+
+from rules import terrain
+from rules.hexes import DIRECTIONS, Grid, HexError, hex_number, hexside, parse_hex
+from rules.scenario import SIDES
+from scenarios.source import Files, Problem, Source
+
+RULESETS = ("classic", "revised")
+UNIT_TYPES = ("infantry", "cavalry", "artillery")
+SCENARIO_KEYS = {"id", "name", "rulesets", "turns", "night_turns", "first_player", "provenance", "exclusive", "cases"}
+MAP_KEYS = {"lower_columns", "columns", "rows", "lower_columns_rows", "hexes", "hexsides", "road", "trail", "areas"}
+UNIT_KEYS = {"id", "side", "type", "strength", "designation", "hex", "arrives", "entry", "movement_allowance"}
+HEXSIDE_KEYS = {"features", "barbed"}
+PATHS = {"road": terrain.ROAD, "trail": terrain.TRAIL}  # 5.22, 5.23
+IMPASSABLE = {terrain.RIVER: "a river hex (5.24)", terrain.FERRY: "a ferry hex (19.12)"}
+
+
+def check(files: Files) -> list[Problem]:
+    """Every problem of the scenario in ``files``."""
+    problems = files.unreadable()
+    if problems:
+        return problems
+    out: list[Problem] = []
+    turns = _check_scenario(files.scenario, out)
+    board = _check_map(files.map, out)
+    units = _check_oob(files.oob, board, turns, out)
+    if board is not None:
+        _check_exclusive(files.scenario, board, units, out)
+    return out
+
+
+# -- scenario.toml -----------------------------------------------------------------------------------
+def _check_scenario(src: Source, out: list[Problem]) -> int | None:
+    """The top of scenario.toml (14.3: who is first, how many Game-Turns, which are night). Returns
+    the number of Game-Turns when it is sound."""
+    d = src.data
+    for key in sorted(set(d) - SCENARIO_KEYS):
+        out.append(src.problem_at(f"key {key}", f"unknown key (expected one of: {', '.join(sorted(SCENARIO_KEYS))})", key=key))
+    for key in ("id", "name"):
+        if not isinstance(d.get(key), str) or not d.get(key):
+            out.append(src.problem_at(f"key {key}", "missing or not a non-empty string", key=key))
+    rulesets = d.get("rulesets")
+    if not isinstance(rulesets, list) or not rulesets:
+        out.append(src.problem_at("key rulesets", f"missing or empty: a list of rule sets ({', '.join(RULESETS)})", key="rulesets"))
+    else:
+        for r in rulesets:
+            if r not in RULESETS:
+                out.append(src.problem_at("key rulesets", f"unknown rule set {r!r} (known: {', '.join(RULESETS)})", key="rulesets"))
+    turns = d.get("turns")
+    if not _positive_int(turns):
+        out.append(src.problem_at("key turns", "missing or not a whole number of Game-Turns of at least 1", key="turns"))
+        turns = None
+    nights = d.get("night_turns", [])
+    if not isinstance(nights, list) or not all(_positive_int(n) for n in nights):
+        out.append(src.problem_at("key night_turns", "not a list of Game-Turn numbers", key="night_turns"))
+    elif turns is not None:
+        for n in nights:
+            if n > turns:
+                out.append(src.problem_at("key night_turns", f"night Game-Turn {n} is after the last Game-Turn ({turns})", key="night_turns"))
+    if d.get("first_player") not in SIDES:
+        out.append(src.problem_at("key first_player", f"must be one of: {', '.join(SIDES)}", key="first_player"))
+    for table in ("provenance", "exclusive", "cases"):
+        if table in d and not isinstance(d[table], dict):
+            out.append(src.problem_at(f"key {table}", "must be a table", key=table))
+    for key, value in (d.get("provenance") or {}).items():
+        if not isinstance(value, str):
+            out.append(src.problem_at(f"provenance.{key}", "must be a string", table="provenance", key=key))
+    for ruleset, cases in (d.get("cases") or {}).items():
+        if ruleset not in RULESETS:
+            out.append(src.problem_at(f"cases.{ruleset}", f"unknown rule set {ruleset!r}", table=f"cases.{ruleset}"))
+        if not isinstance(cases, dict) or not all(isinstance(v, str) for v in cases.values()):
+            out.append(src.problem_at(f"cases.{ruleset}", 'must map rule names to case numbers written as strings ("16.11")', table=f"cases.{ruleset}"))
+    return turns
+
+
+# -- map.toml ----------------------------------------------------------------------------------------
+class Board:
+    """What the rest of the checks need from a map: the grid, every hex's terrain, every hexside's
+    features (roads and trails included) and the areas."""
+
+    def __init__(self, grid: Grid, hexes: dict[str, str]):
+        self.grid = grid
+        self.hexes = hexes
+        self.features: dict[str, set[str]] = {}
+        self.areas: dict[str, list[str]] = {}
+
+    def on_edge(self, number: str) -> bool:
+        """A map-edge hex: one of its six neighbours is not on the map."""
+        return sum(1 for n in self.grid.neighbours(number) if n in self.hexes) < 6
+
+
+def _check_map(src: Source, out: list[Problem]) -> Board | None:
+    d = src.data
+    for key in sorted(set(d) - MAP_KEYS):
+        out.append(src.problem_at(f"key {key}", f"unknown key (expected one of: {', '.join(sorted(MAP_KEYS))})", key=key))
+    lower = d.get("lower_columns")
+    if lower not in ("even", "odd"):
+        out.append(src.problem_at("key lower_columns", 'must be "even" or "odd": which columns sit half a hex lower (2.1)', key="lower_columns"))
+        return None
+    grid = Grid(lower)
+    raw = d.get("hexes")
+    if not isinstance(raw, dict) or not raw:
+        out.append(src.problem_at("key hexes", 'missing: every hex of the map with its terrain, "XXYY" = "clear"', key="hexes"))
+        return None
+    hexes: dict[str, str] = {}
+    for number, kind in raw.items():
+        try:
+            parse_hex(number)
+        except HexError:
+            out.append(src.problem_at(f"hex {number}", "is not a hex number: expected four digits XXYY (column, row)", table="hexes", key=number))
+            continue
+        if kind not in terrain.HEX_TERRAIN:
+            out.append(src.problem_at(f"hex {number}", f"unknown terrain {kind!r} (known: {', '.join(sorted(terrain.HEX_TERRAIN))})", table="hexes", key=number))
+        hexes[number] = kind
+    board = Board(grid, hexes)
+    _check_outline(src, board, out)
+    _check_hexsides(src, board, out)
+    _check_paths(src, board, out)
+    _check_ferries(src, board, out)
+    _check_areas(src, board, out)
+    return board
+
+
+def _bounds(src: Source, key: str, default: tuple[int, int], out: list[Problem]) -> tuple[int, int]:
+    value = src.data.get(key)
+    if value is None:
+        return default
+    if isinstance(value, list) and len(value) == 2 and all(_positive_int(v) or v == 0 for v in value) and value[0] <= value[1]:
+        return value[0], value[1]
+    out.append(src.problem_at(f"key {key}", "must be [first, last], two whole numbers", key=key))
+    return default
+
+
+def _check_outline(src: Source, board: Board, out: list[Problem]) -> None:
+    """2.1: the map is a whole grid: every hex inside its outline is listed (no holes), none outside.
+
+    The outline is ``columns`` × ``rows`` (by default the smallest rectangle holding every listed hex);
+    ``lower_columns_rows`` gives the rows of the lower columns where a map cuts their last half hex."""
+    parsed = [parse_hex(h) for h in board.hexes]
+    cols = _bounds(src, "columns", (min(c for c, _ in parsed), max(c for c, _ in parsed)), out)
+    rows = _bounds(src, "rows", (min(r for _, r in parsed), max(r for _, r in parsed)), out)
+    lower_rows = _bounds(src, "lower_columns_rows", rows, out)
+    shift = 0 if board.grid.lower_columns == "even" else 1
+
+    def rows_of(column: int) -> tuple[int, int]:
+        return lower_rows if (column + shift) % 2 == 0 else rows
+
+    for column in range(cols[0], cols[1] + 1):
+        first, last = rows_of(column)
+        for row in range(first, last + 1):
+            number = hex_number(column, row)
+            if number not in board.hexes:
+                out.append(src.problem_at(
+                    f"hex {number}",
+                    f"is missing: the map has a hole (every hex of columns {cols[0]:02d}-{cols[1]:02d}, "
+                    f"rows {first:02d}-{last:02d} must be listed with its terrain)",
+                    table="hexes",
+                ))
+    for number in board.hexes:
+        column, row = parse_hex(number)
+        first, last = rows_of(column)
+        if not (cols[0] <= column <= cols[1] and first <= row <= last):
+            out.append(src.problem_at(f"hex {number}", f"is outside the map's outline (columns {cols[0]:02d}-{cols[1]:02d}, rows {first:02d}-{last:02d})", table="hexes", key=number))
+
+
+def _side_hexes(key: str) -> tuple[str, str] | None:
+    a, sep, b = key.partition("|")
+    try:
+        parse_hex(a)
+        parse_hex(b)
+    except HexError:
+        return None
+    return (a, b) if sep else None
+
+
+def _check_hexsides(src: Source, board: Board, out: list[Problem]) -> None:
+    """Hexside features: known names, between two adjacent hexes of the map; a bridge or ford only on a
+    creek (5.25); a redoubt with its barbed hex, one of its two hexes (18.12)."""
+    raw = src.data.get("hexsides") or {}
+    if not isinstance(raw, dict):
+        out.append(src.problem_at("key hexsides", 'must be a table: "AAAA|BBBB" = { features = [...] }', key="hexsides"))
+        return
+    for key, entry in raw.items():
+        def problem(message: str, _key: str = key) -> None:
+            out.append(src.problem_at(f"hexside {_key}", message, table="hexsides", key=_key))
+
+        pair = _side_hexes(key)
+        if pair is None:
+            problem("is not a hexside: expected two hex numbers 'AAAA|BBBB'")
+            continue
+        a, b = pair
+        if not isinstance(entry, dict) or not isinstance(entry.get("features"), list):
+            problem("must be { features = [...] } (and barbed = \"XXYY\" for a redoubt)")
+            continue
+        for extra in sorted(set(entry) - HEXSIDE_KEYS):
+            problem(f"unknown key {extra!r} (expected features, barbed)")
+        off = [h for h in (a, b) if h not in board.hexes]
+        if off:
+            problem(f"{' and '.join(off)} {'is' if len(off) == 1 else 'are'} not on the map")
+            continue
+        if not board.grid.adjacent(a, b):
+            problem(f"{a} and {b} are not adjacent (with {board.grid.lower_columns} columns lower): a hexside lies between two neighbouring hexes")
+            continue
+        name = hexside(a, b)
+        if name in board.features:
+            problem(f"is given twice (as {name} and {key})")
+            continue
+        features = entry["features"]
+        unknown = [f for f in features if f not in terrain.HEXSIDE_FEATURES]
+        if unknown:
+            problem(f"unknown feature {unknown[0]!r} (known: {', '.join(sorted(terrain.HEXSIDE_FEATURES))})")
+        for feature, needs in terrain.REQUIRES.items():
+            if feature in features and needs not in features:
+                problem(f"a {feature} needs a {needs} on the same hexside (5.25: creeks are crossed at bridges and fords)")
+        barbed = entry.get("barbed")
+        if terrain.REDOUBT in features:
+            if barbed is None:
+                problem("a redoubt needs barbed = the hex on its barbed (enemy) side (18.12)")
+            elif barbed not in (a, b):
+                problem(f"the barbed hex {barbed} is not one of the redoubt's two hexes {a} and {b} (18.12)")
+        elif barbed is not None:
+            problem("barbed is given but the hexside has no redoubt")
+        if terrain.FERRY_CROSSING in features and terrain.FERRY not in (board.hexes[a], board.hexes[b]):
+            problem("a ferry_crossing (a ferry's arrow, 19.11) needs a ferry hex on one side")
+        board.features[name] = set(features)
+
+
+def _check_paths(src: Source, board: Board, out: list[Problem]) -> None:
+    """Roads and trails written as paths: hexes of the map, each next to the one before, never a river
+    hex. Each step becomes a road (trail) hexside (5.22, 5.23)."""
+    for kind, feature in PATHS.items():
+        paths = src.data.get(kind) or []
+        if not isinstance(paths, list):
+            out.append(src.problem_at(f"key {kind}", f"write each {kind} as [[{kind}]] hexes = [...]", key=kind))
+            continue
+        for i, entry in enumerate(paths):
+            label = f"{kind} {entry.get('name', i + 1)!s}" if isinstance(entry, dict) else f"{kind} {i + 1}"
+            hexes = entry.get("hexes") if isinstance(entry, dict) else None
+            if not isinstance(hexes, list) or len(hexes) < 2:
+                out.append(src.problem_at(label, "needs hexes = [...] with at least two hexes", table=kind, index=i))
+                continue
+            for h in hexes:
+                if h not in board.hexes:
+                    out.append(src.problem_at(label, f"{h} is not on the map", table=kind, index=i, value=str(h)))
+                elif board.hexes[h] == terrain.RIVER:
+                    out.append(src.problem_at(label, f"{h} is a river hex; a {kind} cannot run through it", table=kind, index=i, value=h))
+            for a, b in pairwise(hexes):
+                if a in board.hexes and b in board.hexes:
+                    if not board.grid.adjacent(a, b):
+                        out.append(src.problem_at(label, f"{a} and {b} are not adjacent: a {kind} runs from hex to neighbouring hex", table=kind, index=i, value=b))
+                    else:
+                        board.features.setdefault(hexside(a, b), set()).add(feature)
+
+
+def _check_ferries(src: Source, board: Board, out: list[Problem]) -> None:
+    """19.11, 5.24: a ferry hex is a crossing of the river: river hexes on two opposite sides, and the
+    arrows (ferry_crossing hexsides) through which it is entered and left."""
+    for number, kind in board.hexes.items():
+        if kind != terrain.FERRY:
+            continue
+        q, r = board.grid.axial(number)
+        around = []
+        for dq, dr in DIRECTIONS:
+            try:
+                around.append(board.grid.number(q + dq, r + dr))
+            except HexError:
+                around.append(None)
+        river = [board.hexes.get(h) == terrain.RIVER for h in around]
+        if not any(river[i] and river[i + 3] for i in range(3)):
+            out.append(src.problem_at(f"hex {number}", "a ferry hex must touch river hexes on two opposite sides (19.11)", table="hexes", key=number))
+        arrows = [h for h in around if h and terrain.FERRY_CROSSING in board.features.get(hexside(number, h), ())]
+        if len(arrows) < 2:
+            out.append(src.problem_at(f"hex {number}", f"a ferry hex needs two ferry_crossing hexsides, its arrows (19.11); found {len(arrows)}", table="hexes", key=number))
+
+
+def _check_areas(src: Source, board: Board, out: list[Problem]) -> None:
+    raw = src.data.get("areas") or {}
+    if not isinstance(raw, dict):
+        out.append(src.problem_at("key areas", "must be a table of name = [hexes]", key="areas"))
+        return
+    for name, hexes in raw.items():
+        if not isinstance(hexes, list):
+            out.append(src.problem_at(f"area {name}", "must be a list of hexes", table="areas", key=name))
+            continue
+        for h in hexes:
+            if h not in board.hexes:
+                out.append(src.problem_at(f"area {name}", f"{h} is not on the map", table="areas", key=name))
+        board.areas[name] = list(hexes)
+
+
+# -- oob.toml ----------------------------------------------------------------------------------------
+def _check_oob(src: Source, board: Board | None, turns: int | None, out: list[Problem]) -> dict[str, dict]:
+    """The order of battle (14.1, 14.2, 15.21): unique ids, known sides and types, each unit either on
+    a hex it may occupy or arriving at entry hexes on the map edge; no more than two units in a hex
+    (5.32) and no unit adjacent to an enemy at start. Returns the sound units by id."""
+    d = src.data
+    for key in sorted(set(d) - {"unit"}):
+        out.append(src.problem_at(f"key {key}", "unknown key (each unit is a [[unit]] table)", key=key))
+    raw = d.get("unit")
+    if not isinstance(raw, list) or not raw:
+        out.append(src.problem_at("key unit", "no units: write each as a [[unit]] table", key="unit"))
+        return {}
+    units: dict[str, dict] = {}
+    first_line: dict[str, int | None] = {}
+    placed: list[tuple[int, dict]] = []
+    for i, u in enumerate(raw):
+        uid = u.get("id")
+        label = f"unit {uid}" if isinstance(uid, str) else f"unit #{i + 1}"
+
+        def problem(message: str, key: str | None = None, value: str | None = None, _i: int = i, _label: str = label) -> None:
+            out.append(src.problem_at(_label, message, table="unit", index=_i, key=key, value=value))
+
+        for extra in sorted(set(u) - UNIT_KEYS):
+            problem(f"unknown key {extra!r}", key=extra)
+        if not isinstance(uid, str) or not uid:
+            problem("needs an id, a string unique in the scenario")
+            continue
+        if uid in units or uid in first_line:
+            problem(f"duplicate unit id {uid!r} (first at line {first_line[uid]}); designations may repeat, ids may not", key="id")
+            continue
+        first_line[uid] = src.line_of("unit", index=i, key="id")
+        ok = True
+        if u.get("side") not in SIDES:
+            problem(f"side must be one of: {', '.join(SIDES)}", key="side")
+            ok = False
+        if u.get("type") not in UNIT_TYPES:
+            problem(f"type must be one of: {', '.join(UNIT_TYPES)} (the charts' \"a\" is artillery, \"c\" cavalry)", key="type")
+            ok = False
+        if not _positive_int(u.get("strength")):
+            problem("strength must be a whole number of Strength Points, at least 1", key="strength")
+            ok = False
+        if not isinstance(u.get("designation"), str) or not u.get("designation"):
+            problem("needs a designation, the name printed on the counter", key="designation")
+            ok = False
+        if "movement_allowance" in u and not _positive_int(u["movement_allowance"]):
+            problem("movement_allowance must be a whole number of Movement Points", key="movement_allowance")
+        has_hex, arrives = "hex" in u, u.get("arrives")
+        if has_hex == (arrives is not None):
+            problem("needs either hex (deployed at start) or arrives and entry (a reinforcement), not both")
+            ok = False
+        elif has_hex:
+            h = u["hex"]
+            if board is not None and h not in board.hexes:
+                problem(f"is deployed on {h}, which is not on the map", key="hex")
+                ok = False
+            elif board is not None and board.hexes[h] in IMPASSABLE:
+                problem(f"is deployed on {h}, {IMPASSABLE[board.hexes[h]]}, which no unit may occupy", key="hex")
+                ok = False
+        else:
+            if not _positive_int(arrives) or (turns is not None and arrives > turns):
+                problem(f"arrives must be a Game-Turn from 1 to {turns}", key="arrives")
+                ok = False
+            entry = u.get("entry")
+            if not isinstance(entry, list) or not entry:
+                problem("a reinforcement needs entry = [hexes on the map edge]", key="entry")
+                ok = False
+            elif board is not None:
+                for h in entry:
+                    if h not in board.hexes:
+                        problem(f"entry hex {h} is not on the map", value=str(h))
+                        ok = False
+                    elif board.hexes[h] in IMPASSABLE:
+                        problem(f"entry hex {h} is {IMPASSABLE[board.hexes[h]]}, which no unit may enter and stay in", value=h)
+                        ok = False
+                    elif not board.on_edge(h):
+                        problem(f"entry hex {h} is not on the map edge (reinforcements enter from off the map, 15.0)", value=h)
+                        ok = False
+        if ok:
+            units[uid] = u
+            if has_hex:
+                placed.append((i, u))
+    if board is not None:
+        _check_deployment(src, board, placed, out)
+    return units
+
+
+def _check_deployment(src: Source, board: Board, placed: list[tuple[int, dict]], out: list[Problem]) -> None:
+    by_hex: dict[str, list[tuple[int, dict]]] = {}
+    for i, u in placed:
+        by_hex.setdefault(u["hex"], []).append((i, u))
+    for h, here in by_hex.items():
+        if len({u["side"] for _, u in here}) > 1:
+            i, u = here[-1]
+            out.append(src.problem_at(f"unit {u['id']}", f"is deployed on {h} with an enemy unit (5.12)", table="unit", index=i, key="hex"))
+        elif len(here) > 2:
+            i, u = here[-1]
+            ids = ", ".join(x["id"] for _, x in here)
+            out.append(src.problem_at(f"unit {u['id']}", f"{len(here)} units start in {h} ({ids}); at most two may stack (5.32)", table="unit", index=i, key="hex"))
+    for (_, u), (j, v) in combinations(placed, 2):
+        if u["side"] != v["side"] and board.grid.adjacent(u["hex"], v["hex"]):
+            out.append(src.problem_at(
+                f"unit {v['id']}",
+                f"starts on {v['hex']}, adjacent to the enemy unit {u['id']} on {u['hex']}: no unit may start in an enemy zone of control",
+                table="unit", index=j, key="hex",
+            ))
+
+
+# -- the exclusive rules' parameters -----------------------------------------------------------------
+def _check_exclusive(src: Source, board: Board, units: dict[str, dict], out: list[Problem]) -> None:
+    """The unit ids and hexes the exclusive rules name exist; the ferries are ferry hexes."""
+    exclusive = src.data.get("exclusive") or {}
+    if not isinstance(exclusive, dict):
+        return
+    for name, params in exclusive.items():
+        table = f"exclusive.{name}"
+        if not isinstance(params, dict):
+            out.append(src.problem_at(table, "must be a table of parameters", key=name, table="exclusive"))
+            continue
+        for key, value in params.items():
+            if key == "except" or (key == "units" and isinstance(value, list)):
+                for uid in value if isinstance(value, list) else [value]:
+                    if uid not in units:
+                        out.append(src.problem_at(f"{table}.{key}", f"names no unit of the order of battle: {uid!r}", table=table, key=key))
+            elif key in ("hexes", "bonus_hex", "hex") or (isinstance(value, dict) and "hexes" in value):
+                hexes = value["hexes"] if isinstance(value, dict) else value
+                for h in hexes if isinstance(hexes, list) else [hexes]:
+                    if h not in board.hexes:
+                        out.append(src.problem_at(f"{table}.{key}", f"{h} is not on the map", table=table, key=key))
+            if isinstance(value, dict) and "area" in value and value["area"] not in board.areas:
+                out.append(src.problem_at(f"{table}.{key}", f"names no area of the map: {value['area']!r}", table=table, key=key))
+    ferries = exclusive.get("ferries")
+    if isinstance(ferries, dict):
+        listed = set(ferries.get("hexes") or [])
+        actual = {h for h, t in board.hexes.items() if t == terrain.FERRY}
+        for h in sorted(listed - actual):
+            if h in board.hexes:
+                out.append(src.problem_at("exclusive.ferries.hexes", f"{h} is {board.hexes[h]}, not a ferry hex, on the map", table="exclusive.ferries", key="hexes"))
+        for h in sorted(actual - listed):
+            out.append(src.problem_at("exclusive.ferries.hexes", f"the map's ferry hex {h} is not listed", table="exclusive.ferries", key="hexes"))
+
+
+def _positive_int(value) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and value >= 1
