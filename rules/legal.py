@@ -14,7 +14,7 @@ import msgspec
 from rules import movement, reinforcements, stacking
 from rules.errors import RuleViolation
 from rules.events import ReinforcementEntered, UnitMoved
-from rules.reducer import apply
+from rules.handlers import apply
 from rules.scenario import Side
 from rules.sequence import to_act, why_phase_may_not_end
 from rules.state import MOVEMENT, State

@@ -28,8 +28,8 @@ from rules.commands import MoveUnit
 from rules.control import entered
 from rules.errors import RuleViolation
 from rules.events import Event, UnitMoved
+from rules.handlers import Dice, apply, decider, evolver
 from rules.night import night_restriction, zoc_rules
-from rules.reducer import Dice, apply, decider, evolver
 from rules.state import MOVEMENT, State
 from rules.zoc import enemy_controlled, enemy_occupied
 

@@ -8,56 +8,23 @@
 
 Each command type has one decider and each event type one evolver, registered by the topic modules
 (movement, reinforcements, sequence; combat later) with ``@decider(CommandType)`` and
-``@evolver(EventType)``. A topic never edits another's handler. Deciders raise ``RuleViolation`` (with
-the case of the rule set in force); evolvers mutate the state they are given and never fail on an event
+``@evolver(EventType)`` from rules/handlers.py. A topic never edits another's handler. Deciders raise
+``RuleViolation`` (with the case of the rule set in force); evolvers mutate the state they are given and never fail on an event
 a decider produced, never roll dice, never read a clock.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from typing import Any
 
 from rules.commands import Command
 from rules.errors import RuleViolation
 from rules.events import Event
 from rules.game import Game
+from rules.handlers import DECIDERS, EVOLVERS, Dice, apply, decider, evolver
 from rules.scenario import Scenario
 from rules.state import State
-
-#: A source of die rolls for ``decide``: called with no argument, returns 1..6. Deciders that roll
-#: write each roll into the events they return.
-Dice = Callable[[], int]
-
-Decider = Callable[[State, Any, Dice | None], list[Event]]
-Evolver = Callable[[State, Any], None]
-
-DECIDERS: dict[type, Decider] = {}
-EVOLVERS: dict[type, Evolver] = {}
-
-
-def decider(command_type: type[Command]):
-    """Register the function that decides ``command_type``."""
-
-    def register(fn: Decider) -> Decider:
-        if command_type in DECIDERS:
-            raise ValueError(f"{command_type.__name__} already has a decider")
-        DECIDERS[command_type] = fn
-        return fn
-
-    return register
-
-
-def evolver(event_type: type[Event]):
-    """Register the function that applies ``event_type`` to a state (in place)."""
-
-    def register(fn: Evolver) -> Evolver:
-        if event_type in EVOLVERS:
-            raise ValueError(f"{event_type.__name__} already has an evolver")
-        EVOLVERS[event_type] = fn
-        return fn
-
-    return register
 
 
 def new_game(scenario: Scenario | Game, ruleset: str = "classic", options: dict | None = None) -> State:
@@ -99,11 +66,6 @@ def decide(state: State, command: Command, dice: Dice | None = None) -> list[Eve
     return handler(state, command, dice)
 
 
-def apply(state: State, event: Event) -> None:
-    """Apply one event to ``state`` in place."""
-    EVOLVERS[type(event)](state, event)
-
-
 def evolve(state: State, event: Event) -> State:
     """The state after ``event``; ``state`` itself is left as it was."""
     new = state.copy()
@@ -139,5 +101,5 @@ __all__ = [
     "new_game",
 ]
 
-# The topics register their handlers on import. Combat adds its module here.
+# The topics register their handlers (rules/handlers.py) on import. Combat adds its module here.
 from rules import movement, reinforcements, sequence  # noqa: E402, F401, I001

@@ -27,7 +27,7 @@ from rules.commands import EnterReinforcement
 from rules.control import entered
 from rules.errors import RuleViolation
 from rules.events import Event, ReinforcementEntered, ReinforcementLost
-from rules.reducer import Dice, apply, decider, evolver
+from rules.handlers import Dice, apply, decider, evolver
 from rules.sequence import at_end_of_phase
 from rules.state import MOVEMENT, State
 from rules.zoc import enemy_controlled, enemy_occupied

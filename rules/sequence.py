@@ -22,7 +22,7 @@ from collections.abc import Callable
 from rules.commands import EndPhase
 from rules.errors import RuleViolation
 from rules.events import Event, GameEnded, GameTurnAdvanced, PhaseBegan, PhaseEnded
-from rules.reducer import Dice, apply, decider, evolver
+from rules.handlers import Dice, apply, decider, evolver
 from rules.scenario import Side, other_side
 from rules.state import State
 
