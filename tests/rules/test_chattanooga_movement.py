@@ -49,7 +49,7 @@ def move_down(state, unit):
 
 
 def test_union_artillery_may_not_move():
-    # 16.11: no Union artillery units may be moved; 16.12 otherwise artillery like any other
+    # 16.0, 16.11: no Union artillery units may be moved
     units = [union("gun", "0101", type_="artillery", strength=4), union("sherman", "0301", type_="artillery", strength=1)]
     state = start([*units, rebel("c", "0808"), rebel("cgun", "0606", type_="artillery")], exclusive=ARTILLERY)
     assert refused(state, MoveUnit("gun", ("0101", "0102"))) == "16.11"
@@ -73,7 +73,7 @@ def test_confederate_artillery_moves():
 
 
 def test_union_moves_no_more_than_eleven_units():
-    # 17.11: during any one Movement Phase no more than eleven Union units
+    # 17.0, 17.11: during any one Movement Phase no more than eleven Union units
     state = army(exclusive=QUOTA)
     for i in range(11):
         state = move_down(state, f"u{i:02d}")
@@ -173,7 +173,7 @@ def test_confederates_may_leave_but_not_enter_union_zones_at_night():
 
 
 def test_ferry_rules_of_chattanooga():
-    # 19.11: through ferry hexes only along their arrows, 3 MP; 19.12: never end the phase in one
+    # 19.0, 19.11: through ferry hexes only along their arrows, 3 MP; 19.12: never end the phase in one
     hexes = board(terrain={h: "river" for h in ("0203", "0303", "0403", "0503", "0603", "0703", "0803")})
     hexes["0103"] = "ferry"
     hexsides = sides({("0102", "0103"): {"ferry_crossing"}, ("0103", "0104"): {"ferry_crossing"}})

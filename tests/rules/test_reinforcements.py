@@ -1,4 +1,4 @@
-"""Reinforcements (Chattanooga 15.11–15.15), each on a small map built for the case."""
+"""Reinforcements (Chattanooga 15.0 general rule, 15.11–15.15), each on a small map built for the case."""
 
 import pytest
 from rulesmaps import board, rebel, start, union

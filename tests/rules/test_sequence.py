@@ -90,3 +90,11 @@ def test_no_movement_out_of_sequence():
     with pytest.raises(RuleViolation) as e:
         decide(state, MoveUnit("u", ("0101", "0102")))
     assert e.value.case == "5.11"
+
+
+def test_set_up_places_units_and_keeps_reinforcements_aside():
+    # 3.0: units of the deployment chart on their hexes, the rest aside for the Reinforcement Chart;
+    # play starts with Game-Turn One
+    state = start([union("u", "0101"), union("r", None, arrives=2, entry=["0101"]), rebel("c", "0808")])
+    assert state.positions == {"u": "0101", "c": "0808"}
+    assert state.turn == 1 and state.eliminated == []
