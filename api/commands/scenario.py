@@ -1,0 +1,101 @@
+"""`bluegray scenario ...`: list the battles, validate a scenario folder, show it, draw its map."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+NAME = "scenario"
+HELP = "List, validate, show (text or JSON) and render (SVG) scenarios: map, order of battle, exclusive rules."
+
+TARGET_HELP = "a scenario id (see `bluegray scenario list`) or the path of a scenario folder"
+
+
+def add_arguments(parser) -> None:
+    sub = parser.add_subparsers(dest="action", metavar="ACTION", required=True)
+    p = sub.add_parser("list", help="the scenarios that ship with bluegray: id and name",
+                       description="Print each shipped scenario's id and name, one per line.")
+    p.set_defaults(action_run=_list)
+    p = sub.add_parser(
+        "validate",
+        help="check a scenario; print ok (exit 0) or every problem (exit 1)",
+        description="Check a scenario folder (scenario.toml, map.toml, oob.toml). Prints `ok` and exits 0, "
+        "or prints one problem per line as FILE:LINE: WHAT: REASON and exits 1.",
+    )
+    p.add_argument("scenario", help=TARGET_HELP)
+    p.set_defaults(action_run=_validate)
+    p = sub.add_parser(
+        "show",
+        help="describe a scenario (readable text, or --json)",
+        description="Describe a scenario: a readable summary, or with --json the whole scenario as JSON "
+        "(turns, night_turns, first_player, map.hexes, map.hexsides, units, ...).",
+    )
+    p.add_argument("scenario", help=TARGET_HELP)
+    p.add_argument("--json", action="store_true", help="print JSON instead of text")
+    p.set_defaults(action_run=_show)
+    p = sub.add_parser(
+        "render",
+        help="draw the map as SVG (to stdout or --output)",
+        description="Draw the scenario's map as SVG: hex numbers, terrain colours and patterns, hexside "
+        "features, and the units at start. Writes to stdout unless --output is given.",
+    )
+    p.add_argument("scenario", help=TARGET_HELP)
+    p.add_argument("-o", "--output", type=Path, help="write the SVG to this file")
+    p.set_defaults(action_run=_render)
+
+
+def run(args) -> int:
+    return args.action_run(args)
+
+
+def _load(target: str):
+    """The scenario, or None after printing its problems."""
+    from scenarios.loader import ScenarioError, load
+
+    try:
+        return load(target)
+    except ScenarioError as e:
+        for problem in e.problems:
+            print(problem)
+        print(f"{len(e.problems)} problem{'s' if len(e.problems) != 1 else ''}", file=sys.stderr)
+        return None
+
+
+def _list(args) -> int:
+    from scenarios.loader import list_scenarios
+
+    for scenario_id, name in list_scenarios():
+        print(f"{scenario_id}\t{name}")
+    return 0
+
+
+def _validate(args) -> int:
+    if _load(args.scenario) is None:
+        return 1
+    print("ok")
+    return 0
+
+
+def _show(args) -> int:
+    from scenarios.describe import as_dict, summary
+
+    scenario = _load(args.scenario)
+    if scenario is None:
+        return 1
+    print(json.dumps(as_dict(scenario), indent=1) if args.json else summary(scenario))
+    return 0
+
+
+def _render(args) -> int:
+    from scenarios.render import render
+
+    scenario = _load(args.scenario)
+    if scenario is None:
+        return 1
+    svg = render(scenario)
+    if args.output:
+        args.output.write_text(svg, encoding="utf-8")
+    else:
+        sys.stdout.write(svg)
+    return 0
