@@ -425,6 +425,10 @@ def _check_exclusive(src: Source, board: Board, units: dict[str, dict], out: lis
                 for h in hexes if isinstance(hexes, list) else [hexes]:
                     if h not in board.hexes:
                         out.append(src.problem_at(f"{table}.{key}", f"{h} is not on the map", table=table, key=key))
+            sides = value if key == "immobile_sides" else [value] if key == "side" else []
+            for side in sides if isinstance(sides, list) else [sides]:
+                if side not in SIDES:
+                    out.append(src.problem_at(f"{table}.{key}", f"{side!r} is not a side ({', '.join(SIDES)})", table=table, key=key))
             if isinstance(value, dict) and "area" in value and value["area"] not in board.areas:
                 out.append(src.problem_at(f"{table}.{key}", f"names no area of the map: {value['area']!r}", table=table, key=key))
     ferries = exclusive.get("ferries")

@@ -340,15 +340,16 @@ def test_every_problem_is_reported_at_once(tmp_path):
 
 
 def test_exclusive_rules_must_name_real_units_and_ferries(tmp_path):
-    scenario = SCENARIO + '\n[exclusive.immobile_artillery]\nside = "union"\nexcept = ["nobody"]\n'
+    scenario = SCENARIO + '\n[exclusive.immobile_artillery]\nside = "yankee"\nexcept = ["nobody"]\n'
     scenario = scenario.replace('hexes = ["0302"]', 'hexes = ["0302", "0202"]')
     folder = write(tmp_path / "s", scenario=scenario)
     found = problems(folder)
     assert [(p.location, p.message) for p in found] == [
+        ("exclusive.immobile_artillery.side", "'yankee' is not a side (union, confederate)"),
         ("exclusive.immobile_artillery.except", "names no unit of the order of battle: 'nobody'"),
         ("exclusive.ferries.hexes", "0202 is rough, not a ferry hex, on the map"),
     ]
-    assert found[0].line == line_of(scenario, "except = ")
+    assert found[1].line == line_of(scenario, "except = ")
 
 
 def test_unknown_scenario_id():
