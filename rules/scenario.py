@@ -63,6 +63,17 @@ class Unit(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     movement_allowance: int | None = None  # None: the rule set's allowance for the unit type
 
 
+class CombatResultsTable(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """A game's Combat Results Table (1975: 7.6, printed in each game's exclusive rules folder).
+
+    ``columns``: the odds, worst for the attacker first ("1-5" ... "6-1"); ``rows``: by die roll
+    ("1".."6"), one result per column (Ae, Ar, Dr, De, Ex); ``provenance``: how the table was read."""
+
+    columns: list[str]
+    rows: dict[str, list[str]]
+    provenance: str = ""
+
+
 class Scenario(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     """A battle: turns, who moves first, the map, the units and the exclusive rules' parameters.
 
@@ -81,6 +92,7 @@ class Scenario(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     exclusive: dict[str, dict] = {}
     cases: dict[str, dict[str, str]] = {}
     provenance: dict[str, str] = {}
+    crt: CombatResultsTable | None = None  # None: the game has no table (no combat can be resolved)
 
     def unit(self, unit_id: str) -> Unit:
         for u in self.units:

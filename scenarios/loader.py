@@ -12,7 +12,7 @@ from itertools import pairwise
 from pathlib import Path
 
 from rules.hexes import hexside
-from rules.scenario import Hexside, Map, Scenario, Unit
+from rules.scenario import CombatResultsTable, Hexside, Map, Scenario, Unit
 from scenarios import validate
 from scenarios.source import Files, Problem, ScenarioError
 
@@ -81,6 +81,16 @@ def build(files: Files) -> Scenario:
         exclusive=s.get("exclusive", {}),
         cases=s.get("cases", {}),
         provenance={k: v.strip() for k, v in s.get("provenance", {}).items()},
+        crt=build_crt(s["crt"]) if "crt" in s else None,
+    )
+
+
+def build_crt(c: dict) -> CombatResultsTable:
+    """7.6: the table as the scenario prints it."""
+    return CombatResultsTable(
+        columns=list(c["columns"]),
+        rows={str(k): list(v) for k, v in c["rows"].items()},
+        provenance=c.get("provenance", "").strip(),
     )
 
 

@@ -16,7 +16,8 @@ from scenarios.source import Files, Problem, Source
 
 RULESETS = ("classic", "revised")
 UNIT_TYPES = ("infantry", "cavalry", "artillery")
-SCENARIO_KEYS = {"id", "name", "rulesets", "turns", "night_turns", "first_player", "provenance", "exclusive", "cases"}
+SCENARIO_KEYS = {"id", "name", "rulesets", "turns", "night_turns", "first_player", "provenance", "exclusive", "cases", "crt"}
+CRT_RESULTS = ("Ae", "Ar", "Dr", "De", "Ex")  # 7.6
 MAP_KEYS = {"lower_columns", "columns", "rows", "lower_columns_rows", "hexes", "hexsides", "road", "trail", "areas"}
 UNIT_KEYS = {"id", "side", "type", "strength", "designation", "hex", "arrives", "entry", "movement_allowance"}
 HEXSIDE_KEYS = {"features", "barbed"}
@@ -79,7 +80,44 @@ def _check_scenario(src: Source, out: list[Problem]) -> int | None:
             out.append(src.problem_at(f"cases.{ruleset}", f"unknown rule set {ruleset!r}", table=f"cases.{ruleset}"))
         if not isinstance(cases, dict) or not all(isinstance(v, str) for v in cases.values()):
             out.append(src.problem_at(f"cases.{ruleset}", 'must map rule names to case numbers written as strings ("16.11")', table=f"cases.{ruleset}"))
+    _check_crt(src, out)
     return turns
+
+
+def _check_crt(src: Source, out: list[Problem]) -> None:
+    """7.6: the Combat Results Table, when given: odds columns, six die rolls, one known result per
+    column, and a provenance note."""
+    crt = src.data.get("crt")
+    if crt is None:
+        return
+    if not isinstance(crt, dict):
+        out.append(src.problem_at("key crt", "must be a table", key="crt"))
+        return
+    columns = crt.get("columns")
+    if not isinstance(columns, list) or not columns or not all(isinstance(c, str) and _odds(c) for c in columns):
+        out.append(src.problem_at("crt.columns", 'must list the odds columns, like "1-5", "1-1", "6-1"', table="crt", key="columns"))
+        return
+    rows = crt.get("rows")
+    if not isinstance(rows, dict) or sorted(rows) != [str(d) for d in range(1, 7)]:
+        out.append(src.problem_at("crt.rows", "must have one row per die roll, 1 to 6", table="crt"))
+        return
+    for die, row in rows.items():
+        if not isinstance(row, list) or len(row) != len(columns) or not all(r in CRT_RESULTS for r in row):
+            out.append(
+                src.problem_at(
+                    f"crt.rows.{die}",
+                    f"must give one result ({', '.join(CRT_RESULTS)}) for each of the {len(columns)} columns",
+                    table="crt.rows",
+                    key=die,
+                )
+            )
+    if not isinstance(crt.get("provenance", ""), str) or not crt.get("provenance"):
+        out.append(src.problem_at("crt.provenance", "say where the table comes from and how it was read", table="crt"))
+
+
+def _odds(column: str) -> bool:
+    a, sep, b = column.partition("-")
+    return bool(sep) and a.isdigit() and b.isdigit() and "1" in (a, b)
 
 
 # -- map.toml ----------------------------------------------------------------------------------------
