@@ -6,6 +6,9 @@ Other topics hook into the sequence without editing it:
 
 - ``@may_end(phase)`` (or ``phase=None`` for every phase): raise RuleViolation while the phase may
   not end (stacking 5.32, attacks still owed 7.11...).
+- ``@before_end_of_phase``: events that must happen, and whose decisions must be made, before the
+  phase can end (11.31: ineffective units retreat). When they leave decisions pending, ``EndPhase``
+  stops there and the player ends the phase again once they are made.
 - ``@at_end_of_phase``: events that happen as a phase ends, before ``PhaseEnded`` (reinforcements
   lost 15.12).
 - ``@at_start_of_phase``: events right after ``PhaseBegan`` (attack effectiveness 11.31).
@@ -30,6 +33,7 @@ Hook = Callable[[State], list[Event]]
 Check = Callable[[State], None]
 
 PHASE_END_CHECKS: list[tuple[str | None, Check]] = []
+BEFORE_END_OF_PHASE: list[Hook] = []
 END_OF_PHASE: list[Hook] = []
 START_OF_PHASE: list[Hook] = []
 END_OF_GAME_TURN: list[Hook] = []
@@ -42,6 +46,11 @@ def may_end(phase: str | None = None):
         return fn
 
     return register
+
+
+def before_end_of_phase(fn: Hook) -> Hook:
+    BEFORE_END_OF_PHASE.append(fn)
+    return fn
 
 
 def at_end_of_phase(fn: Hook) -> Hook:
@@ -136,6 +145,10 @@ def decide_end_phase(state: State, command: EndPhase, dice: Dice | None) -> list
             apply(scratch, e)
             events.append(e)
 
+    for hook in BEFORE_END_OF_PHASE:
+        emit(hook(scratch))
+    if scratch.pending:  # decisions to make first (11.31); the player ends the phase again after them
+        return events
     for hook in END_OF_PHASE:
         emit(hook(scratch))
     emit([PhaseEnded(turn=state.turn, side=state.phasing, phase=state.phase)])
@@ -145,7 +158,7 @@ def decide_end_phase(state: State, command: EndPhase, dice: Dice | None) -> list
             emit(hook(scratch))
         for hook in END_OF_GAME:
             emit(hook(scratch))
-        emit([GameEnded(reason="last_turn")])
+        emit([GameEnded(reason="last_turn", result=scratch.result)])  # the level of victory (20.2)
         return events
     turn, side, phase = nxt
     if turn != state.turn:  # Game-Turn Record Interphase
@@ -169,6 +182,11 @@ def apply_phase_began(state: State, event: PhaseBegan) -> None:
     state.phasing = event.side
     state.phase = event.phase
     state.moved = set()
+    # 7.14, 7.75, 7.82, 11.31: what a Combat Phase remembers lasts that phase only.
+    state.attacked = set()
+    state.advanced = set()
+    state.silenced = set()
+    state.engaged = set()
 
 
 @evolver(GameTurnAdvanced)

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 import msgspec
 
+from rules.decisions import Decision
 from rules.scenario import Side
 
 if TYPE_CHECKING:
@@ -38,9 +39,16 @@ class State(msgspec.Struct, dict=True, kw_only=True):
     - ``control``: for each hex whose control the scenario's rules ask about, the side that controls
       it (17.15: "having a unit in the hex or being the last to have a unit move through the hex"),
       or None while no unit has ever been in it.
-    - ``pending``: decisions the game waits for before anything else (retreats, advances, exchange
-      losses; added by combat). Each is a frozen Struct with a ``side`` field: that side acts next.
-    - ``vp``: victory points by side; ``game_over`` and ``result`` once the game has ended.
+    - ``pending``: decisions the game waits for before anything else (a declared attack, retreats,
+      displacements, exchange losses, advances: rules/decisions.py). The first one's ``side`` acts next.
+    - ``attacked``: units that attacked or were attacked in this Combat Phase (7.14); ``advanced``:
+      units that advanced after combat in it (7.75); ``silenced``: displaced artillery that had not yet
+      fought and may not fire in it (7.82). All three are emptied when a phase begins.
+    - ``ineffective``: units that lost Attack Effectiveness (optional rule 11.0) until a night ends;
+      ``engaged``: ineffective units in an enemy zone of control when this Combat Phase began (11.31).
+    - ``vp``: victory points by side; ``scored``: what in-play points have been awarded for (an
+      eliminated unit, a hex's first control: 20.11), so nothing scores twice; ``game_over`` and
+      ``result`` (the level of victory, 20.2) once the game has ended.
     """
 
     schema: int = SCHEMA
@@ -54,8 +62,14 @@ class State(msgspec.Struct, dict=True, kw_only=True):
     eliminated: list[str] = []
     moved: set[str] = set()
     control: dict[str, Side | None] = {}
-    pending: list[Any] = []
+    pending: list[Decision] = []
+    attacked: set[str] = set()
+    advanced: set[str] = set()
+    silenced: set[str] = set()
+    ineffective: set[str] = set()
+    engaged: set[str] = set()
     vp: dict[str, int] = {}
+    scored: set[str] = set()
     game_over: bool = False
     result: str | None = None
 
