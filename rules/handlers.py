@@ -23,6 +23,9 @@ Evolver = Callable[[State, Any], None]
 
 DECIDERS: dict[type, Decider] = {}
 EVOLVERS: dict[type, Evolver] = {}
+#: Called by ``decide`` after every command with the state before it and its events; returns events
+#: that follow from them whatever the command was (victory points for eliminations, 20.11).
+AFTER_COMMAND: list[Callable[[State, list[Event]], list[Event]]] = []
 
 
 def decider(command_type: type[Command]):
@@ -47,6 +50,12 @@ def evolver(event_type: type[Event]):
         return fn
 
     return register
+
+
+def after_command(fn):
+    """Register a function called after every command (see ``AFTER_COMMAND``)."""
+    AFTER_COMMAND.append(fn)
+    return fn
 
 
 def apply(state: State, event: Event) -> None:

@@ -22,7 +22,7 @@ from rules.commands import Command
 from rules.errors import RuleViolation
 from rules.events import Event
 from rules.game import Game
-from rules.handlers import DECIDERS, EVOLVERS, Dice, apply, decider, evolver
+from rules.handlers import AFTER_COMMAND, DECIDERS, EVOLVERS, Dice, apply, decider, evolver
 from rules.scenario import Scenario
 from rules.state import State
 
@@ -63,7 +63,12 @@ def decide(state: State, command: Command, dice: Dice | None = None) -> list[Eve
     handler = DECIDERS.get(type(command))
     if handler is None:
         raise game.violation("sequence", f"no rule allows a {type(command).__name__} command")
-    return handler(state, command, dice)
+    events = handler(state, command, dice)
+    for hook in AFTER_COMMAND:  # what follows from any command's events (victory points, 20.11)
+        more = hook(state, events)
+        if more:
+            events = [*events, *more]
+    return events
 
 
 def evolve(state: State, event: Event) -> State:

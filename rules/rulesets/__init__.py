@@ -27,6 +27,12 @@ class Ruleset:
     night_phases: tuple[str, ...]
     # Case numbers by rule name; exclusive rules' names too, as the book numbers them.
     cases: dict[str, str] = field(default_factory=dict)
+    # Combat (the Terrain Effects Chart's combat column): the defender's strength multiplied in these
+    # hexes, and when every attacker attacks across these hexside features (7.4, 9.0).
+    defence_terrain: dict[str, int] = field(default_factory=dict)
+    defence_hexside: dict[str, int] = field(default_factory=dict)
+    bombard_range: int = 0  # artillery range, counting the target hex (8.11, 8.12)
+    blocking_terrain: frozenset[str] = frozenset()  # hexes that block a line of sight (8.33)
 
     def case(self, name: str) -> str:
         return self.cases[name]

@@ -36,9 +36,40 @@ CASES: dict[str, str] = {
     "zone_of_control": "6.0",
     "zoc_exit": "6.3",
     "zoc_extent": "6.6",
+    "no_combat_in_movement": "5.14",
     "combat": "7.0",
+    "must_be_attacked": "7.11",
+    "must_attack": "7.12",
+    "attack_once": "7.14",
+    "adjacent": "7.15",
+    "whole_stack_defends": "7.21",
+    "whole_stack_attacks": "7.22",
+    "attack_all_adjacent": "7.23",
+    "multi_hex": "7.25",
+    "terrain_combat": "7.4",
+    "crt": "7.6",
+    "exchange": "7.6",
+    "retreat": "7.71",
+    "retreat_blocked": "7.72",
+    "retreat_stacking": "7.73",
+    "advance": "7.75",
+    "advance_one": "7.76",
+    "displacement": "7.81",
+    "displacement_eliminates": "7.82",
+    "reduce_odds": "7.9",
+    "bombard": "8.11",
+    "bombard_range": "8.12",
+    "bombard_one_hex": "8.13",
+    "bombard_same_hex": "8.14",
+    "bombard_retreat": "8.16",
+    "combined": "8.22",
+    "line_of_sight": "8.31",
+    "artillery_in_zoc": "8.41",
+    "creek_attack": "9.0",
     "night_combat": "10.1",
     "night_zoc": "10.2",
+    "ineffective": "11.2",
+    "ineffective_retreat": "11.31",
     # Exclusive rules of Chattanooga as this book numbers them (a scenario's own `cases` win).
     "reinforcements": "15.1",
     "reinforcements.when": "15.11",
@@ -53,6 +84,10 @@ CASES: dict[str, str] = {
     "exclusive_night_movement": "17.2",
     "ferries": "19.11",
     "ferries.end": "19.12",
+    "ferries.retreat": "19.13",
+    "redoubts": "18.12",
+    "victory": "20.1",
+    "victory.levels": "20.2",
 }
 
 CLASSIC = Ruleset(
@@ -66,4 +101,11 @@ CLASSIC = Ruleset(
     day_phases=("movement", "combat"),  # 4.1
     night_phases=("movement",),  # 10.0, 10.1: no Combat Phase at night
     cases=CASES,
+    # 9.0, combat column: "Defender doubled in hex" (rough, forest & rough, town); "Defender doubled
+    # if all attacking units attack across bridge (or ford) hexsides"; "Defender tripled if all
+    # attacking units attack across Redoubt hexsides" (from the barbed side, Chattanooga 18.12).
+    defence_terrain={terrain.ROUGH: 2, terrain.FOREST_ROUGH: 2, terrain.TOWN: 2},
+    defence_hexside={terrain.BRIDGE: 2, terrain.FORD: 2, terrain.REDOUBT: 3},
+    bombard_range=3,  # 8.11, 8.12
+    blocking_terrain=frozenset({terrain.FOREST, terrain.FOREST_ROUGH, terrain.TOWN}),  # 8.33
 )
