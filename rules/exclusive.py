@@ -89,3 +89,24 @@ def quota_restriction(state: State, unit: str) -> RuleViolation | None:
             f"{used} units this Movement Phase, his limit{extra}",
         )
     return None
+
+
+def artillery_may_not_move(state: State, unit: str) -> bool:
+    """16.11: is this one of the side's artillery units that may not be moved (16.13's exceptions
+    aside)?"""
+    params = state.game.exclusive.get("immobile_artillery")
+    if not params:
+        return False
+    u = state.game.units[unit]
+    return u.type == "artillery" and u.side == params.get("side") and unit not in params.get("except", [])
+
+
+def retreat_eliminates(state: State, unit: str) -> bool:
+    """16.11: "If forced to retreat due to combat, these artillery units are eliminated instead." A
+    displacement (7.81: "moved back ... as if it were retreating") would eliminate them too."""
+    return artillery_may_not_move(state, unit)
+
+
+def may_not_advance(state: State, unit: str) -> bool:
+    """16.11: "These artillery units may not advance after combat in any attack." """
+    return artillery_may_not_move(state, unit)
