@@ -1,4 +1,8 @@
-"""Night Game-Turns' effect on movement (10.2) and Chattanooga's night rule (17.2).
+"""Night Game-Turns: no combat (10.0, 10.1), their effect on movement (10.2), Chattanooga's night rule
+(17.2), and, with the optional rule, how an ineffective unit is bound by zones of control (11.2).
+
+10.0, 10.1: a night Game-Turn has no Combat Phase (the rule set's ``night_phases``): no attack, no
+bombardment; adjacent enemies simply remain in place.
 
 10.2: units may not enter enemy-controlled hexes at night, nor leave them (as by day, 5.13).
 17.2 (scenario parameter ``night_movement``): the sides in ``immobile_sides`` may not move at all at
@@ -24,7 +28,12 @@ class ZocRules(NamedTuple):
     case: str  # the rule name that forbids entering (for the error)
 
 
-def zoc_rules(state: State, side: Side) -> ZocRules:
+def zoc_rules(state: State, side: Side, unit: str | None = None) -> ZocRules:
+    """How enemy zones of control bind a unit of ``side`` moving now (``unit``: that unit, for 11.2)."""
+    if unit is not None and unit in state.ineffective:
+        # 11.2: an ineffective unit may not enter an enemy controlled hex until it recovers.
+        rules = zoc_rules(state, side)
+        return rules._replace(may_enter=False, case="ineffective") if rules.may_enter else rules
     if not night_turn(state):
         return ZocRules(True, False, "zone_of_control")
     params = state.game.exclusive.get("night_movement")
@@ -45,3 +54,14 @@ def night_restriction(state: State, unit: str) -> RuleViolation | None:
             f"{state.game.designation(unit)} may not move: no {side.title()} unit may move during a night Game-Turn",
         )
     return None
+
+
+def no_combat_at_night(state: State) -> RuleViolation | None:
+    """10.1: "There is no Combat Phase during a Night Game-Turn, and no combat is allowed ...
+    Artillery units may not bombard during Night Game-Turns." """
+    if not night_turn(state):
+        return None
+    return state.game.violation(
+        "night_combat",
+        f"Game-Turn {state.turn} is a night Game-Turn: no combat is allowed and artillery may not bombard",
+    )
