@@ -1,0 +1,65 @@
+"""The rules context of each game, built once: a `rules.game.Game` per scenario, rule set and options.
+
+Building a `Game` (its movement and zone-of-control tables) takes tens of milliseconds, so every
+game of one scenario, rule set and options shares one.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable
+
+import msgspec
+
+from replay.records import GameCreated, scenario_hash
+from rules.game import Game
+from rules.scenario import Scenario
+
+
+class GameCache:
+    """Scenarios by id and `Game`s by (scenario, rule set, options), loaded on first use."""
+
+    def __init__(self, load: Callable[[str], Scenario] | None = None) -> None:
+        if load is None:
+            from scenarios.loader import load
+        self._load = load
+        self._scenarios: dict[str, tuple[Scenario, str]] = {}
+        self._games: dict[tuple[str, str, bytes], Game] = {}
+        self._lock = threading.Lock()
+
+    def scenario(self, scenario_id: str) -> Scenario:
+        """The scenario (raises scenarios.loader.ScenarioError for an unknown or broken one)."""
+        return self._scenario(scenario_id)[0]
+
+    def scenario_hash(self, scenario_id: str) -> str:
+        """The content hash of the scenario as it is now (`replay.records.scenario_hash`)."""
+        return self._scenario(scenario_id)[1]
+
+    def _scenario(self, scenario_id: str) -> tuple[Scenario, str]:
+        with self._lock:
+            found = self._scenarios.get(scenario_id)
+        if found is None:
+            scenario = self._load(scenario_id)
+            found = (scenario, scenario_hash(scenario))
+            with self._lock:
+                self._scenarios[scenario_id] = found
+        return found
+
+    def game(self, scenario_id: str, ruleset: str, options: dict | None = None) -> Game:
+        """The shared `Game` of this scenario, rule set and rules options."""
+        key = (scenario_id, ruleset, msgspec.json.encode(options or {}, order="deterministic"))
+        with self._lock:
+            game = self._games.get(key)
+        if game is None:
+            game = Game(self.scenario(scenario_id), ruleset, options)
+            with self._lock:
+                game = self._games.setdefault(key, game)
+        return game
+
+    def for_record(self, created: GameCreated) -> Game:
+        """The `Game` a `game_created` record describes."""
+        return self.game(created.scenario, created.ruleset, dict(created.rules_options))
+
+    def matches(self, created: GameCreated) -> bool:
+        """Is the scenario still the one the game was created with (same content hash)?"""
+        return self.scenario_hash(created.scenario) == created.scenario_hash

@@ -1,0 +1,398 @@
+"""The fold of a game's effective history: the one fold the server (and every replay) uses.
+
+A game's log never loses an event, but an accepted undo makes a range of it void: the
+`undo_accepted` record at version `a`, answering a request to go back to version `b`, reverts the
+versions strictly between b and a (the request included; the acceptance is where play resumes). The *live state at version v* is what the server held right after appending v:
+
+    live(v) = apply(live(v - 1), entry v)        for a rules event
+            = live(b)                             for an `undo_accepted` back to b
+            = live(v - 1)                         for any other session record
+
+so the effective history after v is the log up to v with every range reverted by then left out.
+Ranges are nested or disjoint (a target inside a reverted range is refused), and the state at an
+undo's target carries every decision pending at that moment.
+
+`History` is that fold, one envelope at a time (`apply`), tracking besides the rules state the
+session: seats and dice nonces, the effective commands (for undo requests), a pending undo request
+or draw offer, undo back-off, who is expected to act since when, and the end of the game. It keeps
+the state at its base version (the start, or the snapshot it was loaded from) and the effective
+rules events since, so the state at any later undo target is a fold away; a target before the base
+raises `NeedsState`, which `load`/`apply_async` answer from the store (snapshot at or before it,
+then the fold of the rest). Snapshots are a cache: `History.snapshot()` is everything needed to go
+on folding from that version.
+"""
+
+from __future__ import annotations
+
+import msgspec
+
+from eventstore.envelope import GENESIS, Envelope
+from replay import records
+from replay.games import GameCache
+from replay.records import (
+    GAME_ACTIONS,
+    ChatSaid,
+    CommandApplied,
+    DrawDeclined,
+    DrawOffered,
+    GameCreated,
+    GameFinished,
+    Record,
+    SeatJoined,
+    UndoAccepted,
+    UndoDeclined,
+    UndoRequested,
+    UndoWithdrawn,
+)
+from rules import RULES_VERSION
+from rules import events as rules_events
+from rules import state as rules_state
+from rules.events import Event
+from rules.game import Game
+from rules.handlers import apply as apply_event
+from rules.reducer import fold, new_game
+from rules.sequence import to_act
+from rules.state import State
+
+#: Bumped when the encoding of `HistorySnapshot` (or of what it holds) changes.
+HISTORY_FORMAT = 1
+#: The `code_version` of the snapshots this code writes and reads.
+SNAPSHOT_CODE = f"{RULES_VERSION}/history-{HISTORY_FORMAT}"
+
+
+class HistoryError(Exception):
+    """The log does not fold: out of sequence, unreadable, or an event the session does not allow."""
+
+    def __init__(self, game_id: str, version: int, message: str) -> None:
+        super().__init__(f"game {game_id}, version {version}: {message}")
+        self.game_id = game_id
+        self.version = version
+        self.message = message
+
+
+class DigestMismatch(HistoryError):
+    """The state after an event is not the one whose digest the event recorded."""
+
+
+class NeedsState(Exception):
+    """The fold needs the live state at `version`, which is before what it holds in memory."""
+
+    def __init__(self, version: int) -> None:
+        super().__init__(f"the state at version {version} is needed")
+        self.version = version
+
+
+class CommandRef(msgspec.Struct, array_like=True):
+    """An effective command: its record's version, the last version of its events, the seat, how
+    many dice it rolled, and the command itself (JSON)."""
+
+    version: int
+    last: int
+    seat: str
+    rolls: int
+    command: bytes
+
+
+class PendingUndo(msgspec.Struct, frozen=True, array_like=True):
+    """The open undo request: its version, the requester, the target and the commands it takes back."""
+
+    version: int
+    seat: str
+    back_to: int
+    takes_back: list[int]
+
+
+class DrawOffer(msgspec.Struct, frozen=True, array_like=True):
+    version: int
+    seat: str
+
+
+class Backoff(msgspec.Struct, frozen=True, array_like=True):
+    """A seat's refused undo requests in a row (declined or withdrawn) and when the last one ended."""
+
+    count: int
+    last: int  # milliseconds since the epoch
+
+
+class Session(msgspec.Struct, kw_only=True):
+    """Everything the fold knows besides the rules state."""
+
+    created: GameCreated | None = None
+    joined: list[str] = []  # seats, in join order
+    nonces: list[str] = []  # their dice nonces, same order
+    start: int = 0  # the version at which play started (the second seat joined); 0: not yet
+    commands: list[CommandRef] = []  # the effective commands, oldest first
+    reverted: list[tuple[int, int]] = []  # (back_to, accepted_at): versions back_to+1..accepted_at-1 undone
+    undo: PendingUndo | None = None
+    draw: DrawOffer | None = None
+    backoff: dict[str, Backoff] = {}
+    finished: GameFinished | None = None
+    finished_at: int = 0
+    material: int = 0  # the last version that is not a chat line
+    to_act: str | None = None  # the seat the game waits for (None: not started, or over)
+    waiting_since: int = 0  # ms: since when `to_act` has been expected to act
+
+    @property
+    def started(self) -> bool:
+        return self.start > 0
+
+    @property
+    def nonce_string(self) -> str:
+        from replay.dice import nonce_string
+
+        return nonce_string(self.nonces)
+
+    def last_roll(self) -> int:
+        """The version of the latest effective command that rolled a die (0: none)."""
+        for c in reversed(self.commands):
+            if c.rolls:
+                return c.version
+        return 0
+
+    def in_reverted(self, version: int) -> bool:
+        """Is `version` inside a reverted range? (The acceptance itself is not: the state there is
+        the state at the target.)"""
+        return any(b < version < a for b, a in self.reverted)
+
+
+class HistorySnapshot(msgspec.Struct, frozen=True, array_like=True):
+    version: int
+    head: bytes
+    time: int
+    state: bytes  # rules.state.encode
+    session: Session
+
+
+_snapshot_encoder = msgspec.msgpack.Encoder(order="deterministic")
+_snapshot_decoder = msgspec.msgpack.Decoder(HistorySnapshot)
+
+
+def decode_entry(envelope: Envelope) -> Record | Event:
+    """The session record or rules event an envelope holds (its payload, checked against its type)."""
+    if envelope.type in records.RECORD_TYPES:
+        item = records.decode(envelope.payload)
+    else:
+        item = rules_events.decode(envelope.payload)
+    if item.__struct_config__.tag != envelope.type:
+        raise msgspec.ValidationError(f"the payload is a {item.__struct_config__.tag}, the envelope says {envelope.type}")
+    return item
+
+
+class History:
+    """The effective history of one game, folded up to `version` (see the module documentation)."""
+
+    def __init__(self, game_id: str, games: GameCache) -> None:
+        self.game_id = game_id
+        self.games = games
+        self.version = 0
+        self.head = GENESIS
+        self.time = 0  # the time of the last event (ms)
+        self.session = Session()
+        self.game: Game | None = None
+        self.state: State | None = None
+        self._base_version = 0
+        self._base_state: State | None = None
+        self._events: list[tuple[int, Event]] = []  # effective rules events after the base
+
+    # -- questions -------------------------------------------------------------------------------
+    @property
+    def started(self) -> bool:
+        return self.session.started
+
+    @property
+    def finished(self) -> GameFinished | None:
+        return self.session.finished
+
+    def digest(self) -> bytes:
+        """The digest of the rules state now (empty before the game's creation)."""
+        return bytes.fromhex(rules_state.digest(self.state)) if self.state is not None else b""
+
+    def state_at(self, version: int) -> State:
+        """The live state at `version` (a fresh copy); `version` must not be inside a reverted range.
+        Raises NeedsState when `version` is before what this history holds in memory."""
+        if version > self.version:
+            raise ValueError(f"version {version} is after the history's {self.version}")
+        if version < self._base_version or self._base_state is None:
+            raise NeedsState(version)
+        return fold(self._base_state, [e for v, e in self._events if v <= version])
+
+    # -- folding ---------------------------------------------------------------------------------
+    def apply(self, envelope: Envelope, *, target: State | None = None, check_digest: bool = False) -> Record | Event:
+        """Fold one more envelope (the next version, linked to the current head). `target` is the
+        live state at an undo's target, when `NeedsState` asked for it. With `check_digest` the
+        state afterwards must have the digest the envelope recorded."""
+        v = envelope.version
+        if v != self.version + 1:
+            raise HistoryError(self.game_id, v, f"expected version {self.version + 1}")
+        if envelope.prev != self.head:
+            raise HistoryError(self.game_id, v, "does not link to the hash of the event before it")
+        try:
+            item = decode_entry(envelope)
+        except msgspec.ValidationError as exc:
+            raise HistoryError(self.game_id, v, f"unreadable {envelope.type!r} payload: {exc}") from None
+        if self.session.created is None and not isinstance(item, GameCreated):
+            raise HistoryError(self.game_id, v, "a game's first event must be game_created")
+        if self.session.finished is not None:
+            raise HistoryError(self.game_id, v, "an event after game_finished")
+        if isinstance(item, UndoAccepted) and target is None:
+            if not 0 < item.back_to <= self.version:
+                raise HistoryError(self.game_id, v, f"an undo to version {item.back_to}, which is not a valid target")
+            target = self.state_at(item.back_to)  # NeedsState leaves the history untouched
+        if isinstance(item, Record):
+            self._record(item, envelope, target)
+        else:
+            if not self.session.started:
+                raise HistoryError(self.game_id, v, "a rules event before both seats joined")
+            if not self.session.commands or self.session.commands[-1].last != v - 1:
+                raise HistoryError(self.game_id, v, "a rules event that follows no command")
+            apply_event(self.state, item)
+            self._events.append((v, item))
+            self.session.commands[-1].last = v
+            self.session.material = v
+        self.version = v
+        self.head = envelope.hash
+        self.time = envelope.time
+        self._waiting(envelope)
+        if check_digest and envelope.digest != self.digest():
+            raise DigestMismatch(self.game_id, v, "the state after this event is not the one it recorded")
+        return item
+
+    def _record(self, item: Record, envelope: Envelope, target: State | None) -> None:
+        s = self.session
+        v = envelope.version
+        if not isinstance(item, ChatSaid):
+            s.material = v
+        lapsed = s.undo
+        if item.__struct_config__.tag in GAME_ACTIONS:
+            s.undo = None
+            s.draw = None
+        match item:
+            case GameCreated():
+                if v != 1 or item.game_id != self.game_id:
+                    raise HistoryError(self.game_id, v, f"game_created of game {item.game_id!r} at version {v}")
+                self.game = self.games.for_record(item)
+                s.created = item
+                self._base_version = 1
+                self._base_state = new_game(self.game)
+                self.state = self._base_state.copy()
+            case SeatJoined():
+                if item.seat in s.joined or len(s.joined) >= 2:
+                    raise HistoryError(self.game_id, v, f"the {item.seat} seat joined twice")
+                s.joined.append(item.seat)
+                s.nonces.append(item.nonce)
+                if len(s.joined) == 2:
+                    s.start = v
+            case CommandApplied():
+                if not s.started:
+                    raise HistoryError(self.game_id, v, "a command before both seats joined")
+                s.commands.append(CommandRef(v, v, item.seat, len(item.rolls), bytes(item.command)))
+            case UndoRequested():
+                s.undo = PendingUndo(v, item.seat, item.back_to, [t.version for t in item.takes_back])
+            case UndoAccepted():
+                if lapsed is None or lapsed.version != item.request or lapsed.back_to != item.back_to:
+                    raise HistoryError(self.game_id, v, f"undo_accepted answers no open request at {item.request}")
+                self._revert(item.back_to, v, target)
+                s.backoff.pop(lapsed.seat, None)
+            case UndoDeclined() | UndoWithdrawn():
+                if s.undo is None or s.undo.version != item.request:
+                    raise HistoryError(self.game_id, v, f"{envelope.type} answers no open request at {item.request}")
+                seat = s.undo.seat
+                previous = s.backoff.get(seat)
+                s.backoff[seat] = Backoff((previous.count if previous else 0) + 1, envelope.time)
+                s.undo = None
+            case DrawOffered():
+                s.draw = DrawOffer(v, item.seat)
+            case DrawDeclined():
+                s.draw = None
+            case GameFinished():
+                s.finished = item
+                s.finished_at = v
+            case ChatSaid():
+                pass
+
+    def _revert(self, back_to: int, accepted_at: int, target: State | None) -> None:
+        s = self.session
+        if back_to < s.start or s.in_reverted(back_to):
+            raise HistoryError(self.game_id, accepted_at, f"an undo to version {back_to}, which is not a valid target")
+        self.state = target
+        if back_to < self._base_version:
+            self._base_version, self._base_state = back_to, target.copy()
+            self._events = []
+        else:
+            self._events = [(v, e) for v, e in self._events if v <= back_to]
+        s.commands = [c for c in s.commands if c.version <= back_to]
+        s.reverted.append((back_to, accepted_at))
+
+    def _waiting(self, envelope: Envelope) -> None:
+        s = self.session
+        now = None if (s.finished or not s.started or self.state is None) else to_act(self.state)
+        if now != s.to_act or (now is not None and envelope.actor == now):
+            s.waiting_since = envelope.time
+        s.to_act = now
+
+    # -- snapshots -------------------------------------------------------------------------------
+    def snapshot(self) -> bytes:
+        """Everything needed to go on folding from this version (for `EventStore.put_snapshot`)."""
+        return _snapshot_encoder.encode(
+            HistorySnapshot(self.version, self.head, self.time, rules_state.encode(self.state), self.session)
+        )
+
+    @classmethod
+    def from_snapshot(cls, game_id: str, games: GameCache, data: bytes) -> History:
+        snap = _snapshot_decoder.decode(data)
+        history = cls(game_id, games)
+        history.version, history.head, history.time = snap.version, snap.head, snap.time
+        history.session = snap.session
+        history.game = games.for_record(snap.session.created)
+        history.state = rules_state.decode(snap.state, history.game)
+        history._base_version = snap.version
+        history._base_state = history.state.copy()
+        return history
+
+
+# -- reading from a store ------------------------------------------------------------------------
+async def apply_async(history: History, store, envelope: Envelope, *, check_digest: bool = False):
+    """`history.apply(envelope)`, fetching the state at an undo's target from `store` if needed."""
+    try:
+        return history.apply(envelope, check_digest=check_digest)
+    except NeedsState as need:
+        target = (await load(store, history.game_id, history.games, to_version=need.version)).state
+        return history.apply(envelope, target=target, check_digest=check_digest)
+
+
+async def load(
+    store,
+    game_id: str,
+    games: GameCache,
+    *,
+    to_version: int | None = None,
+    snapshots: bool = True,
+    check_digests: bool = False,
+) -> History:
+    """The history of `game_id` up to `to_version` (None: the end), from the newest usable snapshot
+    at or before it (when `snapshots`) and the fold of the events after it."""
+    history = None
+    if snapshots:
+        snap = await store.snapshot_at_or_before(game_id, to_version or 2**62, code_version=SNAPSHOT_CODE)
+        if snap is not None:
+            try:
+                history = History.from_snapshot(game_id, games, snap.data)
+            except (msgspec.ValidationError, msgspec.DecodeError):
+                history = None  # a cache: an unreadable snapshot is ignored
+            if history is not None and history.head != snap.head:
+                history = None
+    if history is None:
+        history = History(game_id, games)
+    if to_version is not None and history.version >= to_version:
+        return history
+    async for envelope in store.read(game_id, history.version + 1, to_version):
+        await apply_async(history, store, envelope, check_digest=check_digests)
+    return history
+
+
+def fold_envelopes(game_id: str, games: GameCache, envelopes, *, check_digests: bool = False) -> History:
+    """The history of a whole log held in memory (an export, a test), folded from the start."""
+    history = History(game_id, games)
+    for envelope in envelopes:
+        history.apply(envelope, check_digest=check_digests)
+    return history

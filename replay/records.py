@@ -1,0 +1,214 @@
+"""The session records: what a game's log holds besides the rules' own events.
+
+A game's log interleaves two kinds of entries, both JSON payloads in event envelopes whose `type` is
+the tag:
+- rules events (`rules.events`: unit_moved, phase_began, ...), which change the game state;
+- session records (this module): the game's creation and its dice commitment, seats taken, each
+  accepted command (with the die rolls it used), undo requests and their answers, draw offers,
+  chat, and the end of the game with the dice seed revealed.
+
+Like the rules' events they are frozen msgspec Structs, a tagged union on the field ``type`` with
+explicit tag strings (never the class name) and a schema version ``schema``.
+
+The log of a game always begins:
+    1 game_created   (the rules version, scenario and its content hash, options, sha256 of the seed)
+    2 seat_joined    (the creator's seat and dice nonce)
+    3 seat_joined    (the other seat; play starts here)
+then, for every accepted command, one ``command`` record followed by the rules events it caused (all
+appended at once); and it ends with ``game_finished``, which reveals the seed and which nothing can
+undo.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from typing import Literal, Union
+
+import msgspec
+
+from rules.scenario import Scenario, Side
+
+UndoPolicy = Literal["consent", "none", "free-until-dice"]
+DiceMode = Literal["fair", "insecure"]
+FinishReason = Literal["rules", "resignation", "draw", "abandonment"]
+
+DAY_SECONDS = 86_400
+
+
+class SessionOptions(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    """The options of a game that are not rules: how undo works and who may see what when.
+
+    - ``undo``: ``consent`` (the opponent must accept), ``none`` (tournament: never), or
+      ``free-until-dice`` (casual: the requester's own actions since the last die roll and since
+      the opponent last acted undo at once; any other undo needs consent).
+    - ``undo_dice``: a house rule letting an undo by consent cross a die roll (5.14 forbids it).
+    - ``spectator_delay``: spectators see the game this many events behind (0: live).
+    - ``silence_seconds``: a seat to act that stays silent this long lets the opponent claim the game.
+    """
+
+    undo: UndoPolicy = "consent"
+    undo_dice: bool = False
+    spectator_delay: int = 0
+    silence_seconds: int = 7 * DAY_SECONDS
+
+
+class Record(msgspec.Struct, frozen=True, kw_only=True, tag_field="type"):
+    """Base of every session record; never recorded itself."""
+
+    schema: int = 1
+
+
+class GameCreated(Record, frozen=True, kw_only=True, tag="game_created"):
+    """The first event of every game.
+
+    ``seed_hash`` is SHA-256 (hex) of the secret dice seed; with ``dice == "insecure"`` the seed is
+    fixed and shown in ``insecure_seed`` (hex): anyone can predict the rolls of such a game.
+    ``scenario_hash`` pins the scenario's content (``scenario_hash()``); ``rules_version`` the rules
+    code that created the game (``rules.RULES_VERSION``)."""
+
+    game_id: str
+    rules_version: str
+    server_version: str
+    scenario: str
+    scenario_hash: str
+    ruleset: str
+    rules_options: dict[str, bool | int | str] = {}
+    options: SessionOptions = SessionOptions()
+    dice: DiceMode = "fair"
+    seed_hash: str
+    insecure_seed: str | None = None
+    creator: Side
+
+
+class SeatJoined(Record, frozen=True, kw_only=True, tag="seat_joined"):
+    """A player took ``seat``; ``nonce`` is that player's dice nonce (replay/dice.py)."""
+
+    seat: Side
+    nonce: str
+
+
+class CommandApplied(Record, frozen=True, kw_only=True, tag="command"):
+    """``seat`` gave ``command`` (the rules command, as JSON) and the rules accepted it; the rules
+    events it caused follow this record, in the same append. ``rolls`` are the die rolls its
+    decision used, in order: roll i is ``replay.dice.roll(seed, game_id, <this version>, i, nonces)``."""
+
+    seat: Side
+    command: msgspec.Raw
+    rolls: list[int] = []
+
+
+class TakenBack(msgspec.Struct, frozen=True, kw_only=True):
+    """One action an undo request takes back: its ``command`` record's version, seat and command."""
+
+    version: int
+    seat: Side
+    command: msgspec.Raw
+    rolls: int = 0
+
+
+class UndoRequested(Record, frozen=True, kw_only=True, tag="undo_requested"):
+    """``seat`` asks to take back every action after ``back_to`` (5.17): exactly ``takes_back``."""
+
+    seat: Side
+    back_to: int
+    takes_back: list[TakenBack]
+
+
+class UndoAccepted(Record, frozen=True, kw_only=True, tag="undo_accepted"):
+    """The request at version ``request`` is granted: the effective history skips the range
+    (``back_to``, this version]. ``seat`` is the opponent who consented, or None when the game's
+    ``free-until-dice`` policy granted it without asking."""
+
+    seat: Side | None
+    request: int
+    back_to: int
+
+
+class UndoDeclined(Record, frozen=True, kw_only=True, tag="undo_declined"):
+    seat: Side
+    request: int
+
+
+class UndoWithdrawn(Record, frozen=True, kw_only=True, tag="undo_withdrawn"):
+    seat: Side
+    request: int
+
+
+class DrawOffered(Record, frozen=True, kw_only=True, tag="draw_offered"):
+    """``seat`` offers a draw; it stands until answered or until a game action is appended."""
+
+    seat: Side
+
+
+class DrawDeclined(Record, frozen=True, kw_only=True, tag="draw_declined"):
+    seat: Side
+    request: int
+
+
+class ChatSaid(Record, frozen=True, kw_only=True, tag="chat"):
+    seat: Side
+    text: str
+
+
+class GameFinished(Record, frozen=True, kw_only=True, tag="game_finished"):
+    """The last event of a game; nothing can undo it.
+
+    - ``reason``: ``rules`` (the rules ended the game: its last Game-Turn or a sudden death),
+      ``resignation``, ``draw`` (accepted) or ``abandonment`` (a silent seat's game claimed).
+    - ``by``: the seat that resigned, accepted the draw or claimed the game (None for ``rules``).
+    - ``winner``: the winning side, None for a draw or when the rules name no winner.
+    - ``result``: the level of victory as the rules state it (``State.result``), when they do.
+    - ``vp``: victory points by side at the end.
+    - ``seed``: the dice seed, revealed (hex): ``sha256(seed)`` is the first event's ``seed_hash``.
+    """
+
+    reason: FinishReason
+    by: Side | None = None
+    winner: Side | None = None
+    result: str | None = None
+    vp: dict[str, int] = {}
+    seed: str
+
+
+RecordType = Union[  # noqa: UP007 - a runtime union for msgspec
+    GameCreated,
+    SeatJoined,
+    CommandApplied,
+    UndoRequested,
+    UndoAccepted,
+    UndoDeclined,
+    UndoWithdrawn,
+    DrawOffered,
+    DrawDeclined,
+    ChatSaid,
+    GameFinished,
+]
+
+RECORD_TYPES: dict[str, type[Record]] = {
+    cls.__struct_config__.tag: cls for cls in RecordType.__args__  # type: ignore[attr-defined]
+}
+
+#: Records that are game actions: appending one lapses a pending undo request or draw offer.
+GAME_ACTIONS = frozenset({"command", "undo_accepted", "game_finished"})
+
+_decoder = msgspec.json.Decoder(RecordType)
+_encoder = msgspec.json.Encoder()
+
+
+def encode(record: Record) -> bytes:
+    """A record's payload (JSON)."""
+    return _encoder.encode(record)
+
+
+def decode(data: bytes) -> Record:
+    """A record from its payload (raises msgspec.ValidationError when malformed)."""
+    return _decoder.decode(data)
+
+
+def tag(record_type: type[Record]) -> str:
+    return record_type.__struct_config__.tag
+
+
+def scenario_hash(scenario: Scenario) -> str:
+    """SHA-256 (hex) of the scenario's canonical encoding: changes whenever the battle does."""
+    return hashlib.sha256(msgspec.msgpack.encode(scenario, order="deterministic")).hexdigest()

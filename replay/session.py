@@ -1,0 +1,268 @@
+"""Deciding a session: what a player's action appends to the log, or why it is refused. Pure: each
+function reads a `History` (and the seed or clock it is given) and returns the `NewEvent`s to append
+at `history.version + 1`, each with the digest of the rules state after it.
+
+The game server calls these after checking who is asking (its seat); replays, imports and tests call
+them to write logs of their own. Refusals raise `ActionRefused` with a protocol error code:
+``not_your_turn``, ``illegal`` (with the rule's case), ``game_over`` or ``unauthorized``.
+"""
+
+from __future__ import annotations
+
+import msgspec
+
+from eventstore.envelope import NewEvent
+from replay import dice as dice_module
+from replay import records, undo
+from replay.history import History
+from replay.records import (
+    ChatSaid,
+    CommandApplied,
+    DrawDeclined,
+    DrawOffered,
+    GameCreated,
+    GameFinished,
+    Record,
+    SeatJoined,
+    TakenBack,
+    UndoAccepted,
+    UndoDeclined,
+    UndoRequested,
+    UndoWithdrawn,
+)
+from rules import events as rules_events
+from rules import state as rules_state
+from rules.commands import Command
+from rules.commands import encode as encode_command
+from rules.errors import RuleViolation
+from rules.game import Game
+from rules.handlers import apply as apply_event
+from rules.reducer import decide, new_game
+from rules.scenario import SIDES, other_side
+from rules.sequence import to_act
+from rules.state import State
+
+MAX_CHAT = 500
+
+
+class ActionRefused(Exception):
+    """A player's action that may not be made now: a protocol error code, the rule's case (for
+    ``illegal``), a sentence, and for a refusal that time will lift, ``retry_after`` seconds."""
+
+    def __init__(self, code: str, message: str, case: str | None = None, retry_after: float | None = None) -> None:
+        super().__init__(f"{code}: {message}")
+        self.code = code
+        self.message = message
+        self.case = case
+        self.retry_after = retry_after
+
+
+def _digest(state: State | None) -> bytes:
+    return bytes.fromhex(rules_state.digest(state)) if state is not None else b""
+
+
+def record_event(record: Record, digest: bytes, actor: str = "", command_id: str = "") -> NewEvent:
+    """The `NewEvent` of a session record."""
+    return NewEvent(
+        type=records.tag(type(record)),
+        payload=records.encode(record),
+        schema=record.schema,
+        actor=actor,
+        command_id=command_id,
+        digest=digest,
+    )
+
+
+# -- creation and seats ----------------------------------------------------------------------------
+def create(created: GameCreated, game: Game, creator_nonce: str) -> list[NewEvent]:
+    """The first two events of a game: its creation and the creator's seat."""
+    digest = _digest(new_game(game))
+    return [
+        record_event(created, digest),
+        record_event(SeatJoined(seat=created.creator, nonce=creator_nonce), digest, actor=created.creator),
+    ]
+
+
+def join(history: History, seat: str, nonce: str) -> list[NewEvent]:
+    """The other seat taken (the invite code has been checked by the caller)."""
+    if history.session.finished is not None:
+        raise ActionRefused("game_over", "the game is over")
+    if seat in history.session.joined or len(history.session.joined) >= 2:
+        raise ActionRefused("unauthorized", f"the {seat} seat is taken")
+    if not dice_module.valid_nonce(nonce):
+        raise ActionRefused("malformed", "a dice nonce is 8 to 128 characters of A-Z a-z 0-9 _ -")
+    return [record_event(SeatJoined(seat=seat, nonce=nonce), history.digest(), actor=seat)]
+
+
+# -- playing ---------------------------------------------------------------------------------------
+def _playing(history: History) -> None:
+    if history.session.finished is not None:
+        raise ActionRefused("game_over", "the game is over")
+    if not history.started:
+        raise ActionRefused("not_your_turn", "the game has not started: the other seat is still empty")
+
+
+def command(history: History, seat: str, cmd: Command, seed: bytes, command_id: str = "") -> list[NewEvent]:
+    """A rules command by `seat`: its `command` record (with the die rolls it used) and the rules
+    events it causes; then `game_finished` (revealing `seed`) if the rules ended the game."""
+    _playing(history)
+    state = history.state
+    side = to_act(state)
+    if side != seat:
+        raise ActionRefused("not_your_turn", f"the game waits for the {side} player")
+    version = history.version + 1
+    rolled = dice_module.Dice(seed, history.game_id, version, history.session.nonce_string)
+    try:
+        events = decide(state, cmd, rolled)
+    except RuleViolation as exc:
+        raise ActionRefused("illegal", exc.message, case=exc.case) from None
+    record = CommandApplied(seat=seat, command=msgspec.Raw(encode_command(cmd)), rolls=list(rolled.rolls))
+    out = [record_event(record, _digest(state), seat, command_id)]
+    scratch = state.copy()
+    for event in events:
+        apply_event(scratch, event)
+        out.append(
+            NewEvent(
+                type=event.__struct_config__.tag,
+                payload=rules_events.encode(event),
+                schema=event.schema,
+                actor=seat,
+                command_id=command_id,
+                digest=_digest(scratch),
+            )
+        )
+    if scratch.game_over:
+        out.append(record_event(finish(scratch, "rules", None, seed), _digest(scratch), seat, command_id))
+    return out
+
+
+def winner_of(state: State) -> str | None:
+    """The winning side the rules name: ``state.winner`` when the rules keep one, else the one side
+    named in ``state.result`` ("union substantive victory"), else None."""
+    winner = getattr(state, "winner", None)
+    if winner in SIDES:
+        return winner
+    text = (state.result or "").lower()
+    named = [s for s in SIDES if s in text]
+    return named[0] if len(named) == 1 else None
+
+
+def finish(state: State, reason: str, by: str | None, seed: bytes, winner: str | None = None) -> GameFinished:
+    return GameFinished(
+        reason=reason,
+        by=by,
+        winner=winner if reason != "rules" else winner_of(state),
+        result=state.result,
+        vp=dict(state.vp),
+        seed=seed.hex(),
+    )
+
+
+# -- undo ------------------------------------------------------------------------------------------
+def undo_request(
+    history: History,
+    seat: str,
+    back_to: int,
+    *,
+    now_ms: int,
+    backoff_seconds: float,
+    command_id: str = "",
+    target: State | None = None,
+) -> list[NewEvent]:
+    """A request to take back every action after `back_to`; under ``free-until-dice`` a request the
+    policy grants comes with its acceptance in the same append (which needs the live state at
+    `back_to`: `target`, or `history.state_at`, which may raise NeedsState)."""
+    _playing(history)
+    try:
+        plan = undo.plan(history, seat, back_to, now_ms=now_ms, backoff_seconds=backoff_seconds)
+    except undo.UndoRefused as exc:
+        raise ActionRefused("illegal", exc.message, case=exc.case, retry_after=exc.retry_after) from None
+    takes_back = [
+        TakenBack(version=c.version, seat=c.seat, command=msgspec.Raw(c.command), rolls=c.rolls)
+        for c in plan.takes_back
+    ]
+    digest = history.digest()
+    out = [record_event(UndoRequested(seat=seat, back_to=back_to, takes_back=takes_back), digest, seat, command_id)]
+    if plan.free:
+        target = target if target is not None else history.state_at(back_to)
+        accepted = UndoAccepted(seat=None, request=history.version + 1, back_to=back_to)
+        out.append(record_event(accepted, _digest(target), seat, command_id))
+    return out
+
+
+def undo_answer(
+    history: History, seat: str, request: int, answer: str, command_id: str = "", target: State | None = None
+) -> list[NewEvent]:
+    """``accept``, ``decline`` (the opponent) or ``withdraw`` (the requester) the request at `request`.
+    Accepting needs the live state at the target: `history.state_at` (NeedsState when it is older than
+    what the history holds; the caller fetches it and passes `target`)."""
+    _playing(history)
+    try:
+        undo.check_answer(history, seat, request, answer)
+    except undo.UndoRefused as exc:
+        raise ActionRefused("illegal", exc.message, case=exc.case) from None
+    pending = history.session.undo
+    if answer == "accept":
+        target = target if target is not None else history.state_at(pending.back_to)
+        record = UndoAccepted(seat=seat, request=request, back_to=pending.back_to)
+        return [record_event(record, _digest(target), seat, command_id)]
+    record = (UndoDeclined if answer == "decline" else UndoWithdrawn)(seat=seat, request=request)
+    return [record_event(record, history.digest(), seat, command_id)]
+
+
+# -- draws, resignation, abandonment, chat --------------------------------------------------------
+def draw_offer(history: History, seat: str, command_id: str = "") -> list[NewEvent]:
+    _playing(history)
+    offer = history.session.draw
+    if offer is not None:
+        who = "you" if offer.seat == seat else "your opponent"
+        raise ActionRefused("illegal", f"{who} already offered a draw (version {offer.version})", case="draw")
+    return [record_event(DrawOffered(seat=seat), history.digest(), seat, command_id)]
+
+
+def draw_answer(history: History, seat: str, accept: bool, seed: bytes, command_id: str = "") -> list[NewEvent]:
+    _playing(history)
+    offer = history.session.draw
+    if offer is None or offer.seat == seat:
+        raise ActionRefused("illegal", "there is no draw offer from your opponent to answer", case="draw")
+    digest = history.digest()
+    if accept:
+        return [record_event(finish(history.state, "draw", seat, seed), digest, seat, command_id)]
+    return [record_event(DrawDeclined(seat=seat, request=offer.version), digest, seat, command_id)]
+
+
+def resign(history: History, seat: str, seed: bytes, command_id: str = "") -> list[NewEvent]:
+    _playing(history)
+    record = finish(history.state, "resignation", seat, seed, winner=other_side(seat))
+    return [record_event(record, history.digest(), seat, command_id)]
+
+
+def claim(history: History, seat: str, seed: bytes, *, now_ms: int, command_id: str = "") -> list[NewEvent]:
+    """Claim the game of an opponent silent past the game's ``silence_seconds`` while the game
+    waits for him."""
+    _playing(history)
+    s = history.session
+    if s.to_act != other_side(seat):
+        raise ActionRefused("illegal", "the game is waiting for you, not for your opponent", case="abandonment")
+    limit_ms = s.created.options.silence_seconds * 1000
+    silent_ms = now_ms - s.waiting_since
+    if silent_ms < limit_ms:
+        left = (limit_ms - silent_ms) / 1000
+        raise ActionRefused(
+            "illegal",
+            f"your opponent has been silent for {silent_ms / 1000:.0f} s; you may claim the game after "
+            f"{limit_ms / 1000:.0f} s",
+            case="abandonment",
+            retry_after=left,
+        )
+    record = finish(history.state, "abandonment", seat, seed, winner=seat)
+    return [record_event(record, history.digest(), seat, command_id)]
+
+
+def chat(history: History, seat: str, text: str, command_id: str = "") -> list[NewEvent]:
+    if history.session.finished is not None:
+        raise ActionRefused("game_over", "the game is over")
+    text = text.strip()
+    if not text or len(text) > MAX_CHAT:
+        raise ActionRefused("malformed", f"a chat line is 1 to {MAX_CHAT} characters")
+    return [record_event(ChatSaid(seat=seat, text=text), history.digest(), seat, command_id)]

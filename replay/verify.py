@@ -1,0 +1,184 @@
+"""Verifying a game: the hash chain, every state digest, and every die roll.
+
+`verify(game_id, envelopes)` checks, in one pass over the whole log:
+1. the chain: versions 1, 2, ... each linked to the hash of the one before, each hash matching its
+   envelope's contents;
+2. the fold: the log folds (replay/history.py) and the rules state after every event has the
+   digest that event recorded;
+3. the dice, once the seed is known (revealed by ``game_finished``, or shown by an insecure game's
+   ``game_created``): sha256(seed) is the committed ``seed_hash``; every ``command`` record's rolls
+   are re-derived from the seed (replay/dice.py); and the command, decided again with those dice on
+   the state before it, gives exactly the rules events that follow it in the log.
+
+A game still running cannot have its rolls checked (its seed is secret): the report says so.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Iterable
+
+import msgspec
+
+from eventstore.envelope import GENESIS, Envelope
+from replay import dice as dice_module
+from replay import records
+from replay.games import GameCache
+from replay.history import History, HistoryError
+from replay.records import CommandApplied, GameCreated, GameFinished, Record
+from rules import RULES_VERSION
+from rules.commands import decode as decode_command
+from rules.errors import RuleViolation
+from rules.reducer import decide
+
+
+class Report(msgspec.Struct, kw_only=True):
+    """What `verify` found. ``ok`` when there is no problem; ``dice_checked`` when the seed was
+    known and every roll was re-derived."""
+
+    game_id: str
+    ok: bool = False
+    events: int = 0
+    version: int = 0
+    head: str = ""
+    commands: int = 0
+    rolls: int = 0
+    finished: bool = False
+    reason: str | None = None
+    result: str | None = None
+    dice: str = "fair"
+    dice_checked: bool = False
+    rules_version: str = ""
+    scenario_matches: bool = True
+    problems: list[str] = []
+    notes: list[str] = []
+
+
+def _seed(envelopes: list[Envelope]) -> tuple[bytes | None, GameCreated | None]:
+    created = finished = None
+    for e in envelopes:
+        if e.type == "game_created" and created is None:
+            created = records.decode(e.payload)
+        elif e.type == "game_finished":
+            finished = records.decode(e.payload)
+    if isinstance(finished, GameFinished):
+        return bytes.fromhex(finished.seed), created
+    if isinstance(created, GameCreated) and created.dice == "insecure" and created.insecure_seed:
+        return bytes.fromhex(created.insecure_seed), created
+    return None, created if isinstance(created, GameCreated) else None
+
+
+def verify(game_id: str, envelopes: Iterable[Envelope], games: GameCache | None = None) -> Report:
+    """Check one game's whole log (see the module documentation)."""
+    games = games or GameCache()
+    envelopes = list(envelopes)
+    report = Report(game_id=game_id, events=len(envelopes))
+    problems = report.problems
+
+    # 1. The chain.
+    prev = GENESIS
+    for i, e in enumerate(envelopes, start=1):
+        if e.version != i:
+            problems.append(f"version {e.version} where {i} was expected")
+            break
+        if e.prev != prev:
+            problems.append(f"version {i} does not link to the hash of the event before it")
+            break
+        if e.expected_hash() != e.hash:
+            problems.append(f"version {i}: its hash does not match its contents")
+            break
+        prev = e.hash
+    if problems:
+        return report
+    report.version = len(envelopes)
+    report.head = prev.hex()
+
+    # The seed, if it may be known.
+    try:
+        seed, created = _seed(envelopes)
+    except msgspec.ValidationError as exc:
+        problems.append(f"an unreadable session record: {exc}")
+        return report
+    if created is None:
+        problems.append("the log does not begin with game_created")
+        return report
+    report.dice = created.dice
+    report.rules_version = created.rules_version
+    if created.rules_version != RULES_VERSION:
+        report.notes.append(
+            f"the game was played under rules {created.rules_version}, this is rules {RULES_VERSION}: "
+            "a decision the rules changed since would show as a problem"
+        )
+    try:
+        report.scenario_matches = games.matches(created)
+    except Exception as exc:  # noqa: BLE001 - an unknown scenario is a finding, not a crash
+        problems.append(f"scenario {created.scenario!r} cannot be loaded: {exc}")
+        return report
+    if not report.scenario_matches:
+        report.notes.append(f"the scenario {created.scenario!r} changed since the game was created")
+    if seed is not None:
+        if hashlib.sha256(seed).hexdigest() != created.seed_hash:
+            problems.append("the revealed seed is not the one committed in game_created (sha256 differs)")
+            seed = None
+        else:
+            report.dice_checked = True
+    else:
+        report.notes.append("the game is not over: its dice seed is secret, so its rolls cannot be checked yet")
+
+    # 2 and 3. The fold, every digest, every roll and every decision.
+    history = History(game_id, games)
+    expected: list | None = None  # the rules events the current command must be followed by
+    for e in envelopes:
+        if expected is not None and e.type in records.RECORD_TYPES:
+            if expected:
+                problems.append(f"version {e.version}: the command before it should have caused more events")
+                break
+            expected = None
+        state_before = history.state
+        try:
+            item = history.apply(e, check_digest=True)
+        except HistoryError as exc:
+            problems.append(str(exc))
+            break
+        if isinstance(item, CommandApplied):
+            report.commands += 1
+            report.rolls += len(item.rolls)
+            if seed is not None:
+                expected = _redecide(game_id, history, state_before, item, seed, e.version, problems)
+                if expected is None:
+                    report.dice_checked = False
+                    break
+        elif not isinstance(item, Record) and expected is not None:
+            if not expected or expected.pop(0) != item:
+                problems.append(f"version {e.version}: not the event the command decides with these dice")
+                break
+    else:
+        if expected:
+            problems.append("the last command should have caused more events")
+    if problems:
+        report.dice_checked = False
+    finished = history.finished
+    report.finished = finished is not None
+    if finished is not None:
+        report.reason, report.result = finished.reason, finished.result
+    report.ok = not problems
+    return report
+
+
+def _redecide(game_id, history, state_before, item: CommandApplied, seed, version, problems) -> list | None:
+    """The rules events the command at `version` decides with the dice the seed gives; None (and a
+    problem) when its recorded rolls or the decision differ."""
+    derived = dice_module.rolls(seed, game_id, version, history.session.nonce_string, len(item.rolls))
+    if derived != list(item.rolls):
+        problems.append(f"version {version}: rolls {list(item.rolls)} recorded, the seed gives {derived}")
+        return None
+    rolled = dice_module.Dice(seed, game_id, version, history.session.nonce_string)
+    try:
+        events = decide(state_before, decode_command(bytes(item.command)), rolled)
+    except (RuleViolation, msgspec.ValidationError) as exc:
+        problems.append(f"version {version}: the command is refused when decided again: {exc}")
+        return None
+    if rolled.rolls != list(item.rolls):
+        problems.append(f"version {version}: the decision used {len(rolled.rolls)} rolls, {len(item.rolls)} recorded")
+        return None
+    return list(events)

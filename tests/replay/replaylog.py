@@ -1,0 +1,94 @@
+"""An in-memory game log for the replay tests: session actions sealed into envelopes the way the
+store seals them, each folded at once into a `History` that checks every digest."""
+
+from __future__ import annotations
+
+import random
+
+import msgspec
+
+from eventstore.envelope import GENESIS, Envelope, NewEvent, seal
+from replay import dice, session
+from replay.games import GameCache
+from replay.history import History
+from replay.records import CommandApplied, GameCreated, SessionOptions
+from rules import RULES_VERSION
+from rules.selfplay import random_command
+
+GAMES = GameCache()
+SEED = bytes(range(32))
+
+
+def created(game_id: str, options: SessionOptions | None = None, creator: str = "union") -> GameCreated:
+    return GameCreated(
+        game_id=game_id,
+        rules_version=RULES_VERSION,
+        server_version="test",
+        scenario="chattanooga",
+        scenario_hash=GAMES.scenario_hash("chattanooga"),
+        ruleset="classic",
+        options=options or SessionOptions(),
+        dice="insecure",
+        seed_hash=dice.seed_hash(SEED),
+        insecure_seed=SEED.hex(),
+        creator=creator,
+    )
+
+
+class Book:
+    """One game's log in memory; `clock` (ms) stamps each appended event."""
+
+    def __init__(self, game_id: str = "g1", options: SessionOptions | None = None, *, join: bool = True) -> None:
+        self.game_id = game_id
+        self.history = History(game_id, GAMES)
+        self.envelopes: list[Envelope] = []
+        self.clock = 1_700_000_000_000
+        record = created(game_id, options)
+        self.append(session.create(record, GAMES.for_record(record), "creator-nonce"))
+        if join:
+            self.append(session.join(self.history, "confederate", "joiner-nonce"))
+
+    @property
+    def state(self):
+        return self.history.state
+
+    @property
+    def version(self) -> int:
+        return self.history.version
+
+    def append(self, events: list[NewEvent]) -> list[Envelope]:
+        out = []
+        for event in events:
+            prev = self.envelopes[-1].hash if self.envelopes else GENESIS
+            envelope = seal(event, version=len(self.envelopes) + 1, time=self.clock, prev=prev)
+            self.history.apply(envelope, check_digest=True)
+            self.envelopes.append(envelope)
+            out.append(envelope)
+        return out
+
+    def play(self, command, seat: str | None = None) -> list[Envelope]:
+        seat = seat or self.history.session.to_act
+        return self.append(session.command(self.history, seat, command, SEED))
+
+    def play_random(self, rng: random.Random, n: int) -> None:
+        """`n` random legal commands (fewer if the game ends)."""
+        for _ in range(n):
+            if self.history.finished:
+                return
+            self.play(random_command(self.state, rng))
+
+    def move(self, rng: random.Random, n: int) -> None:
+        """`n` random moves of the side to act (never ending the phase)."""
+        for _ in range(n):
+            self.play(random_command(self.state, rng, end_weight=0.0))
+
+    def rolled(self, command, seat: str | None = None, rolls: tuple[int, ...] = (4,)) -> list[Envelope]:
+        """A command recorded as if its decision had rolled `rolls` (for undo tests before any
+        command of the rules rolls a die)."""
+        seat = seat or self.history.session.to_act
+        events = session.command(self.history, seat, command, SEED)
+        first = events[0]
+        record = msgspec.json.decode(first.payload, type=CommandApplied)
+        record = msgspec.structs.replace(record, rolls=list(rolls))
+        events[0] = msgspec.structs.replace(first, payload=msgspec.json.encode(record))
+        return self.append(events)
