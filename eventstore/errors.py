@@ -98,3 +98,13 @@ class ServerNotFound(EmbeddedServerError):
 
 class DataDirLocked(EmbeddedServerError):
     """Another owner holds the data directory: two servers must never share one append-only file."""
+
+
+class TailOverflow(EventStoreError):
+    """A live-tail subscriber fell behind and was dropped: read on from `last_version` + 1, then
+    subscribe again."""
+
+    def __init__(self, game_id: str, last_version: int) -> None:
+        super().__init__(f"game {game_id}: the subscriber fell behind after version {last_version}")
+        self.game_id = game_id
+        self.last_version = last_version
