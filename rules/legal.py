@@ -3,7 +3,9 @@
 In a Movement Phase: for each unit that may move, every hex it may end its move in, with the cost
 and a cheapest path (any other legal path to the same hex is accepted by ``decide`` too); for each
 reinforcement that may enter, every hex it may reach, entry hex first in the path; and whether the
-phase may end now (and if not, why). ``decide`` and these choices agree: every offered move is
+phase may end now (and if not, why). In a Combat Phase: the attacks that may be declared; with a
+decision pending (a declared attack, a retreat, exchange losses, an advance), its options
+(rules/combat_choices.py). ``decide`` and these choices agree: every offered move is
 accepted, and every accepted move ends in an offered hex (tests/rules/test_properties.py).
 """
 
@@ -12,12 +14,13 @@ from __future__ import annotations
 import msgspec
 
 from rules import movement, reinforcements, stacking
+from rules.combat_choices import AttackOption, DecisionChoice, attack_options, decision_choice
 from rules.errors import RuleViolation
 from rules.events import ReinforcementEntered, UnitMoved
 from rules.handlers import apply
 from rules.scenario import Side
 from rules.sequence import to_act, why_phase_may_not_end
-from rules.state import MOVEMENT, State
+from rules.state import COMBAT, MOVEMENT, State
 
 
 class Destination(msgspec.Struct, frozen=True):
@@ -43,6 +46,8 @@ class Choices(msgspec.Struct, kw_only=True):
     phase: str
     moves: dict[str, dict[str, Destination]] = {}
     reinforcements: dict[str, dict[str, Destination]] = {}
+    attacks: list[AttackOption] = []  # Combat Phase: the attacks that may be declared (rules/combat_choices.py)
+    decision: DecisionChoice | None = None  # the options of the first pending decision
     may_end_phase: bool = False
     end_phase_refused: Refusal | None = None
 
@@ -56,6 +61,10 @@ def choices(state: State) -> Choices:
         memo: dict[str, list[str]] = {}
         out.moves = movement_choices(state, memo)
         out.reinforcements = reinforcement_choices(state, memo)
+    if state.pending:
+        out.decision = decision_choice(state)
+    elif state.phase == COMBAT:
+        out.attacks = attack_options(state)
     problem = why_phase_may_not_end(state)
     out.may_end_phase = problem is None
     if problem is not None:

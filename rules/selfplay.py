@@ -1,31 +1,106 @@
-"""Random self-play: a player that picks uniformly among the legal choices. Pure: it takes a
-``random.Random`` and returns commands and events; nothing is read or written.
+"""Self-play: computer players that play whole games through the legal choices, and a referee that
+checks the rules' invariants as they play. Pure: players take a ``random.Random`` and return commands;
+nothing is read or written.
 
-Issue 4 extends ``random_command`` with combat choices (and a greedy player).
+- ``random_command`` / ``random_player``: uniform among the legal choices (``random_command`` from the
+  full ``rules.legal.choices``; ``random_player`` the same distribution, computing only what it picks
+  from). In a phase that may end it ends it with probability ``end_weight``.
+- ``greedy_player``: moves like the random player; in combat it declares the attack with the best
+  odds it can (all the bombardment it can add), resolves at full odds, loses the least it can, keeps
+  bombarding artillery in place, advances whenever it may.
+- ``Referee``: no unit attacks or is attacked twice in a phase (7.14, 7.74 aside); no hex over the
+  stacking limit when a phase ends (5.32); no unit in a river, a ferry hex or off the map; the player
+  to act always has a choice or may end the phase (no dead end); at the end, victory points recounted
+  from the event log equal the state's (20.1) and the game has a result (20.2).
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
+from rules import movement
+from rules.combat import AttackDeclared, ChooseLosses, DeclareAttack, ResolveAttack
+from rules.combat_choices import (
+    AdvanceChoice,
+    AttackOption,
+    LossesChoice,
+    ResolveChoice,
+    RetreatChoice,
+    attack_options,
+    decision_choice,
+)
 from rules.commands import Command, EndPhase, EnterReinforcement, MoveUnit
-from rules.events import Event
-from rules.legal import Choices, choices
+from rules.crt import ratio
+from rules.events import Event, PhaseBegan, PhaseEnded
+from rules.handlers import apply
+from rules.legal import Choices, choices, reinforcement_choices, unit_moves
+from rules.outcomes import UnitEliminated
 from rules.reducer import Dice, decide, fold
-from rules.state import State
+from rules.retreat import Advance, Decline, Retreat
+from rules.sequence import why_phase_may_not_end
+from rules.stacking import overstacked
+from rules.state import COMBAT, MOVEMENT, State
+from rules.victory import params, recount
+
+Player = Callable[[State, random.Random], Command]
+
+
+class DeadEnd(AssertionError):
+    """The player to act has nothing legal to do and may not end the phase: the rules must never
+    allow it."""
+
+
+# -- choosing among the options -----------------------------------------------------------------------
+def random_decision(decision, rng: random.Random) -> Command:
+    """A uniformly random answer to a pending decision."""
+    if isinstance(decision, ResolveChoice):
+        column = rng.choice(decision.columns)
+        return ResolveAttack(odds=None if column == decision.columns[0] else column)
+    if isinstance(decision, RetreatChoice):
+        options = list(decision.options) + ([None] if decision.optional else [])
+        pick = rng.choice(options)
+        return Decline() if pick is None else Retreat(decision.unit, pick.to, pick.displace)
+    if isinstance(decision, LossesChoice):
+        return ChooseLosses(rng.choice(decision.options))
+    if isinstance(decision, AdvanceChoice):
+        options = [*decision.options, None]
+        pick = rng.choice(options)
+        return Decline() if pick is None else Advance(pick.unit, pick.to)
+    raise DeadEnd(f"no answer to {decision!r}")
+
+
+def declaration(option: AttackOption, hexes: tuple[str, ...], bombard: tuple[str, ...]) -> DeclareAttack:
+    """The command declaring ``option`` with these adjacent and bombarding hexes (all their units, 7.22)."""
+    units = tuple(u for h in (*hexes, *bombard) for u in option.groups[h].units)
+    return DeclareAttack(attackers=units, defenders=option.defenders)
+
+
+def random_attack(attacks: list[AttackOption], rng: random.Random) -> DeclareAttack:
+    option = rng.choice(attacks)
+    adjacent = rng.choice(option.adjacent)
+    bombard = tuple(b for b in option.bombard if rng.random() < 0.5)
+    if not adjacent.hexes and not bombard:
+        bombard = (rng.choice(option.bombard),)
+    return declaration(option, adjacent.hexes, bombard)
 
 
 def random_command(state: State, rng: random.Random, end_weight: float = 0.15, legal: Choices | None = None) -> Command:
-    """A legal command picked at random: end the phase with probability ``end_weight`` when it may
-    end, else move (or enter) a random unit to a random destination."""
+    """A legal command picked at random from the full choices: a pending decision's option; else end
+    the phase with probability ``end_weight`` when it may end; else move (or enter) a random unit to a
+    random destination, or declare a random attack."""
     legal = choices(state) if legal is None else legal
+    if legal.decision is not None:
+        return random_decision(legal.decision, rng)
+    if legal.attacks:
+        if legal.may_end_phase and rng.random() < end_weight:
+            return EndPhase()
+        return random_attack(legal.attacks, rng)
     movers = [("move", u) for u in legal.moves] + [("enter", u) for u in legal.reinforcements]
     if legal.may_end_phase and (not movers or rng.random() < end_weight):
         return EndPhase()
     if not movers:
-        # Nothing to move and the phase may not end: a dead end, which the rules must never allow.
-        raise AssertionError(f"dead end: {legal.end_phase_refused}")
+        raise DeadEnd(f"dead end: {legal.end_phase_refused}")
     kind, unit = movers[rng.randrange(len(movers))]
     table = legal.moves if kind == "move" else legal.reinforcements
     dests = sorted(table[unit])
@@ -33,28 +108,192 @@ def random_command(state: State, rng: random.Random, end_weight: float = 0.15, l
     return MoveUnit(unit, dest.path) if kind == "move" else EnterReinforcement(unit, dest.path)
 
 
+def _random_move(state: State, rng: random.Random, end_weight: float) -> Command:
+    """A random move as ``random_command`` would pick it, computing only the moves of the unit picked
+    (each unit that has a destination is equally likely)."""
+    may_end = why_phase_may_not_end(state) is None
+    if may_end and rng.random() < end_weight:
+        return EndPhase()
+    units = state.game.units
+    side = state.phasing
+    arriving = reinforcement_choices(state)
+    movers = [("enter", u) for u in arriving]
+    movers += [("move", u) for u in sorted(state.positions) if units[u].side == side and movement.may_move(state, u)]
+    rng.shuffle(movers)
+    for kind, unit in movers:
+        dests = arriving[unit] if kind == "enter" else unit_moves(state, unit)
+        if not dests:
+            continue
+        dest = dests[sorted(dests)[rng.randrange(len(dests))]]
+        return MoveUnit(unit, dest.path) if kind == "move" else EnterReinforcement(unit, dest.path)
+    if may_end:
+        return EndPhase()
+    raise DeadEnd(f"dead end: {why_phase_may_not_end(state)}")
+
+
+def random_player(state: State, rng: random.Random, end_weight: float = 0.15) -> Command:
+    """Uniform among the legal choices (see ``random_command``)."""
+    if state.pending:
+        return random_decision(decision_choice(state), rng)
+    if state.phase == MOVEMENT:
+        return _random_move(state, rng, end_weight)
+    attacks = attack_options(state)
+    may_end = why_phase_may_not_end(state) is None
+    if attacks and not (may_end and rng.random() < end_weight):
+        return random_attack(attacks, rng)
+    if may_end:
+        return EndPhase()
+    raise DeadEnd(f"dead end: {why_phase_may_not_end(state)}")
+
+
+def _odds_value(odds: str | None) -> float:
+    return float(ratio(odds)) if odds else 0.0
+
+
+def greedy_player(state: State, rng: random.Random, end_weight: float = 0.15) -> Command:
+    """Prefers the best odds (see the module)."""
+    if state.pending:
+        decision = decision_choice(state)
+        if isinstance(decision, ResolveChoice):
+            return ResolveAttack()
+        if isinstance(decision, RetreatChoice):
+            if decision.optional:
+                return Decline()
+            plain = [o for o in decision.options if o.displace is None and not o.eliminated]
+            pick = rng.choice(plain or list(decision.options))
+            return Retreat(decision.unit, pick.to, pick.displace)
+        if isinstance(decision, LossesChoice):
+            units = state.game.units
+            cheapest = min(decision.options, key=lambda o: (sum(units[u].strength for u in o), len(o), o))
+            return ChooseLosses(cheapest)
+        if isinstance(decision, AdvanceChoice):
+            return Advance(decision.options[0].unit, decision.options[0].to) if decision.options else Decline()
+        return random_decision(decision, rng)
+    if state.phase != COMBAT:
+        return _random_move(state, rng, end_weight)
+    attacks = attack_options(state)
+    if not attacks:
+        if why_phase_may_not_end(state) is None:
+            return EndPhase()
+        raise DeadEnd(f"dead end: {why_phase_may_not_end(state)}")
+    best = None
+    for option in attacks:
+        for adjacent in option.adjacent:
+            odds = adjacent.odds_with_bombardment or adjacent.odds
+            key = (option.owed, _odds_value(odds), len(adjacent.hexes))
+            if best is None or key > best[0]:
+                best = (key, option, adjacent)
+    _, option, adjacent = best
+    return declaration(option, adjacent.hexes, option.bombard)
+
+
+PLAYERS: dict[str, Player] = {"random": random_player, "greedy": greedy_player}
+
+
 def dice_from(rng: random.Random) -> Dice:
     return lambda: rng.randint(1, 6)
 
 
-def play(state: State, rng: random.Random, max_commands: int = 10_000) -> Iterator[tuple[State, Command, list[Event]]]:
-    """Play random legal commands until the game ends (or ``max_commands``); yields the state before
-    each command, the command and its events."""
+# -- playing ---------------------------------------------------------------------------------------------
+def play(
+    state: State,
+    rng: random.Random,
+    max_commands: int = 10_000,
+    players: dict[str, Player] | Player | None = None,
+) -> Iterator[tuple[State, Command, list[Event]]]:
+    """Play legal commands until the game ends (or ``max_commands``); yields the state before each
+    command, the command and its events. ``players``: one player for both sides or one per side
+    ("union", "confederate"); the random player by default."""
     dice = dice_from(rng)
     for _ in range(max_commands):
         if state.game_over:
             return
-        command = random_command(state, rng)
+        side = state.pending[0].side if state.pending else state.phasing
+        if players is None:
+            player = random_player
+        elif callable(players):
+            player = players
+        else:
+            player = players[side]
+        command = player(state, rng)
         events = decide(state, command, dice)
         yield state, command, events
         state = fold(state, events)
 
 
-def play_game(state: State, rng: random.Random, max_commands: int = 10_000) -> tuple[State, list[Event]]:
-    """A whole random game: the final state and every event."""
+def play_game(
+    state: State, rng: random.Random, max_commands: int = 10_000, players: dict[str, Player] | Player | None = None
+) -> tuple[State, list[Event]]:
+    """A whole game: the final state and every event."""
     log: list[Event] = []
     final = state
-    for before, _command, events in play(state, rng, max_commands):
+    for before, _command, events in play(state, rng, max_commands, players):
         log.extend(events)
         final = fold(before, events)
     return final, log
+
+
+# -- the referee -----------------------------------------------------------------------------------------
+class InvariantBroken(AssertionError):
+    """A rule the engine must never let happen, happened."""
+
+
+class Referee:
+    """Watches a game event by event and raises ``InvariantBroken`` at the first broken invariant."""
+
+    def __init__(self, start: State):
+        self.start = start
+        self.log: list[Event] = []
+        self.engaged: set[str] = set()  # units that attacked or were attacked this phase (7.14)
+        self.phases = 0
+
+    def watch(self, before: State, events: list[Event]) -> State:
+        """Check ``events`` applied one by one to ``before``; returns the state after them."""
+        state = before.copy()
+        game = state.game
+        for event in events:
+            if isinstance(event, AttackDeclared):
+                a = event.attack
+                fresh = (*a.attackers, *a.bombarding, *(u for u in a.defending if u not in a.passive))
+                again = [u for u in fresh if u in self.engaged]
+                if again:
+                    raise InvariantBroken(f"7.14: {', '.join(again)} attack or are attacked twice in a phase")
+                self.engaged.update(fresh)
+            if isinstance(event, PhaseEnded):
+                self.phases += 1
+                over = overstacked(state)
+                if over:
+                    raise InvariantBroken(f"5.32: {over} over the stacking limit as the {state.phase} phase ends")
+            if isinstance(event, PhaseBegan):
+                self.engaged = set()
+            apply(state, event)
+            if isinstance(event, UnitEliminated) and event.unit in state.positions:
+                raise InvariantBroken(f"{event.unit} eliminated but still on the map")
+        for u, h in state.positions.items():
+            kind = game.terrain.get(h)
+            if kind is None or kind == "river" or h in game.ferry_hexes:
+                raise InvariantBroken(f"{game.designation(u)} is at {h} ({kind}): off the map, in a river or a ferry hex")
+        self.log.extend(events)
+        return state
+
+    def finish(self, final: State) -> None:
+        if not final.game_over:
+            raise InvariantBroken("the game did not end")
+        if params(final):
+            counted = recount(self.start, self.log)
+            if counted != {s: final.vp.get(s, 0) for s in counted}:
+                raise InvariantBroken(f"20.1: victory points recounted from the log {counted} != the state's {final.vp}")
+            if final.result is None:
+                raise InvariantBroken("20.2: the game ended without a level of victory")
+
+
+def refereed_game(
+    start: State, rng: random.Random, players: dict[str, Player] | Player | None = None, max_commands: int = 20_000
+) -> tuple[State, list[Event], Referee]:
+    """A whole game played under the referee's eye; raises ``InvariantBroken`` or ``DeadEnd``."""
+    referee = Referee(start)
+    state = start
+    for before, _command, events in play(start, rng, max_commands, players):
+        state = referee.watch(before, events)
+    referee.finish(state)
+    return state, referee.log, referee

@@ -2,11 +2,25 @@
 
 from __future__ import annotations
 
+import tomllib
+from functools import cache
+from pathlib import Path
+
 from rules.game import Game
 from rules.hexes import hex_number, hexside
 from rules.reducer import new_game
-from rules.scenario import Hexside, Map, Scenario, Unit
+from rules.scenario import CombatResultsTable, Hexside, Map, Scenario, Unit
 from rules.state import State
+from scenarios.loader import build_crt
+
+CHATTANOOGA = Path(__file__).resolve().parents[2] / "scenarios" / "chattanooga" / "scenario.toml"
+
+
+@cache
+def chattanooga_crt() -> CombatResultsTable:
+    """The Chattanooga Combat Results Table (7.6), the table the small maps fight with."""
+    with CHATTANOOGA.open("rb") as f:
+        return build_crt(tomllib.load(f)["crt"])
 
 
 def board(columns: int = 8, rows: int = 8, terrain: dict[str, str] | None = None, default: str = "clear") -> dict:
@@ -42,6 +56,7 @@ def scenario(
     first_player: str = "union",
     exclusive: dict | None = None,
     cases: dict | None = None,
+    crt: CombatResultsTable | None = None,
 ) -> Scenario:
     return Scenario(
         id="test",
@@ -54,9 +69,10 @@ def scenario(
         units=units,
         exclusive=exclusive or {},
         cases=cases or {},
+        crt=crt or chattanooga_crt(),
     )
 
 
-def start(units: list[Unit], **kw) -> State:
-    """A new game on a small map (see ``scenario``)."""
-    return new_game(Game(scenario(units, **kw), "classic"))
+def start(units: list[Unit], options: dict | None = None, **kw) -> State:
+    """A new game on a small map (see ``scenario``), with game ``options``."""
+    return new_game(Game(scenario(units, **kw), "classic", options))

@@ -27,7 +27,7 @@ from rules.legal import choices
 from rules.night import zoc_rules
 from rules.reducer import decide, fold, new_game
 from rules.scenario import Hexside
-from rules.selfplay import random_command
+from rules.selfplay import dice_from, random_command
 from rules.sequence import night_turn
 from rules.stacking import overstacked
 from rules.zoc import enemy_controlled
@@ -145,9 +145,10 @@ def test_random_legal_play_keeps_every_rule(seed):
         if rng.random() < 0.3:
             check_agreement(state, rng)
         legal = choices(state)
-        assert legal.may_end_phase or legal.moves or legal.reinforcements  # no dead end
+        # no dead end: a move, an attack, a pending decision's option, or the end of the phase
+        assert legal.may_end_phase or legal.moves or legal.reinforcements or legal.attacks or legal.decision
         command = random_command(state, rng, end_weight=0.3, legal=legal)
-        events = decide(state, command)
+        events = decide(state, command, dice_from(rng))
         for event in events:
             after = fold(state, [event])
             check_event(state, event, after)
@@ -175,6 +176,6 @@ def test_every_phase_can_be_ended(seed):
             break
         legal = choices(state)
         if not legal.may_end_phase:
-            assert legal.moves or legal.reinforcements
+            assert legal.moves or legal.reinforcements or legal.attacks or legal.decision
         command = random_command(state, rng, end_weight=0.05, legal=legal)
-        state = fold(state, decide(state, command))
+        state = fold(state, decide(state, command, dice_from(rng)))

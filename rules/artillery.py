@@ -1,0 +1,47 @@
+"""Artillery (1975 8.0–8.5): who bombards, at what range, with what line of sight.
+
+- 8.11, 8.12: artillery may attack a non-adjacent enemy hex up to three hexes distant (the rule set's
+  ``bombard_range``), counting the target hex but not its own.
+- 8.41: artillery in an enemy-controlled hex is treated like infantry and may not bombard; so a
+  battery bombards only from a hex no enemy controls. 8.45: across a creek hexside from the only
+  adjacent enemy it is not in that enemy's zone (6.6) and may bombard it, range 1.
+- 8.31–8.35: the line of sight, from the centre of the firer's hex to the target's, is blocked by any
+  hex it crosses that holds forest, forest & rough or town (the rule set's ``blocking_terrain``);
+  along a hexside (8.32) only when both hexes beside it block; the firer's and target's hexes never
+  block (8.34); units never block (8.35). ``Grid.line_of_sight`` computes it exactly.
+- 8.13, 8.14 (one target hex, batteries of one hex together), 8.15, 8.16 (no result but an elective
+  Ar), 8.2 (combined attacks: in range of one of the defending hexes is enough) are applied in
+  rules/combat.py where the attack is declared and resolved.
+- 8.51: artillery never adds strength to a defence: bombardment happens only in its own Combat Phase.
+"""
+
+from __future__ import annotations
+
+from rules.game import Game
+
+
+def in_range(game: Game, firer: str, target: str) -> bool:
+    """8.11, 8.12: up to ``bombard_range`` hexes, counting the target hex, not the firer's."""
+    return 1 <= game.grid.distance(firer, target) <= game.ruleset.bombard_range
+
+
+def line_of_sight(game: Game, firer: str, target: str) -> bool:
+    """8.31–8.35: nothing between the two hexes blocks (8.32 along a hexside: both hexes)."""
+    blocking = game.ruleset.blocking_terrain
+    terrain = game.terrain
+    return game.grid.line_of_sight(firer, target, lambda h: terrain.get(h) in blocking)
+
+
+def may_bombard(game: Game, firer: str, target: str) -> bool:
+    """Range (8.11, 8.12) and line of sight (8.31) from ``firer`` to ``target``."""
+    return in_range(game, firer, target) and line_of_sight(game, firer, target)
+
+
+def bombard_problem(game: Game, firer: str, target: str) -> tuple[str, str] | None:
+    """Why artillery at ``firer`` may not bombard ``target`` (rule name, words), or None."""
+    if not in_range(game, firer, target):
+        d = game.grid.distance(firer, target)
+        return "bombard", f"{target} is {d} hexes from {firer}; artillery bombards up to {game.ruleset.bombard_range} hexes"
+    if not line_of_sight(game, firer, target):
+        return "line_of_sight", f"the line of sight from {firer} to {target} is blocked by forest or town"
+    return None

@@ -1,0 +1,619 @@
+"""Combat (1975 7.0–7.9, with artillery 8.0–8.4 and the Terrain Effects Chart's combat column 9.0).
+
+The Phasing Player attacks in his Combat Phase, one attack at a time: he declares it
+(``DeclareAttack``: which units against which hexes), may reduce its odds (7.9) and resolves it
+(``ResolveAttack``: the die is rolled in ``decide`` and written into ``CombatResolved``); the result
+is applied at once (7.0) and may leave decisions pending (retreats, exchange losses, an advance:
+rules/retreat.py) that are made before the next attack.
+
+Who attacks (7.1, 7.2):
+- 7.11, 7.12, 7.23: every phasing unit in an enemy zone of control attacks, and every enemy unit that
+  has a phasing unit in its zone of control is attacked, in some attack of the phase; the phase may
+  not end before (``check_attacks_made``).
+- 7.14: no unit attacks or is attacked twice in a phase (``state.attacked``), except 7.74: a unit that
+  retreated into a hex attacked later adds no strength but suffers the result.
+- 7.15, 7.25: units attacking from adjacent hexes must be adjacent to every defending hex (and, 9.0,
+  not across a creek hexside without bridge or ford: exactly the hexes whose zone of control they are
+  in, 6.6); bombarding artillery (8.1) need only be in range of one of them (8.22).
+- 7.21: a hex is attacked with all its units as one strength; 7.22, 8.14: the units of one hex that
+  may attack attack together (all of them or none), so two batteries of a hex bombard the same hex.
+- 8.13: bombardment alone attacks one hex; 8.41, 8.42: artillery in an enemy zone of control attacks
+  like infantry and may not bombard.
+- 7.75: a unit that advanced after combat neither attacks nor is attacked again that phase.
+- 10.1: no combat at night; 11.2 (optional): an ineffective unit may not attack.
+
+No dead end: a declaration is refused when, supposing its defenders stay where they are, some phasing
+unit in an enemy zone of control would be left with no enemy it may still attack, or some enemy unit
+that must be attacked (7.11, 7.23) with no unit left that may attack it from an adjacent hex. Results
+only remove units from zones of control, so what remains can always be completed (every hex pair of
+attackers and defenders can be split into attacks of one attacking hex against its neighbours or of
+its neighbours against one hex). Ruling (README): bombardment is not counted on to meet such an
+obligation, because a displacement may silence the battery (7.82) before it fires; bombard that hex
+first, then make the other attack.
+
+Odds (7.0, 7.4, 7.6, 9.0, 18.1x): attack strength to defence strength, the defence multiplied by the
+terrain (``defence_multiplier``), rounded in the defender's favour on the game's table (rules/crt.py).
+
+Results (7.6): Ae, De as printed (bombarding artillery suffers nothing, 8.15, 8.23); Ex: all defenders
+eliminated, the attacker chooses losses among the units that attacked from adjacent hexes whose
+printed strengths total at least the defenders' (never bombarding artillery, 8.0); Ar: the adjacent
+attackers retreat, bombarding artillery may elect to (8.16); Dr: the defenders retreat; then one
+victorious unit may advance into a vacated hex (7.75).
+
+Rulings (README "Rulings"):
+- 7.4, 9.0: terrain multipliers do not combine; the greatest one applies (rough, forest & rough or
+  town x2; every adjacent attacker across bridge or ford x2; every adjacent attacker across a redoubt
+  hexside from its barbed side x3, 18.12). 7.4 calls the increase "a multiple of the original Combat
+  Strength"; the revised rules say so outright (003 8.43: only the terrain most favourable to the
+  defender is used).
+- Hexside effects count the units attacking from adjacent hexes; bombarding artillery crosses no
+  hexside, neither spoils nor earns them, and a bombardment alone gets no hexside effect.
+- Ex: the attacker's loss is a set of participants whose printed strengths reach the defenders' total
+  with no unit to spare (no unit in it could be kept and still reach it); when all of them together
+  do not reach it, all are lost.
+- After an Ex the surviving attackers are victorious and one may advance; after Ae or Ar one defending
+  unit that added its strength may advance into a hex the attackers left (7.75: "whenever a hex is
+  vacated").
+"""
+
+from __future__ import annotations
+
+from itertools import combinations
+
+import msgspec
+
+from rules import artillery, crt, effectiveness, night
+from rules.commands import Command
+from rules.decisions import PendingAdvance, PendingAttack, PendingLosses, PendingRetreat
+from rules.errors import RuleViolation
+from rules.events import Event
+from rules.handlers import Dice, decider, evolver
+from rules.hexes import hexside
+from rules.outcomes import (
+    DecisionsAwaited,
+    Emitter,
+    UnitEliminated,
+    auto_single_choice,
+    automatic,
+    settle,
+)
+from rules.scenario import other_side
+from rules.sequence import may_end
+from rules.state import COMBAT, MOVEMENT, State
+from rules.terrain import BRIDGE, FORD, REDOUBT
+from rules.zoc import enemy_controlled
+
+
+# -- commands and events -------------------------------------------------------------------------
+class DeclareAttack(Command, frozen=True, tag="declare_attack"):
+    """The Phasing Player declares an attack: ``attackers`` (unit ids: every unit of each hex used that
+    may attack, 7.22) against the enemy-occupied ``defenders`` (hexes, 7.21, 7.25)."""
+
+    attackers: tuple[str, ...]
+    defenders: tuple[str, ...]
+
+
+class ResolveAttack(Command, frozen=True, tag="resolve_attack"):
+    """Roll the die for the declared attack, on the column ``odds`` (the computed odds or a lower
+    column, 7.9; None: the computed odds)."""
+
+    odds: str | None = None
+
+
+class ChooseLosses(Command, frozen=True, tag="exchange_losses"):
+    """7.6 Ex: the attacking units the attacker eliminates."""
+
+    units: tuple[str, ...]
+
+
+class AttackDeclared(Event, frozen=True, tag="attack_declared"):
+    """An attack is declared: its units are engaged for the phase (7.14); it waits to be resolved."""
+
+    attack: PendingAttack
+
+
+class OddsReduced(Event, frozen=True, tag="odds_reduced"):
+    """7.9: the attacker resolves the attack at ``column`` instead of its ``odds``."""
+
+    odds: str
+    column: str
+
+
+class CombatResolved(Event, frozen=True, tag="combat_resolved"):
+    """The die roll (rolled in ``decide``) and the result read on the table (7.0, 7.6)."""
+
+    attackers: tuple[str, ...]
+    bombarding: tuple[str, ...]
+    defenders: tuple[str, ...]
+    defending: tuple[str, ...]
+    attack: int
+    defence: int
+    odds: str
+    column: str
+    die: int
+    result: str
+
+
+class LossesTaken(Event, frozen=True, tag="losses_taken"):
+    """7.6 Ex: the attacker chose these units to lose (each then ``UnitEliminated``)."""
+
+    side: str
+    units: tuple[str, ...]
+
+
+# -- who may attack, who must -------------------------------------------------------------------------
+def why_may_not_attack(state: State, unit: str) -> RuleViolation | None:
+    """A phasing unit on the map that may not take part in an attack now, and why (7.14, 7.75, 7.82,
+    11.2)."""
+    game = state.game
+    name = game.designation(unit)
+    if unit in state.advanced:
+        return game.violation("advance", f"{name} advanced after combat and may not attack again this phase")
+    if unit in state.attacked:
+        return game.violation("attack_once", f"{name} has already attacked this Combat Phase")
+    if unit in state.silenced:
+        return game.violation("displacement_eliminates", f"{name} was displaced before it fired and may not fire this phase")
+    if unit in state.ineffective:
+        return game.violation("ineffective", f"{name} has lost its Attack Effectiveness and may not attack")
+    return None
+
+
+def may_attack(state: State, unit: str) -> bool:
+    return not (
+        unit in state.attacked or unit in state.advanced or unit in state.silenced or unit in state.ineffective
+    )
+
+
+class Engagement(msgspec.Struct, frozen=True):
+    """Who must still attack whom (7.11, 7.12, 7.23), as things stand.
+
+    ``targets``: for each hex holding phasing units that may attack and are in an enemy zone of
+    control, the enemy hexes they may still attack (7.14, 7.75); ``owed``: for each enemy hex that
+    must still be attacked, the hexes of ``targets`` adjacent to it; ``units``: the units of each
+    hex of ``targets`` (which attack together, 7.22)."""
+
+    targets: dict[str, frozenset[str]]
+    owed: dict[str, frozenset[str]]
+    units: dict[str, tuple[str, ...]]
+
+    def feasible(self, attacking: frozenset[str] | set[str], defending: frozenset[str] | set[str]) -> bool:
+        """Can every obligation still be met after an attack by the hexes ``attacking`` on the hexes
+        ``defending`` (supposing its defenders stay in place)?"""
+        for h, ts in self.targets.items():
+            if h not in attacking and not (ts - defending):
+                return False
+        for e, hs in self.owed.items():
+            if e not in defending and not (hs - attacking):
+                return False
+        return True
+
+    def stranded(self, attacking, defending) -> tuple[str, str] | None:
+        """("attacker", hex) or ("defender", hex): the first obligation ``feasible`` finds unmeetable."""
+        for h in sorted(self.targets):
+            if h not in attacking and not (self.targets[h] - defending):
+                return "attacker", h
+        for e in sorted(self.owed):
+            if e not in defending and not (self.owed[e] - attacking):
+                return "defender", e
+        return None
+
+
+def attackable(state: State, hex_: str, occupants: dict[str, list[str]] | None = None) -> bool:
+    """May the enemy hex be attacked now: it holds a unit not yet attacked (7.14, 7.74) and none that
+    advanced after combat (7.75: an advanced unit may not be attacked; 7.21: a hex is attacked whole)."""
+    units = (occupants or state.occupants()).get(hex_, [])
+    return any(u not in state.attacked for u in units) and not any(u in state.advanced for u in units)
+
+
+def engagement(state: State) -> Engagement:
+    """The obligations of the current Combat Phase (see ``Engagement``)."""
+    game = state.game
+    units = game.units
+    side = state.phasing
+    zoc_into = game.zoc_into
+    occ = state.occupants()
+    enemy = {h: us for h, us in occ.items() if units[us[0]].side != side}
+    friendly = {h: us for h, us in occ.items() if units[us[0]].side == side}
+    live = {h for h, us in enemy.items() if attackable(state, h, occ)}
+    present = {h for h, us in enemy.items() if not all(u in state.advanced for u in us)}
+    targets: dict[str, frozenset[str]] = {}
+    hex_units: dict[str, tuple[str, ...]] = {}
+    binding: set[str] = set()  # friendly hexes with a unit that binds its neighbours to be attacked
+    for h, us in friendly.items():
+        around = zoc_into[h]
+        if not any(e in present for e in around):
+            continue
+        if any(u not in state.advanced and u not in state.ineffective for u in us):
+            binding.add(h)
+        eligible = tuple(sorted(u for u in us if may_attack(state, u)))
+        if eligible:
+            targets[h] = frozenset(e for e in around if e in live)
+            hex_units[h] = eligible
+    owed: dict[str, frozenset[str]] = {}
+    for e in live:
+        around = zoc_into[e]
+        if any(f in binding for f in around):
+            owed[e] = frozenset(f for f in around if f in targets)
+    return Engagement(targets=targets, owed=owed, units=hex_units)
+
+
+@may_end(COMBAT)
+def check_attacks_made(state: State) -> None:
+    """7.11, 7.12: the Combat Phase ends only when every phasing unit in an enemy zone of control has
+    attacked and every enemy unit with a phasing unit in its zone of control has been attacked."""
+    eng = engagement(state)
+    game = state.game
+    if eng.targets:
+        h = min(eng.targets)
+        names = ", ".join(game.designation(u) for u in eng.units[h])
+        raise game.violation("must_attack", f"{names} at {h} must attack: it is in an enemy zone of control")
+    if eng.owed:
+        e = min(eng.owed)
+        names = ", ".join(game.designation(u) for u in state.units_in(e))
+        raise game.violation(
+            "must_be_attacked", f"{names} at {e} must be attacked: friendly units are in its zone of control"
+        )
+
+
+# -- strengths and odds --------------------------------------------------------------------------
+def defence_multiplier(state: State, hex_: str, attacking_hexes) -> int:
+    """7.4, 9.0, 18.12: the multiple of its strength a defending hex defends at. Ruling: multipliers
+    do not combine; the greatest applies. Hexside effects apply when every adjacent attacking hex
+    attacks across such a hexside (a redoubt: from its barbed side); bombardment crosses none."""
+    game = state.game
+    rs = game.ruleset
+    best = rs.defence_terrain.get(game.terrain[hex_], 1)
+    attacking_hexes = list(attacking_hexes)
+    if attacking_hexes and rs.defence_hexside:
+        sides = game.scenario.map.hexsides
+        crossing = [sides.get(hexside(a, hex_)) for a in attacking_hexes]
+        if all(s is not None and (BRIDGE in s.features or FORD in s.features) for s in crossing):
+            best = max(best, rs.defence_hexside.get(BRIDGE, 1), rs.defence_hexside.get(FORD, 1))
+        if all(
+            s is not None and REDOUBT in s.features and s.barbed == a
+            for s, a in zip(crossing, attacking_hexes, strict=True)
+        ):
+            best = max(best, rs.defence_hexside.get(REDOUBT, 1))
+    return best
+
+
+def defence_strength(state: State, defenders, attacking_hexes) -> tuple[int, tuple[str, ...], tuple[str, ...]]:
+    """7.21, 7.4, 7.74: the total defence of the hexes (each hex's units not yet attacked, times its
+    multiplier), every unit in them, and those that add nothing (attacked before, 7.74)."""
+    units = state.game.units
+    total = 0
+    defending: list[str] = []
+    passive: list[str] = []
+    for d in defenders:
+        here = state.units_in(d)
+        defending.extend(here)
+        fresh = [u for u in here if u not in state.attacked]
+        passive.extend(u for u in here if u in state.attacked)
+        total += sum(units[u].strength for u in fresh) * defence_multiplier(state, d, attacking_hexes)
+    return total, tuple(defending), tuple(passive)
+
+
+def odds_of(state: State, attack: int, defence: int) -> str:
+    table = state.game.scenario.crt
+    if table is None:
+        raise state.game.violation("crt", "this game has no Combat Results Table")
+    return crt.column_of(attack, defence, table.columns)
+
+
+# -- declaring ------------------------------------------------------------------------------------
+def phase_problem(state: State) -> RuleViolation | None:
+    """Why no attack may be declared now (sequence 4.1, 5.14, 10.1), or None."""
+    game = state.game
+    problem = night.no_combat_at_night(state)
+    if problem is not None:
+        return problem
+    if state.phase == MOVEMENT:
+        return game.violation("no_combat_in_movement", "no combat takes place during the Movement Phase")
+    if state.phase != COMBAT:
+        return game.violation("sequence", f"attacks are declared in the Combat Phase, not the {state.phase} phase")
+    if state.pending:
+        return game.violation("sequence", "a decision is pending and must be made before another attack")
+    return None
+
+
+def examine(state: State, attackers, defenders, eng: Engagement | None = None) -> PendingAttack:
+    """The attack ``attackers`` against ``defenders`` would be, or the RuleViolation refusing it."""
+    game = state.game
+    problem = phase_problem(state)
+    if problem is not None:
+        raise problem
+    side = state.phasing
+    attackers = tuple(attackers)
+    defenders = tuple(defenders)
+    if not attackers or not defenders:
+        raise game.violation("combat", "an attack needs at least one attacking unit and one defending hex")
+    if len(set(attackers)) != len(attackers) or len(set(defenders)) != len(defenders):
+        raise game.violation("combat", "a unit or hex is named twice in the attack")
+    occ = state.occupants()
+    for d in defenders:
+        if d not in game.terrain:
+            raise game.violation("combat", f"{d} is not on the map")
+        here = occ.get(d, [])
+        if not here or game.units[here[0]].side == side:
+            raise game.violation("combat", f"{d} holds no enemy unit to attack")
+        if any(u in state.advanced for u in here):
+            raise game.violation("advance", f"the units at {d} advanced after combat and may not be attacked this phase")
+        if all(u in state.attacked for u in here):
+            names = ", ".join(game.designation(u) for u in here)
+            raise game.violation("attack_once", f"{names} at {d} has already been attacked this Combat Phase")
+    ezoc = enemy_controlled(state, side)
+    adjacent: list[str] = []
+    bombarding: list[str] = []
+    hexes_used: dict[str, list[str]] = {}
+    for u in attackers:
+        unit = game.units.get(u)
+        if unit is None:
+            raise game.violation("combat", f"there is no unit {u!r} in this game")
+        if unit.side != side:
+            raise game.violation("combat", f"{unit.designation} is not the Phasing Player's: only he attacks (7.0)")
+        h = state.positions.get(u)
+        if h is None:
+            raise game.violation("combat", f"{unit.designation} is not on the map")
+        problem = why_may_not_attack(state, u)
+        if problem is not None:
+            raise problem
+        hexes_used.setdefault(h, []).append(u)
+        if h in ezoc:  # adjacent attack (8.41: artillery in an enemy zone attacks like infantry)
+            for d in defenders:
+                if d not in game.zoc_into[h]:
+                    raise _not_adjacent(state, unit.designation, h, d, len(defenders))
+            adjacent.append(u)
+        elif unit.type == "artillery":  # bombardment (8.1, 8.22)
+            problems = [artillery.bombard_problem(game, h, d) for d in defenders]
+            if all(problems):
+                rule, words = problems[0]
+                raise game.violation(rule, f"{unit.designation} at {h} may not bombard: {words}")
+            bombarding.append(u)
+        else:
+            raise _not_adjacent(state, unit.designation, h, defenders[0], len(defenders))
+    if not adjacent and len(defenders) > 1:
+        raise game.violation(
+            "bombard_one_hex", "bombarding artillery attacks a single hex unless it joins an attack from adjacent hexes"
+        )
+    for h, used in hexes_used.items():  # 7.22, 8.14
+        fellows = [
+            u
+            for u in state.units_in(h)
+            if may_attack(state, u) and (h in ezoc or game.units[u].type == "artillery") and u not in used
+        ]
+        if fellows:
+            names = ", ".join(game.designation(u) for u in fellows)
+            rule = "whole_stack_attacks" if h in ezoc else "bombard_same_hex"
+            raise game.violation(rule, f"the units at {h} attack together: {names} must join this attack too")
+    attacking_hexes = frozenset(state.positions[u] for u in adjacent)
+    eng = engagement(state) if eng is None else eng
+    if not eng.feasible(attacking_hexes, frozenset(defenders)):
+        raise _dead_end(state, eng, attacking_hexes, frozenset(defenders))
+    units = game.units
+    attack = sum(units[u].strength for u in attackers)
+    defence, defending, passive = defence_strength(state, defenders, attacking_hexes)
+    odds = odds_of(state, attack, defence)
+    return PendingAttack(
+        side=side,
+        attackers=tuple(adjacent),
+        bombarding=tuple(bombarding),
+        defenders=defenders,
+        defending=defending,
+        passive=passive,
+        attack=attack,
+        defence=defence,
+        odds=odds,
+        column=odds,
+    )
+
+
+def _not_adjacent(state: State, name: str, h: str, d: str, n: int) -> RuleViolation:
+    game = state.game
+    if d in game.neighbours.get(h, ()):
+        return game.violation(
+            "creek_attack", f"{name} at {h} may not attack {d} across the creek hexside: only across bridges or fords"
+        )
+    if n > 1:
+        return game.violation(
+            "multi_hex", f"{name} at {h} is not adjacent to {d}: every attacking unit must be adjacent to every defending hex"
+        )
+    return game.violation("adjacent", f"{name} at {h} is not adjacent to {d}; only artillery attacks from a distance")
+
+
+def _dead_end(state: State, eng: Engagement, attacking, defending) -> RuleViolation:
+    game = state.game
+    kind, h = eng.stranded(attacking, defending)
+    if kind == "attacker":
+        names = ", ".join(game.designation(u) for u in eng.units[h])
+        return game.violation(
+            "must_attack",
+            f"after this attack {names} at {h} would have no enemy left that it may attack, and it must attack: "
+            "let it join this attack",
+        )
+    names = ", ".join(game.designation(u) for u in state.units_in(h))
+    return game.violation(
+        "attack_all_adjacent",
+        f"{names} at {h} must be attacked and after this attack no unit could attack it from an adjacent hex: "
+        "include it in this attack, or attack it first",
+    )
+
+
+@decider(DeclareAttack)
+def decide_declare(state: State, command: DeclareAttack, dice: Dice | None) -> list[Event]:
+    return [AttackDeclared(attack=examine(state, command.attackers, command.defenders))]
+
+
+@evolver(AttackDeclared)
+def apply_attack_declared(state: State, event: AttackDeclared) -> None:
+    a = event.attack
+    state.attacked.update(a.attackers)
+    state.attacked.update(a.bombarding)
+    state.attacked.update(a.defending)
+    state.pending = [*state.pending, a]
+
+
+# -- resolving ------------------------------------------------------------------------------------
+@decider(ResolveAttack)
+def decide_resolve(state: State, command: ResolveAttack, dice: Dice | None) -> list[Event]:
+    game = state.game
+    head = state.pending[0] if state.pending else None
+    if not isinstance(head, PendingAttack):
+        raise game.violation("sequence", "there is no declared attack to resolve")
+    table = game.scenario.crt
+    if table is None:
+        raise game.violation("crt", "this game has no Combat Results Table")
+    column = command.odds or head.column
+    allowed = crt.reductions(head.odds, table.columns)
+    if column not in allowed:
+        raise game.violation(
+            "reduce_odds",
+            f"the attack is at {head.odds}; it may be resolved at {head.odds} or reduced to a lower column "
+            f"({', '.join(allowed[1:]) or 'none'}), not at {column}",
+        )
+    if dice is None:
+        raise ValueError("resolving an attack needs a source of die rolls")
+    die = int(dice())
+    if not 1 <= die <= 6:
+        raise ValueError(f"a die roll is 1 to 6, not {die}")
+    result = crt.result(table, column, die)
+    emit = Emitter(state)
+    if column != head.column:
+        emit(OddsReduced(odds=head.odds, column=column))
+    emit(
+        CombatResolved(
+            attackers=head.attackers,
+            bombarding=head.bombarding,
+            defenders=head.defenders,
+            defending=head.defending,
+            attack=head.attack,
+            defence=head.defence,
+            odds=head.odds,
+            column=column,
+            die=die,
+            result=result,
+        )
+    )
+    apply_result(emit, head, result)
+    settle(emit)
+    return emit.events
+
+
+def apply_result(emit: Emitter, attack: PendingAttack, result: str) -> None:
+    """7.6: apply ``result`` to the attack's units (bombarding artillery untouched, 8.15, 8.23)."""
+    state = emit.state
+    game = state.game
+    attacker_side = attack.side
+    defender_side = other_side(attacker_side)
+    attacking_hexes = tuple(sorted({state.positions[u] for u in attack.attackers}))
+    contributing = tuple(u for u in attack.defending if u not in attack.passive)
+    crt_case = game.case("crt")
+    decisions: list = []
+
+    def advance(side, units, hexes):
+        if units and hexes:
+            decisions.append(PendingAdvance(side=side, units=tuple(units), hexes=tuple(hexes)))
+
+    if result == crt.AE:
+        emit(*(UnitEliminated(unit=u, case=crt_case) for u in attack.attackers))
+        advance(defender_side, contributing, attacking_hexes)
+    elif result == crt.DE:
+        emit(*(UnitEliminated(unit=u, case=crt_case) for u in attack.defending))
+        advance(attacker_side, attack.attackers, attack.defenders)
+    elif result == crt.EX:
+        at_least = sum(game.units[u].strength for u in attack.defending)
+        emit(*(UnitEliminated(unit=u, case=crt_case) for u in attack.defending))
+        if attack.attackers:
+            decisions.append(PendingLosses(side=attacker_side, candidates=attack.attackers, at_least=at_least))
+        advance(attacker_side, attack.attackers, attack.defenders)
+    elif result == crt.AR:
+        lost = effectiveness.lose_effectiveness(state, attack.attackers)  # 11.1
+        if lost:
+            emit(lost)
+        decisions.extend(PendingRetreat(side=attacker_side, unit=u) for u in attack.attackers)
+        decisions.extend(
+            PendingRetreat(side=attacker_side, unit=u, cause="bombardment", optional=True)
+            for u in attack.bombarding
+        )  # 8.16
+        advance(defender_side, contributing, attacking_hexes)
+    elif result == crt.DR:
+        decisions.extend(PendingRetreat(side=defender_side, unit=u) for u in attack.defending)
+        advance(attacker_side, attack.attackers, attack.defenders)
+    else:
+        raise ValueError(f"unknown combat result {result!r}")
+    if decisions:
+        emit(DecisionsAwaited(decisions=tuple(decisions)))
+
+
+@evolver(OddsReduced)
+def apply_odds_reduced(state: State, event: OddsReduced) -> None:
+    head = state.pending[0]
+    state.pending = [msgspec.structs.replace(head, column=event.column), *state.pending[1:]]
+
+
+@evolver(CombatResolved)
+def apply_combat_resolved(state: State, event: CombatResolved) -> None:
+    state.pending = state.pending[1:]
+
+
+# -- exchange losses (7.6 Ex) ----------------------------------------------------------------------------
+def loss_options(state: State, head: PendingLosses) -> list[tuple[str, ...]]:
+    """7.6 Ex: every set of the candidates the attacker may lose: printed strengths totalling at least
+    ``at_least`` with no unit to spare (Ruling); all of them when together they do not reach it."""
+    units = state.game.units
+    cands = sorted(u for u in head.candidates if u in state.positions)
+    need = head.at_least
+    if sum(units[u].strength for u in cands) <= need:
+        return [tuple(cands)] if cands else []
+    out = []
+    for n in range(1, len(cands) + 1):
+        for combo in combinations(cands, n):
+            total = sum(units[u].strength for u in combo)
+            if total >= need and all(total - units[u].strength < need for u in combo):
+                out.append(combo)
+    return out
+
+
+@automatic(PendingLosses)
+def _automatic_losses(state: State, head: PendingLosses) -> list[Event] | None:
+    options = loss_options(state, head)
+    if len(options) > 1 or (options and not auto_single_choice(state)):
+        return None
+    return _losses_events(state, head, options[0] if options else ())
+
+
+def _losses_events(state: State, head: PendingLosses, units) -> list[Event]:
+    case = state.game.case("exchange")
+    return [LossesTaken(side=head.side, units=tuple(units)), *(UnitEliminated(unit=u, case=case) for u in units)]
+
+
+@decider(ChooseLosses)
+def decide_losses(state: State, command: ChooseLosses, dice: Dice | None) -> list[Event]:
+    game = state.game
+    head = state.pending[0] if state.pending else None
+    if not isinstance(head, PendingLosses):
+        raise game.violation("sequence", "no exchange losses are awaited now")
+    chosen = tuple(sorted(command.units))
+    options = loss_options(state, head)
+    if chosen not in options:
+        strangers = [u for u in chosen if u not in head.candidates]
+        if strangers:
+            raise game.violation(
+                "exchange",
+                f"{game.designation(strangers[0])} did not attack from an adjacent hex in this combat and may not be "
+                "taken as an exchange loss",
+            )
+        raise game.violation(
+            "exchange",
+            f"the exchange costs units whose printed strengths total at least {head.at_least}, none to spare; "
+            f"the choices are: {'; '.join(', '.join(game.designation(u) for u in o) for o in options)}",
+        )
+    emit = Emitter(state)
+    emit(*_losses_events(state, head, chosen))
+    settle(emit)
+    return emit.events
+
+
+@evolver(LossesTaken)
+def apply_losses_taken(state: State, event: LossesTaken) -> None:
+    if state.pending and isinstance(state.pending[0], PendingLosses):
+        state.pending = state.pending[1:]

@@ -1,0 +1,221 @@
+"""The combat choices of the player to act, structured so that a client needs no rule to offer them.
+
+In a Combat Phase with nothing pending: ``attack_options``, one ``AttackOption`` per set of enemy
+hexes that may be attacked together now (7.21, 7.25), with the attacking hexes that may take part:
+``adjacent``, every set of adjacent hexes that may make the attack (each with its strength, the
+defence it meets after terrain and the odds, 7.0, 7.4), and ``bombard``, the artillery hexes that may
+add a bombardment (8.2; any of them, or none). A declaration is accepted exactly when its defenders
+are an option's ``defenders``, its hexes one of the option's ``adjacent`` sets plus any of its
+``bombard`` hexes, and its units every unit of those hexes (``groups``, 7.22). The empty adjacent set
+is listed only where bombardment alone may make the attack (8.13). Sets that would leave an
+obligation unmeetable are not offered (no dead end). ``rules.combat.preview`` gives the odds of any
+other selection.
+
+With a decision pending, ``decision_choice`` gives its options: resolve (the columns the odds may be
+reduced to, 7.9), retreat (each hex, with the unit to displace or the elimination it means),
+exchange losses (each set of units), advance (each unit and hex; declining is always allowed).
+"""
+
+from __future__ import annotations
+
+from itertools import combinations
+
+import msgspec
+
+from rules import artillery, crt
+from rules.combat import (
+    defence_strength,
+    engagement,
+    examine,
+    loss_options,
+    may_attack,
+    odds_of,
+    phase_problem,
+)
+from rules.decisions import PendingAdvance, PendingAttack, PendingLosses, PendingRetreat
+from rules.errors import RuleViolation
+from rules.retreat import AdvanceOption, RetreatOption, advance_options, retreat_options
+from rules.state import State
+from rules.zoc import enemy_controlled
+
+
+class AttackerGroup(msgspec.Struct, frozen=True):
+    """The units of one hex that attack together (7.22) and their strength; ``bombarding``: from range
+    (8.1)."""
+
+    hex: str
+    units: tuple[str, ...]
+    strength: int
+    bombarding: bool = False
+
+
+class AdjacentChoice(msgspec.Struct, frozen=True):
+    """A set of adjacent attacking hexes that may make an attack, with its strength, the defence it
+    meets (terrain included, 7.4), and the odds (None: bombardment alone) and odds with every
+    bombarding hex of the option added."""
+
+    hexes: tuple[str, ...]
+    attack: int
+    defence: int
+    odds: str | None
+    odds_with_bombardment: str | None
+
+
+class AttackOption(msgspec.Struct, frozen=True):
+    """Enemy hexes that may be attacked together now, and who may attack them (see the module)."""
+
+    defenders: tuple[str, ...]
+    defending: tuple[str, ...]
+    owed: bool
+    adjacent: tuple[AdjacentChoice, ...]
+    bombard: tuple[str, ...]
+    groups: dict[str, AttackerGroup]
+
+
+class Preview(msgspec.Struct, frozen=True):
+    """What a declaration would be: the odds, or why it is refused."""
+
+    odds: str | None
+    attack: int = 0
+    defence: int = 0
+    refused_case: str | None = None
+    refused: str | None = None
+
+
+def preview(state: State, attackers, defenders) -> Preview:
+    """The odds of any declaration (or the reason it would be refused), for a client's selection."""
+    try:
+        a = examine(state, attackers, defenders)
+    except RuleViolation as e:
+        return Preview(odds=None, refused_case=e.case, refused=e.message)
+    return Preview(odds=a.odds, attack=a.attack, defence=a.defence)
+
+
+def attack_options(state: State) -> list[AttackOption]:
+    """Every attack the phasing player may declare now (see the module)."""
+    if state.pending or phase_problem(state) is not None:
+        return []
+    game = state.game
+    units = game.units
+    side = state.phasing
+    eng = engagement(state)
+    occ = state.occupants()
+    ezoc = enemy_controlled(state, side)
+    live = {
+        h
+        for h, us in occ.items()
+        if units[us[0]].side != side
+        and any(u not in state.attacked for u in us)
+        and not any(u in state.advanced for u in us)
+    }
+    groups: dict[str, AttackerGroup] = {}
+    for h, us in eng.units.items():
+        groups[h] = AttackerGroup(h, us, sum(units[u].strength for u in us))
+    reach: dict[str, frozenset[str]] = {}
+    for h, us in occ.items():
+        if h in ezoc or units[us[0]].side != side:
+            continue
+        guns = tuple(sorted(u for u in us if units[u].type == "artillery" and may_attack(state, u)))
+        if not guns:
+            continue
+        targets = frozenset(e for e in live if artillery.may_bombard(game, h, e))
+        if targets:
+            reach[h] = targets
+            groups[h] = AttackerGroup(h, guns, sum(units[u].strength for u in guns), bombarding=True)
+    sets: set[tuple[str, ...]] = set()
+    for ts in eng.targets.values():
+        ordered = sorted(ts)
+        for r in range(1, len(ordered) + 1):
+            sets.update(combinations(ordered, r))
+    for targets in reach.values():
+        sets.update((e,) for e in targets)
+    out = []
+    for defenders in sorted(sets):
+        dset = frozenset(defenders)
+        candidates = sorted(h for h, ts in eng.targets.items() if dset <= ts)
+        bombard = tuple(sorted(b for b, ts in reach.items() if ts & dset))
+        bombard_strength = sum(groups[b].strength for b in bombard)
+        adjacent = []
+        for r in range(len(candidates) + 1):
+            for hexes in combinations(candidates, r):
+                if not hexes and (len(defenders) > 1 or not bombard):
+                    continue
+                if not eng.feasible(frozenset(hexes), dset):
+                    continue
+                attack = sum(groups[h].strength for h in hexes)
+                defence, _, _ = defence_strength(state, defenders, hexes)
+                adjacent.append(
+                    AdjacentChoice(
+                        hexes=hexes,
+                        attack=attack,
+                        defence=defence,
+                        odds=odds_of(state, attack, defence) if hexes else None,
+                        odds_with_bombardment=odds_of(state, attack + bombard_strength, defence) if bombard else None,
+                    )
+                )
+        if not adjacent:
+            continue
+        used = {h for a in adjacent for h in a.hexes} | set(bombard)
+        defending = tuple(u for d in defenders for u in sorted(occ[d]))
+        out.append(
+            AttackOption(
+                defenders=defenders,
+                defending=defending,
+                owed=any(d in eng.owed for d in defenders),
+                adjacent=tuple(adjacent),
+                bombard=bombard,
+                groups={h: groups[h] for h in sorted(used)},
+            )
+        )
+    return out
+
+
+# -- the pending decision -------------------------------------------------------------------------------
+class ResolveChoice(msgspec.Struct, frozen=True, tag="resolve"):
+    """Resolve the declared attack at one of ``columns`` (its odds first, then each lower column, 7.9)."""
+
+    attack: PendingAttack
+    columns: tuple[str, ...]
+
+
+class RetreatChoice(msgspec.Struct, frozen=True, tag="retreat"):
+    """Where ``unit`` may retreat (7.71–7.82); ``optional``: it may also stay (``Decline``, 8.16)."""
+
+    unit: str
+    hex: str
+    options: tuple[RetreatOption, ...]
+    optional: bool = False
+
+
+class LossesChoice(msgspec.Struct, frozen=True, tag="exchange_losses"):
+    """7.6 Ex: each set of units the attacker may lose (printed strengths at least ``at_least``)."""
+
+    at_least: int
+    options: tuple[tuple[str, ...], ...]
+
+
+class AdvanceChoice(msgspec.Struct, frozen=True, tag="advance"):
+    """7.75: each unit and vacated hex of a possible advance; declining is always allowed."""
+
+    options: tuple[AdvanceOption, ...]
+
+
+DecisionChoice = ResolveChoice | RetreatChoice | LossesChoice | AdvanceChoice
+
+
+def decision_choice(state: State) -> DecisionChoice | None:
+    """The options of the first pending decision."""
+    if not state.pending:
+        return None
+    head = state.pending[0]
+    if isinstance(head, PendingAttack):
+        table = state.game.scenario.crt
+        return ResolveChoice(attack=head, columns=tuple(crt.reductions(head.odds, table.columns)))
+    if isinstance(head, PendingRetreat):
+        options = retreat_options(state, head.unit, displaced=head.cause == "displaced")
+        return RetreatChoice(head.unit, state.positions.get(head.unit, ""), tuple(options), head.optional)
+    if isinstance(head, PendingLosses):
+        return LossesChoice(head.at_least, tuple(loss_options(state, head)))
+    if isinstance(head, PendingAdvance):
+        return AdvanceChoice(tuple(advance_options(state, head)))
+    return None

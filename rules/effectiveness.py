@@ -1,0 +1,118 @@
+"""Optional rule 11.0, Attack Effectiveness (game option ``attack_effectiveness``, off by default).
+
+- 11.1: units attacking from an enemy-controlled hex (every unit attacking from an adjacent hex is in
+  one) that receive an Attacker Retreat lose their Attack Effectiveness: they become ineffective.
+  Bombarding artillery, even when it elects to retreat (8.16), does not.
+- 11.2: an ineffective unit may not attack (rules/combat.py) nor enter an enemy-controlled hex
+  (rules/night.py ``zoc_rules``, used by movement; rules/retreat.py for an advance); it moves and
+  defends normally and keeps its zone of control.
+- 11.31, 11.32: the check is made at the start of each friendly Combat Phase: the ineffective units
+  then in an enemy-controlled hex are ``engaged``. When the phase is ended, each engaged unit that is
+  still in an enemy zone of control (its enemies were not all driven off in the phase) retreats as
+  after combat (7.7), with no advance by the enemy; units that came into an enemy zone of control
+  during the phase (an enemy advance) do not.
+- 11.4: at the end of every night Game-Turn all units recover.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from rules.decisions import PendingRetreat
+from rules.events import Event
+from rules.handlers import evolver
+from rules.outcomes import DecisionsAwaited, Emitter, settle
+from rules.sequence import at_end_of_game_turn, at_start_of_phase, before_end_of_phase, night_turn
+from rules.state import COMBAT, State
+from rules.zoc import enemy_controlled
+
+OPTION = "attack_effectiveness"
+
+
+def enabled(state: State) -> bool:
+    return bool(state.options.get(OPTION, False))
+
+
+class AttackEffectivenessLost(Event, frozen=True, tag="attack_effectiveness_lost"):
+    """11.1: these units become ineffective (their counters are turned face-down)."""
+
+    units: tuple[str, ...]
+
+
+class AttackEffectivenessRecovered(Event, frozen=True, tag="attack_effectiveness_recovered"):
+    """11.4: these units are effective again (the end of a night Game-Turn)."""
+
+    units: tuple[str, ...]
+
+
+class IneffectiveUnitsEngaged(Event, frozen=True, tag="ineffective_units_engaged"):
+    """11.31: the ineffective units in an enemy-controlled hex at the start of their Combat Phase."""
+
+    units: tuple[str, ...]
+
+
+def lose_effectiveness(state: State, attackers: Iterable[str]) -> AttackEffectivenessLost | None:
+    """11.1: the event for units attacking from enemy-controlled hexes that received an Ar."""
+    units = tuple(sorted(attackers))
+    if not enabled(state) or not units:
+        return None
+    return AttackEffectivenessLost(units=units)
+
+
+@at_start_of_phase
+def engaged_at_start_of_combat(state: State) -> list[Event]:
+    """11.31: note which ineffective units begin the Combat Phase in an enemy zone of control."""
+    if not enabled(state) or state.phase != COMBAT or not state.ineffective:
+        return []
+    side = state.phasing
+    ezoc = enemy_controlled(state, side)
+    units = tuple(
+        sorted(
+            u
+            for u in state.ineffective
+            if state.game.units[u].side == side and state.positions.get(u) in ezoc
+        )
+    )
+    return [IneffectiveUnitsEngaged(units=units)] if units else []
+
+
+@before_end_of_phase
+def retreat_engaged(state: State) -> list[Event]:
+    """11.31: engaged units still in an enemy zone of control retreat (no advance follows)."""
+    if not state.engaged or state.phase != COMBAT:
+        return []
+    ezoc = enemy_controlled(state, state.phasing)
+    units = sorted(u for u in state.engaged if state.positions.get(u) in ezoc)
+    if not units:
+        return []
+    emit = Emitter(state)
+    emit(
+        DecisionsAwaited(
+            decisions=tuple(PendingRetreat(side=state.phasing, unit=u, cause="ineffective") for u in units)
+        )
+    )
+    settle(emit)
+    return emit.events
+
+
+@at_end_of_game_turn
+def recover_at_night(state: State) -> list[Event]:
+    """11.4: at the end of any night Game-Turn all units recover their Attack Effectiveness."""
+    if state.ineffective and night_turn(state):
+        return [AttackEffectivenessRecovered(units=tuple(sorted(state.ineffective)))]
+    return []
+
+
+@evolver(AttackEffectivenessLost)
+def apply_lost(state: State, event: AttackEffectivenessLost) -> None:
+    state.ineffective.update(event.units)
+
+
+@evolver(AttackEffectivenessRecovered)
+def apply_recovered(state: State, event: AttackEffectivenessRecovered) -> None:
+    state.ineffective.difference_update(event.units)
+
+
+@evolver(IneffectiveUnitsEngaged)
+def apply_engaged(state: State, event: IneffectiveUnitsEngaged) -> None:
+    state.engaged = set(event.units)
