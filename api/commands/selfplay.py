@@ -1,0 +1,102 @@
+"""`bluegray selfplay SCENARIO`: computer players play whole games under the referee's eye.
+
+For each game: the turns played, the number of events, the victory points by side and the level of
+victory (with ``--json``, one JSON object per line: ``seed``, ``turns``, ``events``, ``vp``,
+``result``). Progress and a summary go to stderr. The exit code is non-zero when any game broke an
+invariant (rules/selfplay.py ``Referee``) or reached a dead end.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+import time
+from collections import Counter
+
+NAME = "selfplay"
+HELP = "Computer players play whole games; per game: turns, events, victory points, level of victory."
+
+
+def add_arguments(parser) -> None:
+    parser.add_argument("scenario", help="scenario id or folder (e.g. chattanooga)")
+    parser.add_argument("--ruleset", default="classic", help="rule set (default: classic)")
+    parser.add_argument("--games", type=int, default=1, help="how many games (default 1)")
+    parser.add_argument("--seed", type=int, default=1, help="seed of the first game; game i uses seed+i (default 1)")
+    parser.add_argument(
+        "--players",
+        choices=["random", "greedy"],
+        default="random",
+        help="random: uniform among the legal choices; greedy: prefers the best odds (default random)",
+    )
+    parser.add_argument("--json", action="store_true", help="one JSON object per game on its own line")
+    parser.add_argument(
+        "--option",
+        action="append",
+        default=[],
+        metavar="NAME[=VALUE]",
+        help="a game option, e.g. attack_effectiveness or auto_single_choice (repeatable)",
+    )
+
+
+def _options(pairs: list[str]) -> dict:
+    out: dict = {}
+    for pair in pairs:
+        name, _, value = pair.partition("=")
+        out[name] = value.lower() not in ("0", "false", "no", "off") if value else True
+    return out
+
+
+def run(args) -> int:
+    import random
+
+    from rules.errors import RuleViolation
+    from rules.game import Game
+    from rules.reducer import new_game
+    from rules.selfplay import PLAYERS, DeadEnd, InvariantBroken, refereed_game
+    from scenarios.loader import ScenarioError, load
+
+    try:
+        game = Game(load(args.scenario), args.ruleset, _options(args.option))
+    except ScenarioError as e:
+        print(e, file=sys.stderr)
+        return 2
+    except KeyError as e:
+        print(f"bluegray selfplay: {e.args[0]}", file=sys.stderr)
+        return 2
+    start = new_game(game)
+    player = PLAYERS[args.players]
+    results: Counter = Counter()
+    failures = 0
+    began = last_note = time.perf_counter()
+    for i in range(args.games):
+        seed = args.seed + i
+        try:
+            final, log, _ = refereed_game(start, random.Random(seed), player)
+        except (InvariantBroken, DeadEnd, RuleViolation) as e:
+            failures += 1
+            if args.json:
+                print(json.dumps({"seed": seed, "error": f"{type(e).__name__}: {e}"}), flush=True)
+            else:
+                print(f"game {i + 1} (seed {seed}): BROKEN: {type(e).__name__}: {e}", flush=True)
+            continue
+        vp = {"union": final.vp.get("union", 0), "confederate": final.vp.get("confederate", 0)}
+        results[final.result] += 1
+        if args.json:
+            print(json.dumps({"seed": seed, "turns": final.turn, "events": len(log), "vp": vp, "result": final.result}))
+        else:
+            print(
+                f"game {i + 1} (seed {seed}): {final.turn} turns, {len(log)} events, "
+                f"Union {vp['union']} VP, Confederate {vp['confederate']} VP: {final.result}"
+            )
+        now = time.perf_counter()
+        if args.games > 1 and (now - last_note > 5 or i + 1 == args.games):
+            last_note = now
+            print(f"selfplay: {i + 1}/{args.games} games, {now - began:.1f} s", file=sys.stderr, flush=True)
+    elapsed = time.perf_counter() - began
+    summary = ", ".join(f"{n} {r}" for r, n in results.most_common())
+    print(
+        f"selfplay: {args.games} games ({args.players}) in {elapsed:.1f} s"
+        f" ({elapsed / max(args.games, 1):.2f} s a game); {failures} broken; {summary}",
+        file=sys.stderr,
+    )
+    return 1 if failures else 0
