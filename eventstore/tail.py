@@ -31,7 +31,7 @@ from dataclasses import dataclass, field
 import redis.asyncio as aioredis
 from redis.asyncio.retry import Retry
 from redis.backoff import NoBackoff
-from redis.exceptions import ConnectionError, RedisError, TimeoutError
+from redis.exceptions import ConnectionError, RedisError, ResponseError, TimeoutError
 
 from eventstore.envelope import Envelope
 from eventstore.errors import TailOverflow, UnreadableEvent
@@ -245,14 +245,14 @@ class Tail:
         while self._joins:
             subscription = self._joins[0]
             if not subscription.ended:
-                game = self._games.get(subscription.game_id)
-                if game is None:
-                    version, head = await self.store.head(subscription.game_id)
-                    game = self._games[subscription.game_id] = _Game(version, head)
                 try:
+                    game = self._games.get(subscription.game_id)
+                    if game is None:
+                        version, head = await self.store.head(subscription.game_id)
+                        game = self._games[subscription.game_id] = _Game(version, head)
                     await self._catch_up(subscription, game.cursor)
-                except UnreadableEvent as exc:
-                    subscription._finish(exc)
+                except (UnreadableEvent, ResponseError) as exc:
+                    subscription._finish(exc)  # this game fails closed; the others go on
                 if not subscription.ended:
                     game.subscribers.append(subscription)
             subscription.joined.set()

@@ -5,6 +5,7 @@ import asyncio
 import uuid
 
 import pytest
+from redis.exceptions import ResponseError
 
 from eventstore.envelope import NewEvent
 from eventstore.errors import CorruptEvent, TailOverflow
@@ -179,3 +180,15 @@ async def test_subscribing_to_a_stopped_tail_ends_at_once(store):
     subscription = tail.subscribe(game(), after_version=0)
     with pytest.raises(RuntimeError, match="not running"):
         await anext(subscription)
+
+
+async def test_a_game_with_a_broken_key_ends_only_its_own_subscription(store):
+    broken, good = game(), game()
+    await store.redis.set(store.keys(broken).meta, "not a hash")
+    async with Tail(store, block_ms=100) as tail:
+        bad = tail.subscribe(broken, after_version=0)
+        with pytest.raises(ResponseError, match="WRONGTYPE"):
+            await asyncio.wait_for(anext(bad), PATIENCE)
+        healthy = tail.subscribe(good, after_version=0)
+        await store.append(good, numbered(1, 1), 0)
+        assert await take(healthy, 1) == [1]
