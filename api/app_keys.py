@@ -1,0 +1,20 @@
+"""The typed keys of the application's state (aiohttp `AppKey`): what api/app.py puts in the app."""
+
+from __future__ import annotations
+
+from aiohttp import web
+
+from api.config import ServerConfig
+from api.live import LiveGames
+from api.seats import Seats
+from eventstore.store import RedisEventStore
+from eventstore.tail import Tail
+from replay.games import GameCache
+
+CONFIG = web.AppKey("config", ServerConfig)
+SERVER_VERSION = web.AppKey("server_version", str)
+GAMES = web.AppKey("games", GameCache)
+STORE = web.AppKey("store", RedisEventStore)
+SEATS = web.AppKey("seats", Seats)
+TAIL = web.AppKey("tail", Tail)
+LIVE = web.AppKey("live", LiveGames)

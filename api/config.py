@@ -1,0 +1,46 @@
+"""The game server's settings: where the event store is, and the limits every connection lives by."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True, kw_only=True)
+class ServerConfig:
+    """Everything `api.app.make_app` needs. Defaults suit a public server; tests tighten them."""
+
+    redis_url: str
+    #: A key prefix for every key the store touches (tests give each app its own).
+    prefix: str = ""
+    #: Run on a Redis that could lose acknowledged events (the start-up check only warns).
+    unsafe_redis: bool = False
+
+    # -- websocket limits ------------------------------------------------------------------------
+    #: A message longer than this is answered `too_large` (the connection stays open).
+    max_message_bytes: int = 64 * 1024
+    #: A frame longer than this closes the connection (the websocket layer refuses to read it).
+    hard_message_bytes: int = 1024 * 1024
+    #: Messages a connection may send per second on average, and in a burst.
+    rate_per_second: float = 20.0
+    rate_burst: int = 40
+    #: Connections (players and spectators) one game accepts in this process.
+    max_connections_per_game: int = 2000
+    #: Messages waiting for one socket; a socket that falls this far behind is cut off (it
+    #: reconnects with its last version and catches up).
+    queue_size: int = 512
+    #: Websocket ping interval (seconds); a peer that does not answer is dropped.
+    heartbeat: float = 20.0
+
+    # -- the game --------------------------------------------------------------------------------
+    #: A client that misses more events than this gets a render-ready snapshot instead of them.
+    snapshot_after: int = 200
+    #: Recent events kept encoded in memory per live game, for reconnects.
+    recent_events: int = 512
+    #: Seconds a seat waits after its first declined or withdrawn undo request (doubling after each).
+    undo_backoff_seconds: float = 30.0
+    #: Times an action is decided again after another process appended first.
+    conflict_retries: int = 8
+    #: Whether a game may be created with the insecure fixed-seed dice option (its record says so).
+    allow_insecure_dice: bool = True
+    #: The live tail's XREAD BLOCK (milliseconds).
+    tail_block_ms: int = 1000

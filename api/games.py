@@ -1,0 +1,245 @@
+"""Games over HTTP: create one (the creator's seat token and an invite for the other seat), join it
+with the invite, list games, inspect one. The websocket (api/ws.py) is where games are played."""
+
+from __future__ import annotations
+
+import secrets
+import time
+from typing import Annotated
+
+import msgspec
+
+from api import seats as seat_tokens
+from api.config import ServerConfig
+from api.live import LiveGames
+from api.seats import Seats
+from api.views import GameView, game_view
+from eventstore.errors import Conflict
+from eventstore.store import RedisEventStore
+from replay import dice, session
+from replay.games import GameCache
+from replay.history import load
+from replay.records import DAY_SECONDS, DiceMode, GameCreated, SessionOptions, UndoPolicy
+from rules import RULES_VERSION
+from rules.scenario import Side, other_side
+from scenarios.loader import ScenarioError
+
+
+class HttpError(Exception):
+    """An HTTP request refused: the status, a protocol error code and a sentence."""
+
+    def __init__(self, status: int, code: str, message: str) -> None:
+        super().__init__(message)
+        self.status = status
+        self.code = code
+        self.message = message
+
+
+class CreateOptions(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    """Options of a new game. ``attack_effectiveness`` (11.31) and ``rules`` go to the rules
+    engine; ``dice: "insecure"`` fixes the dice seed (``seed``, 64 hex digits, or a well-known
+    one): for tests and sandboxes only, and the game's record says so."""
+
+    undo: UndoPolicy = "consent"
+    undo_dice: bool = False
+    spectator_delay: Annotated[int, msgspec.Meta(ge=0)] = 0
+    silence_seconds: Annotated[int, msgspec.Meta(ge=0)] = 7 * DAY_SECONDS
+    attack_effectiveness: bool | None = None
+    rules: dict[str, bool | int | str] = {}
+    dice: DiceMode = "fair"
+    seed: str | None = None
+
+
+class CreateGame(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    """POST /api/games: the scenario, the rule set, the creator's side, options, and the creator's
+    dice nonce (8-128 of A-Z a-z 0-9 _ -; the server draws one if none is given)."""
+
+    scenario: str
+    ruleset: str = "classic"
+    side: Side = "union"
+    options: CreateOptions = CreateOptions()
+    dice_nonce: str | None = None
+
+
+class Created(msgspec.Struct, frozen=True, kw_only=True):
+    """The new game: the creator's own seat and token, and the invite code for the other seat
+    (``invite_url`` carries it in the fragment, which browsers never send to a server)."""
+
+    game_id: str
+    seat: str
+    token: str
+    invite: str
+    invite_url: str
+    version: int
+
+
+class JoinGame(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    invite: str
+    dice_nonce: str | None = None
+
+
+class Joined(msgspec.Struct, frozen=True, kw_only=True):
+    game_id: str
+    seat: str
+    token: str
+    version: int
+
+
+class GameSummary(msgspec.Struct, frozen=True, kw_only=True):
+    game_id: str
+    scenario: str
+    status: str
+    created: int
+    version: int
+    to_act: str | None
+
+
+class GameList(msgspec.Struct, frozen=True, kw_only=True):
+    games: list[GameSummary]
+    next: int | None  # the offset of the next page, None at the end
+
+
+async def create_game(
+    store: RedisEventStore,
+    seats: Seats,
+    games: GameCache,
+    live: LiveGames,
+    config: ServerConfig,
+    request: CreateGame,
+    server_version: str,
+) -> Created:
+    options = request.options
+    try:
+        scenario = games.scenario(request.scenario)
+    except ScenarioError:
+        raise HttpError(404, "malformed", f"no scenario {request.scenario!r} (GET /api/scenarios lists them)") from None
+    if request.ruleset not in scenario.rulesets:
+        raise HttpError(400, "malformed", f"{request.scenario} is played with {', '.join(scenario.rulesets)}")
+    nonce = request.dice_nonce or dice.new_nonce()
+    if not dice.valid_nonce(nonce):
+        raise HttpError(400, "malformed", "a dice nonce is 8 to 128 characters of A-Z a-z 0-9 _ -")
+    insecure_seed = None
+    if options.dice == "insecure":
+        if not config.allow_insecure_dice:
+            raise HttpError(400, "malformed", "this server does not allow games with a fixed dice seed")
+        try:
+            seed = bytes.fromhex(options.seed) if options.seed else dice.INSECURE_SEED
+        except ValueError:
+            raise HttpError(400, "malformed", "seed must be hexadecimal") from None
+        if len(seed) != dice.SEED_BYTES:
+            raise HttpError(400, "malformed", f"seed must be {dice.SEED_BYTES} bytes ({2 * dice.SEED_BYTES} hex digits)")
+        insecure_seed = seed.hex()
+    elif options.seed is not None:
+        raise HttpError(400, "malformed", 'a seed may be fixed only with "dice": "insecure"')
+    else:
+        seed = dice.new_seed()
+    rules_options = dict(options.rules)
+    if options.attack_effectiveness is not None:
+        rules_options["attack_effectiveness"] = options.attack_effectiveness
+    try:
+        game = games.game(request.scenario, request.ruleset, rules_options)
+    except (KeyError, ValueError, TypeError) as exc:
+        raise HttpError(400, "malformed", f"bad rules options: {exc}") from None
+    game_id = secrets.token_urlsafe(9)
+    created = GameCreated(
+        game_id=game_id,
+        rules_version=RULES_VERSION,
+        server_version=server_version,
+        scenario=request.scenario,
+        scenario_hash=games.scenario_hash(request.scenario),
+        ruleset=request.ruleset,
+        rules_options=rules_options,
+        options=SessionOptions(
+            undo=options.undo,
+            undo_dice=options.undo_dice,
+            spectator_delay=options.spectator_delay,
+            silence_seconds=options.silence_seconds,
+        ),
+        dice=options.dice,
+        seed_hash=dice.seed_hash(seed),
+        insecure_seed=insecure_seed,
+        creator=request.side,
+    )
+    await store.create_game(game_id, request.scenario, status="open")
+    await store.put_secret(game_id, seed)
+    token, invite = seat_tokens.new_token(), seat_tokens.new_invite()
+    await seats.create(game_id, request.side, token, other_side(request.side), invite)
+    appended = await store.append(game_id, session.create(created, game, nonce), 0)
+    await live.index(await load(store, game_id, games))
+    return Created(
+        game_id=game_id,
+        seat=request.side,
+        token=token,
+        invite=invite,
+        invite_url=f"/join/{game_id}#{invite}",
+        version=appended.last,
+    )
+
+
+async def join_game(
+    store: RedisEventStore, seats: Seats, games: GameCache, live: LiveGames, game_id: str, request: JoinGame
+) -> Joined:
+    nonce = request.dice_nonce or dice.new_nonce()
+    if not dice.valid_nonce(nonce):
+        raise HttpError(400, "malformed", "a dice nonce is 8 to 128 characters of A-Z a-z 0-9 _ -")
+    seat = await seats.use_invite(game_id, request.invite)
+    if seat is None:
+        raise HttpError(403, "unauthorized", "this invite is not valid for this game, or it was used already")
+    token = seat_tokens.new_token()
+    await seats.give_token(game_id, seat, token)
+    for _ in range(8):
+        history = await load(store, game_id, games)
+        try:
+            events = session.join(history, seat, nonce)
+        except session.ActionRefused as exc:
+            raise HttpError(409, exc.code, exc.message) from None
+        try:
+            appended = await store.append(game_id, events, history.version)
+        except Conflict:
+            continue
+        history = await load(store, game_id, games)
+        await live.index(history)
+        return Joined(game_id=game_id, seat=seat, token=token, version=appended.last)
+    raise HttpError(409, "conflict", "the game changed too often; try again")
+
+
+async def inspect_game(store: RedisEventStore, games: GameCache, live: LiveGames, game_id: str) -> GameView:
+    info = await store.get_game(game_id)
+    current = live.peek(game_id)
+    history = current.history if current is not None else await load(store, game_id, games)
+    if info is None or history.version == 0:
+        raise HttpError(404, "malformed", f"no game {game_id!r}")
+    return game_view(history, info.created)
+
+
+async def list_games(store: RedisEventStore, status: str | None, offset: int, limit: int) -> GameList:
+    """A page of games, newest first. ``waiting`` games are active games whose seat to act has been
+    silent past the game's limit; they are listed as waiting under ``active`` too."""
+    wanted = "active" if status == "waiting" else status
+    now = time.time_ns() // 1_000_000
+    found: list[GameSummary] = []
+    cursor: int | None = offset
+    while cursor is not None and len(found) < limit:
+        page, cursor = await store.list_games(cursor, limit - len(found), wanted)
+        async with store.redis.pipeline(transaction=False) as pipe:
+            for info in page:
+                pipe.hmget(store.keys(info.game_id).info, ["version", "to_act", "waiting_since", "silence"])
+            extra = await pipe.execute()
+        for info, (version, to_act, since, silence) in zip(page, extra, strict=True):
+            shown = info.status
+            if shown == "active" and to_act and since and silence is not None:
+                if now - int(since) >= int(silence) * 1000:
+                    shown = "waiting"
+            if status == "waiting" and shown != "waiting":
+                continue
+            found.append(
+                GameSummary(
+                    game_id=info.game_id,
+                    scenario=info.scenario,
+                    status=shown,
+                    created=info.created,
+                    version=int(version or 0),
+                    to_act=to_act.decode() if to_act else None,
+                )
+            )
+    return GameList(games=found, next=cursor)

@@ -1,0 +1,487 @@
+"""Live games in this process: each followed once, each fanned out to its sockets.
+
+A `LiveGame` holds the effective history of one game (replay/history.py) at the head of its log. It
+follows the log through the process's one live tail (eventstore/tail.py) and, whenever the tail
+shows something new, reads every new event from the store at once, folds it, encodes each event
+once and sends the same bytes to every socket of the game (a bounded queue per socket; a socket
+that falls behind is cut off and catches up when it reconnects). The choices of the player to act
+are computed once per state, for the sockets of that seat that asked for them.
+
+Actions (`LiveGame.act`) are serialised per game in this process and decided against the history:
+the idempotency key is looked up first (a resend gets the original outcome), the action decided
+(replay/session.py), and the events appended at the expected version; when another process
+appended first, the history catches up and the action is decided again.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+from collections import deque
+
+import msgspec
+from aiohttp import WSMsgType, web
+
+from api import protocol
+from api.config import ServerConfig
+from api.protocol import Ack, Action, ProtocolError
+from api.views import session_view
+from eventstore.errors import Conflict, KeyMismatch, TailOverflow, UnreadableEvent
+from eventstore.store import CommandKey, RedisEventStore
+from eventstore.tail import Tail
+from replay import session as decide_session
+from replay.games import GameCache
+from replay.history import SNAPSHOT_CODE, History, HistoryError, NeedsState, apply_async, load
+from replay.records import UndoAccepted
+from rules import commands as rules_commands
+from rules import state as rules_state
+from rules.legal import choices as legal_choices
+
+log = logging.getLogger(__name__)
+
+MISSED_LIMIT = 100
+
+
+class GameNotFound(Exception):
+    """No game has this id."""
+
+
+def now_ms() -> int:
+    return time.time_ns() // 1_000_000
+
+
+class Connection:
+    """One websocket: a seat (or a spectator, `seat` None) of one game, with its outgoing queue."""
+
+    def __init__(self, ws: web.WebSocketResponse, queue_size: int) -> None:
+        self.ws = ws
+        self.seat: str | None = None
+        self.wants_choices = False
+        self.choices_key: bytes | None = None
+        self.queue: asyncio.Queue[bytes] = asyncio.Queue(queue_size)
+        self.closed = False
+        self._writer: asyncio.Task | None = None
+        self._closer: asyncio.Task | None = None
+
+    def start(self) -> None:
+        self._writer = asyncio.create_task(self._write())
+
+    def send(self, data: bytes) -> bool:
+        """Queue `data` for this socket; a full queue cuts the socket off (False)."""
+        if self.closed:
+            return False
+        try:
+            self.queue.put_nowait(data)
+        except asyncio.QueueFull:
+            self.cut_off(protocol.CLOSE_TOO_SLOW, "too slow: reconnect with your last version")
+            return False
+        return True
+
+    def send_message(self, message: protocol.ServerMessage) -> bool:
+        return self.send(protocol.encode(message))
+
+    def cut_off(self, code: int, reason: str) -> None:
+        """Close the socket now, dropping whatever is still queued."""
+        if self.closed:
+            return
+        self.closed = True
+        if self._writer is not None:
+            self._writer.cancel()
+        self._closer = asyncio.create_task(self.ws.close(code=code, message=reason.encode()))
+
+    async def drain_and_stop(self) -> None:
+        """Send what is queued (briefly, if the socket is still open), then stop the writer."""
+        if self._writer is None:
+            return
+        if not self.closed and not self.ws.closed:
+            with contextlib.suppress(asyncio.TimeoutError):
+                await asyncio.wait_for(self.queue.join(), 1.0)
+        self._writer.cancel()
+        with contextlib.suppress(asyncio.CancelledError, Exception):
+            await self._writer
+
+    async def _write(self) -> None:
+        ws = self.ws
+        try:
+            while True:
+                data = await self.queue.get()
+                try:
+                    await ws.send_frame(data, WSMsgType.TEXT)
+                finally:
+                    self.queue.task_done()
+        except (ConnectionError, RuntimeError):
+            self.closed = True  # the peer went away; the reader sees it too
+
+
+class LiveGame:
+    """One game followed live in this process (see the module documentation)."""
+
+    def __init__(self, hub: LiveGames, game_id: str) -> None:
+        self.hub = hub
+        self.game_id = game_id
+        self.store: RedisEventStore = hub.store
+        self.config: ServerConfig = hub.config
+        self.history: History | None = None
+        self.conns: set[Connection] = set()
+        self.users = 0
+        self.recent: deque[tuple[int, bytes]] = deque(maxlen=self.config.recent_events)
+        self._act_lock = asyncio.Lock()
+        self._advance_lock = asyncio.Lock()
+        self._seed: bytes | None = None
+        self._choices: tuple[bytes, bytes] | None = None  # (state digest, choices JSON)
+        self._task: asyncio.Task | None = None
+        self._chores: set[asyncio.Task] = set()
+        self.failed: Exception | None = None
+
+    # -- life -------------------------------------------------------------------------------------
+    async def open(self) -> None:
+        self.history = await load(self.store, self.game_id, self.hub.games)
+        if self.history.version == 0:
+            raise GameNotFound(self.game_id)
+        self._task = asyncio.create_task(self._follow(), name=f"follow {self.game_id}")
+
+    async def close(self, code: int = 1001, reason: str = "server shutting down") -> None:
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._task
+        for conn in list(self.conns):
+            conn.cut_off(code, reason)
+        for chore in list(self._chores):
+            with contextlib.suppress(Exception):
+                await chore
+
+    async def _follow(self) -> None:
+        """Catch up whenever the tail shows an event this history has not folded yet."""
+        while True:
+            subscription = self.hub.tail.subscribe(self.game_id, self.history.version)
+            try:
+                async for envelope in subscription:
+                    if envelope.version > self.history.version:
+                        await self.catch_up()
+                return  # the tail stopped
+            except TailOverflow:
+                await self.catch_up()
+            except (UnreadableEvent, HistoryError) as exc:
+                self._fail(exc)
+                return
+            except (ConnectionError, OSError) as exc:
+                log.warning("game %s: following failed (%s); retrying", self.game_id, exc)
+                await asyncio.sleep(0.5)
+            finally:
+                subscription.close()
+
+    def _fail(self, exc: Exception) -> None:
+        log.error("game %s cannot be served: %s", self.game_id, exc)
+        self.failed = exc
+        for conn in list(self.conns):
+            conn.cut_off(protocol.CLOSE_GONE, "this game's log failed to verify")
+
+    # -- folding and fan-out ----------------------------------------------------------------------
+    async def catch_up(self) -> None:
+        """Fold (and send to every socket) every event appended after the history's version."""
+        async with self._advance_lock:
+            envelopes = [e async for e in self.store.read(self.game_id, self.history.version + 1)]
+            if envelopes:
+                await self._advance(envelopes)
+
+    async def _advance(self, envelopes) -> None:
+        encoded = []
+        undone = False
+        for envelope in envelopes:
+            if envelope.version <= self.history.version:
+                continue
+            item = await apply_async(self.history, self.store, envelope)
+            data = protocol.encode_event(envelope)
+            self.recent.append((envelope.version, data))
+            encoded.append(data)
+            undone = undone or isinstance(item, UndoAccepted)
+        if not encoded:
+            return
+        message = protocol.events_message(encoded)
+        for conn in list(self.conns):
+            conn.send(message)
+        if undone:
+            snapshot = self.snapshot_message("undo")
+            for conn in list(self.conns):
+                conn.send(snapshot)
+        self._offer_choices(self.conns)
+
+    def snapshot_message(self, reason: str) -> bytes:
+        h = self.history
+        return protocol.encode(
+            protocol.Snapshot(
+                reason=reason,
+                version=h.version,
+                head=h.head.hex(),
+                state=msgspec.Raw(rules_state.encode_json(h.state)),
+                session=session_view(h),
+            )
+        )
+
+    def _offer_choices(self, conns) -> None:
+        """Send the choices to the sockets of the seat to act that want them (once per state)."""
+        side = self.history.session.to_act
+        if side is None:
+            return
+        wanting = [c for c in conns if c.seat == side and c.wants_choices]
+        if not wanting:
+            return
+        key = self.history.digest()
+        if self._choices is None or self._choices[0] != key:
+            try:
+                data = msgspec.json.encode(legal_choices(self.history.state))
+            except Exception:  # noqa: BLE001 - the game goes on without choices
+                log.exception("game %s: computing the choices failed", self.game_id)
+                return
+            self._choices = (key, data)
+        message = protocol.encode(
+            protocol.ChoicesOut(version=self.history.version, side=side, choices=msgspec.Raw(self._choices[1]))
+        )
+        for conn in wanting:
+            if conn.choices_key != key:
+                conn.choices_key = key
+                conn.send(message)
+
+    # -- sockets ----------------------------------------------------------------------------------
+    async def attach(self, conn: Connection, last_version: int) -> None:
+        """Bring `conn` up to date from `last_version` (events, or a snapshot) and follow the game."""
+        if self.failed is not None:
+            raise ProtocolError("unauthorized", "this game cannot be served: its log failed to verify")
+        if len(self.conns) >= self.config.max_connections_per_game:
+            raise ProtocolError("rate_limited", "this game has as many connections as it accepts")
+        if last_version > self.history.version:
+            await self.catch_up()
+            if last_version > self.history.version:
+                raise ProtocolError("malformed", f"last_version {last_version} is ahead of the game ({self.history.version})")
+        fetched: list[tuple[int, bytes]] = []
+        oldest = self.recent[0][0] if self.recent else self.history.version + 1
+        if not self._snapshot_reason(last_version) and oldest > last_version + 1:
+            fetched = [
+                (e.version, protocol.encode_event(e))
+                async for e in self.store.read(self.game_id, last_version + 1, oldest - 1)
+            ]
+        async with self._advance_lock:
+            reason = self._snapshot_reason(last_version)
+            parts: list[bytes] = []
+            if reason is None:
+                have = {v: d for v, d in fetched}
+                have.update((v, d) for v, d in self.recent if v > last_version)
+                wanted = range(last_version + 1, self.history.version + 1)
+                if all(v in have for v in wanted):
+                    parts = [have[v] for v in wanted]
+                else:
+                    reason = "behind"
+            if reason is not None:
+                conn.send(self.snapshot_message(reason))
+            elif parts:
+                conn.send(protocol.events_message(parts))
+            self.conns.add(conn)
+            self._offer_choices([conn])
+
+    def _snapshot_reason(self, last_version: int) -> str | None:
+        h = self.history
+        if any(accepted > last_version for _, accepted in h.session.reverted):
+            return "undo"
+        if h.version - last_version > self.config.snapshot_after:
+            return "behind"
+        return None
+
+    def detach(self, conn: Connection) -> None:
+        self.conns.discard(conn)
+
+    def missed(self, seen: int) -> list[msgspec.Raw]:
+        return [msgspec.Raw(d) for v, d in self.recent if v > seen][:MISSED_LIMIT]
+
+    # -- actions ----------------------------------------------------------------------------------
+    async def seed(self) -> bytes:
+        if self._seed is None:
+            self._seed = await self.store.get_secret(self.game_id)
+            if self._seed is None:
+                raise ProtocolError("game_over", "this game has no dice seed")
+        return self._seed
+
+    async def act(self, seat: str, message: Action) -> Ack:
+        """Decide and append `seat`'s action; the original outcome for a resent `command_id`."""
+        command = None
+        if isinstance(message, protocol.SendCommand):
+            command = _rules_command(message)
+            body = b"command:" + rules_commands.encode(command)
+        else:
+            body = msgspec.json.encode(msgspec.structs.replace(message, command_id="", seen=None))
+        if not 1 <= len(message.command_id) <= 100:
+            raise ProtocolError("malformed", "command_id must be 1 to 100 characters")
+        key = CommandKey.of(seat, message.command_id, body)
+        async with self._act_lock:
+            try:
+                found = await self.store.lookup(self.game_id, key)
+            except KeyMismatch:
+                raise ProtocolError(
+                    "malformed", f"command_id {message.command_id!r} was already used for another action"
+                ) from None
+            if found is not None:
+                return Ack(command_id=message.command_id, first=found.first, last=found.last, duplicate=True)
+            for _ in range(self.config.conflict_retries):
+                h = self.history
+                if message.seen is not None and h.session.material > message.seen:
+                    raise ProtocolError(
+                        "conflict",
+                        f"the game moved on since version {message.seen}: it is at {h.version}",
+                        version=h.version,
+                        missed=self.missed(message.seen),
+                    )
+                events = await self._decide(seat, message, command)
+                try:
+                    appended = await self.store.append(self.game_id, events, h.version, key)
+                except Conflict:
+                    await self.catch_up()
+                    continue
+                except KeyMismatch:
+                    raise ProtocolError("malformed", f"command_id {message.command_id!r} was already used") from None
+                if not appended.duplicate:
+                    await self.catch_up()
+                    self._after_append(appended.first, appended.last)
+                return Ack(
+                    command_id=message.command_id, first=appended.first, last=appended.last, duplicate=appended.duplicate
+                )
+            raise ProtocolError("conflict", "the game changed too often meanwhile; send the action again",
+                                version=self.history.version)
+
+    async def _decide(self, seat: str, message: Action, command) -> list:
+        h = self.history
+        cid = message.command_id
+        target = None
+        for _ in range(2):
+            try:
+                match message:
+                    case protocol.SendCommand():
+                        return decide_session.command(h, seat, command, await self.seed(), cid)
+                    case protocol.UndoRequest():
+                        return decide_session.undo_request(
+                            h, seat, message.back_to, now_ms=now_ms(),
+                            backoff_seconds=self.config.undo_backoff_seconds, command_id=cid, target=target,
+                        )
+                    case protocol.UndoAccept():
+                        return decide_session.undo_answer(h, seat, message.request, "accept", cid, target=target)
+                    case protocol.UndoDecline():
+                        return decide_session.undo_answer(h, seat, message.request, "decline", cid)
+                    case protocol.UndoWithdraw():
+                        return decide_session.undo_answer(h, seat, message.request, "withdraw", cid)
+                    case protocol.DrawOffer():
+                        return decide_session.draw_offer(h, seat, cid)
+                    case protocol.DrawAccept():
+                        return decide_session.draw_answer(h, seat, True, await self.seed(), cid)
+                    case protocol.DrawDecline():
+                        return decide_session.draw_answer(h, seat, False, await self.seed(), cid)
+                    case protocol.Resign():
+                        return decide_session.resign(h, seat, await self.seed(), cid)
+                    case protocol.Claim():
+                        return decide_session.claim(h, seat, await self.seed(), now_ms=now_ms(), command_id=cid)
+                    case protocol.Chat():
+                        return decide_session.chat(h, seat, message.text, cid)
+            except decide_session.ActionRefused as exc:
+                raise ProtocolError(exc.code, exc.message, case=exc.case, retry_after=exc.retry_after) from None
+            except NeedsState as need:
+                target = (await load(self.store, self.game_id, self.hub.games, to_version=need.version)).state
+        raise ProtocolError("malformed", f"cannot decide a {type(message).__name__}")
+
+    def _after_append(self, first: int, last: int) -> None:
+        """Bookkeeping off the acknowledgement's path: a snapshot now and then, the game index."""
+        h = self.history
+        every = self.store.snapshot_every
+        if last // every > (first - 1) // every:
+            self._chore(self.store.put_snapshot(self.game_id, h.version, h.snapshot(), SNAPSHOT_CODE))
+        self._chore(self.hub.index(h))
+
+    def _chore(self, coro) -> None:
+        task = asyncio.create_task(coro)
+        self._chores.add(task)
+
+        def done(t: asyncio.Task) -> None:
+            self._chores.discard(t)
+            if not t.cancelled() and t.exception() is not None:
+                log.warning("game %s: %s", self.game_id, t.exception())
+
+        task.add_done_callback(done)
+
+
+def _rules_command(message: protocol.SendCommand):
+    try:
+        return rules_commands.decode(bytes(message.command))
+    except msgspec.ValidationError as exc:
+        text = str(exc)
+        if "`$.type`" in text or "missing required field `type`" in text:
+            raise ProtocolError("unknown_type", f"no rules command of that type: {exc}") from None
+        raise ProtocolError("malformed", f"a malformed command: {exc}") from None
+    except msgspec.DecodeError as exc:
+        raise ProtocolError("malformed", f"a malformed command: {exc}") from None
+
+
+class LiveGames:
+    """The live games of this process, opened on first use and closed when their last user leaves."""
+
+    def __init__(self, store: RedisEventStore, tail: Tail, games: GameCache, config: ServerConfig) -> None:
+        self.store = store
+        self.tail = tail
+        self.games = games
+        self.config = config
+        self._live: dict[str, LiveGame] = {}
+        self._opening: dict[str, asyncio.Future] = {}
+
+    def peek(self, game_id: str) -> LiveGame | None:
+        return self._live.get(game_id)
+
+    async def acquire(self, game_id: str) -> LiveGame:
+        """The live game (opened if need be); release it when done. Raises GameNotFound."""
+        self.store.keys(game_id)  # a bad id raises ValueError here
+        while True:
+            live = self._live.get(game_id)
+            if live is not None:
+                live.users += 1
+                return live
+            opening = self._opening.get(game_id)
+            if opening is not None:
+                await asyncio.shield(opening)
+                continue
+            future = asyncio.get_running_loop().create_future()
+            self._opening[game_id] = future
+            try:
+                live = LiveGame(self, game_id)
+                await live.open()
+                self._live[game_id] = live
+            except BaseException as exc:
+                future.set_result(None)
+                if isinstance(exc, Exception) and not isinstance(exc, GameNotFound):
+                    log.exception("game %s could not be opened", game_id)
+                raise
+            finally:
+                self._opening.pop(game_id, None)
+            future.set_result(None)
+
+    def release(self, live: LiveGame) -> None:
+        live.users -= 1
+        if live.users <= 0 and not live.conns and self._live.get(live.game_id) is live:
+            del self._live[live.game_id]
+            asyncio.create_task(live.close())
+
+    async def close(self) -> None:
+        for live in list(self._live.values()):
+            await live.close()
+        self._live.clear()
+
+    async def index(self, history: History) -> None:
+        """Keep the game index's status and who-waits fields up to date (non-authoritative: the log
+        is the truth; GET /api/games reads these to list games without folding each)."""
+        s = history.session
+        await self.store.redis.hset(
+            self.store.keys(history.game_id).info,
+            mapping={
+                "status": "finished" if s.finished else ("active" if s.started else "open"),
+                "version": history.version,
+                "to_act": s.to_act or "",
+                "waiting_since": s.waiting_since,
+                "silence": s.created.options.silence_seconds,
+            },
+        )

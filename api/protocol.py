@@ -1,0 +1,332 @@
+"""The websocket protocol: every message either way, as msgspec tagged unions on the field ``type``
+with explicit tags, and the one decoder of what clients send (docs/PROTOCOL.md documents them all;
+docs/protocol.schema.json is generated from these types by `schema()`).
+
+A client says `hello` (with its seat token, or as a spectator) and the last version it has; the
+server answers `welcome`, then the missing `events` or a render-ready `snapshot`, then every new
+event as it is appended, and to a player whose decision the game waits for, the `choices` open to
+him. Actions carry a client `command_id`: the same id again gets the original `ack`.
+"""
+
+from __future__ import annotations
+
+from typing import Literal, Union
+
+import msgspec
+
+from replay.records import GameFinished, SessionOptions
+
+ErrorCode = Literal[
+    "malformed",
+    "unknown_type",
+    "unauthorized",
+    "not_your_turn",
+    "illegal",
+    "conflict",
+    "rate_limited",
+    "too_large",
+    "game_over",
+]
+
+#: Websocket close codes the server uses (4000-4999 are the application's).
+CLOSE_TOO_SLOW = 4008  # the socket fell too far behind: reconnect with your last version
+CLOSE_FULL = 4009  # the game has as many connections as it accepts
+CLOSE_GONE = 4004  # the game cannot be served any more (its log failed to verify)
+
+
+# -- client to server -------------------------------------------------------------------------------
+class ClientMessage(msgspec.Struct, frozen=True, kw_only=True, tag_field="type"):
+    """Base of what a client sends."""
+
+
+class Hello(ClientMessage, frozen=True, kw_only=True, tag="hello"):
+    """The first message of a connection: the game, a seat token (or ``spectate``), the last version
+    the client has (0: none), and whether to receive the ``choices`` when it is this seat's turn."""
+
+    game_id: str
+    token: str | None = None
+    spectate: bool = False
+    last_version: int = 0
+    choices: bool = True
+
+
+class Action(ClientMessage, frozen=True, kw_only=True):
+    """Base of what a player does. ``command_id``: the client's id of this action (1-100
+    characters, unique per seat and game): sending it again is answered with the original outcome.
+    ``seen``: the version the client decided on; if anything but chat happened since, the action
+    is refused as ``conflict`` with what the client missed."""
+
+    command_id: str
+    seen: int | None = None
+
+
+class SendCommand(Action, frozen=True, kw_only=True, tag="command"):
+    """A rules command (`rules.commands`: {"type": "move", "unit": ..., "path": [...]}, ...)."""
+
+    command: msgspec.Raw
+
+
+class UndoRequest(Action, frozen=True, kw_only=True, tag="undo_request"):
+    """Ask to take back every action after version ``back_to`` (5.17)."""
+
+    back_to: int
+
+
+class UndoAccept(Action, frozen=True, kw_only=True, tag="undo_accept"):
+    request: int
+
+
+class UndoDecline(Action, frozen=True, kw_only=True, tag="undo_decline"):
+    request: int
+
+
+class UndoWithdraw(Action, frozen=True, kw_only=True, tag="undo_withdraw"):
+    request: int
+
+
+class DrawOffer(Action, frozen=True, kw_only=True, tag="draw_offer"):
+    pass
+
+
+class DrawAccept(Action, frozen=True, kw_only=True, tag="draw_accept"):
+    pass
+
+
+class DrawDecline(Action, frozen=True, kw_only=True, tag="draw_decline"):
+    pass
+
+
+class Resign(Action, frozen=True, kw_only=True, tag="resign"):
+    pass
+
+
+class Claim(Action, frozen=True, kw_only=True, tag="claim"):
+    """Claim the game: the opponent, whom the game waits for, has been silent too long."""
+
+
+class Chat(Action, frozen=True, kw_only=True, tag="chat"):
+    text: str
+
+
+ClientMessageType = Union[  # noqa: UP007 - a runtime union for msgspec
+    Hello,
+    SendCommand,
+    UndoRequest,
+    UndoAccept,
+    UndoDecline,
+    UndoWithdraw,
+    DrawOffer,
+    DrawAccept,
+    DrawDecline,
+    Resign,
+    Claim,
+    Chat,
+]
+
+
+# -- server to client -------------------------------------------------------------------------------
+class ServerMessage(msgspec.Struct, frozen=True, kw_only=True, tag_field="type"):
+    """Base of what the server sends."""
+
+
+class Limits(msgspec.Struct, frozen=True, kw_only=True):
+    max_message_bytes: int
+    rate_per_second: float
+    rate_burst: int
+
+
+class Welcome(ServerMessage, frozen=True, kw_only=True, tag="welcome"):
+    """The answer to ``hello``: who you are in this game (``seat`` null for a spectator), where the
+    game is, and what it is. Missing events or a snapshot follow."""
+
+    game_id: str
+    seat: str | None
+    version: int
+    head: str  # the hash of the event at `version`, hex
+    scenario: str
+    ruleset: str
+    rules_version: str
+    options: SessionOptions
+    rules_options: dict[str, bool | int | str]
+    dice: str
+    seed_hash: str
+    limits: Limits
+
+
+class EventOut(msgspec.Struct, frozen=True, kw_only=True):
+    """One event of the log: its envelope (digest and hash in hex) and its payload ``data`` (a
+    rules event or a session record; ``data.type`` equals ``type``), embedded byte for byte as
+    stored, so a client that keeps those bytes can recompute ``hash`` (eventstore/envelope.py)
+    with ``prev`` the hash of the event before."""
+
+    version: int
+    type: str
+    schema: int
+    actor: str
+    command_id: str
+    time: int  # milliseconds since the epoch
+    digest: str  # the rules state after this event, sha256 hex
+    hash: str  # the chain hash of this event, hex
+    data: msgspec.Raw
+
+
+class Events(ServerMessage, frozen=True, kw_only=True, tag="events"):
+    """Consecutive events, oldest first; each version once, none skipped."""
+
+    events: list[EventOut]
+
+
+class UndoView(msgspec.Struct, frozen=True, kw_only=True):
+    request: int
+    seat: str
+    back_to: int
+    takes_back: list[int]  # the versions of the command records it takes back
+
+
+class DrawView(msgspec.Struct, frozen=True, kw_only=True):
+    offer: int
+    seat: str
+
+
+class SessionView(msgspec.Struct, frozen=True, kw_only=True):
+    """The session as a client renders it: seats taken (in join order), whom the game waits for
+    and since when, an open undo request or draw offer, the undone ranges (back_to, accepted_at),
+    and the end of the game."""
+
+    seats: list[str]
+    started: bool
+    to_act: str | None
+    waiting_since: int
+    undo: UndoView | None
+    draw: DrawView | None
+    reverted: list[tuple[int, int]]
+    last_roll: int
+    finished: GameFinished | None
+
+
+class Snapshot(ServerMessage, frozen=True, kw_only=True, tag="snapshot"):
+    """The effective state at ``version``, render-ready: the rules ``state`` (positions by unit id,
+    turn, phase, pending decisions, victory points...; the map and units are in GET
+    /api/scenarios/{id}) and the ``session``. Sent instead of events when a client misses many
+    (``behind``) or an undo intervened (``undo``); events after ``version`` follow."""
+
+    reason: Literal["behind", "undo"]
+    version: int
+    head: str
+    state: msgspec.Raw
+    session: SessionView
+
+
+class ChoicesOut(ServerMessage, frozen=True, kw_only=True, tag="choices"):
+    """What the player to act may do at ``version`` (`rules.legal.Choices`): sent to that player
+    after each change of the state, never to spectators."""
+
+    version: int
+    side: str
+    choices: msgspec.Raw
+
+
+class Ack(ServerMessage, frozen=True, kw_only=True, tag="ack"):
+    """The action ``command_id`` is in the log at versions ``first``..``last``; ``duplicate``: it
+    had been appended before (this is the original outcome)."""
+
+    command_id: str
+    first: int
+    last: int
+    duplicate: bool = False
+
+
+class Error(ServerMessage, frozen=True, kw_only=True, tag="error"):
+    """Something the client sent was not done. ``command_id`` when it answers an action; ``case``
+    (the rule book's case) for ``illegal``; ``retry_after`` seconds when waiting helps; ``version``
+    and ``missed`` (the events after the client's ``seen``, at most 100) for ``conflict``."""
+
+    code: ErrorCode
+    message: str
+    command_id: str | None = None
+    case: str | None = None
+    retry_after: float | None = None
+    version: int | None = None
+    missed: list[EventOut] | None = None
+
+
+ServerMessageType = Union[Welcome, Events, Snapshot, ChoicesOut, Ack, Error]  # noqa: UP007
+
+
+# -- decoding and encoding --------------------------------------------------------------------------
+class ProtocolError(Exception):
+    """A message the server answers with an `Error`."""
+
+    def __init__(self, code: str, message: str, **fields) -> None:
+        super().__init__(f"{code}: {message}")
+        self.code = code
+        self.message = message
+        self.fields = fields
+
+    def to_message(self, command_id: str | None = None) -> Error:
+        return Error(code=self.code, message=self.message, command_id=command_id, **self.fields)
+
+
+class _Tagged(msgspec.Struct):
+    type: str
+
+
+_decoder = msgspec.json.Decoder(ClientMessageType)
+_tag_decoder = msgspec.json.Decoder(_Tagged)
+_encoder = msgspec.json.Encoder()
+CLIENT_TAGS = frozenset(cls.__struct_config__.tag for cls in ClientMessageType.__args__)  # type: ignore[attr-defined]
+
+
+def decode(data: bytes | str) -> ClientMessage:
+    """The client message in `data`, or ProtocolError ``malformed`` / ``unknown_type``."""
+    try:
+        return _decoder.decode(data)
+    except msgspec.DecodeError as exc:
+        if isinstance(exc, msgspec.ValidationError):
+            try:
+                tag = _tag_decoder.decode(data).type
+            except msgspec.DecodeError:
+                raise ProtocolError("malformed", f"not a message: {exc}") from None
+            if tag not in CLIENT_TAGS:
+                raise ProtocolError("unknown_type", f"no message has type {tag!r}") from None
+            raise ProtocolError("malformed", f"a {tag!r} message: {exc}") from None
+        raise ProtocolError("malformed", f"not JSON: {exc}") from None
+
+
+def encode(message: ServerMessage) -> bytes:
+    return _encoder.encode(message)
+
+
+def schema() -> dict:
+    """The JSON Schema of every message, both ways (committed as docs/protocol.schema.json)."""
+    (client, server), components = msgspec.json.schema_components([ClientMessageType, ServerMessageType])
+    return {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "title": "Blue & Gray game server websocket protocol",
+        "description": "Messages a client sends (client) and the server sends (server); see docs/PROTOCOL.md.",
+        "$defs": components,
+        "properties": {"client": client, "server": server},
+    }
+
+
+def encode_event(envelope) -> bytes:
+    """The `EventOut` JSON of one stored event (an `eventstore.envelope.Envelope`)."""
+    return _encoder.encode(
+        EventOut(
+            version=envelope.version,
+            type=envelope.type,
+            schema=envelope.schema,
+            actor=envelope.actor,
+            command_id=envelope.command_id,
+            time=envelope.time,
+            digest=envelope.digest.hex(),
+            hash=envelope.hash.hex(),
+            data=msgspec.Raw(envelope.payload),
+        )
+    )
+
+
+def events_message(encoded: list[bytes]) -> bytes:
+    """An `Events` message from events already encoded by `encode_event` (each encoded once, sent
+    to every socket)."""
+    return b'{"type":"events","events":[' + b",".join(encoded) + b"]}"

@@ -1,0 +1,18 @@
+"""Every route of the server, in one place."""
+
+from __future__ import annotations
+
+from aiohttp import web
+
+from api import http, ws
+
+
+def setup_routes(app: web.Application) -> None:
+    app.router.add_post("/api/games", http.create_game)
+    app.router.add_get("/api/games", http.list_games)
+    app.router.add_get("/api/games/{game_id}", http.inspect_game)
+    app.router.add_post("/api/games/{game_id}/join", http.join_game)
+    app.router.add_get("/api/scenarios", http.scenarios)
+    app.router.add_get("/api/scenarios/{scenario_id}", http.scenario)
+    app.router.add_get("/healthz", http.healthz)
+    app.router.add_get("/ws", ws.websocket)

@@ -1,0 +1,91 @@
+"""What clients see of a game: the session of a websocket snapshot, and the game of GET /api/games."""
+
+from __future__ import annotations
+
+import time
+
+import msgspec
+
+from api.protocol import DrawView, SessionView, UndoView
+from replay.history import History
+from replay.records import GameFinished, SessionOptions
+
+
+def session_view(history: History) -> SessionView:
+    s = history.session
+    return SessionView(
+        seats=list(s.joined),
+        started=s.started,
+        to_act=s.to_act,
+        waiting_since=s.waiting_since,
+        undo=UndoView(request=s.undo.version, seat=s.undo.seat, back_to=s.undo.back_to, takes_back=list(s.undo.takes_back))
+        if s.undo
+        else None,
+        draw=DrawView(offer=s.draw.version, seat=s.draw.seat) if s.draw else None,
+        reverted=[tuple(r) for r in s.reverted],
+        last_roll=s.last_roll(),
+        finished=s.finished,
+    )
+
+
+class GameView(msgspec.Struct, frozen=True, kw_only=True):
+    """One game, as GET /api/games/{id} shows it.
+
+    ``status``: ``open`` (a seat is empty), ``active``, ``waiting`` (the seat to act has been silent
+    past the game's limit: the opponent may claim the game) or ``finished``."""
+
+    game_id: str
+    status: str
+    scenario: str
+    ruleset: str
+    rules_version: str
+    seats: dict[str, bool]
+    version: int
+    head: str
+    turn: int
+    phase: str
+    to_act: str | None
+    waiting_since: int
+    options: SessionOptions
+    rules_options: dict[str, bool | int | str]
+    dice: str
+    seed_hash: str
+    created: int
+    finished: GameFinished | None
+
+
+def status_of(history: History, now_ms: int | None = None) -> str:
+    s = history.session
+    if s.finished is not None:
+        return "finished"
+    if not s.started:
+        return "open"
+    now_ms = time.time_ns() // 1_000_000 if now_ms is None else now_ms
+    if s.to_act is not None and now_ms - s.waiting_since >= s.created.options.silence_seconds * 1000:
+        return "waiting"
+    return "active"
+
+
+def game_view(history: History, created_ms: int) -> GameView:
+    s = history.session
+    c = s.created
+    return GameView(
+        game_id=history.game_id,
+        status=status_of(history),
+        scenario=c.scenario,
+        ruleset=c.ruleset,
+        rules_version=c.rules_version,
+        seats={side: side in s.joined for side in ("union", "confederate")},
+        version=history.version,
+        head=history.head.hex(),
+        turn=history.state.turn,
+        phase=history.state.phase,
+        to_act=s.to_act,
+        waiting_since=s.waiting_since,
+        options=c.options,
+        rules_options=dict(c.rules_options),
+        dice=c.dice,
+        seed_hash=c.seed_hash,
+        created=created_ms,
+        finished=s.finished,
+    )

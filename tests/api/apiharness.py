@@ -1,0 +1,185 @@
+"""Clients for the API tests: HTTP helpers and a websocket client that keeps its own copy of the
+game by folding every event it receives (checking each event's chain hash and state digest), so a
+test sees exactly what a real client would."""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+import random
+
+import aiohttp
+import msgspec
+
+from api.protocol import Ack, ChoicesOut, Error, Events, ServerMessageType, Snapshot, Welcome
+from eventstore.envelope import GENESIS, Envelope
+from replay.games import GameCache
+from replay.history import History
+from rules.selfplay import random_command
+
+PATIENCE = 5  # seconds: a guard against hanging forever, never a measure of speed
+GAMES = GameCache()
+SEED_HEX = bytes(range(32)).hex()
+_decoder = msgspec.json.Decoder(ServerMessageType)
+_ids = itertools.count(1)
+
+
+async def create(client, **body) -> dict:
+    body.setdefault("scenario", "chattanooga")
+    options = body.setdefault("options", {})
+    options.setdefault("dice", "insecure")
+    options.setdefault("seed", SEED_HEX)
+    response = await client.post("/api/games", json=body)
+    assert response.status == 201, await response.text()
+    return await response.json()
+
+
+async def join(client, game: dict, nonce: str = "joiner-nonce-1") -> dict:
+    response = await client.post(f"/api/games/{game['game_id']}/join", json={"invite": game["invite"], "dice_nonce": nonce})
+    assert response.status == 200, await response.text()
+    return await response.json()
+
+
+async def new_game(client, **body) -> tuple[dict, dict]:
+    """A created and joined game: (the creator's answer, the joiner's answer)."""
+    game = await create(client, **body)
+    return game, await join(client, game)
+
+
+class WsClient:
+    """One websocket connection. `events` holds every event received (as envelopes, chain-checked);
+    `history` their fold (digests checked); `inbox` every other message, in order."""
+
+    def __init__(self, client, game_id: str, token: str | None = None) -> None:
+        self.client = client
+        self.game_id = game_id
+        self.token = token
+        self.ws: aiohttp.ClientWebSocketResponse | None = None
+        self.welcome: Welcome | None = None
+        self.history = History(game_id, GAMES)
+        self.events: list[Envelope] = []
+        self.snapshots: list[Snapshot] = []
+        self.choices: ChoicesOut | None = None
+        self.inbox: list = []
+        self.base = 0  # after a snapshot of a later version than it had: that version
+        self.base_head = GENESIS
+
+    @property
+    def seat(self) -> str | None:
+        return self.welcome.seat if self.welcome else None
+
+    @property
+    def version(self) -> int:
+        return self.events[-1].version if self.events else self.base
+
+    async def connect(self, last_version: int | None = None, choices: bool = False, **hello) -> WsClient:
+        self.ws = await self.client.ws_connect("/ws")
+        message = {"type": "hello", "game_id": self.game_id, "last_version": self.version if last_version is None else last_version,
+                   "choices": choices, **hello}
+        if self.token:
+            message["token"] = self.token
+        else:
+            message["spectate"] = True
+        await self.ws.send_json(message)
+        self.welcome = await self.expect(Welcome)
+        await self.until_version(self.welcome.version)
+        return self
+
+    async def close(self) -> None:
+        if self.ws is not None:
+            await self.ws.close()
+
+    async def send(self, **message) -> None:
+        await self.ws.send_bytes(msgspec.json.encode(message))
+
+    async def receive(self):
+        """The next message (events are folded on the way)."""
+        frame = await asyncio.wait_for(self.ws.receive(), PATIENCE)
+        if frame.type in (aiohttp.WSMsgType.CLOSE, aiohttp.WSMsgType.CLOSED, aiohttp.WSMsgType.CLOSING):
+            raise ConnectionError(f"closed: {frame.data} {frame.extra}")
+        data = frame.data.encode() if isinstance(frame.data, str) else frame.data
+        message = _decoder.decode(data)
+        if isinstance(message, Events):
+            for event in message.events:
+                self._fold(event)
+        elif isinstance(message, Snapshot):
+            self.snapshots.append(message)
+            if message.version > self.version:  # jump there: this copy can no longer be folded
+                self.events.clear()
+                self.base, self.base_head, self.history = message.version, bytes.fromhex(message.head), None
+        elif isinstance(message, ChoicesOut):
+            self.choices = message
+        return message
+
+    def _fold(self, event) -> None:
+        prev = self.events[-1].hash if self.events else self.base_head
+        assert event.version == self.version + 1, f"got version {event.version} after {self.version}"
+        envelope = Envelope(
+            version=event.version, type=event.type, schema=event.schema, payload=bytes(event.data), actor=event.actor,
+            command_id=event.command_id, time=event.time, digest=bytes.fromhex(event.digest), prev=prev,
+            hash=bytes.fromhex(event.hash),
+        )
+        assert envelope.expected_hash() == envelope.hash, f"version {event.version}: the chain hash does not match"
+        self.events.append(envelope)
+        if self.history is not None:
+            self.history.apply(envelope, check_digest=True)
+
+    async def expect(self, kind):
+        """The first message of type `kind` in `inbox` (taken out), else the next one received;
+        everything else received meanwhile is kept in `inbox`."""
+        for i, message in enumerate(self.inbox):
+            if isinstance(message, kind):
+                return self.inbox.pop(i)
+        while True:
+            message = await self.receive()
+            if isinstance(message, kind):
+                return message
+            self.inbox.append(message)
+
+    async def until_version(self, version: int) -> None:
+        while self.version < version:
+            message = await self.receive()
+            if not isinstance(message, Events):
+                self.inbox.append(message)
+
+    async def act(self, type: str, command_id: str | None = None, **fields) -> Ack | Error:
+        """Send an action and return its ack or error (messages before it are processed)."""
+        command_id = command_id or f"c{next(_ids)}"
+        await self.send(type=type, command_id=command_id, **fields)
+        while True:
+            message = await self.receive()
+            if isinstance(message, Ack | Error) and message.command_id == command_id:
+                return message
+            self.inbox.append(message)
+
+    async def command(self, command, **fields) -> Ack | Error:
+        return await self.act("command", command=msgspec.to_builtins(command), **fields)
+
+    async def play_random(self, rng: random.Random, **fields) -> Ack | Error:
+        """A random legal command from this client's own copy of the game."""
+        return await self.command(random_command(self.history.state, rng), **fields)
+
+
+async def play_steps(union: WsClient, confederate: WsClient, rng: random.Random, n: int) -> int:
+    """Up to `n` random commands, each by the client whose seat the game waits for; both clients
+    are up to date before each one. Returns how many were played (fewer when the game ends)."""
+    seats = {"union": union, "confederate": confederate}
+    for played in range(n):
+        for c in seats.values():
+            await c.until_version(max(s.version for s in seats.values()))
+        if union.history.finished:
+            return played
+        mover = seats[union.history.session.to_act]
+        ack = await mover.play_random(rng)
+        assert isinstance(ack, Ack), ack
+        await mover.until_version(ack.last)
+    for c in seats.values():
+        await c.until_version(max(s.version for s in seats.values()))
+    return n
+
+
+async def play_game(union: WsClient, confederate: WsClient, rng: random.Random, max_commands: int = 5000) -> int:
+    """Both clients play random commands until the game ends; returns the commands sent."""
+    played = await play_steps(union, confederate, rng, max_commands)
+    assert union.history.finished, "the game did not end"
+    return played

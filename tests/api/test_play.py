@@ -1,0 +1,109 @@
+"""Playing over the websocket: a whole game of Chattanooga by two clients while a spectator watches,
+resends, reconnects, snapshots and choices."""
+
+import random
+
+import msgspec
+from apiharness import GAMES, WsClient, new_game, play_game, play_steps
+
+from api.protocol import Ack, ChoicesOut, Error
+from replay.history import fold_envelopes
+from replay.verify import verify
+from rules.commands import EndPhase
+from rules.selfplay import random_command
+
+
+async def test_a_whole_game_by_two_clients_while_a_spectator_sees_every_event_in_order(client, store):
+    game, joined = await new_game(client)
+    gid = game["game_id"]
+    union = await WsClient(client, gid, game["token"]).connect()
+    confederate = await WsClient(client, gid, joined["token"]).connect()
+    spectator = await WsClient(client, gid).connect()
+    assert spectator.seat is None and union.seat == "union" and confederate.seat == "confederate"
+
+    commands = await play_game(union, confederate, random.Random(11))
+    assert union.history.finished is not None and commands > 50
+    await spectator.until_version(union.version)
+    # The spectator's copy, folded from what it received (each chain hash and digest checked on the
+    # way), is the players' copy and the store's.
+    stored = [e async for e in store.read(gid)]
+    assert spectator.events == union.events == confederate.events == stored
+    assert spectator.history.snapshot() == fold_envelopes(gid, GAMES, stored).snapshot()
+    finished = spectator.history.finished
+    assert finished.reason == "rules" and finished.result
+    # Every roll of the finished game re-derives from the revealed seed.
+    report = verify(gid, stored, GAMES)
+    assert report.ok and report.dice_checked and report.rolls > 0, report
+    view = await (await client.get(f"/api/games/{gid}")).json()
+    assert view["status"] == "finished" and view["finished"]["result"] == finished.result
+
+
+async def test_a_resent_command_gets_its_original_outcome(client):
+    game, joined = await new_game(client)
+    union = await WsClient(client, game["game_id"], game["token"]).connect()
+    command = random_command(union.history.state, random.Random(1), end_weight=0.0)
+    first = await union.command(command, command_id="move-1")
+    again = await union.command(command, command_id="move-1")
+    assert isinstance(first, Ack) and not first.duplicate
+    assert again == Ack(command_id="move-1", first=first.first, last=first.last, duplicate=True)
+    other = await union.command(EndPhase(), command_id="move-1")  # the same id for another action
+    assert isinstance(other, Error) and other.code == "malformed"
+    # From another connection of the same seat, too.
+    tab = await WsClient(client, game["game_id"], game["token"]).connect()
+    assert (await tab.command(command, command_id="move-1")).duplicate
+    assert tab.version == union.version == first.last
+
+
+async def test_a_dropped_client_resumes_with_no_gap_and_no_duplicate(client):
+    game, joined = await new_game(client)
+    gid = game["game_id"]
+    union = await WsClient(client, gid, game["token"]).connect()
+    confederate = await WsClient(client, gid, joined["token"]).connect()
+    spectator = await WsClient(client, gid).connect()
+    rng = random.Random(2)
+    await play_steps(union, confederate, rng, 6)
+    await spectator.until_version(union.version)
+    await spectator.close()
+    await play_steps(union, confederate, rng, 8)
+    had = spectator.version
+    await spectator.connect()  # hello with last_version: the missing events, each once
+    await spectator.until_version(union.version)
+    assert spectator.events == union.events and spectator.version > had
+    assert not spectator.snapshots
+
+
+async def test_a_client_far_behind_gets_a_render_ready_snapshot(make_client):
+    client = await make_client(snapshot_after=3)
+    game, joined = await new_game(client)
+    union = await WsClient(client, game["game_id"], game["token"]).connect()
+    rng = random.Random(3)
+    for _ in range(4):
+        await union.command(random_command(union.history.state, rng, end_weight=0.0))
+    late = WsClient(client, game["game_id"])
+    late.history = None  # a client that knows no rules
+    await late.connect(last_version=0)
+    (snapshot,) = late.snapshots
+    assert snapshot.reason == "behind" and snapshot.version == union.version
+    state = msgspec.json.decode(snapshot.state)
+    assert state["positions"] == union.history.state.positions and state["turn"] == 1
+    assert snapshot.session.seats == ["union", "confederate"] and snapshot.session.to_act == "union"
+
+
+async def test_choices_go_to_the_player_to_act_only(client):
+    game, joined = await new_game(client)
+    union = await WsClient(client, game["game_id"], game["token"]).connect(choices=True)
+    confederate = await WsClient(client, game["game_id"], joined["token"]).connect(choices=True)
+    offered = await union.expect(ChoicesOut)
+    assert offered.side == "union" and offered.version == 3
+    legal = msgspec.json.decode(offered.choices)
+    assert legal["side"] == "union" and legal["moves"]
+    unit, destinations = next(iter(legal["moves"].items()))
+    hex_, destination = next(iter(destinations.items()))
+    ack = await union.act("command", command={"type": "move", "unit": unit, "path": destination["path"]})
+    assert isinstance(ack, Ack)
+    assert (await union.expect(ChoicesOut)).version == ack.last  # the new choices, after the events
+    assert confederate.choices is None and not any(isinstance(m, ChoicesOut) for m in confederate.inbox)
+    await union.act("command", command={"type": "end_phase"})
+    await union.act("command", command={"type": "end_phase"})  # no attack: the Confederate's turn
+    offered = await confederate.expect(ChoicesOut)
+    assert offered.side == "confederate" and offered.version == union.version
