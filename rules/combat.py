@@ -361,6 +361,12 @@ def examine(state: State, attackers, defenders, eng: Engagement | None = None) -
         if h in ezoc:  # adjacent attack (8.41: artillery in an enemy zone attacks like infantry)
             for d in defenders:
                 if d not in game.zoc_into[h]:
+                    if unit.type == "artillery" and d not in game.neighbours.get(h, ()):
+                        raise game.violation(
+                            "artillery_in_zoc",
+                            f"{unit.designation} at {h} is in an enemy zone of control: it attacks adjacent units "
+                            f"like infantry and may not bombard {d}",
+                        )
                     raise _not_adjacent(state, unit.designation, h, d, len(defenders))
             adjacent.append(u)
         elif unit.type == "artillery":  # bombardment (8.1, 8.22)
