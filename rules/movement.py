@@ -99,7 +99,7 @@ def reachable(state: State, unit: str, origin: str | None = None, spent: int = 0
     allowance = game.movement_allowance(unit)
     ezoc = enemy_controlled(state, side)
     enemies = enemy_occupied(state, side)
-    rules = zoc_rules(state, side)
+    rules = zoc_rules(state, side, unit)  # 10.2, 17.2; 11.2 for an ineffective unit
     cost = {start: spent}
     prev: dict[str, str | None] = {start: None}
     if start in ezoc and not rules.may_exit:
@@ -133,7 +133,7 @@ def check_path(state: State, unit: str, path: tuple[str, ...], spent: int = 0) -
     allowance = game.movement_allowance(unit)
     ezoc = enemy_controlled(state, side)
     enemies = enemy_occupied(state, side)
-    rules = zoc_rules(state, side)
+    rules = zoc_rules(state, side, unit)
     cost = spent
     for i in range(1, len(path)):
         a, b = path[i - 1], path[i]
@@ -161,7 +161,9 @@ def check_path(state: State, unit: str, path: tuple[str, ...], spent: int = 0) -
             raise game.violation(problem[0], f"{name} may not move from {a} to {b}: {problem[1]}")
         if b in ezoc and not rules.may_enter:
             raise game.violation(
-                rules.case, f"{name} may not enter the enemy zone of control at {b} during a night Game-Turn"
+                rules.case,
+                f"{name} may not enter the enemy zone of control at {b} "
+                + ("until it recovers its Attack Effectiveness" if rules.case == "ineffective" else "during a night Game-Turn"),
             )
         cost += game.step_cost[(a, b)]
         if cost > allowance:
