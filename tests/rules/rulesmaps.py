@@ -57,6 +57,7 @@ def scenario(
     exclusive: dict | None = None,
     cases: dict | None = None,
     crt: CombatResultsTable | None = None,
+    areas: dict[str, list[str]] | None = None,
 ) -> Scenario:
     return Scenario(
         id="test",
@@ -65,7 +66,9 @@ def scenario(
         turns=turns,
         night_turns=night_turns or [],
         first_player=first_player,
-        map=Map(lower_columns="even", hexes=hexes if hexes is not None else board(), hexsides=hexsides or {}),
+        map=Map(
+            lower_columns="even", hexes=hexes if hexes is not None else board(), hexsides=hexsides or {}, areas=areas or {}
+        ),
         units=units,
         exclusive=exclusive or {},
         cases=cases or {},
