@@ -3,7 +3,10 @@
 - reachable hexes for every unit (median per unit; target <= 1 ms),
 - all legal choices of the player to act at the start (median; target <= 20 ms),
 - folding a long event log made by random self-play (events/s; target >= 100,000), beside two
-  same-run baselines for the same log: msgspec decoding it from JSON, and an empty loop over it.
+  same-run baselines for the same log: msgspec decoding it from JSON, and an empty loop over it;
+- a full self-played game, random and greedy players (median seconds per game, under the referee);
+- combat: the attack choices of a Combat Phase, validating a declaration, and resolving an attack
+  (die roll, result, decisions it leaves), each on positions met in self-play (median).
 """
 
 from __future__ import annotations
@@ -13,7 +16,7 @@ import statistics
 import time
 
 NAME = "rules"
-HELP = "Rules engine: reachable hexes per unit, all legal choices, folding a long self-played event log."
+HELP = "Rules engine: reachable hexes, legal choices, folding a long log, a self-played game, combat resolution."
 
 
 def add_arguments(parser) -> None:
@@ -109,4 +112,59 @@ def run(args) -> int:
     print(f"fold (evolve) the log: {fold_rate:,.0f} events/s  (target >= 100,000)")
     print(f"  baseline msgspec JSON decode of the same log: {decode_rate:,.0f} events/s (fold/decode = {fold_rate / decode_rate:.2f})")
     print(f"  baseline empty loop over the log: {loop_rate:,.0f} events/s (fold/loop = {fold_rate / loop_rate:.4f})")
+    _bench_games_and_combat(args, start)
     return 0
+
+
+def _bench_games_and_combat(args, start) -> None:
+    """A whole self-played game per player kind, and combat on positions met in self-play."""
+    from rules.combat import DeclareAttack, ResolveAttack
+    from rules.combat_choices import attack_options
+    from rules.reducer import decide, fold
+    from rules.selfplay import PLAYERS, declaration, dice_from, play, refereed_game
+
+    for kind in ("random", "greedy"):
+        times = []
+        events = 0
+        for i in range(args.games):
+            t = time.perf_counter()
+            _, log, _ = refereed_game(start, random.Random(args.seed + i), PLAYERS[kind])
+            times.append(time.perf_counter() - t)
+            events += len(log)
+        print(
+            f"a full self-played game ({kind} players, {args.games} games, {events // args.games} events each): "
+            f"median {statistics.median(times):.2f} s, max {max(times):.2f} s"
+        )
+
+    # Combat Phase positions with attacks to declare, from a few random games.
+    positions = []
+    rng = random.Random(args.seed)
+    for before, _command, _events in play(start, rng):
+        if before.phase == "combat" and not before.pending and len(positions) < 200:
+            options = attack_options(before)
+            if options:
+                positions.append((before, options))
+    choice_times, declare_times, resolve_times = [], [], []
+    results = 0
+    dice = dice_from(random.Random(args.seed))
+    for _ in range(max(1, args.rounds // 5)):
+        for state, options in positions:
+            t = time.perf_counter()
+            attack_options(state)
+            choice_times.append(time.perf_counter() - t)
+            option = options[0]
+            command = declaration(option, option.adjacent[-1].hexes, option.bombard)
+            t = time.perf_counter()
+            declared = decide(state, DeclareAttack(command.attackers, command.defenders))
+            declare_times.append(time.perf_counter() - t)
+            pending = fold(state, declared)
+            t = time.perf_counter()
+            decide(pending, ResolveAttack(), dice)
+            resolve_times.append(time.perf_counter() - t)
+            results += 1
+    if results:
+        print(
+            f"combat ({len(positions)} Combat Phase positions from self-play): attack choices median "
+            f"{statistics.median(choice_times) * 1e3:.2f} ms; declare median {statistics.median(declare_times) * 1e3:.3f} ms; "
+            f"resolve (roll, result, decisions left) median {statistics.median(resolve_times) * 1e3:.3f} ms"
+        )
