@@ -113,7 +113,7 @@ def redoubt(a: str, b: str, barbed: str) -> dict:
 
 
 def test_redoubt_triples_when_every_attacker_attacks_from_the_barbed_side():
-    # 18.11, 18.12: tripled only "when attacked exclusively across redoubt hexsides from the enemy side"
+    # 18.0, 18.11, 18.12: tripled only "when attacked exclusively across redoubt hexsides from the enemy side"
     walls = {**redoubt("0404", "0505", "0404"), **redoubt("0604", "0505", "0604")}
     state = duel(a=4, d=2, hexsides=walls, more=[union("b", "0604")])
     assert preview(state, ["a", "b"], ["0505"]).defence == 6
