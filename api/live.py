@@ -91,6 +91,15 @@ class Connection:
             self._writer.cancel()
         self._closer = asyncio.create_task(self.ws.close(code=code, message=reason.encode()))
 
+    async def close_after_sending(self, code: int, reason: str) -> None:
+        """Send what is queued (for a second at most), then close the socket."""
+        with contextlib.suppress(asyncio.TimeoutError):
+            await asyncio.wait_for(self.queue.join(), 1.0)
+        self.cut_off(code, reason)
+        if self._closer is not None:
+            with contextlib.suppress(Exception):
+                await self._closer
+
     async def drain_and_stop(self) -> None:
         """Send what is queued (briefly, if the socket is still open), then stop the writer."""
         if self._writer is None:
@@ -246,12 +255,16 @@ class LiveGame:
                 conn.send(message)
 
     # -- sockets ----------------------------------------------------------------------------------
-    async def attach(self, conn: Connection, last_version: int) -> None:
-        """Bring `conn` up to date from `last_version` (events, or a snapshot) and follow the game."""
+    def admit(self) -> None:
+        """Raise ProtocolError if this game can take no more connections."""
         if self.failed is not None:
             raise ProtocolError("unauthorized", "this game cannot be served: its log failed to verify")
         if len(self.conns) >= self.config.max_connections_per_game:
             raise ProtocolError("rate_limited", "this game has as many connections as it accepts")
+
+    async def attach(self, conn: Connection, last_version: int) -> None:
+        """Bring `conn` up to date from `last_version` (events, or a snapshot) and follow the game."""
+        self.admit()
         if last_version > self.history.version:
             await self.catch_up()
             if last_version > self.history.version:

@@ -81,7 +81,8 @@ async def websocket(request: web.Request) -> web.WebSocketResponse:
                 except ProtocolError as exc:
                     conn.send_message(exc.to_message())
                     if exc.code == "rate_limited":
-                        conn.cut_off(protocol.CLOSE_FULL, "the game is full")
+                        await conn.close_after_sending(protocol.CLOSE_FULL, "the game is full")
+                        break
                 continue
             if isinstance(message, Hello):
                 conn.send_message(Error(code="malformed", message="this connection already said hello"))
@@ -131,6 +132,7 @@ async def _hello(app: web.Application, conn: Connection, hello: Hello) -> LiveGa
             seat = None
         else:
             raise ProtocolError("unauthorized", "hello needs a seat token, or spectate: true")
+        live.admit()
         conn.seat = seat
         conn.wants_choices = hello.choices and seat is not None
         h = live.history
