@@ -27,8 +27,8 @@ _ids = itertools.count(1)
 async def create(client, **body) -> dict:
     body.setdefault("scenario", "chattanooga")
     options = body.setdefault("options", {})
-    options.setdefault("dice", "insecure")
-    options.setdefault("seed", SEED_HEX)
+    if options.setdefault("dice", "insecure") == "insecure":
+        options.setdefault("seed", SEED_HEX)
     response = await client.post("/api/games", json=body)
     assert response.status == 201, await response.text()
     return await response.json()
