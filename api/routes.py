@@ -5,6 +5,7 @@ from __future__ import annotations
 from aiohttp import web
 
 from api import http, ws
+from api.webclient import setup_web_client
 
 
 def setup_routes(app: web.Application) -> None:
@@ -16,3 +17,4 @@ def setup_routes(app: web.Application) -> None:
     app.router.add_get("/api/scenarios/{scenario_id}", http.scenario)
     app.router.add_get("/healthz", http.healthz)
     app.router.add_get("/ws", ws.websocket)
+    setup_web_client(app)  # the browser client: pages and /static/ (api/webclient.py)

@@ -1,0 +1,28 @@
+// The page's router: / the lobby, /join/{id}#{invite} join then play, /play/{id}, /watch/{id}.
+
+import { joinGame, showLobby } from "./lobby.js";
+import { showGame } from "./game.js";
+
+const root = document.getElementById("app");
+
+async function route() {
+  const parts = location.pathname.split("/").filter(Boolean);
+  try {
+    if (parts[0] === "join" && parts[1]) {
+      const invite = decodeURIComponent(location.hash.slice(1));
+      if (await joinGame(root, parts[1], invite)) await showGame(root, parts[1]);
+    } else if (parts[0] === "play" && parts[1]) {
+      await showGame(root, parts[1]);
+    } else if (parts[0] === "watch" && parts[1]) {
+      await showGame(root, parts[1], { watch: true });
+    } else {
+      await showLobby(root);
+    }
+  } catch (e) {
+    root.textContent = `Something went wrong: ${e.message}`;
+    console.error(e);
+  }
+  document.body.dataset.ready = "1";
+}
+
+route();

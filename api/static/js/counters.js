@@ -1,0 +1,70 @@
+// Unit counters as SVG text: side colour, designation, NATO type box, strength (2.4), and markers:
+// moved (a black corner flag), ineffective (face-down: hatched, "IE"), attacked this phase (a dot
+// in the lower left). The same look as scenarios/render.py's counters.
+
+export const SIDE_STYLE = {
+  union: { fill: "#1f3f8f", ink: "#ffffff", name: "Union" },
+  confederate: { fill: "#d9d9d9", ink: "#111111", name: "Confederate" },
+};
+
+export function esc(s) {
+  return String(s).replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]);
+}
+
+const f = (n) => n.toFixed(1);
+
+/** One counter centred at (cx, cy), width w. `marks`: {moved, ineffective, attacked, selected}. */
+export function counter(unit, cx, cy, w, marks = {}) {
+  const st = SIDE_STYLE[unit.side] || SIDE_STYLE.union;
+  const ink = st.ink;
+  const h = w;
+  const x0 = cx - w / 2;
+  const y0 = cy - h / 2;
+  const bw = w * 0.62;
+  const bh = h * 0.3;
+  const bx = cx - bw / 2;
+  const by = y0 + h * 0.3;
+  let symbol;
+  if (unit.type === "infantry") {
+    symbol = `<path d="M${f(bx)} ${f(by)} L${f(bx + bw)} ${f(by + bh)} M${f(bx + bw)} ${f(by)} L${f(bx)} ${f(by + bh)}" stroke="${ink}" stroke-width="1"/>`;
+  } else if (unit.type === "cavalry") {
+    symbol = `<path d="M${f(bx)} ${f(by + bh)} L${f(bx + bw)} ${f(by)}" stroke="${ink}" stroke-width="1"/>`;
+  } else {
+    symbol = `<circle cx="${f(cx)}" cy="${f(by + bh / 2)}" r="${f(bh * 0.3)}" fill="${ink}"/>`;
+  }
+  const box = `<rect x="${f(bx)}" y="${f(by)}" width="${f(bw)}" height="${f(bh)}" fill="none" stroke="${ink}" stroke-width="1"/>`;
+  const size = Math.min(w * 0.24, 8);
+  const desig = `<text x="${f(cx)}" y="${f(y0 + h * 0.25)}" font-size="${f(size)}" fill="${ink}" text-anchor="middle"${
+    unit.designation.length > 6 ? ` textLength="${f(w * 0.9)}" lengthAdjust="spacingAndGlyphs"` : ""
+  }>${esc(unit.designation)}</text>`;
+  const strength = `<text x="${f(cx)}" y="${f(y0 + h * 0.92)}" font-size="${f(w * 0.34)}" font-weight="bold" fill="${ink}" text-anchor="middle">${unit.strength}</text>`;
+  let extra = "";
+  if (marks.ineffective) {
+    extra += `<rect x="${f(x0)}" y="${f(y0)}" width="${f(w)}" height="${f(h)}" rx="2" fill="url(#ineffective)"/>`;
+    extra += `<text x="${f(x0 + w - 2)}" y="${f(y0 + h * 0.92)}" font-size="${f(w * 0.2)}" font-weight="bold" fill="#b00000" stroke="#fff" stroke-width="0.6" paint-order="stroke" text-anchor="end">IE</text>`;
+  }
+  if (marks.moved) {
+    const s = w * 0.3;
+    extra += `<path class="moved-mark" d="M${f(x0 + w - s)} ${f(y0)} L${f(x0 + w)} ${f(y0)} L${f(x0 + w)} ${f(y0 + s)} Z" fill="#000" stroke="#fff" stroke-width="0.6"/>`;
+  }
+  if (marks.attacked) {
+    extra += `<circle class="attacked-mark" cx="${f(x0 + w * 0.14)}" cy="${f(y0 + h * 0.84)}" r="${f(w * 0.09)}" fill="#c0392b" stroke="#fff" stroke-width="0.6"/>`;
+  }
+  const outline = marks.selected
+    ? `<rect x="${f(x0 - 2)}" y="${f(y0 - 2)}" width="${f(w + 4)}" height="${f(h + 4)}" rx="3" fill="none" stroke="#ffbf00" stroke-width="3"/>`
+    : "";
+  const title = `${unit.designation}: ${unit.strength} ${unit.type}, ${st.name}${marks.moved ? ", moved" : ""}${
+    marks.ineffective ? ", ineffective" : ""
+  }${marks.attacked ? ", in combat this phase" : ""}`;
+  return (
+    `<g class="counter" data-unit="${esc(unit.id)}"><title>${esc(title)}</title>` +
+    `<rect x="${f(x0 + 1.2)}" y="${f(y0 + 1.2)}" width="${f(w)}" height="${f(h)}" rx="2" fill="#000" opacity="0.35"/>` +
+    `<rect x="${f(x0)}" y="${f(y0)}" width="${f(w)}" height="${f(h)}" rx="2" fill="${st.fill}" stroke="#000" stroke-width="0.8"/>` +
+    box + symbol + desig + strength + extra + outline + `</g>`
+  );
+}
+
+/** A small stand-alone counter SVG (for lists and the legend). */
+export function counterIcon(unit, size = 34, marks = {}) {
+  return `<svg class="counter-icon" width="${size}" height="${size}" viewBox="0 0 40 40" aria-hidden="true">${counter(unit, 20, 20, 36, marks)}</svg>`;
+}

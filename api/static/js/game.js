@@ -1,0 +1,878 @@
+// The game page: play a seat, or watch. The board is the server's state (model.js); what the player
+// may do is exactly the server's `choices` for the current state: movement destinations with their
+// cost and path, the attacks that may be declared with their odds, the options of a pending decision
+// (resolve and reduce the odds, retreat, exchange losses, advance), and whether the phase may end.
+// Anything refused comes back as a typed error, shown with the rule's case and sentence.
+
+import { getJSON, h, scenario as loadScenario, seatOf } from "./api.js";
+import { Connection } from "./connection.js";
+import { SIDE_STYLE, counterIcon, esc } from "./counters.js";
+import { neighbours } from "./geometry.js";
+import { LEGEND_HEXSIDES, MapView, TERRAIN_STYLE } from "./map.js";
+import { Board, RESULT_TEXT, SIDE_NAME, commandText, finishText } from "./model.js";
+
+const CONN_TEXT = {
+  connecting: "Connecting…",
+  live: "Live",
+  reconnecting: "Reconnecting…",
+  offline: "Offline",
+  gone: "Unavailable",
+};
+
+export async function showGame(root, gameId, { watch = false } = {}) {
+  root.replaceChildren(h("main", { class: "lobby" }, h("section", { class: "card" }, h("h2", {}, `Opening game ${gameId}…`))));
+  let info;
+  try {
+    info = await getJSON(`/api/games/${encodeURIComponent(gameId)}`);
+  } catch (e) {
+    root.querySelector(".card").append(h("p", { class: "error" }, e.message), h("p", {}, h("a", { href: "/" }, "Back to the lobby")));
+    return null;
+  }
+  const sc = await loadScenario(info.scenario);
+  const seat = watch ? null : seatOf(gameId);
+  const view = new GameView(root, gameId, sc, seat, info);
+  view.start();
+  return view;
+}
+
+export class GameView {
+  constructor(root, gameId, scenario, seat, info) {
+    this.root = root;
+    this.gameId = gameId;
+    this.scenario = scenario;
+    this.seat = seat ? seat.seat : null;
+    this.token = seat ? seat.token : null;
+    this.info = info;
+    this.board = new Board(scenario);
+    this.choices = null; // {version, side, choices, digest}
+    this.digest = null; // the digest of the state the board shows (null after a snapshot)
+    this.selection = null; // {mode: "move"|"enter", unit} | {mode: "attack", ...}
+    this.selectedHex = null;
+    this.busy = false;
+    this.log = [];
+    this.dialogKey = null;
+    this.build();
+  }
+
+  // -- the page ----------------------------------------------------------------------------------
+  build() {
+    const sc = this.scenario;
+    document.title = `${sc.name} — Blue & Gray`;
+    const you = this.seat
+      ? h("span", { class: `seat-badge ${this.seat}`, id: "seat-badge" }, `You play ${SIDE_NAME[this.seat]}`)
+      : h("span", { class: "seat-badge watcher", id: "seat-badge" }, "Watching");
+    this.root.replaceChildren(
+      h("div", { class: "game", id: "game" },
+        h("header", { class: "bar" },
+          h("a", { href: "/", class: "home", title: "Lobby" }, "Blue & Gray"),
+          h("span", { class: "title" }, sc.name.split(":")[0], h("small", { class: "muted" }, ` · game ${this.gameId}`)),
+          you,
+          h("span", { class: "conn connecting", id: "conn", role: "status", "aria-live": "polite" }, h("i", {}), h("b", {}, CONN_TEXT.connecting)),
+        ),
+        h("div", { class: "board-wrap" },
+          h("div", { id: "map" }),
+          h("div", { class: "map-tools" },
+            h("button", { id: "zoom-in", title: "Zoom in (+)", onclick: () => this.map.zoom(1.3) }, "+"),
+            h("button", { id: "zoom-out", title: "Zoom out (−)", onclick: () => this.map.zoom(1 / 1.3) }, "−"),
+            h("button", { id: "zoom-fit", title: "Whole map (0)", onclick: () => this.map.fit() }, "⤢"),
+            h("button", { id: "numbers-toggle", title: "Hex numbers (N)", onclick: () => this.toggleNumbers() }, "#"),
+          ),
+          h("div", { id: "stale", class: "stale hidden", role: "alert" }),
+          h("div", { id: "hover", class: "hover-info hidden" }),
+        ),
+        h("aside", { class: "panel" },
+          h("section", { id: "status" }),
+          h("section", { id: "action" }),
+          h("section", { id: "controls" },
+            h("button", { id: "end-phase", onclick: () => this.endPhase() }, "End phase ", h("kbd", {}, "E")),
+            h("button", { id: "undo-request", onclick: () => this.undoDialog() }, "Undo… ", h("kbd", {}, "U")),
+            h("button", { id: "draw-offer", onclick: () => this.offerDraw() }, "Offer draw"),
+            h("button", { id: "resign", class: "danger", onclick: () => this.resignDialog() }, "Resign"),
+          ),
+          h("section", { id: "hexinfo" }),
+          h("section", { id: "reinforcements" }),
+          h("details", { id: "legend" }, h("summary", {}, "Map key and shortcuts"), this.legend()),
+          h("section", { id: "log-section" }, h("h3", {}, "Record"), h("ol", { id: "log", reversed: true })),
+        ),
+        h("div", { id: "dialog-backdrop", class: "hidden" }, h("div", { id: "dialog", role: "dialog", "aria-modal": "true" })),
+        h("div", { id: "toasts", "aria-live": "assertive" }),
+      ),
+    );
+    this.$ = (sel) => this.root.querySelector(sel);
+    this.map = new MapView(this.$("#map"), sc);
+    this.map.onHexClick = (hex) => this.clickHex(hex);
+    this.map.onHexHover = (hex) => this.hoverHex(hex);
+    this.map.zoom(1.6);
+    if (!this.seat) for (const id of ["#end-phase", "#undo-request", "#draw-offer", "#resign"]) this.$(id).classList.add("hidden");
+    this.keys = (e) => this.key(e);
+    document.addEventListener("keydown", this.keys);
+    window.bluegray = this; // for the browser tests and the curious
+  }
+
+  legend() {
+    const terr = Object.entries(TERRAIN_STYLE).map(([, [fill, pattern, label]]) =>
+      h("li", {}, h("span", { class: "swatch", html: `<svg width="30" height="18"><rect width="30" height="18" fill="${fill}" stroke="#8a8577"/>${pattern ? `<rect width="30" height="18" fill="url(#${pattern})"/>` : ""}</svg>` }), label));
+    const sides = LEGEND_HEXSIDES.map(([svg, label]) => h("li", {}, h("span", { class: "swatch", html: `<svg width="36" height="22">${svg}</svg>` }), label));
+    const demo = { id: "demo", side: "union", type: "infantry", strength: 5, designation: "1/2/XV" };
+    const demoC = { id: "demo2", side: "confederate", type: "artillery", strength: 2, designation: "Corput" };
+    return h("div", { class: "legend" },
+      h("ul", {}, terr), h("ul", {}, sides),
+      h("ul", {},
+        h("li", { html: `${counterIcon(demo)} Union (blue) — box: ✕ infantry, / cavalry, • artillery` }),
+        h("li", { html: `${counterIcon(demoC)} Confederate (grey)` }),
+        h("li", { html: `${counterIcon(demo, 34, { moved: true })} black corner: moved this phase` }),
+        h("li", { html: `${counterIcon(demo, 34, { ineffective: true })} hatched, IE: ineffective (11.0)` }),
+        h("li", { html: `${counterIcon(demo, 34, { attacked: true })} red dot: in combat this phase` }),
+        h("li", {}, "Dashed ring: victory hex; gold ring: movement-quota bonus hex; “T2 entry”: reinforcements enter here"),
+      ),
+      h("p", { class: "keys" }, "Keys: ", h("kbd", {}, "E"), " end phase · ", h("kbd", {}, "U"), " undo request · ", h("kbd", {}, "Esc"),
+        " clear selection · ", h("kbd", {}, "N"), " hex numbers · ", h("kbd", {}, "+"), h("kbd", {}, "−"), " zoom · ", h("kbd", {}, "0"), " whole map · drag to pan, wheel or pinch to zoom"),
+    );
+  }
+
+  start() {
+    this.conn = new Connection({
+      hello: () => ({
+        game_id: this.gameId,
+        ...(this.token ? { token: this.token } : { spectate: true }),
+        // After an accepted undo whose snapshot has not come, ask from before it: the server then
+        // sends the snapshot (never a board that silently missed the undo).
+        last_version: this.board.stale ? this.board.staleFrom - 1 : this.board.version,
+      }),
+      onMessage: (m) => this.message(m),
+      onState: (s, detail) => this.connState(s, detail),
+    });
+    this.conn.open();
+    this.render();
+  }
+
+  destroy() {
+    document.removeEventListener("keydown", this.keys);
+    this.conn?.close();
+  }
+
+  // -- messages --------------------------------------------------------------------------------
+  message(m) {
+    switch (m.type) {
+      case "welcome":
+        this.welcome = m;
+        if (this.token && m.seat === null) this.toast("This browser's seat token was not accepted: watching instead.", "error");
+        this.seat = m.seat;
+        break;
+      case "events": {
+        let changed = false;
+        for (const ev of m.events) {
+          if (ev.version <= this.board.version) continue;
+          if (ev.version !== this.board.version + 1) {
+            // A gap: never show a board that skipped events. Reconnect and ask again.
+            this.conn.drop();
+            return;
+          }
+          const line = this.board.applyEvent(ev);
+          if (ev.digest !== this.digest) changed = true;
+          this.digest = ev.digest;
+          if (line) this.addLog(ev.version, line, ev.type);
+          this.announce(ev);
+        }
+        if (changed) this.selectionStale();
+        break;
+      }
+      case "snapshot":
+        this.board.applySnapshot(m);
+        this.digest = null;
+        this.addLog(m.version, m.reason === "undo" ? "Undo: the board is back as it was" : "The board was brought up to date", "snapshot");
+        if (m.reason === "undo") this.toast("Undo accepted: the board is back as it was.", "info");
+        this.selectionStale();
+        break;
+      case "choices":
+        this.choices = { ...m, digest: this.digest };
+        break;
+      case "ack":
+        break;
+      case "error":
+        if (!m.command_id) this.showError(m);
+        break;
+    }
+    this.render();
+  }
+
+  announce(ev) {
+    const d = ev.data;
+    if (ev.type === "combat_resolved") {
+      this.toast(`Die ${d.die} at ${d.column}: ${d.result} — ${RESULT_TEXT[d.result] || ""}`, "combat", 6000);
+    } else if (ev.type === "undo_declined" && d.seat !== this.seat && this.seat) {
+      this.toast("Your undo request was declined.", "info");
+    } else if (ev.type === "draw_declined" && d.seat !== this.seat && this.seat) {
+      this.toast("Your draw offer was declined.", "info");
+    }
+  }
+
+  selectionStale() {
+    if (this.selection && this.selection.mode !== "attack") this.selection = null;
+    if (this.selection?.mode === "attack" && !this.validChoices()?.attacks?.length) this.selection = null;
+    this.map.setPath(null);
+  }
+
+  connState(state, detail) {
+    const el = this.$("#conn");
+    el.className = `conn ${state}`;
+    el.querySelector("b").textContent = CONN_TEXT[state] || state;
+    el.title = detail || "";
+    this.render();
+  }
+
+  addLog(version, text, type) {
+    this.log.push({ version, text, type });
+    const ol = this.$("#log");
+    ol.prepend(h("li", { value: version, class: `ev-${type}` }, h("span", { class: "v" }, `v${version}`), " ", text));
+    while (ol.children.length > 300) ol.lastChild.remove();
+  }
+
+  toast(text, kind = "info", ms = 4500) {
+    const t = h("div", { class: `toast ${kind}`, role: kind === "error" ? "alert" : "status" }, text);
+    this.$("#toasts").append(t);
+    setTimeout(() => t.remove(), ms);
+  }
+
+  showError(m) {
+    if (m.code === "illegal") this.toast(`Rule ${m.case || "?"}: ${m.message}`, "error illegal", 8000);
+    else if (m.code === "conflict") this.toast("The game moved on meanwhile: the board is up to date now, look again.", "info");
+    else if (m.code === "not_your_turn") this.toast(`Not your turn: ${m.message}`, "error");
+    else this.toast(`${m.code}: ${m.message}`, "error");
+  }
+
+  // -- what the player may do --------------------------------------------------------------------
+  live() {
+    return this.conn?.state === "live" && !this.board.stale;
+  }
+
+  /** The server's choices for the board shown, when this seat is to act; else null. */
+  validChoices() {
+    const c = this.choices;
+    if (!c || !this.seat || c.side !== this.seat || c.digest !== this.digest || !this.live()) return null;
+    if (c.version > this.board.version) return null;
+    return c.choices;
+  }
+
+  async act(message) {
+    if (!this.seat) return null;
+    if (this.busy) return null;
+    this.busy = true;
+    this.render();
+    try {
+      const reply = await this.conn.act({ ...message, seen: this.board.version });
+      if (reply.type === "error") this.showError(reply);
+      return reply;
+    } finally {
+      this.busy = false;
+      this.render();
+    }
+  }
+
+  command(command) {
+    return this.act({ type: "command", command });
+  }
+
+  endPhase() {
+    if (!this.seat) return;
+    const c = this.validChoices();
+    if (c && !c.may_end_phase && c.end_phase_refused) {
+      this.showError({ code: "illegal", case: c.end_phase_refused.case, message: c.end_phase_refused.message });
+      return;
+    }
+    this.selection = null;
+    this.command({ type: "end_phase" });
+  }
+
+  // -- the map -----------------------------------------------------------------------------------
+  unitsIn(hex) {
+    return Object.entries(this.board.state.positions).filter(([, h]) => h === hex).map(([u]) => u).sort();
+  }
+
+  clickHex(hex) {
+    const c = this.validChoices();
+    const sel = this.selection;
+    this.selectedHex = hex;
+    if (c?.decision) {
+      this.clickDecision(c.decision, hex);
+    } else if (sel && (sel.mode === "move" || sel.mode === "enter")) {
+      const dests = (sel.mode === "move" ? c?.moves : c?.reinforcements)?.[sel.unit] || {};
+      if (hex in dests) {
+        const d = dests[hex];
+        this.selection = null;
+        this.map.setPath(null);
+        this.command({ type: sel.mode === "move" ? "move" : "enter_reinforcement", unit: sel.unit, path: d.path });
+      } else if (sel.mode === "move" && this.board.state.positions[sel.unit] !== hex && neighbours(this.map.layout, this.board.state.positions[sel.unit]).includes(hex) && !this.unitsIn(hex).some((u) => this.board.units[u].side === this.seat)) {
+        // Not offered: let the rules say why (the server answers with the case and its sentence).
+        this.command({ type: "move", unit: sel.unit, path: [this.board.state.positions[sel.unit], hex] });
+      } else {
+        this.selectUnitAt(hex, c);
+      }
+    } else if (c?.attacks?.length) {
+      this.clickAttack(c, hex);
+    } else {
+      this.selectUnitAt(hex, c);
+    }
+    this.render();
+  }
+
+  selectUnitAt(hex, c) {
+    const mine = this.unitsIn(hex).filter((u) => this.board.units[u].side === this.seat);
+    if (!mine.length || this.board.state.phase !== "movement" || !c) {
+      this.selection = null;
+      return;
+    }
+    const movable = mine.filter((u) => c.moves?.[u]);
+    const pool = movable.length ? movable : mine;
+    const cur = this.selection?.mode === "move" ? pool.indexOf(this.selection.unit) : -1;
+    this.selection = { mode: "move", unit: pool[(cur + 1) % pool.length] };
+  }
+
+  selectUnit(unit, mode = "move") {
+    this.selection = { mode, unit };
+    const hex = this.board.state.positions[unit];
+    if (hex) this.selectedHex = hex;
+    this.render();
+  }
+
+  hoverHex(hex) {
+    const c = this.validChoices();
+    const sel = this.selection;
+    const info = this.$("#hover");
+    if (sel && (sel.mode === "move" || sel.mode === "enter")) {
+      const d = (sel.mode === "move" ? c?.moves : c?.reinforcements)?.[sel.unit]?.[hex];
+      if (d) this.map.setPath(d.path, "preview", `${d.cost} MP`);
+      else this.map.setPath(null);
+    }
+    if (!hex) {
+      info.classList.add("hidden");
+      return;
+    }
+    const t = this.scenario.map.hexes[hex]?.terrain;
+    const units = this.unitsIn(hex).map((u) => `${this.board.name(u)} (${this.board.units[u].strength})`);
+    info.textContent = `${hex} · ${TERRAIN_STYLE[t]?.[2] || t}${units.length ? " · " + units.join(", ") : ""}`;
+    info.classList.remove("hidden");
+  }
+
+  // -- combat ------------------------------------------------------------------------------------
+  clickAttack(c, hex) {
+    const options = c.attacks;
+    let sel = this.selection?.mode === "attack" ? this.selection : null;
+    const isTarget = options.some((o) => o.defenders.includes(hex));
+    if (sel && sel.option && hex in sel.option.groups) {
+      const g = sel.option.groups[hex];
+      const set = g.bombarding ? sel.bombard : sel.hexes;
+      if (set.has(hex)) set.delete(hex);
+      else set.add(hex);
+      return;
+    }
+    if (isTarget) {
+      let defenders;
+      if (sel && sel.defenders.includes(hex)) defenders = sel.defenders.filter((d) => d !== hex);
+      else if (sel && findOption(options, [...sel.defenders, hex])) defenders = [...sel.defenders, hex];
+      else defenders = [hex];
+      if (!defenders.length) {
+        this.selection = null;
+        return;
+      }
+      this.startAttack(options, defenders);
+      return;
+    }
+    this.selection = null;
+  }
+
+  startAttack(options, defenders) {
+    const option = findOption(options, defenders);
+    let hexes = new Set();
+    if (option) {
+      // Start with the strongest set of adjacent hexes that may make the attack.
+      const best = [...option.adjacent].sort((a, b) => b.attack - a.attack || b.hexes.length - a.hexes.length)[0];
+      if (best) hexes = new Set(best.hexes);
+    }
+    this.selection = { mode: "attack", defenders: [...defenders].sort(), option, hexes, bombard: new Set() };
+    this.render();
+  }
+
+  attackMatch(sel) {
+    if (!sel?.option) return null;
+    const key = [...sel.hexes].sort().join(",");
+    return sel.option.adjacent.find((a) => [...a.hexes].sort().join(",") === key) || null;
+  }
+
+  declareAttack() {
+    const sel = this.selection;
+    const match = this.attackMatch(sel);
+    if (!sel || !match) return;
+    const attackers = [...sel.hexes, ...sel.bombard].flatMap((hx) => sel.option.groups[hx].units);
+    this.selection = null;
+    this.command({ type: "declare_attack", attackers, defenders: sel.option.defenders });
+  }
+
+  clickDecision(d, hex) {
+    if (d.type === "retreat") {
+      const opt = d.options.find((o) => o.to === hex);
+      if (opt) this.command({ type: "retreat", unit: d.unit, to: opt.to, ...(opt.displace ? { displace: opt.displace } : {}) });
+    } else if (d.type === "advance") {
+      const opts = d.options.filter((o) => o.to === hex);
+      if (opts.length === 1) this.command({ type: "advance", unit: opts[0].unit, to: hex });
+    }
+  }
+
+  // -- undo, draw, resign ----------------------------------------------------------------------
+  undoDialog() {
+    if (!this.seat || !this.live()) return;
+    const s = this.board.session;
+    if (s.finished) return;
+    if (s.undo) {
+      this.toast("An undo request is already waiting for an answer.", "info");
+      return;
+    }
+    if ((s.created?.options?.undo || this.info.options?.undo) === "none") {
+      this.toast("This game is played without undo (tournament).", "info");
+      return;
+    }
+    const cmds = this.board.commands.slice(-8).reverse();
+    if (!cmds.length) {
+      this.toast("No action to take back yet.", "info");
+      return;
+    }
+    let chosen = cmds[0].version;
+    const list = h("ol", { class: "undo-list" },
+      cmds.map((c, i) =>
+        h("li", {},
+          h("label", {},
+            h("input", { type: "radio", name: "undo-back", value: c.version, checked: i === 0, onchange: () => { chosen = c.version; } }),
+            ` ${SIDE_NAME[c.seat]}: ${commandText(this.board, c.command)}`,
+            c.rolls ? h("span", { class: "warn" }, " (a die was thrown)") : null,
+          ),
+        ),
+      ),
+    );
+    this.dialog("undo-ask", h("h3", {}, "Take back actions"),
+      h("p", {}, "Take back this action and every one after it. Your opponent must agree (5.17); a thrown die is final (5.14) unless the game allows it."),
+      list,
+      h("div", { class: "actions" },
+        h("button", { class: "primary", id: "undo-send", onclick: () => { this.closeDialog(); this.act({ type: "undo_request", back_to: chosen - 1 }); } }, "Ask to undo"),
+        h("button", { onclick: () => this.closeDialog() }, "Cancel"),
+      ));
+  }
+
+  offerDraw() {
+    if (!this.seat || !this.live()) return;
+    this.act({ type: "draw_offer" }).then((r) => r?.type === "ack" && this.toast("Draw offered.", "info"));
+  }
+
+  resignDialog() {
+    if (!this.seat || !this.live()) return;
+    this.dialog("resign", h("h3", {}, "Resign?"), h("p", {}, "The game ends and your opponent wins."),
+      h("div", { class: "actions" },
+        h("button", { class: "danger", id: "resign-confirm", onclick: () => { this.closeDialog(); this.act({ type: "resign" }); } }, "Resign"),
+        h("button", { onclick: () => this.closeDialog() }, "Cancel")));
+  }
+
+  dialog(key, ...content) {
+    this.dialogKey = key;
+    this.$("#dialog").replaceChildren(...content);
+    this.$("#dialog").dataset.key = key;
+    this.$("#dialog-backdrop").classList.remove("hidden");
+  }
+
+  closeDialog() {
+    this.dialogKey = null;
+    this.$("#dialog-backdrop").classList.add("hidden");
+  }
+
+  /** Dialogs the game itself opens: an undo or draw to answer, the end of the game. */
+  gameDialogs() {
+    const s = this.board.session;
+    if (s.finished) {
+      const key = `finished`;
+      if (this.dialogKey !== key && !this.finishedShown) {
+        this.finishedShown = true;
+        const vp = s.finished.vp || this.board.state.vp || {};
+        this.dialog(key, h("h3", {}, "The game is over"),
+          h("p", { class: "result", id: "result" }, finishText(s.finished)),
+          h("p", {}, `Victory points: Union ${vp.union ?? 0} · Confederate ${vp.confederate ?? 0}`),
+          h("p", { class: "muted" }, `Dice seed revealed: ${s.finished.seed?.slice(0, 16)}… — every roll can be checked with bluegray verify.`),
+          h("div", { class: "actions" }, h("button", { class: "primary", onclick: () => this.closeDialog() }, "Close")));
+      }
+      return;
+    }
+    if (!this.seat) return;
+    const u = s.undo;
+    if (u && u.seat !== this.seat) {
+      const key = `undo-answer:${u.request}`;
+      if (this.dialogKey !== key) {
+        const what = (s.undoDetail || []).map((t) => h("li", {}, `${SIDE_NAME[t.seat]}: ${commandText(this.board, t.command)}`));
+        this.dialog(key, h("h3", {}, `${SIDE_NAME[u.seat]} asks to take back`),
+          what.length ? h("ul", {}, what) : h("p", {}, `${u.takes_back.length} action(s), back to version ${u.back_to}.`),
+          h("div", { class: "actions" },
+            h("button", { class: "primary", id: "undo-accept", onclick: () => { this.closeDialog(); this.act({ type: "undo_accept", request: u.request }); } }, "Accept"),
+            h("button", { id: "undo-decline", onclick: () => { this.closeDialog(); this.act({ type: "undo_decline", request: u.request }); } }, "Decline")));
+      }
+      return;
+    }
+    const dr = s.draw;
+    if (dr && dr.seat !== this.seat) {
+      const key = `draw:${dr.offer}`;
+      if (this.dialogKey !== key) {
+        this.dialog(key, h("h3", {}, `${SIDE_NAME[dr.seat]} offers a draw`),
+          h("div", { class: "actions" },
+            h("button", { class: "primary", id: "draw-accept", onclick: () => { this.closeDialog(); this.act({ type: "draw_accept" }); } }, "Accept the draw"),
+            h("button", { id: "draw-decline", onclick: () => { this.closeDialog(); this.act({ type: "draw_decline" }); } }, "Decline")));
+      }
+      return;
+    }
+    if (this.dialogKey && (this.dialogKey.startsWith("undo-answer") || this.dialogKey.startsWith("draw:"))) this.closeDialog();
+  }
+
+  // -- keys ----------------------------------------------------------------------------------------
+  key(e) {
+    if (e.target.closest("input, select, textarea") || e.ctrlKey || e.metaKey || e.altKey) return;
+    const k = e.key;
+    if (k === "Escape") {
+      if (this.dialogKey) this.closeDialog();
+      this.selection = null;
+      this.map.setPath(null);
+      this.render();
+    } else if (k === "e" || k === "E") this.endPhase();
+    else if (k === "u" || k === "U") this.undoDialog();
+    else if (k === "n" || k === "N") this.toggleNumbers();
+    else if (k === "+" || k === "=") this.map.zoom(1.3);
+    else if (k === "-" || k === "_") this.map.zoom(1 / 1.3);
+    else if (k === "0") this.map.fit();
+    else return;
+    e.preventDefault();
+  }
+
+  toggleNumbers() {
+    this.map.showNumbers(!this.map.numbersShown);
+    this.$("#numbers-toggle").classList.toggle("on", this.map.numbersShown);
+  }
+
+  // -- rendering ---------------------------------------------------------------------------------
+  render() {
+    const b = this.board;
+    const c = this.validChoices();
+    const live = this.live();
+    this.$("#game").classList.toggle("not-live", !live);
+    const stale = this.$("#stale");
+    if (!live && this.conn) {
+      stale.classList.remove("hidden");
+      stale.textContent = this.conn.state === "gone"
+        ? "This game cannot be served any more."
+        : b.stale
+          ? "An undo was accepted: fetching the board as it is now…"
+          : `${CONN_TEXT[this.conn.state]} The board shows version ${b.version} and may be behind; actions wait until the connection is back.`;
+    } else stale.classList.add("hidden");
+    this.renderStatus(c);
+    this.renderMap(c);
+    this.renderAction(c);
+    this.renderControls(c);
+    this.renderHexInfo(c);
+    this.renderReinforcements(c);
+    this.gameDialogs();
+  }
+
+  renderStatus() {
+    const b = this.board;
+    const st = b.state;
+    const sc = this.scenario;
+    const night = sc.night_turns.includes(st.turn);
+    const toAct = b.toAct();
+    const s = b.session;
+    const rows = [
+      h("div", { class: "turn", id: "turn" }, `Turn ${st.turn} of ${sc.turns}`, night ? h("span", { class: "night" }, " · night") : ""),
+      h("div", { class: "phase", id: "phase" }, h("span", { class: `side-chip ${st.phasing}` }, SIDE_NAME[st.phasing]), ` ${cap(st.phase)} Phase`),
+    ];
+    if (!s.started) rows.push(h("div", { class: "waiting", id: "to-act" }, "Waiting for the second player to join."));
+    else if (s.finished) rows.push(h("div", { class: "over", id: "to-act" }, `Game over: ${finishText(s.finished)}`));
+    else if (toAct) rows.push(h("div", { id: "to-act", class: toAct === this.seat ? "yours" : "" }, toAct === this.seat ? "Your move" : `${SIDE_NAME[toAct]} to act`));
+    const q = sc.exclusive?.movement_quota;
+    if (q && st.phase === "movement" && q.side === st.phasing) {
+      rows.push(h("div", { class: "quota", id: "quota", title: "17.11 movement quota" },
+        `Units moved: ${st.moved.length} of ${q.units} (quota 17.11; ${q.units + (q.bonus_units || 0)} with the bonus hex ${q.bonus_hex} held, 17.14)`));
+    }
+    rows.push(h("div", { class: "vp", id: "vp" }, `VP: Union ${st.vp.union ?? 0} · Confederate ${st.vp.confederate ?? 0}`, st.result ? h("b", {}, ` · ${st.result}`) : ""));
+    if (s.undo) rows.push(h("div", { class: "note", id: "undo-note" }, `${SIDE_NAME[s.undo.seat]} asked to take back ${s.undo.takes_back.length} action(s)`,
+      s.undo.seat === this.seat ? h("button", { id: "undo-withdraw", onclick: () => this.act({ type: "undo_withdraw", request: s.undo.request }) }, "Withdraw") : " — waiting for an answer"));
+    if (s.draw) rows.push(h("div", { class: "note" }, `${SIDE_NAME[s.draw.seat]} offered a draw`));
+    this.$("#status").replaceChildren(...rows);
+  }
+
+  renderMap(c) {
+    const b = this.board;
+    const sel = this.selection;
+    const shades = {};
+    const rings = [];
+    let selUnit = null;
+    if (sel && (sel.mode === "move" || sel.mode === "enter")) {
+      selUnit = sel.unit;
+      const dests = (sel.mode === "move" ? c?.moves : c?.reinforcements)?.[sel.unit] || {};
+      const max = Math.max(1, ...Object.values(dests).map((d) => d.cost));
+      for (const [hx, d] of Object.entries(dests)) {
+        const t = d.cost / max;
+        shades[hx] = { cls: "reach", label: d.cost, style: `fill: rgba(255, 170, 0, ${(0.55 - 0.35 * t).toFixed(2)})`, hatch: t > 0.66, title: `${hx}: ${d.cost} MP` };
+      }
+      const from = b.state.positions[sel.unit];
+      if (from) rings.push({ hex: from, cls: "from" });
+    }
+    if (c?.decision) {
+      const d = c.decision;
+      if (d.type === "resolve") {
+        for (const u of [...d.attack.attackers, ...(d.attack.bombarding || [])]) if (b.state.positions[u]) rings.push({ hex: b.state.positions[u], cls: "attacker" });
+        for (const hx of d.attack.defenders) rings.push({ hex: hx, cls: "defender" });
+      } else if (d.type === "retreat") {
+        rings.push({ hex: d.hex, cls: "from", label: "retreat" });
+        for (const o of d.options) shades[o.to] = { cls: "choice retreat-to", label: o.eliminated ? "✕ elim." : o.displace ? "displace" : "↩", title: o.displace ? `displaces ${b.name(o.displace)}` : o.eliminated ? "the unit is eliminated" : "retreat here" };
+      } else if (d.type === "advance") {
+        for (const o of d.options) shades[o.to] = { cls: "choice advance-to", label: "advance", title: `${b.name(o.unit)} may advance here` };
+      }
+    } else if (c?.attacks?.length) {
+      const targets = new Set(c.attacks.flatMap((o) => o.defenders));
+      const owed = new Set(c.attacks.filter((o) => o.owed).flatMap((o) => o.defenders));
+      for (const hx of targets) rings.push({ hex: hx, cls: `target${owed.has(hx) ? " owed" : ""}`, label: owed.has(hx) ? "must" : "" });
+      if (sel?.mode === "attack") {
+        for (const hx of sel.defenders) rings.push({ hex: hx, cls: "defender" });
+        if (sel.option) {
+          for (const [hx, g] of Object.entries(sel.option.groups)) {
+            const on = g.bombarding ? sel.bombard.has(hx) : sel.hexes.has(hx);
+            rings.push({ hex: hx, cls: `${g.bombarding ? "bombard" : "attacker"}${on ? " on" : " off"}`, label: on ? String(g.strength) : "" });
+          }
+        }
+      }
+    }
+    if (this.selectedHex && !rings.some((r) => r.hex === this.selectedHex)) rings.push({ hex: this.selectedHex, cls: "selected" });
+    this.map.setOverlay({ shades, rings });
+    this.map.drawUnits(b, selUnit);
+    if (!sel && b.lastMove && b.lastMove.path.length > 1) this.map.setPath(b.lastMove.path, "trail");
+    else if (!sel) this.map.setPath(null);
+  }
+
+  renderAction(c) {
+    const b = this.board;
+    const el = this.$("#action");
+    const out = [];
+    const s = b.session;
+    if (b.lastCombat && b.state.phase === "combat") out.push(dieView(b.lastCombat, b));
+    if (!this.seat) {
+      const p = b.state.pending[0];
+      if (p) out.push(h("p", { class: "muted" }, pendingText(p, b)));
+      el.replaceChildren(...out);
+      return;
+    }
+    if (!s.started || s.finished) {
+      if (!s.started && this.welcome) {
+        const held = seatOf(this.gameId);
+        if (held?.invite_url) out.push(h("p", {}, "Send your opponent the invite link:"), h("input", { type: "text", readonly: true, value: held.invite_url, class: "invite-link", onfocus: (e) => e.target.select() }));
+      }
+      el.replaceChildren(...out);
+      return;
+    }
+    if (b.toAct() !== this.seat) {
+      const p = b.state.pending[0];
+      out.push(h("p", { class: "muted", id: "waiting" }, p ? pendingText(p, b) : `Waiting for ${SIDE_NAME[b.toAct()] || "the opponent"}.`));
+      el.replaceChildren(...out);
+      return;
+    }
+    if (!c) {
+      out.push(h("p", { class: "muted" }, this.live() ? "Your move — receiving your choices…" : "Your move — waiting for the connection."));
+      el.replaceChildren(...out);
+      return;
+    }
+    if (c.decision) out.push(this.decisionView(c.decision));
+    else if (b.state.phase === "movement") out.push(this.movementView(c));
+    else if (b.state.phase === "combat") out.push(this.combatView(c));
+    el.replaceChildren(...out);
+  }
+
+  movementView(c) {
+    const sel = this.selection;
+    const n = Object.keys(c.moves || {}).length;
+    const r = Object.keys(c.reinforcements || {}).length;
+    const out = [h("h3", {}, "Movement")];
+    if (sel && (sel.mode === "move" || sel.mode === "enter")) {
+      const u = this.board.units[sel.unit];
+      const dests = (sel.mode === "move" ? c.moves : c.reinforcements)?.[sel.unit];
+      out.push(h("p", { class: "selected-unit", id: "selected-unit", html: `${counterIcon(u, 30)} <b>${esc(u.designation)}</b> ${u.strength} ${u.type}` }));
+      out.push(h("p", {}, dests ? `${Object.keys(dests).length} hexes in reach, shaded with their cost in movement points. Point at one for the path; click to move there.` : "This unit has no move now. Click a neighbouring hex to ask the rules why."));
+      out.push(h("button", { onclick: () => { this.selection = null; this.render(); } }, "Cancel ", h("kbd", {}, "Esc")));
+    } else {
+      out.push(h("p", {}, n ? `${n} unit(s) may move: click one on the map.` : "No unit may move now."), r ? h("p", {}, `${r} reinforcement(s) may enter: see Reinforcements below.`) : "");
+    }
+    if (!c.may_end_phase && c.end_phase_refused) out.push(h("p", { class: "warn" }, `The phase may not end yet (${c.end_phase_refused.case}): ${c.end_phase_refused.message}`));
+    return h("div", {}, out);
+  }
+
+  combatView(c) {
+    const b = this.board;
+    const sel = this.selection?.mode === "attack" ? this.selection : null;
+    const out = [h("h3", {}, "Combat")];
+    if (!c.attacks?.length) {
+      out.push(h("p", {}, "No attack may be declared now."));
+    } else if (!sel) {
+      out.push(h("p", {}, `${new Set(c.attacks.flatMap((o) => o.defenders)).size} enemy hex(es) may be attacked (red rings; “must”: an attack owed). Click one to plan an attack.`));
+    } else if (!sel.option) {
+      const wider = c.attacks.filter((o) => sel.defenders.every((d) => o.defenders.includes(d)));
+      out.push(h("p", {}, `${sel.defenders.join(" + ")} may not be attacked alone. Attack it together with:`),
+        h("ul", {}, wider.map((o) => h("li", {}, h("button", { onclick: () => this.startAttack(c.attacks, o.defenders) }, o.defenders.join(" + "))))));
+    } else {
+      const o = sel.option;
+      const match = this.attackMatch(sel);
+      out.push(h("p", {}, h("b", {}, "Defending: "), o.defending.map((u) => `${b.name(u)} (${b.units[u].strength})`).join(", "), ` in ${o.defenders.join(", ")}`, o.owed ? h("span", { class: "warn" }, " — must be attacked") : ""));
+      const groups = Object.entries(o.groups).map(([hx, g]) => {
+        const on = g.bombarding ? sel.bombard.has(hx) : sel.hexes.has(hx);
+        return h("li", {},
+          h("label", {},
+            h("input", { type: "checkbox", checked: on, "data-hex": hx, onchange: () => { const set = g.bombarding ? sel.bombard : sel.hexes; if (set.has(hx)) set.delete(hx); else set.add(hx); this.render(); } }),
+            ` ${hx}: ${g.units.map((u) => b.name(u)).join(", ")} — ${g.strength}${g.bombarding ? " (bombarding)" : ""}`));
+      });
+      out.push(h("p", {}, h("b", {}, "Attacking (click hexes on the map, or tick):")), h("ul", { class: "groups" }, groups));
+      if (match) {
+        const allBombard = o.bombard.length && o.bombard.every((x) => sel.bombard.has(x));
+        const odds = sel.bombard.size === 0 ? match.odds : allBombard ? match.odds_with_bombardment : null;
+        out.push(h("div", { class: "odds", id: "odds" },
+          h("span", {}, `${match.attack}${sel.bombard.size ? " + bombardment" : ""} against ${match.defence} (terrain included)`),
+          h("b", {}, odds ? `Odds ${odds}` : "Odds: computed on declaring")));
+        out.push(h("button", { class: "primary", id: "declare", disabled: this.busy, onclick: () => this.declareAttack() }, "Declare attack"));
+      } else {
+        out.push(h("p", { class: "warn" }, "These hexes may not make this attack together (every unit that must join, or a feasible set). Ready-made choices:"));
+      }
+      out.push(h("ul", { class: "adjacent" }, o.adjacent.map((a) =>
+        h("li", {}, h("button", { class: "link", onclick: () => { sel.hexes = new Set(a.hexes); this.render(); } }, a.hexes.length ? a.hexes.join(" + ") : "bombardment only"), ` ${a.attack} vs ${a.defence}: ${a.odds || "—"}${a.odds_with_bombardment ? ` (with all bombardment ${a.odds_with_bombardment})` : ""}`))));
+      out.push(h("button", { onclick: () => { this.selection = null; this.render(); } }, "Cancel ", h("kbd", {}, "Esc")));
+    }
+    if (!c.may_end_phase && c.end_phase_refused) out.push(h("p", { class: "warn" }, `The phase may not end yet (${c.end_phase_refused.case}): ${c.end_phase_refused.message}`));
+    return h("div", {}, out);
+  }
+
+  decisionView(d) {
+    const b = this.board;
+    if (d.type === "resolve") {
+      const a = d.attack;
+      const column = h("select", { id: "column" }, d.columns.map((col, i) => h("option", { value: col }, i ? `${col} (reduced, 7.9)` : `${col} (the odds)`)));
+      return h("div", { class: "decision" }, h("h3", {}, "Resolve the attack"),
+        h("p", {}, `${a.attackers.map((u) => b.name(u)).join(", ")}${a.bombarding?.length ? ` with ${a.bombarding.map((u) => b.name(u)).join(", ")} bombarding` : ""} against ${a.defending.map((u) => b.name(u)).join(", ")} in ${a.defenders.join(", ")}.`),
+        h("div", { class: "odds", id: "odds" }, h("span", {}, `${a.attack} against ${a.defence}`), h("b", {}, `Odds ${a.odds}`)),
+        h("label", { class: "field" }, h("span", {}, "Resolve on the column"), column),
+        h("button", { class: "primary", id: "roll", disabled: this.busy, onclick: () => { const col = column.value; this.command({ type: "resolve_attack", ...(col !== a.odds ? { odds: col } : {}) }); } }, "🎲 Roll the die"));
+    }
+    if (d.type === "retreat") {
+      return h("div", { class: "decision" }, h("h3", {}, `Retreat ${b.name(d.unit)}`),
+        h("p", {}, `From ${d.hex}: click a shaded hex on the map, or choose:`),
+        h("ul", {}, d.options.map((o) => h("li", {}, h("button", { class: "retreat-option", "data-to": o.to, onclick: () => this.command({ type: "retreat", unit: d.unit, to: o.to, ...(o.displace ? { displace: o.displace } : {}) }) },
+          `${o.to}${o.displace ? ` (displacing ${b.name(o.displace)}, 7.8)` : ""}${o.eliminated ? " (eliminated)" : ""}`)))),
+        d.optional ? h("button", { id: "decline", onclick: () => this.command({ type: "decline" }) }, "Stay (decline the retreat)") : "");
+    }
+    if (d.type === "exchange_losses") {
+      return h("div", { class: "decision" }, h("h3", {}, "Exchange: choose your losses"),
+        h("p", {}, `Lose units whose printed strengths total at least ${d.at_least} (7.6 Ex):`),
+        h("ul", {}, d.options.map((set) => h("li", {}, h("button", { class: "loss-option", onclick: () => this.command({ type: "exchange_losses", units: set }) }, set.map((u) => `${b.name(u)} (${b.units[u].strength})`).join(" + "))))));
+    }
+    if (d.type === "advance") {
+      return h("div", { class: "decision" }, h("h3", {}, "Advance after combat (7.75)"),
+        h("ul", {}, d.options.map((o) => h("li", {}, h("button", { class: "advance-option", onclick: () => this.command({ type: "advance", unit: o.unit, to: o.to }) }, `${b.name(o.unit)} → ${o.to}`)))),
+        h("button", { id: "decline", onclick: () => this.command({ type: "decline" }) }, "Do not advance"));
+    }
+    return h("p", {}, `Decision: ${d.type}`);
+  }
+
+  renderControls(c) {
+    if (!this.seat) return;
+    const s = this.board.session;
+    const mine = this.board.toAct() === this.seat;
+    const over = !!s.finished || !s.started;
+    const end = this.$("#end-phase");
+    end.disabled = !c || !mine || this.busy || !!c.decision;
+    end.classList.toggle("refused", !!c && !c.may_end_phase);
+    end.title = c && !c.may_end_phase && c.end_phase_refused ? `${c.end_phase_refused.case}: ${c.end_phase_refused.message}` : "End this phase (E)";
+    this.$("#undo-request").disabled = over || !this.live() || !!s.undo || this.busy || (s.created?.options?.undo === "none");
+    this.$("#draw-offer").disabled = over || !this.live() || !!s.draw || this.busy;
+    this.$("#resign").disabled = over || !this.live() || this.busy;
+  }
+
+  renderHexInfo(c) {
+    const el = this.$("#hexinfo");
+    const hex = this.selectedHex;
+    if (!hex) {
+      el.replaceChildren();
+      return;
+    }
+    const t = this.scenario.map.hexes[hex]?.terrain;
+    const units = this.unitsIn(hex);
+    const st = this.board.state;
+    const marks = (u) => ({ moved: st.moved.includes(u), ineffective: st.ineffective.includes(u), attacked: st.attacked.includes(u) });
+    el.replaceChildren(
+      h("h3", {}, `Hex ${hex}`, h("small", { class: "muted" }, ` ${TERRAIN_STYLE[t]?.[2] || t}`)),
+      units.length
+        ? h("ul", { class: "stack-list" }, units.map((u) => {
+            const unit = this.board.units[u];
+            const can = c?.moves?.[u];
+            return h("li", { "data-unit": u },
+              h("span", { html: counterIcon(unit, 30, marks(u)) }),
+              h("span", {}, h("b", {}, unit.designation), ` ${unit.strength} ${unit.type}`, marks(u).moved ? " · moved" : "", marks(u).ineffective ? " · ineffective" : ""),
+              can ? h("button", { class: "small", onclick: () => this.selectUnit(u) }, "Move") : "");
+          }))
+        : h("p", { class: "muted" }, "No unit."),
+    );
+  }
+
+  renderReinforcements(c) {
+    const el = this.$("#reinforcements");
+    const b = this.board;
+    const late = this.scenario.units.filter((u) => u.hex === null && u.arrives !== null);
+    if (!late.length) {
+      el.replaceChildren();
+      return;
+    }
+    const items = late.map((u) => {
+      let status;
+      if (b.state.positions[u.id]) status = `on the map (${b.state.positions[u.id]})`;
+      else if (b.state.eliminated.includes(u.id)) status = "eliminated";
+      else if (c?.reinforcements?.[u.id]) status = null;
+      else status = `turn ${u.arrives} at ${u.entry.join(", ")}`;
+      return h("li", {},
+        h("span", { html: counterIcon(u, 26) }), ` ${u.designation} `,
+        status ? h("small", { class: "muted" }, status) : h("button", { class: "small enter", "data-unit": u.id, onclick: () => this.selectUnit(u.id, "enter") }, "Enter"));
+    });
+    el.replaceChildren(h("h3", {}, "Reinforcements"), h("ul", { class: "reinf" }, items));
+  }
+}
+
+function findOption(options, defenders) {
+  const key = [...defenders].sort().join(",");
+  return options.find((o) => [...o.defenders].sort().join(",") === key) || null;
+}
+
+function cap(s) {
+  return s ? s[0].toUpperCase() + s.slice(1) : s;
+}
+
+function pendingText(p, b) {
+  const who = SIDE_NAME[p.side];
+  switch (p.kind) {
+    case "attack":
+      return `${who} is resolving an attack on ${p.defenders.join(", ")} at ${p.column}.`;
+    case "retreat":
+      return `${who} retreats ${b.name(p.unit)}.`;
+    case "exchange_losses":
+      return `${who} chooses exchange losses (${p.at_least} strength).`;
+    case "advance":
+      return `${who} may advance after combat.`;
+    default:
+      return `Waiting for ${who}.`;
+  }
+}
+
+const PIPS = { 1: [[2, 2]], 2: [[1, 1], [3, 3]], 3: [[1, 1], [2, 2], [3, 3]], 4: [[1, 1], [3, 1], [1, 3], [3, 3]], 5: [[1, 1], [3, 1], [2, 2], [1, 3], [3, 3]], 6: [[1, 1], [3, 1], [1, 2], [3, 2], [1, 3], [3, 3]] };
+
+function dieView(r, b) {
+  const pips = (PIPS[r.die] || []).map(([x, y]) => `<circle cx="${x * 10}" cy="${y * 10}" r="3.6"/>`).join("");
+  return h("div", { class: "combat-result", id: "combat-result" },
+    h("span", { class: "die", title: `die ${r.die}`, html: `<svg width="40" height="40" viewBox="0 0 40 40"><rect x="1" y="1" width="38" height="38" rx="7" fill="#fff" stroke="#222" stroke-width="2"/>${pips}</svg>` }),
+    h("div", {},
+      h("b", { class: "result-code" }, `${r.result}`), ` ${RESULT_TEXT[r.result] || ""}`, h("br"),
+      h("small", {}, `Die ${r.die} on ${r.column} (odds ${r.odds}); ${r.attackers.map((u) => b.name(u)).join(", ")} vs ${r.defending.map((u) => b.name(u)).join(", ")}`)));
+}
+
+export { SIDE_STYLE };

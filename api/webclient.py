@@ -1,0 +1,27 @@
+"""The web client: static files (plain ES modules, SVG, CSS: no build step, no CDN) from api/static/.
+
+Pages are one document, `index.html`, served at every address a person opens; its script reads the
+path: ``/`` the lobby, ``/join/{game_id}#{invite}`` takes the invited seat (the invite code stays in
+the fragment, which browsers never send to a server), ``/play/{game_id}`` a seat this browser holds
+(or watching, without one), ``/watch/{game_id}`` watching. See README "Play in the browser".
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from aiohttp import web
+
+STATIC = Path(__file__).parent / "static"
+PAGES = ("/", "/join/{game_id}", "/play/{game_id}", "/watch/{game_id}")
+
+
+async def page(request: web.Request) -> web.FileResponse:
+    return web.FileResponse(STATIC / "index.html", headers={"Cache-Control": "no-cache"})
+
+
+def setup_web_client(app: web.Application) -> None:
+    """Add the client's pages and its static files (``/static/...``) to `app`."""
+    for path in PAGES:
+        app.router.add_get(path, page)
+    app.router.add_static("/static/", STATIC, append_version=False)
