@@ -1,0 +1,71 @@
+"""`bluegray serve`: the game server (HTTP JSON + websocket, docs/PROTOCOL.md).
+
+With no --redis-url it starts its own private Redis-compatible server (eventstore/embedded.py) in
+--data-dir and stops it on exit: a fresh clone needs nothing installed by hand. Either way the
+server is checked at start-up and refused if it could lose acknowledged events (--unsafe-redis to
+run anyway). It prints `bluegray serving on http://HOST:PORT` once it listens (--port 0 picks a
+free port), and stops cleanly on SIGINT or SIGTERM.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import signal
+import sys
+
+from api.commands._store import add_store_arguments, store_url
+
+NAME = "serve"
+HELP = "Run the game server; with no --redis-url it starts (and stops) its own private Redis-compatible server."
+
+
+def add_arguments(parser) -> None:
+    parser.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
+    parser.add_argument("--port", type=int, default=8080, help="port to listen on (default 8080; 0: any free port)")
+    add_store_arguments(parser, fsync=True)
+    parser.add_argument(
+        "--unsafe-redis",
+        action="store_true",
+        help="run even on a Redis that could lose acknowledged events (the problems are logged)",
+    )
+    parser.add_argument("--log-level", default="INFO", help="logging level (default INFO)")
+
+
+def run(args) -> int:
+    from eventstore.errors import EventStoreError, UnsafeServer
+
+    logging.basicConfig(level=args.log_level.upper(), format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    try:
+        with store_url(args, own=True) as url:
+            return asyncio.run(_serve(args, url))
+    except UnsafeServer as exc:
+        print(exc, file=sys.stderr)
+        return 1
+    except EventStoreError as exc:
+        print(f"bluegray serve: {exc}", file=sys.stderr)
+        return 1
+
+
+async def _serve(args, url: str) -> int:
+    from aiohttp import web
+
+    from api.app import make_app
+    from api.config import ServerConfig
+
+    config = ServerConfig(redis_url=url, prefix=args.key_prefix, unsafe_redis=args.unsafe_redis)
+    runner = web.AppRunner(make_app(config), handle_signals=False, access_log=None)
+    await runner.setup()
+    try:
+        site = web.TCPSite(runner, args.host, args.port)
+        await site.start()
+        host, port = runner.addresses[0][:2]
+        print(f"bluegray serving on http://{host}:{port} (store {url})", flush=True)
+        stop = asyncio.Event()
+        loop = asyncio.get_running_loop()
+        for sig in (signal.SIGINT, signal.SIGTERM):
+            loop.add_signal_handler(sig, stop.set)
+        await stop.wait()
+    finally:
+        await runner.cleanup()
+    return 0
