@@ -76,7 +76,7 @@ export class MapView {
       `<defs>${DEFS}</defs><rect class="sea" x="0" y="0" width="${f(L.width)}" height="${f(L.height)}" fill="#eef1f4"/>` +
       `<g id="terrain">${this._hexes()}</g><g id="areas">${this._areas()}</g>${this._hexsides()}` +
       `<g id="entries">${this._entries()}</g><g id="overlay"></g><g id="numbers" class="hidden">${this._numbers()}</g>` +
-      `<g id="path"></g><g id="units"></g><g id="marks"></g>`;
+      `<g id="units"></g><g id="path"></g><g id="marks"></g>`;
     this.svg = svg;
     container.appendChild(svg);
     this.overlay = svg.querySelector("#overlay");

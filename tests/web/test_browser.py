@@ -1,0 +1,259 @@
+"""The web client in a real browser: the map, the lobby, a game played by two browser contexts while
+a third watches (move, undo by consent, attack with odds and die, decisions), an illegal attempt
+answered with the rule's sentence, a dropped connection that catches up by itself, the tablet layout.
+"""
+
+from __future__ import annotations
+
+import aiohttp
+import pytest
+
+from scenarios.loader import load as load_scenario
+
+PATIENCE = 10_000  # ms: a guard against hanging, never a measure of speed
+LAPTOP = {"width": 1366, "height": 800}
+TABLET = {"width": 768, "height": 1024}
+
+MOVER = "us-1-1-iv"  # at 0425 at start; 0826 is in reach, and from there 0926 can be attacked at 1-1
+START, DEST, TARGET = "0425", "0826", "0926"
+
+
+async def new_page(browser, viewport=LAPTOP, **options):
+    context = await browser.new_context(viewport=viewport, **options)
+    page = await context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+    page.errors = errors
+    return page
+
+
+async def js(page, expression: str, arg=None):
+    return await page.evaluate(expression, arg)
+
+
+async def click_hex(page, hex_: str) -> None:
+    """Click the centre of a hex on the map (brought into view first)."""
+    x, y = await page.evaluate("(h) => { bluegray.map.centreOn(h); return bluegray.map.clientOf(h); }", hex_)
+    await page.mouse.move(x, y)
+    await page.mouse.click(x, y)
+
+
+async def position(page, unit: str):
+    return await js(page, "(u) => bluegray.board.state.positions[u] || null", unit)
+
+
+async def until(page, expression: str, arg=None):
+    await page.wait_for_function(expression, arg=arg, timeout=PATIENCE)
+
+
+async def version(page) -> int:
+    return await js(page, "() => bluegray.board.version")
+
+
+async def test_map_renders_every_hex(browser, server, shot):
+    async with aiohttp.ClientSession() as http:
+        async with http.post(f"{server}/api/games", json={"scenario": "chattanooga"}) as r:
+            assert r.status == 201
+            game = await r.json()
+    page = await new_page(browser)
+    await page.goto(f"{server}/watch/{game['game_id']}")
+    await page.wait_for_selector("#conn.live", timeout=PATIENCE)
+    scenario = load_scenario("chattanooga")
+    hexes = await page.eval_on_selector_all("svg.map polygon.hex", "ps => ps.map(p => p.dataset.hex)")
+    assert sorted(hexes) == sorted(scenario.map.hexes)
+    assert len(hexes) == 770
+    # Every terrain has its pattern as well as its colour; hexside features are drawn.
+    assert await page.locator("svg.map #creeks line").count() > 50
+    assert await page.locator("svg.map #crossings .bridge").count() == 6
+    assert await page.locator("svg.map #crossings .ford").count() == 10
+    assert await page.locator("svg.map #redoubts .redoubt").count() == 91
+    assert await page.locator("svg.map #ferries line").count() == 8
+    on_map = [u for u in scenario.units if u.hex is not None]
+    assert await page.locator("svg.map #units .counter").count() == len(on_map)
+    # Hex numbers on demand; zoom and fit change the view.
+    assert await page.locator("#numbers.hidden").count() == 1
+    await page.keyboard.press("n")
+    assert await page.locator("#numbers.hidden").count() == 0
+    before = await page.get_attribute("svg.map", "viewBox")
+    await page.click("#zoom-in")
+    assert await page.get_attribute("svg.map", "viewBox") != before
+    await page.click("#zoom-fit")
+    await shot(page, "map-whole")
+    await page.click("#zoom-in")
+    await page.click("#zoom-in")
+    await js(page, "() => bluegray.map.centreOn('1414')")
+    await shot(page, "map-numbers-zoomed")
+    assert await page.inner_text("#seat-badge") == "Watching"
+    assert "Waiting for the second player" in await page.inner_text("#status")
+    assert not page.errors, page.errors
+    await page.context.close()
+
+
+async def test_play_watch_undo_attack(browser, server, shot):
+    # -- the Union player creates a game in the lobby and gets the invite link ------------------
+    union = await new_page(browser)
+    await union.goto(f"{server}/")
+    await union.wait_for_selector("#create")
+    await union.select_option("select[name=side]", "union")
+    await union.click("#create")
+    await union.wait_for_selector("#invite-link", timeout=PATIENCE)
+    invite = await union.input_value("#invite-link")
+    assert "/join/" in invite and "#" in invite
+    await shot(union, "lobby-created")
+    game_id = invite.split("/join/")[1].split("#")[0]
+    await union.click("#open-game")
+    await union.wait_for_selector("#conn.live", timeout=PATIENCE)
+    assert await union.inner_text("#seat-badge") == "You play Union"
+
+    # -- the Confederate player opens the invite in another browser context ----------------------
+    confed = await new_page(browser, viewport={"width": 1024, "height": 768})
+    await confed.goto(invite)
+    await confed.wait_for_selector("#conn.live", timeout=PATIENCE)
+    assert confed.url.endswith(f"/play/{game_id}")  # the invite code left the address bar
+    assert await confed.inner_text("#seat-badge") == "You play Confederate"
+
+    # -- a spectator on a tablet watches ----------------------------------------------------------
+    watcher = await new_page(browser, viewport=TABLET, has_touch=True, is_mobile=True)
+    await watcher.goto(f"{server}/watch/{game_id}")
+    await watcher.wait_for_selector("#conn.live", timeout=PATIENCE)
+    await until(union, "() => document.querySelector('#to-act')?.textContent === 'Your move'")
+    await until(union, "() => bluegray.validChoices() !== null")
+    assert "Union to act" in await confed.inner_text("#status")
+
+    # -- the lobby lists the running game to watch ----------------------------------------------
+    lobby = await new_page(browser)
+    await lobby.goto(f"{server}/")
+    await lobby.wait_for_selector(f"#running a[href='/watch/{game_id}']", timeout=PATIENCE)
+    await lobby.context.close()
+
+    # -- move: select the unit, reachable hexes shaded with their cost, path preview, click ---------
+    await click_hex(union, START)
+    await until(union, "(u) => bluegray.selection?.unit === u", MOVER)
+    shaded = await union.eval_on_selector_all("#overlay .shade.reach", "gs => gs.map(g => [g.dataset.hex, g.textContent])")
+    assert DEST in dict(shaded)
+    x, y = await js(union, "(h) => { bluegray.map.centreOn(h); return bluegray.map.clientOf(h); }", DEST)
+    await union.mouse.move(x, y)
+    await union.wait_for_selector("#path .path.preview", timeout=PATIENCE)
+    assert "MP" in await union.text_content("#path .path-cost")
+    await shot(union, "move-reach-and-path")
+    await union.mouse.click(x, y)
+    for page in (union, confed, watcher):
+        await until(page, "([u, h]) => bluegray.board.state.positions[u] === h", [MOVER, DEST])
+    assert "Units moved: 1 of 11" in await union.inner_text("#quota")
+
+    # -- undo by consent: Union asks, the Confederate accepts ---------------------------------------
+    await union.keyboard.press("u")
+    await union.wait_for_selector("#undo-send", timeout=PATIENCE)
+    await shot(union, "undo-request")
+    await union.click("#undo-send")
+    await confed.wait_for_selector("#undo-accept", timeout=PATIENCE)
+    await shot(confed, "undo-answer")
+    await confed.click("#undo-accept")
+    for page in (union, confed, watcher):
+        await until(page, "([u, h]) => bluegray.board.state.positions[u] === h && !bluegray.board.stale", [MOVER, START])
+    assert "Units moved: 0 of 11" in await union.inner_text("#quota")
+
+    # -- move again, then a rule refusal: a unit that moved may not move again (5.17) ------------------
+    await until(union, "() => bluegray.validChoices() !== null")
+    await click_hex(union, START)
+    await until(union, "(u) => bluegray.selection?.unit === u", MOVER)
+    await click_hex(union, DEST)
+    await until(union, "([u, h]) => bluegray.board.state.positions[u] === h", [MOVER, DEST])
+    await until(union, "() => bluegray.validChoices() !== null")
+    await click_hex(union, DEST)  # select it again: it has no move now
+    await until(union, "(u) => bluegray.selection?.unit === u", MOVER)
+    await click_hex(union, "0827")  # a neighbouring hex the server did not offer: ask the rules why
+    toast = union.locator(".toast.illegal")
+    await toast.wait_for(timeout=PATIENCE)
+    assert "Rule" in await toast.inner_text()
+    await shot(union, "illegal-move")
+    await union.keyboard.press("Escape")
+
+    # -- end the phase: the Combat Phase; plan the attack and see the odds before declaring ------------
+    await union.keyboard.press("e")
+    await until(union, "() => bluegray.board.state.phase === 'combat' && bluegray.validChoices()?.attacks?.length > 0")
+    await union.wait_for_selector(f"#overlay .ring.target[data-hex='{TARGET}']", timeout=PATIENCE)
+    await click_hex(union, TARGET)
+    await union.wait_for_selector("#declare", timeout=PATIENCE)
+    assert "Odds 1-1" in await union.inner_text("#odds")
+    await shot(union, "attack-odds")
+    await union.click("#declare")
+
+    # -- resolve: the odds may be reduced (7.9); roll and see the die and the result ------------------
+    await union.wait_for_selector("#roll", timeout=PATIENCE)
+    columns = await union.eval_on_selector_all("#column option", "os => os.map(o => o.value)")
+    assert columns[0] == "1-1" and len(columns) > 1
+    await union.click("#roll")
+    await union.wait_for_selector("#combat-result", timeout=PATIENCE)
+    await shot(union, "combat-result")
+    result = await js(union, "() => bluegray.board.lastCombat")
+    assert 1 <= result["die"] <= 6 and result["result"] in ("Ae", "Ar", "Dr", "De", "Ex")
+    await until(watcher, "(v) => bluegray.board.version >= v", await version(union))
+    assert (await js(watcher, "() => bluegray.board.lastCombat"))["die"] == result["die"]
+
+    # -- whatever the die said, make the decisions it asks for (retreat, losses, advance) ---------------
+    for _ in range(8):
+        await union.wait_for_timeout(150)
+        acted = False
+        for page in (union, confed):
+            d = await js(page, "() => bluegray.validChoices()?.decision?.type || null")
+            if not d:
+                continue
+            acted = True
+            before = await version(page)
+            await shot(page, f"decision-{d}")
+            if d == "retreat":
+                first = await js(page, "() => bluegray.validChoices().decision.options[0]?.to || null")
+                if first:
+                    await click_hex(page, first)  # the shaded hex on the map
+                else:
+                    await page.click("#decline")
+            elif d == "exchange_losses":
+                await page.click(".loss-option >> nth=0")
+            elif d == "advance":
+                await page.click(".advance-option >> nth=0")
+            await page.wait_for_function("(v) => bluegray.board.version > v", arg=before, timeout=PATIENCE)
+        if not acted and await js(union, "() => bluegray.board.state.pending.length === 0"):
+            break
+    await until(union, "() => bluegray.board.state.pending.length === 0")
+
+    # -- the spectator drops its connection, misses events, and catches up by itself -------------------
+    await js(watcher, "() => bluegray.conn.drop()")
+    await until(watcher, "() => bluegray.conn.state !== 'live'")
+    await until(union, "() => bluegray.validChoices() !== null")
+    if await js(union, "() => bluegray.validChoices().may_end_phase"):
+        await union.keyboard.press("e")
+    await until(union, "() => bluegray.board.state.phasing === 'confederate'")
+    await until(watcher, "(v) => bluegray.conn.state === 'live' && bluegray.board.version === v", await version(union))
+    for unit, hex_ in (await js(union, "() => bluegray.board.state.positions")).items():
+        assert await position(watcher, unit) == hex_
+    assert await js(watcher, "() => bluegray.board.state.phasing") == "confederate"
+    await shot(watcher, "spectator-tablet")
+    await shot(confed, "confederate-turn")
+
+    # -- a draw offered and declined; then the Confederate resigns: the end, with the level of victory --
+    await confed.click("#draw-offer")
+    await union.wait_for_selector("#draw-decline", timeout=PATIENCE)
+    await union.click("#draw-decline")
+    await until(confed, "() => bluegray.board.session.draw === null")
+    await confed.click("#resign")
+    await confed.click("#resign-confirm")
+    for page in (union, confed, watcher):
+        await page.wait_for_selector("#result", timeout=PATIENCE)
+    assert "Union" in await union.inner_text("#result")
+    await shot(union, "game-over")
+    for page in (union, confed, watcher):
+        assert not page.errors, page.errors
+        await page.context.close()
+
+
+@pytest.mark.parametrize("invite", ["", "#not-a-real-invite-code"])
+async def test_bad_invite_is_explained(browser, server, invite):
+    async with aiohttp.ClientSession() as http:
+        async with http.post(f"{server}/api/games", json={"scenario": "chattanooga"}) as r:
+            game = await r.json()
+    page = await new_page(browser)
+    await page.goto(f"{server}/join/{game['game_id']}{invite}")
+    await page.wait_for_selector(".card .error", timeout=PATIENCE)
+    await page.context.close()
