@@ -15,7 +15,7 @@ from api.protocol import Ack, ChoicesOut, Error, Events, ServerMessageType, Snap
 from eventstore.envelope import GENESIS, Envelope
 from replay.games import GameCache
 from replay.history import History
-from rules.selfplay import random_command
+from rules.selfplay import random_player
 
 PATIENCE = 5  # seconds: a guard against hanging forever, never a measure of speed
 GAMES = GameCache()
@@ -157,7 +157,7 @@ class WsClient:
 
     async def play_random(self, rng: random.Random, **fields) -> Ack | Error:
         """A random legal command from this client's own copy of the game."""
-        return await self.command(random_command(self.history.state, rng), **fields)
+        return await self.command(random_player(self.history.state, rng), **fields)
 
 
 async def play_steps(union: WsClient, confederate: WsClient, rng: random.Random, n: int) -> int:
@@ -176,6 +176,15 @@ async def play_steps(union: WsClient, confederate: WsClient, rng: random.Random,
     for c in seats.values():
         await c.until_version(max(s.version for s in seats.values()))
     return n
+
+
+async def play_until(union: WsClient, confederate: WsClient, rng: random.Random, done, limit: int = 600) -> None:
+    """Play random commands until `done(history)` holds (bounded by `limit` commands)."""
+    for _ in range(limit):
+        if done(union.history):
+            return
+        assert await play_steps(union, confederate, rng, 1) == 1, "the game ended first"
+    raise AssertionError("never reached")
 
 
 async def play_game(union: WsClient, confederate: WsClient, rng: random.Random, max_commands: int = 5000) -> int:

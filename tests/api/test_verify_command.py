@@ -5,7 +5,7 @@ import json
 import random
 import sys
 
-from apiharness import WsClient, new_game, play_steps
+from apiharness import WsClient, new_game, play_until
 
 from replay import export
 
@@ -23,7 +23,7 @@ async def test_verify_a_stored_game_and_its_exported_file(client, store, redis_u
     gid = game["game_id"]
     union = await WsClient(client, gid, game["token"]).connect()
     confederate = await WsClient(client, gid, joined["token"]).connect()
-    await play_steps(union, confederate, random.Random(3), 60)
+    await play_until(union, confederate, random.Random(3), lambda h: h.session.last_roll() > 0)
     ack = await union.act("resign")
     await union.until_version(ack.last)
 

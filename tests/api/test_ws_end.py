@@ -3,7 +3,7 @@ roll verifiable; nothing acts after the end."""
 
 import random
 
-from apiharness import GAMES, WsClient, new_game, play_steps
+from apiharness import GAMES, WsClient, new_game, play_steps, play_until
 
 from api.protocol import Ack
 from replay import dice
@@ -20,8 +20,7 @@ async def players(client, **body):
 
 async def test_a_resigned_game_reveals_its_seed_and_verifies(client, store):
     game, union, confederate = await players(client, options={"dice": "fair"})
-    await play_steps(union, confederate, random.Random(1), 60)
-    assert union.history.session.last_roll(), "some die was thrown"
+    await play_until(union, confederate, random.Random(3), lambda h: h.session.last_roll() > 0)
     ack = await confederate.act("resign")
     await union.until_version(ack.last)
     finished = union.history.finished

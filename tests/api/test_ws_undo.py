@@ -5,7 +5,7 @@ import random
 
 import aiohttp
 import msgspec
-from apiharness import WsClient, new_game, play_steps
+from apiharness import WsClient, new_game, play_until
 
 from api.protocol import CLOSE_TOO_SLOW, Ack, ChoicesOut, Error, Snapshot
 from rules import state as rules_state
@@ -77,14 +77,6 @@ async def test_a_request_lapses_when_a_game_action_is_appended(client):
     await moves(union, rng, 1)  # a game action: lapsed
     lapsed = await confederate.act("undo_accept", request=ack.first)
     assert lapsed.code == "illegal" and "lapsed" in lapsed.message
-
-
-async def play_until(union: WsClient, confederate: WsClient, rng: random.Random, done, limit: int = 600) -> None:
-    for _ in range(limit):
-        if done(union.history):
-            return
-        assert await play_steps(union, confederate, rng, 1) == 1
-    raise AssertionError("never reached")
 
 
 async def test_an_undo_never_crosses_a_die_roll(client):

@@ -13,7 +13,7 @@ from replay.games import GameCache
 from replay.history import History
 from replay.records import CommandApplied, GameCreated, SessionOptions
 from rules import RULES_VERSION
-from rules.selfplay import random_command
+from rules.selfplay import random_player
 
 GAMES = GameCache()
 SEED = bytes(range(32))
@@ -75,12 +75,12 @@ class Book:
         for _ in range(n):
             if self.history.finished:
                 return
-            self.play(random_command(self.state, rng))
+            self.play(random_player(self.state, rng))
 
     def move(self, rng: random.Random, n: int) -> None:
         """`n` random moves of the side to act (never ending the phase)."""
         for _ in range(n):
-            self.play(random_command(self.state, rng, end_weight=0.0))
+            self.play(random_player(self.state, rng, end_weight=0.0))
 
     def rolled(self, command, seat: str | None = None, rolls: tuple[int, ...] = (4,)) -> list[Envelope]:
         """A command recorded as if its decision had rolled `rolls` (for undo tests before any
