@@ -72,6 +72,11 @@ function newGameForm(card, scenarios) {
       const game = await postJSON("/api/games", body);
       const invite = new URL(game.invite_url, location.origin).href;
       saveSeat(game.game_id, { seat: game.seat, token: game.token, invite_url: invite, scenario: body.scenario });
+      const mine = document.querySelector("#my-games");
+      if (mine) {
+        mine.replaceChildren(h("h2", {}, "Your games"));
+        myGames(mine);
+      }
       out.replaceChildren(
         h("p", {}, `Game ${game.game_id} created: you play ${SIDE_NAME[game.seat]}. Send this link to your opponent (it works once):`),
         h("div", { class: "copy" },

@@ -327,6 +327,10 @@ export class MapView {
   _apply() {
     const v = this.view;
     if (!(v.h > 0)) v.h = v.w * this._aspect();
+    // Keep the middle of the view over the map: it can never be panned out of sight.
+    const L = this.layout;
+    v.x = Math.min(Math.max(v.x, -v.w / 2), L.width - v.w / 2);
+    v.y = Math.min(Math.max(v.y, -v.h / 2), L.height - v.h / 2);
     this.svg.setAttribute("viewBox", `${f(v.x)} ${f(v.y)} ${f(v.w)} ${f(v.h)}`);
     this.svg.setAttribute("preserveAspectRatio", "xMidYMid meet");
   }
