@@ -298,14 +298,30 @@ def encode(message: ServerMessage) -> bytes:
 
 
 def schema() -> dict:
-    """The JSON Schema of every message, both ways (committed as docs/protocol.schema.json)."""
-    (client, server), components = msgspec.json.schema_components([ClientMessageType, ServerMessageType])
+    """The JSON Schema of every message both ways (``client``, ``server``), and of what travels
+    inside them: a rules ``command``, an event's ``data`` (session records and rules events), and
+    the ``choices``. Committed as docs/protocol.schema.json (`python -m api.protocol` prints it)."""
+    from typing import Union
+
+    from replay.records import RecordType
+    from rules import reducer  # noqa: F401 - imports every rules topic, so every command and event
+    from rules.commands import command_types
+    from rules.events import event_types
+    from rules.legal import Choices
+
+    commands = Union[tuple(sorted(command_types(), key=lambda t: t.__struct_config__.tag))]  # noqa: UP007
+    events = Union[(*RecordType.__args__, *sorted(event_types(), key=lambda t: t.__struct_config__.tag))]  # noqa: UP007
+    (client, server, command, data, offered), components = msgspec.json.schema_components(
+        [ClientMessageType, ServerMessageType, commands, events, Choices]
+    )
     return {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "title": "Blue & Gray game server websocket protocol",
-        "description": "Messages a client sends (client) and the server sends (server); see docs/PROTOCOL.md.",
+        "description": "client: what a client sends; server: what the server sends; command: the rules "
+        "command inside a `command` message; event: the `data` of an event; choices: the `choices` of a "
+        "`choices` message. See docs/PROTOCOL.md.",
         "$defs": components,
-        "properties": {"client": client, "server": server},
+        "properties": {"client": client, "server": server, "command": command, "event": data, "choices": offered},
     }
 
 
@@ -330,3 +346,10 @@ def events_message(encoded: list[bytes]) -> bytes:
     """An `Events` message from events already encoded by `encode_event` (each encoded once, sent
     to every socket)."""
     return b'{"type":"events","events":[' + b",".join(encoded) + b"]}"
+
+
+if __name__ == "__main__":
+    import json
+    import sys
+
+    sys.stdout.write(json.dumps(schema(), indent=2, sort_keys=True) + "\n")
