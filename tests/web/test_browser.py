@@ -5,6 +5,8 @@ answered with the rule's sentence, a dropped connection that catches up by itsel
 
 from __future__ import annotations
 
+import json
+
 import aiohttp
 import pytest
 
@@ -140,7 +142,7 @@ async def test_play_watch_undo_attack(browser, server, shot):
     await union.mouse.click(x, y)
     for page in (union, confed, watcher):
         await until(page, "([u, h]) => bluegray.board.state.positions[u] === h", [MOVER, DEST])
-    assert "Units moved: 1 of 11" in await union.inner_text("#quota")
+    assert "Units moved this phase: 1 " in await union.inner_text("#quota")
 
     # -- undo by consent: Union asks, the Confederate accepts ---------------------------------------
     await union.keyboard.press("u")
@@ -152,7 +154,7 @@ async def test_play_watch_undo_attack(browser, server, shot):
     await confed.click("#undo-accept")
     for page in (union, confed, watcher):
         await until(page, "([u, h]) => bluegray.board.state.positions[u] === h && !bluegray.board.stale", [MOVER, START])
-    assert "Units moved: 0 of 11" in await union.inner_text("#quota")
+    assert "Units moved this phase: 0 " in await union.inner_text("#quota")
 
     # -- move again, then a rule refusal: a unit that moved may not move again (5.17) ------------------
     await until(union, "() => bluegray.validChoices() !== null")
@@ -257,3 +259,44 @@ async def test_bad_invite_is_explained(browser, server, invite):
     await page.goto(f"{server}/join/{game['game_id']}{invite}")
     await page.wait_for_selector(".card .error", timeout=PATIENCE)
     await page.context.close()
+
+
+async def seated_page(browser, server, game_id: str, seat: str, token: str, viewport=LAPTOP):
+    """A page of /play/<game> in a browser that holds `seat` (its token in localStorage, as the lobby
+    or the invite page leaves it)."""
+    page = await new_page(browser, viewport=viewport)
+    seats = {game_id: {"seat": seat, "token": token, "at": 0}}
+    await page.context.add_init_script(f"localStorage.setItem('bluegray.seats', JSON.stringify({json.dumps(seats)}))")
+    await page.goto(f"{server}/play/{game_id}")
+    await page.wait_for_selector("#conn.live", timeout=PATIENCE)
+    return page
+
+
+async def test_reinforcements_enter_on_turn_two(browser, server, shot):
+    async with aiohttp.ClientSession() as http:
+        async with http.post(f"{server}/api/games", json={"scenario": "chattanooga", "side": "union"}) as r:
+            game = await r.json()
+        async with http.post(f"{server}/api/games/{game['game_id']}/join", json={"invite": game["invite"]}) as r:
+            joined = await r.json()
+    union = await seated_page(browser, server, game["game_id"], "union", game["token"])
+    confed = await seated_page(browser, server, game["game_id"], "confederate", joined["token"], viewport=TABLET)
+    # Four phases end (Union movement and combat, Confederate movement and combat): Game-Turn 2.
+    for page, phase in ((union, "movement"), (union, "combat"), (confed, "movement"), (confed, "combat")):
+        await until(page, "(p) => bluegray.board.state.phase === p && bluegray.validChoices()?.may_end_phase", phase)
+        await page.keyboard.press("e")
+        await until(page, "(p) => bluegray.board.state.phase !== p", phase)
+    await until(union, "() => bluegray.board.state.turn === 2 && Object.keys(bluegray.validChoices()?.reinforcements || {}).length > 0")
+    unit = await union.get_attribute("#reinforcements button.enter >> nth=0", "data-unit")
+    await union.click(f"#reinforcements button.enter[data-unit='{unit}']")
+    dests = await js(union, "(u) => bluegray.validChoices().reinforcements[u]", unit)
+    dest = max(dests, key=lambda h: (dests[h]["cost"], h))
+    await union.wait_for_selector(f"#overlay .shade.reach[data-hex='{dest}']", timeout=PATIENCE)
+    await shot(union, "reinforcement-reach")
+    await click_hex(union, dest)
+    for page in (union, confed):
+        await until(page, "([u, h]) => bluegray.board.state.positions[u] === h", [unit, dest])
+    assert "on the map" in await union.inner_text("#reinforcements")
+    await shot(confed, "tablet-portrait-player")
+    for page in (union, confed):
+        assert not page.errors, page.errors
+        await page.context.close()

@@ -103,10 +103,24 @@ export class GameView {
     this.map.onHexClick = (hex) => this.clickHex(hex);
     this.map.onHexHover = (hex) => this.hoverHex(hex);
     this.map.zoom(1.6);
+    this.centreOnForces();
     if (!this.seat) for (const id of ["#end-phase", "#undo-request", "#draw-offer", "#resign"]) this.$(id).classList.add("hidden");
     this.keys = (e) => this.key(e);
     document.addEventListener("keydown", this.keys);
     window.bluegray = this; // for the browser tests and the curious
+  }
+
+  /** Centre the map on this seat's units (everyone's, for a watcher). */
+  centreOnForces() {
+    const pts = Object.entries(this.board.state.positions)
+      .filter(([u]) => !this.seat || this.board.units[u]?.side === this.seat)
+      .map(([, hx]) => this.map.layout.centre(hx));
+    if (!pts.length) return;
+    const x = pts.reduce((a, p) => a + p[0], 0) / pts.length;
+    const y = pts.reduce((a, p) => a + p[1], 0) / pts.length;
+    this.map.view.x = x - this.map.view.w / 2;
+    this.map.view.y = y - this.map.view.h / 2;
+    this.map._apply();
   }
 
   legend() {
@@ -331,7 +345,14 @@ export class GameView {
   selectUnit(unit, mode = "move") {
     this.selection = { mode, unit };
     const hex = this.board.state.positions[unit];
-    if (hex) this.selectedHex = hex;
+    if (hex) {
+      this.selectedHex = hex;
+      this.map.centreOn(hex);
+    } else {
+      // A reinforcement: show where it may go (its cheapest destination is next to its entry hex).
+      const dests = Object.values(this.validChoices()?.reinforcements?.[unit] || {});
+      if (dests.length) this.map.centreOn(dests.sort((a, b) => a.cost - b.cost)[0].path[0]);
+    }
     this.render();
   }
 
@@ -591,7 +612,7 @@ export class GameView {
     const q = sc.exclusive?.movement_quota;
     if (q && st.phase === "movement" && q.side === st.phasing) {
       rows.push(h("div", { class: "quota", id: "quota", title: "17.11 movement quota" },
-        `Units moved: ${st.moved.length} of ${q.units} (quota 17.11; ${q.units + (q.bonus_units || 0)} with the bonus hex ${q.bonus_hex} held, 17.14)`));
+        `Units moved this phase: ${st.moved.length} · ${SIDE_NAME[q.side]} quota ${q.units} units (17.11), ${q.units + (q.bonus_units || 0)} with the bonus hex ${q.bonus_hex} held (17.14)`));
     }
     rows.push(h("div", { class: "vp", id: "vp" }, `VP: Union ${st.vp.union ?? 0} · Confederate ${st.vp.confederate ?? 0}`, st.result ? h("b", {}, ` · ${st.result}`) : ""));
     if (s.undo) rows.push(h("div", { class: "note", id: "undo-note" }, `${SIDE_NAME[s.undo.seat]} asked to take back ${s.undo.takes_back.length} action(s)`,
@@ -835,7 +856,8 @@ export class GameView {
         h("span", { html: counterIcon(u, 26) }), ` ${u.designation} `,
         status ? h("small", { class: "muted" }, status) : h("button", { class: "small enter", "data-unit": u.id, onclick: () => this.selectUnit(u.id, "enter") }, "Enter"));
     });
-    el.replaceChildren(h("h3", {}, "Reinforcements"), h("ul", { class: "reinf" }, items));
+    const sides = [...new Set(late.map((u) => u.side))];
+    el.replaceChildren(h("h3", {}, sides.length === 1 ? `${SIDE_NAME[sides[0]]} reinforcements` : "Reinforcements"), h("ul", { class: "reinf" }, items));
   }
 }
 
