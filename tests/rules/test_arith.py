@@ -1,0 +1,27 @@
+"""rules/arith.py: rounding to the nearest, one half up (revised 8.32)."""
+
+from fractions import Fraction
+
+import pytest
+
+from rules.arith import nearest
+
+
+@pytest.mark.parametrize(
+    ("x", "expected"),
+    [
+        (Fraction(5, 2), 3),  # 8.41: "a 5 attacking into rough is 3" (5/2 = 2.5 rounds up)
+        (Fraction(3, 2), 2),
+        (Fraction(1, 2), 1),
+        (Fraction(499, 1000), 0),
+        (Fraction(7, 3), 2),
+        (Fraction(8, 3), 3),
+        (4, 4),
+    ],
+)
+def test_nearest_rounds_half_up_8_32(x, expected):
+    assert nearest(x) == expected
+
+
+def test_nearest_is_not_bankers_rounding_8_32():
+    assert round(2.5) == 2 and nearest(Fraction(5, 2)) == 3
