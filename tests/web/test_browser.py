@@ -239,6 +239,9 @@ async def test_play_watch_undo_attack(browser, server, shot):
     await union.wait_for_selector("#draw-decline", timeout=PATIENCE)
     await union.click("#draw-decline")
     await until(confed, "() => bluegray.board.session.draw === null")
+    await union.fill("#chat input", "Well fought.")
+    await union.press("#chat input", "Enter")
+    await until(confed, "() => document.querySelector('#log').textContent.includes('Union: Well fought.')")
     await confed.click("#resign")
     await confed.click("#resign-confirm")
     for page in (union, confed, watcher):
@@ -300,3 +303,15 @@ async def test_reinforcements_enter_on_turn_two(browser, server, shot):
     for page in (union, confed):
         assert not page.errors, page.errors
         await page.context.close()
+
+
+async def test_a_refused_seat_token_watches_instead(browser, server):
+    async with aiohttp.ClientSession() as http:
+        async with http.post(f"{server}/api/games", json={"scenario": "chattanooga"}) as r:
+            game = await r.json()
+    page = await seated_page(browser, server, game["game_id"], "union", "not-the-token")
+    await until(page, "() => bluegray.conn.state === 'live' && bluegray.seat === null")
+    await page.wait_for_selector(".toast.error", timeout=PATIENCE)
+    assert await page.inner_text("#seat-badge") == "Watching"
+    assert await page.locator("#end-phase").is_hidden()
+    await page.context.close()

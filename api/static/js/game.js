@@ -89,6 +89,9 @@ export class GameView {
             h("button", { id: "draw-offer", onclick: () => this.offerDraw() }, "Offer draw"),
             h("button", { id: "resign", class: "danger", onclick: () => this.resignDialog() }, "Resign"),
           ),
+          h("form", { id: "chat", class: "chat", onsubmit: (e) => this.sendChat(e) },
+            h("input", { type: "text", name: "text", maxlength: "500", placeholder: "Say something to your opponent", "aria-label": "Chat" }),
+            h("button", { type: "submit" }, "Send")),
           h("section", { id: "hexinfo" }),
           h("section", { id: "reinforcements" }),
           h("details", { id: "legend" }, h("summary", {}, "Map key and shortcuts"), this.legend()),
@@ -104,7 +107,7 @@ export class GameView {
     this.map.onHexHover = (hex) => this.hoverHex(hex);
     this.map.zoom(1.6);
     this.centreOnForces();
-    if (!this.seat) for (const id of ["#end-phase", "#undo-request", "#draw-offer", "#resign"]) this.$(id).classList.add("hidden");
+    if (!this.seat) for (const id of ["#end-phase", "#undo-request", "#draw-offer", "#resign", "#chat"]) this.$(id).classList.add("hidden");
     this.keys = (e) => this.key(e);
     document.addEventListener("keydown", this.keys);
     window.bluegray = this; // for the browser tests and the curious
@@ -172,6 +175,12 @@ export class GameView {
         this.welcome = m;
         if (this.token && m.seat === null) this.toast("This browser's seat token was not accepted: watching instead.", "error");
         this.seat = m.seat;
+        if (!m.seat) {
+          const badge = this.$("#seat-badge");
+          badge.className = "seat-badge watcher";
+          badge.textContent = "Watching";
+          for (const id of ["#end-phase", "#undo-request", "#draw-offer", "#resign", "#chat"]) this.$(id).classList.add("hidden");
+        }
         break;
       case "events": {
         let changed = false;
@@ -204,7 +213,19 @@ export class GameView {
       case "ack":
         break;
       case "error":
-        if (!m.command_id) this.showError(m);
+        if (!m.command_id && m.code === "unauthorized" && !this.welcome) {
+          if (this.token) {
+            // This browser's seat token was refused (another server's data, a reset store): watch.
+            this.toast(`Your seat was not recognised (${m.message}): watching instead.`, "error", 8000);
+            this.token = null;
+            this.seat = null;
+            this.conn.drop();
+          } else {
+            this.$("#stale").textContent = m.message;
+            this.conn.close();
+            this.connState("gone", m.message);
+          }
+        } else if (!m.command_id) this.showError(m);
         break;
     }
     this.render();
@@ -476,6 +497,15 @@ export class GameView {
         h("button", { class: "primary", id: "undo-send", onclick: () => { this.closeDialog(); this.act({ type: "undo_request", back_to: chosen - 1 }); } }, "Ask to undo"),
         h("button", { onclick: () => this.closeDialog() }, "Cancel"),
       ));
+  }
+
+  async sendChat(e) {
+    e.preventDefault();
+    const input = e.target.querySelector("input");
+    const text = input.value.trim();
+    if (!text || !this.seat || !this.live()) return;
+    const reply = await this.act({ type: "chat", text });
+    if (reply?.type === "ack") input.value = "";
   }
 
   offerDraw() {
