@@ -42,6 +42,7 @@ from rules.legal import choices as legal_choices
 log = logging.getLogger(__name__)
 
 MISSED_LIMIT = 100
+INDEX_DELAY = 2.0  # seconds between updates of a game's index entry while it is played
 
 
 class GameNotFound(Exception):
@@ -142,6 +143,7 @@ class LiveGame:
         self._choices: tuple[bytes, bytes] | None = None  # (state digest, choices JSON)
         self._task: asyncio.Task | None = None
         self._chores: set[asyncio.Task] = set()
+        self._indexer: asyncio.Task | None = None
         self.failed: Exception | None = None
 
     # -- life -------------------------------------------------------------------------------------
@@ -158,6 +160,10 @@ class LiveGame:
                 await self._task
         for conn in list(self.conns):
             conn.cut_off(code, reason)
+        if self._indexer is not None:  # write the index now rather than later
+            self._indexer.cancel()
+            self._indexer = None
+            self._chore(self.hub.index(self.history))
         for chore in list(self._chores):
             with contextlib.suppress(Exception):
                 await chore
@@ -401,12 +407,24 @@ class LiveGame:
         raise ProtocolError("malformed", f"cannot decide a {type(message).__name__}")
 
     def _after_append(self, first: int, last: int) -> None:
-        """Bookkeeping off the acknowledgement's path: a snapshot now and then, the game index."""
+        """Bookkeeping off the acknowledgement's path: a snapshot now and then; the game index when
+        the game ends at once, else at most once per `INDEX_DELAY` seconds (it only needs to know
+        about silences of hours)."""
         h = self.history
         every = self.store.snapshot_every
         if last // every > (first - 1) // every:
             self._chore(self.store.put_snapshot(self.game_id, h.version, h.snapshot(), SNAPSHOT_CODE))
-        self._chore(self.hub.index(h))
+        if h.finished is not None:
+            self._chore(self.hub.index(h))
+        elif self._indexer is None:
+            self._indexer = asyncio.create_task(self._index_later())
+
+    async def _index_later(self) -> None:
+        try:
+            await asyncio.sleep(INDEX_DELAY)
+        finally:
+            self._indexer = None
+        self._chore(self.hub.index(self.history))
 
     def _chore(self, coro) -> None:
         task = asyncio.create_task(coro)

@@ -1,0 +1,123 @@
+"""`bluegray loadtest`: self-playing games and spectators on websockets against a game server, with
+command latency, broadcast latency, errors and events/s (api/loadtest.py says what is measured).
+
+Without --url it starts its own `bluegray serve` (embedded Redis in a temporary directory, loopback
+only) and stops it at the end. Nothing is ever sent anywhere but the server it is given.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from urllib.parse import urlparse
+
+NAME = "loadtest"
+HELP = "Self-playing games and spectators over websockets; prints command and broadcast latency, errors, events/s."
+
+
+def add_arguments(parser) -> None:
+    parser.add_argument("--games", type=int, default=10, help="concurrent self-playing games (default 10)")
+    parser.add_argument("--spectators", type=int, default=0, help="spectators, spread over the games (default 0)")
+    parser.add_argument("--duration", type=float, default=10.0, help="seconds to run (default 10)")
+    parser.add_argument(
+        "--think", type=float, default=1.0,
+        help="mean seconds a bot waits before each command (default 1.0; 0: as fast as it can)",
+    )
+    parser.add_argument(
+        "--choices", action="store_true",
+        help="players ask the server for their choices and pick from them (the server computes them, as for "
+        "a human's client); default: each bot picks from its own fold",
+    )
+    parser.add_argument("--url", help="a running server (http://127.0.0.1:8080); default: start one")
+    parser.add_argument("--fsync", choices=["always", "everysec"], default="always",
+                        help="the started server's appendfsync (default always)")
+    parser.add_argument("--json", action="store_true", help="print the figures as JSON")
+
+
+def run(args) -> int:
+    if args.games < 1 or args.duration <= 0:
+        print("--games must be at least 1 and --duration positive", file=sys.stderr)
+        return 2
+    if args.url:
+        host = urlparse(args.url).hostname
+        if host not in ("127.0.0.1", "localhost", "::1"):
+            print("loadtest talks to loopback servers only", file=sys.stderr)
+            return 2
+        return _report(args, asyncio.run(_load(args, args.url)), "given")
+    with tempfile.TemporaryDirectory(prefix="bluegray-load-") as data:
+        server = subprocess.Popen(
+            [sys.executable, "-m", "api", "serve", "--port", "0", "--data-dir", data, "--fsync", args.fsync,
+             "--log-level", "WARNING"],
+            stdout=subprocess.PIPE, text=True,
+        )
+        try:
+            line = server.stdout.readline()
+            if not line.startswith("bluegray serving on "):
+                print(f"the server did not start: {line!r}", file=sys.stderr)
+                return 1
+            url = line.split()[3]
+            return _report(args, asyncio.run(_load(args, url)), f"started (pid {server.pid}, fsync {args.fsync})")
+        finally:
+            server.send_signal(signal.SIGTERM)
+            try:
+                server.wait(30)
+            except subprocess.TimeoutExpired:
+                os.kill(server.pid, signal.SIGKILL)
+                server.wait()
+
+
+async def _load(args, url: str):
+    from api.loadtest import Run, run
+
+    started = time.monotonic()
+    figures = await run(Run(url=url, games=args.games, spectators=args.spectators, duration=args.duration,
+                            think=args.think, choices=args.choices))
+    figures.elapsed = time.monotonic() - started
+    return figures
+
+
+def _report(args, figures, server: str) -> int:
+    from api.loadtest import percentile
+
+    def ms(values, p):
+        v = percentile(values, p)
+        return None if v is None else round(v, 2)
+
+    report = {
+        "games": args.games,
+        "spectators": args.spectators,
+        "duration_s": args.duration,
+        "think_s": args.think,
+        "choices_from_server": args.choices,
+        "server": server,
+        "commands": len(figures.command_ms),
+        "commands_per_s": round(len(figures.command_ms) / args.duration, 1),
+        "events": figures.events,
+        "events_per_s": round(figures.events / args.duration, 1),
+        "games_started": figures.games_started,
+        "games_finished": figures.games_finished,
+        "command_latency_ms": {"p50": ms(figures.command_ms, 50), "p99": ms(figures.command_ms, 99),
+                               "max": ms(figures.command_ms, 100)},
+        "broadcast_latency_ms": {"p50": ms(figures.broadcast_ms, 50), "p99": ms(figures.broadcast_ms, 99),
+                                 "max": ms(figures.broadcast_ms, 100), "deliveries": len(figures.broadcast_ms)},
+        "errors": sum(figures.errors.values()),
+        "error_kinds": dict(figures.errors),
+    }
+    if args.json:
+        print(json.dumps(report))
+    else:
+        c, b = report["command_latency_ms"], report["broadcast_latency_ms"]
+        print(f"{args.games} games, {args.spectators} spectators, {args.duration:g} s, think {args.think:g} s, "
+              f"choices from the server: {'yes' if args.choices else 'no'}; server {server}")
+        print(f"commands {report['commands']} ({report['commands_per_s']}/s), events {report['events']} "
+              f"({report['events_per_s']}/s), games started {report['games_started']}, finished {report['games_finished']}")
+        print(f"command latency ms:   p50 {c['p50']}  p99 {c['p99']}  max {c['max']}")
+        print(f"broadcast latency ms: p50 {b['p50']}  p99 {b['p99']}  max {b['max']}  ({b['deliveries']} deliveries)")
+        print(f"errors: {report['errors']} {report['error_kinds'] or ''}")
+    return 0 if report["errors"] == 0 else 1
