@@ -224,8 +224,8 @@ async def test_play_watch_undo_attack(browser, server, shot):
     await js(watcher, "() => bluegray.conn.drop()")
     await until(watcher, "() => bluegray.conn.state !== 'live'")
     await until(union, "() => bluegray.validChoices() !== null")
-    if await js(union, "() => bluegray.validChoices().may_end_phase"):
-        await union.keyboard.press("e")
+    assert await js(union, "() => bluegray.validChoices().may_end_phase"), await union.inner_text("#action")
+    await union.keyboard.press("e")
     await until(union, "() => bluegray.board.state.phasing === 'confederate'")
     await until(watcher, "(v) => bluegray.conn.state === 'live' && bluegray.board.version === v", await version(union))
     for unit, hex_ in (await js(union, "() => bluegray.board.state.positions")).items():

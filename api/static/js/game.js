@@ -644,6 +644,15 @@ export class GameView {
       rows.push(h("div", { class: "quota", id: "quota", title: "17.11 movement quota" },
         `Units moved this phase: ${st.moved.length} · ${SIDE_NAME[q.side]} quota ${q.units} units (17.11), ${q.units + (q.bonus_units || 0)} with the bonus hex ${q.bonus_hex} held (17.14)`));
     }
+    const w = this.welcome;
+    if (w) {
+      const undo = { consent: "undo by consent", none: "no undo", "free-until-dice": "free undo until a die is thrown" }[w.options.undo] || w.options.undo;
+      const bits = [`${w.ruleset} rules`, undo + (w.options.undo_dice ? " (across dice too)" : "")];
+      if ("attack_effectiveness" in w.rules_options) bits.push(`attack effectiveness ${w.rules_options.attack_effectiveness ? "on" : "off"}`);
+      if (w.options.spectator_delay) bits.push(`spectators ${w.options.spectator_delay} events behind`);
+      rows.push(h("div", { class: "options muted", id: "options" }, bits.join(" · ")));
+      if (w.dice === "insecure") rows.push(h("div", { class: "warn" }, "Fixed dice seed: a test game, its rolls are predictable."));
+    }
     rows.push(h("div", { class: "vp", id: "vp" }, `VP: Union ${st.vp.union ?? 0} · Confederate ${st.vp.confederate ?? 0}`, st.result ? h("b", {}, ` · ${st.result}`) : ""));
     if (s.undo) rows.push(h("div", { class: "note", id: "undo-note" }, `${SIDE_NAME[s.undo.seat]} asked to take back ${s.undo.takes_back.length} action(s)`,
       s.undo.seat === this.seat ? h("button", { id: "undo-withdraw", onclick: () => this.act({ type: "undo_withdraw", request: s.undo.request }) }, "Withdraw") : " — waiting for an answer"));
