@@ -273,7 +273,9 @@ class History:
                 self.game = self.games.for_record(item)
                 s.created = item
                 self._base_version = 1
-                self._base_state = new_game(self.game)
+                self._base_state = (
+                    rules_state.decode(item.fork.state, self.game) if item.fork is not None else new_game(self.game)
+                )
                 self.state = self._base_state.copy()
             case SeatJoined():
                 if item.seat in s.joined or len(s.joined) >= 2:

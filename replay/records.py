@@ -58,13 +58,25 @@ class Record(msgspec.Struct, frozen=True, kw_only=True, tag_field="type"):
     schema: int = 1
 
 
+class ForkedFrom(msgspec.Struct, frozen=True, kw_only=True):
+    """A sandbox game's origin (replay/fork.py): the parent game, the version it was forked at, the
+    hash of the parent's event at that version (hex), and the rules state there (``rules.state.encode``,
+    base64 in JSON): the sandbox starts from that state, with a fresh dice seed."""
+
+    game_id: str
+    version: int
+    head: str
+    state: bytes
+
+
 class GameCreated(Record, frozen=True, kw_only=True, tag="game_created"):
     """The first event of every game.
 
     ``seed_hash`` is SHA-256 (hex) of the secret dice seed; with ``dice == "insecure"`` the seed is
     fixed and shown in ``insecure_seed`` (hex): anyone can predict the rolls of such a game.
     ``scenario_hash`` pins the scenario's content (``scenario_hash()``); ``rules_version`` the rules
-    code that created the game (``rules.RULES_VERSION``)."""
+    code that created the game (``rules.RULES_VERSION``). ``fork``: set for a sandbox game branched
+    from another game's history (a what-if); it starts from the state recorded there."""
 
     game_id: str
     rules_version: str
@@ -78,6 +90,7 @@ class GameCreated(Record, frozen=True, kw_only=True, tag="game_created"):
     seed_hash: str
     insecure_seed: str | None = None
     creator: Side
+    fork: ForkedFrom | None = None  # a sandbox: where it was forked from (never counted as a result)
 
 
 class SeatJoined(Record, frozen=True, kw_only=True, tag="seat_joined"):

@@ -1,0 +1,23 @@
+"""The odds of each result on a column of a Combat Results Table (one die: each row is 1/6), and the
+order of results from the attacker's side, worst first (the luck ledger of replay/report.py)."""
+
+from __future__ import annotations
+
+from rules.scenario import CombatResultsTable
+
+#: Results from the attacker's point of view, worst first.
+RANK = {"Ae": 0, "Ar": 1, "Dr": 2, "Ex": 3, "De": 4}
+
+
+def column_distribution(table: CombatResultsTable, column: str) -> dict[str, float]:
+    """P(result) for each result the column can give: the die rows giving it out of all rows (sums to 1)."""
+    i = table.columns.index(column)
+    rows = list(table.rows.values())
+    out: dict[str, float] = {}
+    for row in rows:
+        out[row[i]] = out.get(row[i], 0.0) + 1 / len(rows)
+    return {r: round(p, 12) for r, p in sorted(out.items(), key=lambda kv: RANK.get(kv[0], 0))}
+
+
+def all_columns(table: CombatResultsTable) -> dict[str, dict[str, float]]:
+    return {c: column_distribution(table, c) for c in table.columns}

@@ -1,0 +1,106 @@
+"""Seeking: the history of a game at any version, from the snapshot at or before it and the fold of
+the rest, always through the one effective-history fold (replay/history.py).
+
+Two sources:
+- a store (`seek`): the newest snapshot at or before the version (`EventStore.snapshot_at_or_before`,
+  kept by the server every `snapshot_every` events; `ensure_snapshots` writes them for a log that
+  has none, an imported one say), then XRANGE and fold of the events after it;
+- a log in memory (`Replay`: an export, a test): checkpoints every `every` versions taken while
+  folding the log once, then the fold of the rest.
+
+The history at a version inside an undone range is the state as it was played then (the undo came
+later); `replay.timeline.Timeline` says which versions were undone and steps over them.
+"""
+
+from __future__ import annotations
+
+import bisect
+
+from eventstore.envelope import Envelope
+from replay.games import GameCache
+from replay.history import SNAPSHOT_CODE, History, NeedsState, load
+from replay.timeline import Timeline
+
+
+async def seek(store, game_id: str, games: GameCache, version: int) -> History:
+    """The history of `game_id` folded to `version` (snapshot at or before it, then the rest)."""
+    return await load(store, game_id, games, to_version=version)
+
+
+async def ensure_snapshots(store, game_id: str, games: GameCache) -> int:
+    """Fold the whole log once, writing a snapshot every `store.snapshot_every` versions where the
+    store has none; returns how many were written."""
+    every = store.snapshot_every
+    history = History(game_id, games)
+    written = 0
+    from replay.history import apply_async
+
+    async for envelope in store.read(game_id):
+        await apply_async(history, store, envelope)
+        v = envelope.version
+        if v % every == 0:
+            found = await store.snapshot_at_or_before(game_id, v, code_version=SNAPSHOT_CODE)
+            if found is None or found.version != v:
+                await store.put_snapshot(game_id, v, history.snapshot(), SNAPSHOT_CODE)
+                written += 1
+    return written
+
+
+class Replay:
+    """A whole log in memory, ready to seek (see the module documentation)."""
+
+    def __init__(self, game_id: str, games: GameCache, envelopes: list[Envelope], *, every: int = 100) -> None:
+        self.game_id = game_id
+        self.games = games
+        self.envelopes = list(envelopes)
+        self.every = every
+        self._versions: list[int] = []
+        self._snapshots: list[bytes] = []
+        history = History(game_id, games)
+        for e in self.envelopes:
+            self._apply(history, e)
+            if e.version % every == 0:
+                self._versions.append(e.version)
+                self._snapshots.append(history.snapshot())
+        self.final = history
+        created = history.session.created
+        start = new_state_place(history) if created is not None else (1, "", "")
+        self.timeline = Timeline.of(self.envelopes, start)
+
+    @property
+    def version(self) -> int:
+        return len(self.envelopes)
+
+    def _apply(self, history: History, envelope: Envelope) -> None:
+        try:
+            history.apply(envelope)
+        except NeedsState as need:
+            history.apply(envelope, target=self.at(need.version).state)
+
+    def at(self, version: int) -> History:
+        """The history folded to `version` (0 < version <= the log's last)."""
+        if not 1 <= version <= len(self.envelopes):
+            raise ValueError(f"no version {version} (the log has 1..{len(self.envelopes)})")
+        i = bisect.bisect_right(self._versions, version) - 1
+        if i >= 0:
+            history = History.from_snapshot(self.game_id, self.games, self._snapshots[i])
+        else:
+            history = History(self.game_id, self.games)
+        for e in self.envelopes[history.version : version]:
+            self._apply(history, e)
+        return history
+
+
+def new_state_place(history: History) -> tuple[int, str, str]:
+    """The Game-Turn, phasing side and phase of the game's opening state."""
+    from rules.reducer import new_game
+
+    created = history.session.created
+    fork = getattr(created, "fork", None)
+    if fork is not None:
+        from replay.fork import fork_state
+
+        state = fork_state(created, history.games)
+    else:
+        state = new_game(history.games.for_record(created))
+    return state.turn, state.phasing, state.phase

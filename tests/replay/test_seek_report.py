@@ -1,0 +1,168 @@
+"""The replay engine: the history at every version (in memory and from the store, with and without
+snapshots, across undone ranges) equals the fold from zero; stepping; forks; the report's ledger."""
+
+import random
+
+import pytest
+from replaylog import GAMES, SEED, Book
+
+from eventstore.envelope import GENESIS, seal
+from replay import session
+from replay.crt_odds import RANK, all_columns
+from replay.fork import ForkRefused, fork_events
+from replay.history import fold_envelopes
+from replay.records import SessionOptions
+from replay.report import build
+from replay.seek import Replay, ensure_snapshots, seek
+from replay.timeline import Timeline
+from rules import state as rules_state
+
+
+def undo_back_to(book: Book, seat: str, back_to: int) -> None:
+    book.append(session.undo_request(book.history, seat, back_to, now_ms=book.clock, backoff_seconds=60))
+    other = "confederate" if seat == "union" else "union"
+    book.append(session.undo_answer(book.history, other, book.version, "accept"))
+
+
+def played_with_undos(seed: int = 5, actions: int = 120, then: int = 40) -> Book:
+    """A self-played game with an accepted undo and a declined one, then `then` more actions."""
+    rng = random.Random(seed)
+    book = Book(f"g{seed}", SessionOptions(undo_dice=True))  # undos may cross a die roll (a house rule)
+    book.play_random(rng, actions // 3)
+    back_to = book.version
+    seat = book.history.session.to_act
+    book.move(rng, 3)
+    undo_back_to(book, seat, back_to)
+    book.play_random(rng, actions // 3)
+    seat = book.history.session.to_act
+    back_to = book.version
+    book.move(rng, 2)
+    book.append(session.undo_request(book.history, seat, back_to, now_ms=book.clock, backoff_seconds=0))
+    other = "confederate" if seat == "union" else "union"
+    book.append(session.undo_answer(book.history, other, book.version, "decline"))
+    book.play_random(rng, then)
+    return book
+
+
+def test_every_version_in_memory_equals_the_fold_from_zero():
+    book = played_with_undos()
+    assert book.history.session.reverted
+    for every in (7, 10_000):  # with checkpoints, and with none at all
+        replay = Replay(book.game_id, GAMES, book.envelopes, every=every)
+        for v in range(1, book.version + 1):
+            expected = fold_envelopes(book.game_id, GAMES, book.envelopes[:v])
+            got = replay.at(v)
+            assert got.version == v
+            assert got.digest() == expected.digest(), v
+            assert got.session.reverted == expected.session.reverted
+
+
+async def test_every_version_from_the_store_equals_the_fold_from_zero(store):
+    book = played_with_undos(seed=9, actions=90)
+    gid = book.game_id
+    for e in book.envelopes:
+        # the log exactly as the book sealed it (same times, same hashes)
+        await store._append_script(
+            keys=list(store.keys(gid)[:3]),
+            args=[e.version - 1, b"", b"", 1, e.type, e.schema, e.payload, e.actor, e.command_id, e.time, e.digest, e.prev, e.hash],
+        )
+    plain = [await seek(store, gid, GAMES, v) for v in range(1, book.version + 1)]
+    store.snapshot_every = 10
+    assert await ensure_snapshots(store, gid, GAMES) == book.version // 10
+    for v in range(1, book.version + 1):
+        expected = fold_envelopes(gid, GAMES, book.envelopes[:v])
+        snapped = await seek(store, gid, GAMES, v)
+        assert plain[v - 1].digest() == snapped.digest() == expected.digest(), v
+        assert snapped.snapshot() == expected.snapshot()
+
+
+def test_stepping_skips_undone_versions_and_lands_on_phases_and_turns():
+    book = played_with_undos()
+    t = Timeline.of(book.envelopes)
+    (b, a), *_ = t.reverted
+    assert t.undone(b + 1) and not t.undone(b) and not t.undone(a)
+    assert t.step(b, "event", 1) == a
+    assert t.step(a, "event", -1) == b
+    markers = t.markers()
+    assert any(m.kind == "undone" and m.first == b + 1 and m.last == a - 1 for m in markers)
+    v = 1
+    seen = []
+    while (n := t.step(v, "phase", 1)) != v:
+        seen.append(n)
+        v = n
+    assert seen == sorted(seen)
+    phase_starts = [e.version for e in book.envelopes if e.type == "phase_began" and not t.undone(e.version)]
+    assert seen[: len(phase_starts)] == phase_starts
+    assert t.step(book.version, "game_turn", -1) < book.version
+    turn_starts = [e.version for e in book.envelopes if e.type == "game_turn_advanced"]
+    assert t.step(1, "game_turn", 1) == turn_starts[0]
+    assert t.step(5, "event", 3, limit=6) == 6  # never past what the viewer may see
+    with pytest.raises(ValueError):
+        t.step(1, "fortnight", 1)
+
+
+def test_a_fork_starts_from_the_parent_state_with_a_fresh_seed():
+    book = played_with_undos()
+    replay = Replay(book.game_id, GAMES, book.envelopes)
+    v = book.version - 10
+    while replay.timeline.undone(v):
+        v -= 1
+    parent = replay.at(v)
+    gid, seed, events = fork_events(parent, game_id="sandbox-1")
+    assert seed != SEED
+    envelopes, prev = [], GENESIS
+    for i, e in enumerate(events, start=1):
+        envelopes.append(seal(e, version=i, time=1, prev=prev))
+        prev = envelopes[-1].hash
+    sandbox = fold_envelopes(gid, GAMES, envelopes, check_digests=True)
+    created = sandbox.session.created
+    assert created.fork.game_id == book.game_id and created.fork.version == v
+    assert created.seed_hash != book.history.session.created.seed_hash
+    assert rules_state.digest(sandbox.state) == rules_state.digest(parent.state)
+    assert sandbox.session.started and sandbox.session.to_act is not None
+    # one player may go on playing both sides
+    sandbox.apply(seal(session.command(sandbox, sandbox.session.to_act, _any_command(sandbox.state), seed)[0],
+                       version=4, time=2, prev=prev))
+    (b, a), *_ = book.history.session.reverted
+    with pytest.raises(ForkRefused):
+        fork_events(replay.at(b + 1), reverted=replay.timeline.reverted)
+    with pytest.raises(ForkRefused):
+        fork_events(replay.at(2))  # a seat was still empty
+
+
+def _any_command(state):
+    from rules.selfplay import random_player
+
+    return random_player(state, random.Random(1))
+
+
+def test_the_luck_ledger_sums_to_one_over_every_column():
+    table = GAMES.scenario("chattanooga").crt
+    for column, dist in all_columns(table).items():
+        assert sum(dist.values()) == pytest.approx(1.0), column
+        assert set(dist) <= set(RANK)
+
+
+def test_the_report_tells_the_effective_story():
+    book = played_with_undos(seed=3, actions=240, then=3000)
+    report = build(book.game_id, book.envelopes, GAMES)
+    assert report.version == book.version and report.finished is not None
+    assert report.combats, "a whole game has combats"
+    for c in report.combats:
+        assert sum(c.luck.distribution.values()) == pytest.approx(1.0)
+        assert c.luck.p_result_or_better >= c.luck.p_result > 0
+        assert 0 <= c.luck.percentile <= 1
+        assert 1 <= c.die <= 6
+    undone = {v for b, a in report.reverted for v in range(b + 1, a)}
+    assert not any(c.version in undone for c in report.combats)
+    assert not any(line.split()[0][1:] in {str(v) for v in undone} for line in report.record)
+    answers = {u.answer for u in report.undo}
+    assert {"accepted", "declined"} <= answers
+    lost = sum(t.strength["union"] + t.strength["confederate"] for t in report.losses_by_turn)
+    assert lost == sum(loss.unit.strength for loss in report.losses)
+    assert report.vp_over_time[-1].vp == report.vp == dict(report.finished.vp)
+    assert all(loss.hex for loss in report.losses if loss.case != "15.12")
+    for side in ("union", "confederate"):
+        assert report.luck[side].combats == sum(
+            t[side].combats for t in report.luck_by_turn.values()
+        )
