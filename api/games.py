@@ -118,6 +118,10 @@ async def create_game(
     nonce = request.dice_nonce or dice.new_nonce()
     if not dice.valid_nonce(nonce):
         raise HttpError(400, "malformed", "a dice nonce is 8 to 128 characters of A-Z a-z 0-9 _ -")
+    if options.spectator_delay:
+        # Recorded in the game's options, but not applied by this server yet (the replay work
+        # applies it everywhere a non-player sees the game): refused rather than promised.
+        raise HttpError(400, "malformed", "spectator_delay is not supported by this server yet")
     insecure_seed = None
     if options.dice == "insecure":
         if not config.allow_insecure_dice:
