@@ -12,6 +12,7 @@ from typing import Any
 
 from rules import terrain
 from rules.errors import RuleViolation
+from rules.hexes import hexside
 from rules.rulesets import Ruleset
 from rules.rulesets import get as get_ruleset
 from rules.scenario import Scenario, Unit
@@ -29,27 +30,40 @@ class Game:
         self.grid = m.grid
         self.terrain: dict[str, str] = dict(m.hexes)
         self.units: dict[str, Unit] = {u.id: u for u in scenario.units}
-        self.exclusive: dict[str, dict] = scenario.exclusive
+        self.exclusive: dict[str, dict] = _exclusive(scenario, self.ruleset.name)
         self._cases = dict(self.ruleset.cases)
         self._cases.update(scenario.cases.get(self.ruleset.name, {}))
         self.neighbours: dict[str, tuple[str, ...]] = {
             h: tuple(n for n in self.grid.neighbours(h) if n in self.terrain) for h in self.terrain
         }
         # steps[a]: every (b, movement points) a unit may move from a into b, units aside (5.2, 9.0).
-        self.steps: dict[str, tuple[tuple[str, int], ...]] = {}
-        for a, around in self.neighbours.items():
-            out = []
-            for b in around:
-                cost = self._step_cost(a, b)
-                if cost is not None:
-                    out.append((b, cost))
-            self.steps[a] = tuple(out)
-        self.step_cost: dict[tuple[str, str], int] = {(a, b): c for a, s in self.steps.items() for b, c in s}
+        # The rule set's ``movement_costs`` procedure may give each unit type its own table and a
+        # cost for steps into an enemy-controlled hex (revised 10.1, 7.2); else one table for all.
+        costs = self.ruleset.procedure("movement_costs")
+        if costs is not None:
+            self.steps_by_type, self.zoc_cost_by_type = costs(self)
+            self.steps = self.steps_by_type["infantry"]
+        else:
+            self.steps = {}
+            for a, around in self.neighbours.items():
+                out = []
+                for b in around:
+                    cost = self._step_cost(a, b)
+                    if cost is not None:
+                        out.append((b, cost))
+                self.steps[a] = tuple(out)
+            self.steps_by_type = {t: self.steps for t in ("infantry", "cavalry", "artillery")}
+            self.zoc_cost_by_type = {}
+        self.step_cost_by_type = {
+            t: {(a, b): c for a, s in steps.items() for b, c in s} for t, steps in self.steps_by_type.items()
+        }
+        self.step_cost: dict[tuple[str, str], int] = self.step_cost_by_type["infantry"]
         # zoc_into[h]: the hexes a unit in h exerts its zone of control into (6.0, 6.6).
         self.zoc_into: dict[str, tuple[str, ...]] = {
             h: tuple(n for n in around if self._zoc_extends(h, n)) for h, around in self.neighbours.items()
         }
-        self.ferry_hexes = frozenset(h for h, t in self.terrain.items() if t == terrain.FERRY)
+        # 5.24, 19.12; revised 6.28: river ferry and pontoon hexes, never ended in.
+        self.ferry_hexes = frozenset(h for h, t in self.terrain.items() if t in (terrain.FERRY, terrain.PONTOON))
         self.control_hexes = frozenset(_control_hexes(scenario))
 
     # -- names ---------------------------------------------------------------------------------
@@ -68,8 +82,27 @@ class Game:
         return self.units[unit_id].designation
 
     def movement_allowance(self, unit_id: str) -> int:
+        """The unit's printed allowance, else the rule set's for its type (revised 2.4: cavalry 8), never
+        below the rule set's minimum for the type (2.4: cavalry at least 8)."""
         u = self.units[unit_id]
-        return u.movement_allowance if u.movement_allowance is not None else self.ruleset.movement_allowance
+        rs = self.ruleset
+        if u.movement_allowance is not None:
+            n = u.movement_allowance
+        else:
+            n = rs.movement_allowance_by_type.get(u.type, rs.movement_allowance)
+        return max(n, rs.minimum_allowance_by_type.get(u.type, 0))
+
+    def steps_for(self, unit_id: str) -> dict[str, tuple]:
+        """The step table of the unit's type (Game.steps for every type in the 1975 book)."""
+        return self.steps_by_type[self.units[unit_id].type]
+
+    def step_cost_for(self, unit_id: str) -> dict[tuple[str, str], int]:
+        return self.step_cost_by_type[self.units[unit_id].type]
+
+    def zoc_cost_for(self, unit_id: str) -> dict[tuple[str, str], int] | None:
+        """Revised 7.2: what a step into an enemy-controlled hex costs this unit's type, or None when
+        it costs what any step costs (1975)."""
+        return self.zoc_cost_by_type.get(self.units[unit_id].type)
 
     # -- terrain ---------------------------------------------------------------------------------
     def _step_cost(self, a: str, b: str) -> int | None:
@@ -105,18 +138,36 @@ class Game:
         features = self.scenario.map.features(a, b)
         if terrain.CREEK in features and not (features & {terrain.BRIDGE, terrain.FORD}):
             return "creek", f"the hexside {a}-{b} is a creek; creeks may be crossed only at bridges or fords"
-        if kind == terrain.FERRY and terrain.FERRY_CROSSING not in features:
+        if terrain.RIVER_SIDE in features:
+            return "river", f"the hexside {a}-{b} is a river hexside and may not be crossed"
+        if kind in (terrain.FERRY, terrain.PONTOON) and terrain.FERRY_CROSSING not in features:
             return "river", f"the ferry hex {b} may be entered only through the hexsides its arrows show"
-        if self.terrain[a] == terrain.FERRY and terrain.FERRY_CROSSING not in features:
+        if self.terrain[a] in (terrain.FERRY, terrain.PONTOON) and terrain.FERRY_CROSSING not in features:
             return "river", f"the ferry hex {a} may be left only through the hexsides its arrows show"
         return None
 
     def _zoc_extends(self, a: str, b: str) -> bool:
-        # 6.6: never through non-bridge, non-ford creek hexsides, never into river ferry hexes.
-        if self.terrain[b] == terrain.FERRY:
+        # 6.6: never through non-bridge, non-ford creek hexsides, never into river ferry hexes;
+        # revised 7.6: nor into pontoon hexes, nor into a trench hex across its trench hexside (10.39).
+        if self.terrain[b] in (terrain.FERRY, terrain.PONTOON):
             return False
-        features = self.scenario.map.features(a, b)
+        side = self.scenario.map.hexsides.get(hexside(a, b))
+        features = side.features if side else frozenset()
+        if terrain.TRENCH in features and side.barbed == a:
+            return False
         return not (terrain.CREEK in features and not (features & {terrain.BRIDGE, terrain.FORD}))
+
+
+def _exclusive(scenario: Scenario, ruleset: str) -> dict[str, dict]:
+    """The exclusive rules' parameters under ``ruleset``: each block of the scenario's
+    ``exclusive_overrides[ruleset]`` merged key by key over the block of the same name."""
+    overrides = scenario.exclusive_overrides.get(ruleset)
+    if not overrides:
+        return scenario.exclusive
+    out = dict(scenario.exclusive)
+    for name, block in overrides.items():
+        out[name] = {**(scenario.exclusive.get(name) or {}), **block}
+    return out
 
 
 def _control_hexes(scenario: Scenario) -> set[str]:

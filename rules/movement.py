@@ -30,6 +30,7 @@ from rules.errors import RuleViolation
 from rules.events import Event, UnitMoved
 from rules.handlers import Dice, apply, decider, evolver
 from rules.night import night_restriction, zoc_rules
+from rules.sequence import night_turn
 from rules.state import MOVEMENT, State
 from rules.zoc import enemy_controlled, enemy_occupied
 
@@ -90,13 +91,37 @@ def may_move(state: State, unit: str) -> bool:
 
 
 # -- where it may go -----------------------------------------------------------------------------
-def reachable(state: State, unit: str, origin: str | None = None, spent: int = 0) -> Reach:
+def allowance_now(state: State, unit: str):
+    """The unit's movement allowance this Game-Turn: revised 11.11 takes one off at night."""
+    game = state.game
+    n = game.movement_allowance(unit)
+    change = game.ruleset.night_allowance_change
+    if change and night_turn(state):
+        n += change
+    return n
+
+
+def artillery_barred(state: State, unit: str, ezoc: set[str]) -> set[str] | frozenset:
+    """Revised 7.3: the enemy-controlled hexes an artillery unit may not enter (those without a
+    friendly infantry or cavalry unit already in them); empty for other units and in 1975."""
+    game = state.game
+    u = game.units[unit]
+    if not game.ruleset.artillery_zoc_support or u.type != "artillery":
+        return frozenset()
+    units = game.units
+    held = {h for v, h in state.positions.items() if units[v].side == u.side and units[v].type != "artillery"}
+    return ezoc - held
+
+
+def reachable(
+    state: State, unit: str, origin: str | None = None, spent: int = 0, allowance=None
+) -> Reach:
     """Every hex ``unit`` may end a move in from ``origin`` (its hex), having already spent ``spent``
     points (a reinforcement's entry hex, 15.13). Stacking is not considered here."""
     game = state.game
     side = game.units[unit].side
     start = state.positions[unit] if origin is None else origin
-    allowance = game.movement_allowance(unit)
+    allowance = allowance_now(state, unit) if allowance is None else allowance
     ezoc = enemy_controlled(state, side)
     enemies = enemy_occupied(state, side)
     rules = zoc_rules(state, side, unit)  # 10.2, 17.2; 11.2 for an ineffective unit
@@ -104,17 +129,24 @@ def reachable(state: State, unit: str, origin: str | None = None, spent: int = 0
     prev: dict[str, str | None] = {start: None}
     if start in ezoc and not rules.may_exit:
         return Reach(start, cost, prev, [])  # 5.13
-    steps = game.steps
+    steps = game.steps_for(unit)
+    zoc_cost = game.zoc_cost_for(unit)  # revised 7.2
+    barred = artillery_barred(state, unit, ezoc)  # revised 7.3
+    one_hex = game.ruleset.always_one_hex and origin is None and spent == 0  # revised 6.16
     heap = [(spent, start)]
     while heap:
         c, h = heapq.heappop(heap)
         if c > cost[h] or (h in ezoc and h != start):
             continue  # 6.0: a unit stops on entering an enemy-controlled hex
         for b, step in steps[h]:
+            if zoc_cost is not None and b in ezoc:
+                step = zoc_cost[(h, b)]
             nc = c + step
-            if nc > allowance or b in enemies:  # 5.15, 5.12
+            if b in enemies:  # 5.12
                 continue
-            if b in ezoc and not rules.may_enter:  # 10.2, 17.2
+            if nc > allowance and not (one_hex and h == start):  # 5.15; revised 6.16
+                continue
+            if b in ezoc and (not rules.may_enter or b in barred):  # 10.2, 17.2; revised 7.3
                 continue
             if nc < cost.get(b, 99):
                 cost[b] = nc
@@ -125,15 +157,21 @@ def reachable(state: State, unit: str, origin: str | None = None, spent: int = 0
     return Reach(start, cost, prev, ends)
 
 
-def check_path(state: State, unit: str, path: tuple[str, ...], spent: int = 0) -> int:
+def check_path(
+    state: State, unit: str, path: tuple[str, ...], spent: int = 0, allowance=None, entering: bool = False
+) -> int:
     """The movement points ``unit`` spends along ``path`` (path[0] its start), or RuleViolation."""
     game = state.game
     name = game.designation(unit)
     side = game.units[unit].side
-    allowance = game.movement_allowance(unit)
+    allowance = allowance_now(state, unit) if allowance is None else allowance
     ezoc = enemy_controlled(state, side)
     enemies = enemy_occupied(state, side)
     rules = zoc_rules(state, side, unit)
+    step_cost = game.step_cost_for(unit)
+    zoc_cost = game.zoc_cost_for(unit)  # revised 7.2
+    barred = artillery_barred(state, unit, ezoc)  # revised 7.3
+    one_hex = game.ruleset.always_one_hex and spent == 0 and len(path) == 2 and not entering  # revised 6.16
     cost = spent
     for i in range(1, len(path)):
         a, b = path[i - 1], path[i]
@@ -165,8 +203,16 @@ def check_path(state: State, unit: str, path: tuple[str, ...], spent: int = 0) -
                 f"{name} may not enter the enemy zone of control at {b} "
                 + ("until it recovers its Attack Effectiveness" if rules.case == "ineffective" else "during a night Game-Turn"),
             )
-        cost += game.step_cost[(a, b)]
-        if cost > allowance:
+        if b in barred:
+            raise game.violation(
+                "artillery_zoc",
+                f"{name} is artillery and may not enter the enemy zone of control at {b} unless a friendly "
+                "infantry or cavalry unit is already there",
+            )
+        if (a, b) not in step_cost:
+            raise game.violation("terrain", f"{name} may not move from {a} to {b}: its type may not enter {b}")
+        cost += zoc_cost[(a, b)] if zoc_cost is not None and b in ezoc else step_cost[(a, b)]
+        if cost > allowance and not one_hex:
             raise game.violation(
                 "allowance",
                 f"{name} would spend {cost} movement points reaching {b}; its movement allowance is {allowance}",

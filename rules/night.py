@@ -34,6 +34,11 @@ def zoc_rules(state: State, side: Side, unit: str | None = None) -> ZocRules:
         # 11.2: an ineffective unit may not enter an enemy controlled hex until it recovers.
         rules = zoc_rules(state, side)
         return rules._replace(may_enter=False, case="ineffective") if rules.may_enter else rules
+    own = state.game.ruleset.procedure("zoc_rules")  # revised 11.12
+    if own is not None:
+        rules = own(state, side, unit)
+        if rules is not None:
+            return rules
     if not night_turn(state):
         return ZocRules(True, False, "zone_of_control")
     params = state.game.exclusive.get("night_movement")

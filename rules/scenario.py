@@ -27,6 +27,7 @@ class Hexside(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
 
     features: frozenset[str]
     barbed: str | None = None
+    high: str | None = None  # for a slope: the hex on its upper side (revised 6.26)
 
 
 class Map(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
@@ -37,6 +38,11 @@ class Map(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     hexsides: dict[str, Hexside] = {}
     # Named hexes the exclusive rules speak of: {"chattanooga_town": ["1415", ...], ...}
     areas: dict[str, list[str]] = {}
+    # Revised 2.4, 6.21, 6.26: the level (1-3) of hexes above level 1; every other hex is level 1.
+    levels: dict[str, int] = {}
+
+    def level(self, hex_: str) -> int:
+        return self.levels.get(hex_, 1)
 
     @property
     def grid(self) -> Grid:
@@ -93,6 +99,10 @@ class Scenario(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     cases: dict[str, dict[str, str]] = {}
     provenance: dict[str, str] = {}
     crt: CombatResultsTable | None = None  # None: the game has no table (no combat can be resolved)
+    # Per rule set, exclusive rules' parameters that differ from ``exclusive`` under that rule set's
+    # book: {"revised": {"victory": {"levels": [...]}}}; each block is merged key by key over the
+    # block of the same name in ``exclusive`` (rules.game.Game.exclusive).
+    exclusive_overrides: dict[str, dict[str, dict]] = {}
 
     def unit(self, unit_id: str) -> Unit:
         for u in self.units:

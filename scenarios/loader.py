@@ -82,6 +82,7 @@ def build(files: Files) -> Scenario:
         cases=s.get("cases", {}),
         provenance={k: v.strip() for k, v in s.get("provenance", {}).items()},
         crt=build_crt(s["crt"]) if "crt" in s else None,
+        exclusive_overrides=s.get("exclusive_overrides", {}),
     )
 
 
@@ -99,12 +100,15 @@ def build_map(m: dict) -> Map:
     trail hexside (5.22, 5.23)."""
     features: dict[str, set[str]] = {}
     barbed: dict[str, str] = {}
+    high: dict[str, str] = {}  # a slope's upper hex (revised 6.26)
     for key, entry in (m.get("hexsides") or {}).items():
         a, b = key.split("|")
         name = hexside(a, b)
         features.setdefault(name, set()).update(entry["features"])
         if entry.get("barbed"):
             barbed[name] = entry["barbed"]
+        if entry.get("high"):
+            high[name] = entry["high"]
     for kind in ("road", "trail"):
         for path in m.get(kind) or []:
             hexes = path["hexes"]
@@ -113,8 +117,9 @@ def build_map(m: dict) -> Map:
     return Map(
         lower_columns=m["lower_columns"],
         hexes=dict(m["hexes"]),
-        hexsides={k: Hexside(frozenset(f), barbed.get(k)) for k, f in sorted(features.items())},
+        hexsides={k: Hexside(frozenset(f), barbed.get(k), high.get(k)) for k, f in sorted(features.items())},
         areas={k: list(v) for k, v in (m.get("areas") or {}).items()},
+        levels={k: int(v) for k, v in (m.get("levels") or {}).items()},
     )
 
 

@@ -16,11 +16,14 @@ from scenarios.source import Files, Problem, Source
 
 RULESETS = ("classic", "revised")
 UNIT_TYPES = ("infantry", "cavalry", "artillery")
-SCENARIO_KEYS = {"id", "name", "rulesets", "turns", "night_turns", "first_player", "provenance", "exclusive", "cases", "crt"}
+SCENARIO_KEYS = {
+    "id", "name", "rulesets", "turns", "night_turns", "first_player", "provenance", "exclusive", "cases", "crt",
+    "exclusive_overrides",
+}
 CRT_RESULTS = ("Ae", "Ar", "Dr", "De", "Ex")  # 7.6
-MAP_KEYS = {"lower_columns", "columns", "rows", "lower_columns_rows", "hexes", "hexsides", "road", "trail", "areas"}
+MAP_KEYS = {"lower_columns", "columns", "rows", "lower_columns_rows", "hexes", "hexsides", "road", "trail", "areas", "levels"}
 UNIT_KEYS = {"id", "side", "type", "strength", "designation", "hex", "arrives", "entry", "movement_allowance"}
-HEXSIDE_KEYS = {"features", "barbed"}
+HEXSIDE_KEYS = {"features", "barbed", "high"}
 PATHS = {"road": terrain.ROAD, "trail": terrain.TRAIL}  # 5.22, 5.23
 IMPASSABLE = {terrain.RIVER: "a river hex (5.24)", terrain.FERRY: "a ferry hex (19.12)"}
 
@@ -80,6 +83,19 @@ def _check_scenario(src: Source, out: list[Problem]) -> int | None:
             out.append(src.problem_at(f"cases.{ruleset}", f"unknown rule set {ruleset!r}", table=f"cases.{ruleset}"))
         if not isinstance(cases, dict) or not all(isinstance(v, str) for v in cases.values()):
             out.append(src.problem_at(f"cases.{ruleset}", 'must map rule names to case numbers written as strings ("16.11")', table=f"cases.{ruleset}"))
+    overrides = d.get("exclusive_overrides")
+    if overrides is not None:
+        if not isinstance(overrides, dict):
+            out.append(src.problem_at("key exclusive_overrides", "must be a table", key="exclusive_overrides"))
+        else:
+            for ruleset, blocks in overrides.items():
+                where = f"exclusive_overrides.{ruleset}"
+                if ruleset not in RULESETS:
+                    out.append(src.problem_at(where, f"unknown rule set {ruleset!r}", table=where))
+                elif ruleset not in (d.get("rulesets") or []):
+                    out.append(src.problem_at(where, f"the scenario does not list the rule set {ruleset!r}", table=where))
+                if not isinstance(blocks, dict) or not all(isinstance(b, dict) for b in blocks.values()):
+                    out.append(src.problem_at(where, "must hold tables named like the blocks of [exclusive]", table=where))
     _check_crt(src, out)
     return turns
 
@@ -165,6 +181,7 @@ def _check_map(src: Source, out: list[Problem]) -> Board | None:
     _check_paths(src, board, out)
     _check_ferries(src, board, out)
     _check_areas(src, board, out)
+    _check_levels(src, board, out)
     return board
 
 
@@ -240,7 +257,7 @@ def _check_hexsides(src: Source, board: Board, out: list[Problem]) -> None:
             problem("must be { features = [...] } (and barbed = \"XXYY\" for a redoubt)")
             continue
         for extra in sorted(set(entry) - HEXSIDE_KEYS):
-            problem(f"unknown key {extra!r} (expected features, barbed)")
+            problem(f"unknown key {extra!r} (expected features, barbed, high)")
         off = [h for h in (a, b) if h not in board.hexes]
         if off:
             problem(f"{' and '.join(off)} {'is' if len(off) == 1 else 'are'} not on the map")
@@ -318,6 +335,19 @@ def _check_ferries(src: Source, board: Board, out: list[Problem]) -> None:
         arrows = [h for h in around if h and terrain.FERRY_CROSSING in board.features.get(hexside(number, h), ())]
         if len(arrows) < 2:
             out.append(src.problem_at(f"hex {number}", f"a ferry hex needs two ferry_crossing hexsides, its arrows (19.11); found {len(arrows)}", table="hexes", key=number))
+
+
+def _check_levels(src: Source, board: Board, out: list[Problem]) -> None:
+    """Revised 2.4, 6.26: the level (1, 2 or 3) of hexes above level 1, by hex on the map."""
+    raw = src.data.get("levels") or {}
+    if not isinstance(raw, dict):
+        out.append(src.problem_at("key levels", 'must be a table of "XXYY" = level', key="levels"))
+        return
+    for number, level in raw.items():
+        if number not in board.hexes:
+            out.append(src.problem_at(f"levels.{number}", "not a hex of the map", table="levels", key=number))
+        if level not in terrain.LEVELS:
+            out.append(src.problem_at(f"levels.{number}", "a level is 1, 2 or 3 (revised 2.4)", table="levels", key=number))
 
 
 def _check_areas(src: Source, board: Board, out: list[Problem]) -> None:

@@ -1,12 +1,33 @@
-"""Rule sets: the tables and case numbers of one rule book.
+"""Rule sets: the tables, the case numbers and the differing procedures of one rule book.
 
-The 1975 Standard Rules are ``classic``; the revised 2nd edition (``revised``) will bring its own tables
-and its own case numbers (5.13 in the 1975 book is 6.13 in the revised one).
+The 1975 Standard Rules are ``classic`` (rules/rulesets/classic.py); the revised 2nd edition is
+``revised`` (rules/rulesets/revised.py), with its own tables and its own case numbers (5.13 in the
+1975 book is 6.13 in the revised one).
+
+The seam: a ``Ruleset`` holds data (tables, case numbers) that the shared mechanics read, and, in
+``procedures``, the functions or objects that replace a shared procedure where the book's procedure
+differs (``Ruleset.procedure(name)``; None: the shared one). The shared modules ask for a procedure
+by name at the one place where it applies; nothing else in them knows which book is in force.
+
+Procedure names (see rules/revised_movement.py for the revised ones):
+
+- ``movement_costs(game) -> MovementCosts``: the movement points of every step, by unit type, and the
+  cost of a step into an enemy-controlled hex (revised 6.2x, 7.2, 10.1);
+- ``zoc_rules(state, side, unit) -> ZocRules | None``: how enemy zones of control bind a moving unit
+  (revised 11.12 at night); None: the shared rule (rules/night.py);
+- ``reinforcement_entry``: an object answering where and at what cost a reinforcement enters
+  (revised 5.0-5.5; rules/reinforcements.py ``ClassicEntry`` is the shared one).
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any
+
+#: Movement points: whole numbers in the 1975 book; exact fractions in the revised one (6.22: 2/3).
+MP = int | Fraction
 
 
 @dataclass(frozen=True)
@@ -33,15 +54,48 @@ class Ruleset:
     defence_hexside: dict[str, int] = field(default_factory=dict)
     bombard_range: int = 0  # artillery range, counting the target hex (8.11, 8.12)
     blocking_terrain: frozenset[str] = frozenset()  # hexes that block a line of sight (8.33)
+    # -- revised tables (empty or neutral in the 1975 book) --------------------------------------
+    # Movement allowance by unit type where it differs (revised 2.4: cavalry 8), and the least
+    # allowance a unit type ever has, whatever its counter prints (2.4: cavalry at least 8).
+    movement_allowance_by_type: dict[str, int] = field(default_factory=dict)
+    minimum_allowance_by_type: dict[str, int] = field(default_factory=dict)
+    # Terrain costs that differ by unit type (revised 10.1 "*": artillery pays the second figure).
+    terrain_cost_by_type: dict[str, dict[str, MP | None]] = field(default_factory=dict)
+    # Clear terrain by level (revised 10.1: levels 1 and 2 cost 1, level 3 costs 2).
+    level_cost: dict[int, MP] = field(default_factory=dict)
+    # Extra movement points for crossing a hexside feature (revised 6.25, 6.26, 6.29, 10.1).
+    hexside_cost: dict[str, MP] = field(default_factory=dict)
+    turnpike_cost: MP | None = None  # revised 6.22
+    # Revised 7.2: the least cost of entering an enemy-controlled hex (0: no such rule).
+    zoc_minimum_cost: int = 0
+    night_allowance_change: int = 0  # revised 11.11: -1
+    # Revised 6.42, 6.43, 6.46: movement points strategic movement adds, by unit type (empty: no
+    # strategic movement in this book).
+    strategic_bonus: dict[str, int] = field(default_factory=dict)
+    always_one_hex: bool = False  # revised 6.16: a unit may always move one hex
+    artillery_zoc_support: bool = False  # revised 7.3: artillery enters an enemy zone only beside friends
+    # The procedures that differ from the shared ones, by name (see the module's docstring).
+    procedures: Mapping[str, Any] = field(default_factory=dict)
 
     def case(self, name: str) -> str:
         return self.cases[name]
 
+    def procedure(self, name: str) -> Any:
+        """This book's own procedure called ``name``, or None where the shared one applies."""
+        return self.procedures.get(name)
+
+
+NAMES = ("classic", "revised")
+
 
 def get(name: str) -> Ruleset:
-    """The rule set called ``name`` ("classic")."""
+    """The rule set called ``name`` ("classic" or "revised")."""
     if name == "classic":
         from rules.rulesets.classic import CLASSIC
 
         return CLASSIC
-    raise KeyError(f"unknown rule set {name!r}: expected 'classic'")
+    if name == "revised":
+        from rules.rulesets.revised import REVISED
+
+        return REVISED
+    raise KeyError(f"unknown rule set {name!r}: expected one of {', '.join(NAMES)}")

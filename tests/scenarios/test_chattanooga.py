@@ -103,7 +103,7 @@ def test_player_sequence_14_31_and_game_length_14_32(chattanooga):
     assert chattanooga.first_player == "union"
     assert chattanooga.turns == 10
     assert chattanooga.night_turns == [5]
-    assert chattanooga.rulesets == ["classic"]
+    assert chattanooga.rulesets == ["classic", "revised"]  # revised: 003 Chattanooga 15.0-23.0
 
 
 def test_column_parity_agrees_with_the_deployment_chart(chattanooga):

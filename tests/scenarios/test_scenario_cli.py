@@ -34,16 +34,16 @@ def test_validate_ok_by_id_and_by_path(tmp_path):
 def test_validate_prints_every_problem_and_fails(tmp_path):
     folder = copy_of_chattanooga(tmp_path)
     path = folder / "map.toml"
-    text = path.read_text().replace('"1116" = "river"', '"1116" = "swamp"')
+    text = path.read_text().replace('"1116" = "river"', '"1116" = "volcano"')
     text = text.replace('"1304|1305" = { features = ["ferry_crossing"] }', '"1304|1306" = { features = ["ferry_crossing"] }')
     path.write_text(text)
     done = bluegray("validate", folder)
     assert done.returncode == 1
     lines = text.splitlines()
-    swamp = next(i for i, t in enumerate(lines, 1) if "swamp" in t)
+    swamp = next(i for i, t in enumerate(lines, 1) if "volcano" in t)
     pair = next(i for i, t in enumerate(lines, 1) if t.startswith('"1304|1306"'))
     assert done.stdout.splitlines()[:2] == [
-        f"{path}:{swamp}: hex 1116: unknown terrain 'swamp' (known: clear, ferry, forest, forest_rough, river, rough, town)",
+        f"{path}:{swamp}: hex 1116: unknown terrain 'volcano' (known: clear, ferry, forest, forest_rough, lake, pond, pontoon, river, rough, swamp, town)",
         f"{path}:{pair}: hexside 1304|1306: 1304 and 1306 are not adjacent (with even columns lower): a hexside lies between two neighbouring hexes",
     ]
     assert "problems" in done.stderr

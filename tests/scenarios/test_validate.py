@@ -154,11 +154,11 @@ def test_column_parity_is_the_maps_own(tmp_path):
 
 
 def test_unknown_terrain(tmp_path):
-    map_ = MAP.replace('"0202" = "rough"', '"0202" = "swamp"')
+    map_ = MAP.replace('"0202" = "rough"', '"0202" = "volcano"')
     folder = write(tmp_path / "s", map_=map_)
     p = only_problem(folder)
-    assert (p.file, p.line, p.location) == (str(folder / "map.toml"), line_of(map_, '"0202" = "swamp"'), "hex 0202")
-    assert p.message == "unknown terrain 'swamp' (known: clear, ferry, forest, forest_rough, river, rough, town)"
+    assert (p.file, p.line, p.location) == (str(folder / "map.toml"), line_of(map_, '"0202" = "volcano"'), "hex 0202")
+    assert p.message == "unknown terrain 'volcano' (known: clear, ferry, forest, forest_rough, lake, pond, pontoon, river, rough, swamp, town)"
 
 
 def test_unknown_hexside_feature(tmp_path):
@@ -166,7 +166,7 @@ def test_unknown_hexside_feature(tmp_path):
     folder = write(tmp_path / "s", map_=map_)
     p = only_problem(folder)
     assert (p.line, p.location) == (line_of(map_, '"0102|0202"'), "hexside 0102|0202")
-    assert p.message.startswith("unknown feature 'wall' (known: bridge, creek, ferry_crossing, ford, redoubt, road, trail)")
+    assert p.message.startswith("unknown feature 'wall' (known: bridge, creek, ferry_crossing, ford, railway, redoubt, ridge, river_side, road, slope, stream, sunken_road, trail, trench, turnpike)")
 
 
 @pytest.mark.parametrize("crossing", ["bridge", "ford"])
@@ -330,13 +330,13 @@ def test_invalid_toml_names_its_line(tmp_path):
 
 
 def test_every_problem_is_reported_at_once(tmp_path):
-    map_ = MAP.replace('"0202" = "rough"', '"0202" = "swamp"')
+    map_ = MAP.replace('"0202" = "rough"', '"0202" = "volcano"')
     oob = OOB.replace('id = "c1"', 'id = "u1"')
     folder = write(tmp_path / "s", map_=map_, oob=oob)
     found = problems(folder)
     assert [p.location for p in found] == ["hex 0202", "unit u1"]
     text = str(ScenarioError(found))
-    assert f"{folder / 'map.toml'}:{line_of(map_, 'swamp')}: hex 0202: unknown terrain 'swamp'" in text
+    assert f"{folder / 'map.toml'}:{line_of(map_, 'volcano')}: hex 0202: unknown terrain 'volcano'" in text
 
 
 def test_exclusive_rules_must_name_real_units_and_ferries(tmp_path):

@@ -1,0 +1,188 @@
+"""*Blue & Grey (revised) 2nd edition* Standard Rules 1.0-14.0 and Charts & Tables
+(``../shared/rulebooks/003_a0a5e96e61d1e57b.txt``; 1.0-6.31 also in the cleaner ``004``).
+
+The tables of this book and the case number of every shared mechanic in its numbering; the
+procedures that differ from the 1975 ones are in ``PROCEDURES`` (rules/revised_movement.py for the
+non-combat ones; the combat half adds its own there). Movement points are exact: ``Fraction`` where
+the book gives thirds (6.22: a turnpike is 2/3 MP), ints otherwise; never floats.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from fractions import Fraction
+
+from rules import terrain
+from rules.rulesets import Ruleset
+
+# 10.1 Terrain Effects Chart: movement points to enter a hex (None: may not enter). "Where two
+# Movement Point costs are indicated ... the first cost applies to infantry and cavalry units, and the
+# second cost applies to artillery and horse artillery units": the second is TERRAIN_COST_BY_TYPE.
+TERRAIN_COST: dict[str, int | Fraction | None] = {
+    terrain.CLEAR: 1,  # level 1 and 2: 1; level 3: 2 (LEVEL_COST)
+    terrain.FOREST: 2,  # "Forest/woods 2/3*"
+    terrain.ROUGH: 3,
+    terrain.FOREST_ROUGH: 5,  # "Forest/woods-rough 5/6*"
+    terrain.SWAMP: 3,  # "Swamp 3/4*"
+    terrain.TOWN: 1,
+    terrain.RIVER: None,  # 6.27 "Units may never enter river ... or lake hexes"
+    terrain.LAKE: None,
+    terrain.POND: None,  # 10.1 "Pond: May not enter"
+    terrain.FERRY: 3,  # 10.1 "River ferry hex 3"; 6.28
+    terrain.PONTOON: 1,  # 10.1 "Pontoon hex 1"; 6.28
+}
+TERRAIN_COST_BY_TYPE: dict[str, dict[str, int | Fraction | None]] = {
+    "artillery": {terrain.FOREST: 3, terrain.FOREST_ROUGH: 6, terrain.SWAMP: 4},
+}
+LEVEL_COST: dict[int, int | Fraction] = {1: 1, 2: 1, 3: 2}  # 10.1 "Clear (level 1/2/3)"
+
+# 6.25, 6.26, 6.29, 10.1: movement points added for crossing a hexside, never negated by a route
+# (except a slope climbed along a route, 6.26).
+HEXSIDE_COST: dict[str, int | Fraction] = {
+    terrain.STREAM: 2,  # "Stream hex side + 2"
+    terrain.BRIDGE: 1,  # 6.29 "one additional Movement Point cost for moving through a bridge hex side"
+    terrain.FORD: 1,  # 6.29 "Movement through a ford hex side also costs one additional Movement Point"
+    terrain.SLOPE: 1,  # 6.26 up slope; down slope costs nothing
+    terrain.RIDGE: 2,  # "Ridge hex side + 2"
+}
+
+CASES: dict[str, str] = {
+    # Standard rules: the names rules/ cites (as in rules/rulesets/classic.py), revised numbering.
+    "sequence": "4.0",
+    "reinforcements": "5.0",
+    "reinforcements.when": "5.1",
+    "reinforcements.cost": "5.0",
+    "reinforcements.column": "5.0",
+    "reinforcements.late": "5.3",
+    "reinforcements.enemy_occupied": "5.4",
+    "reinforcements.enemy_zoc": "5.4",
+    "reinforcements.elsewhere": "5.5",
+    "reinforcements.stacking": "6.32",
+    "off_map": "5.6",
+    "movement": "6.0",
+    "out_of_sequence": "6.11",
+    "enemy_occupied": "6.12",
+    "leave_enemy_zoc": "6.13",
+    "no_combat_in_movement": "6.14",
+    "allowance": "6.15",
+    "always_one_hex": "6.16",
+    "consecutive": "6.17",
+    "moved_once": "6.18",
+    "terrain": "6.21",
+    "turnpike": "6.22",
+    "road": "6.23",
+    "trail": "6.24",
+    "hexside_cost": "6.25",
+    "zoc_no_road": "6.25",
+    "slope": "6.26",
+    "river": "6.27",
+    "ferry": "6.28",
+    "ferries.end": "6.28",
+    "creek": "6.29",
+    "bridge": "6.29",
+    "stacking": "6.32",
+    "strategic": "6.4",
+    "strategic.distance": "6.41",
+    "strategic.bonus": "6.42",
+    "strategic.cavalry": "6.43",
+    "strategic.approach": "6.44",
+    "strategic.routes": "6.45",
+    "strategic.night": "6.46",
+    "zone_of_control": "7.0",
+    "zoc_always": "7.1",
+    "zoc_cost": "7.2",
+    "artillery_zoc": "7.3",
+    "zoc_exit": "7.4",
+    "zoc_mutual": "7.5",
+    "zoc_extent": "7.6",
+    "night_zoc": "11.12",
+    "night_movement": "11.11",
+    "fieldworks": "10.3",
+    "breastworks": "10.34",
+    "breastworks.complete": "10.34",
+    "breastworks.one_per_hex": "10.36",
+    "trench": "10.39",
+    # Combat (the combat half may refine these names; these are the revised numbers of the 1975
+    # names that rules/combat.py cites).
+    "combat": "8.0",
+    "must_be_attacked": "8.11",
+    "must_attack": "8.12",
+    "attack_once": "8.13",
+    "adjacent": "8.0",
+    "whole_stack_defends": "8.21",
+    "whole_stack_attacks": "8.22",
+    "attack_all_adjacent": "8.11",
+    "multi_hex": "8.2",
+    "terrain_combat": "10.2",
+    "crt": "8.6",
+    "exchange": "8.6",
+    "retreat": "8.7",
+    "retreat_blocked": "8.7",
+    "retreat_stacking": "8.7",
+    "advance": "8.7",
+    "advance_one": "8.7",
+    "displacement": "8.8",
+    "displacement_eliminates": "8.8",
+    "reduce_odds": "8.9",
+    "bombard": "9.1",
+    "bombard_range": "9.1",
+    "bombard_one_hex": "9.1",
+    "bombard_same_hex": "9.1",
+    "bombard_retreat": "9.1",
+    "combined": "9.2",
+    "line_of_sight": "9.3",
+    "artillery_in_zoc": "9.1",
+    "creek_attack": "10.1",
+    "night_combat": "11.2",
+    "morale": "12.0",
+}
+
+
+class _Procedures(Mapping):
+    """This book's procedures (rules/revised_movement.py ``PROCEDURES``, which the combat half
+    extends), imported on first use so that importing the tables imports no mechanics."""
+
+    def _table(self) -> dict:
+        from rules import revised_movement
+
+        return revised_movement.PROCEDURES
+
+    def __getitem__(self, name: str):
+        return self._table()[name]
+
+    def __iter__(self):
+        return iter(self._table())
+
+    def __len__(self) -> int:
+        return len(self._table())
+
+
+REVISED = Ruleset(
+    name="revised",
+    movement_allowance=6,  # 2.4: "infantry and artillery units is six Movement Points"
+    stacking_limit=2,  # 6.32
+    terrain_cost=TERRAIN_COST,
+    road_cost=1,  # 6.23 road or railway
+    trail_cost=2,  # 6.24 into forest/woods, rough or swamp; 1 into clear of any level
+    ford_extra=1,  # 6.29
+    day_phases=("movement", "combat"),  # 4.0
+    night_phases=("movement", "combat"),  # 4.0, 11.2: night Game-Turns have combat (11.21-11.24)
+    cases=CASES,
+    # 10.1 combat column: the combat half reads its own tables (shifts, halving) from this module.
+    defence_terrain={},
+    defence_hexside={},
+    bombard_range=3,  # 9.1
+    blocking_terrain=frozenset({terrain.FOREST, terrain.FOREST_ROUGH, terrain.TOWN, terrain.ROUGH}),
+    movement_allowance_by_type={"cavalry": 8},  # 2.4
+    minimum_allowance_by_type={"cavalry": 8},  # 2.4 "cavalry units always have a minimum ... of eight"
+    terrain_cost_by_type=TERRAIN_COST_BY_TYPE,
+    level_cost=LEVEL_COST,
+    hexside_cost=HEXSIDE_COST,
+    turnpike_cost=Fraction(2, 3),  # 6.22
+    zoc_minimum_cost=2,  # 7.2
+    night_allowance_change=-1,  # 11.11
+    strategic_bonus={"infantry": 2, "artillery": 2, "cavalry": 4},  # 6.42, 6.43
+    always_one_hex=True,  # 6.16
+    artillery_zoc_support=True,  # 7.3
+    procedures=_Procedures(),
+)
