@@ -141,6 +141,13 @@ class LossesTaken(Event, frozen=True, tag="losses_taken"):
     units: tuple[str, ...]
 
 
+def combat_procedures(game):
+    """The rule set's own combat procedures (revised: rules/revised_combat_procedures.py), or None
+    where the 1975 ones in this module apply."""
+    get = getattr(game.ruleset, "procedure", None)
+    return get("combat") if get is not None else None
+
+
 # -- who may attack, who must -------------------------------------------------------------------------
 def why_may_not_attack(state: State, unit: str) -> RuleViolation | None:
     """A phasing unit on the map that may not take part in an attack now, and why (7.14, 7.75, 7.82,
@@ -175,12 +182,15 @@ class Engagement(msgspec.Struct, frozen=True):
     targets: dict[str, frozenset[str]]
     owed: dict[str, frozenset[str]]
     units: dict[str, tuple[str, ...]]
+    # hexes of ``targets`` whose units may attack but need not (revised 11.21: at night, units that
+    # stayed in an enemy zone of control)
+    optional: frozenset[str] = frozenset()
 
     def feasible(self, attacking: frozenset[str] | set[str], defending: frozenset[str] | set[str]) -> bool:
         """Can every obligation still be met after an attack by the hexes ``attacking`` on the hexes
         ``defending`` (supposing its defenders stay in place)?"""
         for h, ts in self.targets.items():
-            if h not in attacking and not (ts - defending):
+            if h not in attacking and h not in self.optional and not (ts - defending):
                 return False
         for e, hs in self.owed.items():
             if e not in defending and not (hs - attacking):
@@ -190,7 +200,7 @@ class Engagement(msgspec.Struct, frozen=True):
     def stranded(self, attacking, defending) -> tuple[str, str] | None:
         """("attacker", hex) or ("defender", hex): the first obligation ``feasible`` finds unmeetable."""
         for h in sorted(self.targets):
-            if h not in attacking and not (self.targets[h] - defending):
+            if h not in attacking and h not in self.optional and not (self.targets[h] - defending):
                 return "attacker", h
         for e in sorted(self.owed):
             if e not in defending and not (self.owed[e] - attacking):
@@ -219,22 +229,27 @@ def engagement(state: State) -> Engagement:
     targets: dict[str, frozenset[str]] = {}
     hex_units: dict[str, tuple[str, ...]] = {}
     binding: set[str] = set()  # friendly hexes with a unit that binds its neighbours to be attacked
+    proc = combat_procedures(game)
+    voluntary = proc.voluntary(state) if proc is not None else frozenset()  # revised 11.21
+    optional: set[str] = set()
     for h, us in friendly.items():
         around = zoc_into[h]
         if not any(e in present for e in around):
             continue
-        if any(u not in state.advanced and u not in state.ineffective for u in us):
+        if any(u not in state.advanced and u not in state.ineffective and u not in voluntary for u in us):
             binding.add(h)
         eligible = tuple(sorted(u for u in us if may_attack(state, u)))
         if eligible:
             targets[h] = frozenset(e for e in around if e in live)
             hex_units[h] = eligible
+            if all(u in voluntary for u in eligible):
+                optional.add(h)
     owed: dict[str, frozenset[str]] = {}
     for e in live:
         around = zoc_into[e]
         if any(f in binding for f in around):
             owed[e] = frozenset(f for f in around if f in targets)
-    return Engagement(targets=targets, owed=owed, units=hex_units)
+    return Engagement(targets=targets, owed=owed, units=hex_units, optional=frozenset(optional))
 
 
 @may_end(COMBAT)
@@ -243,8 +258,9 @@ def check_attacks_made(state: State) -> None:
     attacked and every enemy unit with a phasing unit in its zone of control has been attacked."""
     eng = engagement(state)
     game = state.game
-    if eng.targets:
-        h = min(eng.targets)
+    owing = [h for h in eng.targets if h not in eng.optional]
+    if owing:
+        h = min(owing)
         names = ", ".join(game.designation(u) for u in eng.units[h])
         raise game.violation("must_attack", f"{names} at {h} must attack: it is in an enemy zone of control")
     if eng.owed:
@@ -304,7 +320,8 @@ def odds_of(state: State, attack: int, defence: int) -> str:
 def phase_problem(state: State) -> RuleViolation | None:
     """Why no attack may be declared now (sequence 4.1, 5.14, 10.1), or None."""
     game = state.game
-    problem = night.no_combat_at_night(state)
+    proc = combat_procedures(game)
+    problem = proc.night_problem(state) if proc is not None else night.no_combat_at_night(state)  # 10.1; revised 11.2
     if problem is not None:
         return problem
     if state.phase == MOVEMENT:
@@ -395,6 +412,9 @@ def examine(state: State, attackers, defenders, eng: Engagement | None = None) -
     eng = engagement(state) if eng is None else eng
     if not eng.feasible(attacking_hexes, frozenset(defenders)):
         raise _dead_end(state, eng, attacking_hexes, frozenset(defenders))
+    proc = combat_procedures(game)
+    if proc is not None:  # revised 8.3, 8.4, 9.x, 10.2, 12.2: its own strengths, shifts and table
+        return proc.pending_attack(state, tuple(adjacent), tuple(bombarding), defenders)
     units = game.units
     attack = sum(units[u].strength for u in attackers)
     defence, defending, passive = defence_strength(state, defenders, attacking_hexes)
@@ -465,6 +485,9 @@ def decide_resolve(state: State, command: ResolveAttack, dice: Dice | None) -> l
     head = state.pending[0] if state.pending else None
     if not isinstance(head, PendingAttack):
         raise game.violation("sequence", "there is no declared attack to resolve")
+    proc = combat_procedures(game)
+    if proc is not None:  # revised 8.6, 8.61, 11.23, 12.1
+        return proc.resolve(state, head, command.odds, dice)
     table = game.scenario.crt
     if table is None:
         raise game.violation("crt", "this game has no Combat Results Table")
@@ -589,7 +612,12 @@ def _automatic_losses(state: State, head: PendingLosses) -> list[Event] | None:
 
 def _losses_events(state: State, head: PendingLosses, units) -> list[Event]:
     case = state.game.case("exchange")
-    return [LossesTaken(side=head.side, units=tuple(units)), *(UnitEliminated(unit=u, case=case) for u in units)]
+    events: list[Event] = [LossesTaken(side=head.side, units=tuple(units)), *(UnitEliminated(unit=u, case=case) for u in units)]
+    if head.then_lose:  # revised 8.6 Ex*: the attacker's losses match the defending unit taken
+        at_least = sum(state.game.units[u].strength for u in units)
+        then = PendingLosses(side=head.side, candidates=head.then_lose, at_least=at_least)
+        events.append(DecisionsAwaited(decisions=(then,), first=True))
+    return events
 
 
 @decider(ChooseLosses)

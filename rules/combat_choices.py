@@ -24,6 +24,7 @@ import msgspec
 
 from rules import artillery, crt
 from rules.combat import (
+    combat_procedures,
     defence_strength,
     engagement,
     examine,
@@ -32,7 +33,7 @@ from rules.combat import (
     odds_of,
     phase_problem,
 )
-from rules.decisions import PendingAdvance, PendingAttack, PendingLosses, PendingRetreat
+from rules.decisions import PendingAdvance, PendingAttack, PendingLosses, PendingRally, PendingRetreat
 from rules.errors import RuleViolation
 from rules.retreat import AdvanceOption, RetreatOption, advance_options, retreat_options
 from rules.state import State
@@ -130,6 +131,7 @@ def attack_options(state: State) -> list[AttackOption]:
     for targets in reach.values():
         sets.update((e,) for e in targets)
     out = []
+    proc = combat_procedures(game)
     for defenders in sorted(sets):
         dset = frozenset(defenders)
         candidates = sorted(h for h, ts in eng.targets.items() if dset <= ts)
@@ -141,6 +143,9 @@ def attack_options(state: State) -> list[AttackOption]:
                 if not hexes and (len(defenders) > 1 or not bombard):
                     continue
                 if not eng.feasible(frozenset(hexes), dset):
+                    continue
+                if proc is not None:  # revised: the rule set's strengths and odds (8.3, 8.4, 9.x, 12.2)
+                    adjacent.append(proc.adjacent_choice(state, groups, hexes, bombard, defenders))
                     continue
                 attack = sum(groups[h].strength for h in hexes)
                 defence, _, _ = defence_strength(state, defenders, hexes)
@@ -200,7 +205,13 @@ class AdvanceChoice(msgspec.Struct, frozen=True, tag="advance"):
     options: tuple[AdvanceOption, ...]
 
 
-DecisionChoice = ResolveChoice | RetreatChoice | LossesChoice | AdvanceChoice
+class RallyChoice(msgspec.Struct, frozen=True, tag="rally"):
+    """Revised 12.41 (b): roll the rally die for ``units`` (``RollRally``)."""
+
+    units: tuple[str, ...]
+
+
+DecisionChoice = ResolveChoice | RetreatChoice | LossesChoice | AdvanceChoice | RallyChoice
 
 
 def decision_choice(state: State) -> DecisionChoice | None:
@@ -209,6 +220,9 @@ def decision_choice(state: State) -> DecisionChoice | None:
         return None
     head = state.pending[0]
     if isinstance(head, PendingAttack):
+        proc = combat_procedures(state.game)
+        if proc is not None:  # revised 8.9 on the rule set's own table
+            return ResolveChoice(attack=head, columns=tuple(proc.reductions(head)))
         table = state.game.scenario.crt
         return ResolveChoice(attack=head, columns=tuple(crt.reductions(head.odds, table.columns)))
     if isinstance(head, PendingRetreat):
@@ -218,4 +232,6 @@ def decision_choice(state: State) -> DecisionChoice | None:
         return LossesChoice(head.at_least, tuple(loss_options(state, head)))
     if isinstance(head, PendingAdvance):
         return AdvanceChoice(tuple(advance_options(state, head)))
+    if isinstance(head, PendingRally):
+        return RallyChoice(head.units)
     return None

@@ -47,6 +47,8 @@ class PendingAttack(Pending, frozen=True, kw_only=True, tag="attack"):
     defence: int
     odds: str
     column: str
+    shift: int = 0  # revised 8.42, 10.2x: the net odds column shift (negative: to the left)
+    modifier: int = 0  # revised 8.61: subtracted from the die above 6-1
 
 
 class PendingRetreat(Pending, frozen=True, kw_only=True, tag="retreat"):
@@ -65,6 +67,9 @@ class PendingLosses(Pending, frozen=True, kw_only=True, tag="exchange_losses"):
 
     candidates: tuple[str, ...]
     at_least: int
+    # Revised 8.6 Ex*: after losing these (one defending unit, the attacker's choice), the same side
+    # loses units among ``then_lose`` (its attackers) whose printed strengths total at least theirs.
+    then_lose: tuple[str, ...] = ()
 
 
 class PendingAdvance(Pending, frozen=True, kw_only=True, tag="advance"):
@@ -75,4 +80,11 @@ class PendingAdvance(Pending, frozen=True, kw_only=True, tag="advance"):
     hexes: tuple[str, ...]
 
 
-Decision = Union[PendingAttack, PendingRetreat, PendingLosses, PendingAdvance]  # noqa: UP007
+class PendingRally(Pending, frozen=True, kw_only=True, tag="rally"):
+    """Revised 12.41 (b): at the start of the Combat Phase, before any attack, the rally die is rolled
+    for each of ``units`` (those with a Rally marker)."""
+
+    units: tuple[str, ...]
+
+
+Decision = Union[PendingAttack, PendingRetreat, PendingLosses, PendingAdvance, PendingRally]  # noqa: UP007

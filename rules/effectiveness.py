@@ -98,7 +98,7 @@ def retreat_engaged(state: State) -> list[Event]:
 @at_end_of_game_turn
 def recover_at_night(state: State) -> list[Event]:
     """11.4: at the end of any night Game-Turn all units recover their Attack Effectiveness."""
-    if state.ineffective and night_turn(state):
+    if state.ineffective and night_turn(state) and enabled(state):
         return [AttackEffectivenessRecovered(units=tuple(sorted(state.ineffective)))]
     return []
 

@@ -225,7 +225,7 @@ def advance_options(state: State, head: PendingAdvance) -> list[AdvanceOption]:
     ezoc = None
     for u in head.units:
         here = state.positions.get(u)
-        if here is None or exclusive.may_not_advance(state, u):  # 16.11
+        if here is None or u in state.advanced or exclusive.may_not_advance(state, u):  # 16.11; revised 8.76
             continue
         for h in vacated:
             if h not in game.neighbours[here] or game.step_problem(here, h) is not None:

@@ -46,6 +46,10 @@ class State(msgspec.Struct, dict=True, kw_only=True):
       fought and may not fire in it (7.82). All three are emptied when a phase begins.
     - ``ineffective``: units that lost Attack Effectiveness (optional rule 11.0) until a night ends;
       ``engaged``: ineffective units in an enemy zone of control when this Combat Phase began (11.31).
+    - Revised rules only (rules/revised_combat_procedures.py): ``morale``: the units that are
+      Disordered, Shaken or Routed (12.0), by unit; ``stationary``: units of the phasing side that did
+      not move in this Player-Turn's Movement Phase (11.21, 12.16); ``rallying``: units with a Rally
+      marker (12.41). A Routed unit is also ``ineffective`` (12.23, 12.31, 12.32 are 11.2, 11.31).
     - ``vp``: victory points by side; ``scored``: what in-play points have been awarded for (an
       eliminated unit, a hex's first control: 20.11), so nothing scores twice; ``game_over`` and
       ``result`` (the level of victory, 20.2) once the game has ended.
@@ -68,6 +72,9 @@ class State(msgspec.Struct, dict=True, kw_only=True):
     silenced: set[str] = set()
     ineffective: set[str] = set()
     engaged: set[str] = set()
+    morale: dict[str, str] = {}
+    stationary: set[str] = set()
+    rallying: set[str] = set()
     vp: dict[str, int] = {}
     scored: set[str] = set()
     game_over: bool = False
