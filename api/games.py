@@ -11,7 +11,7 @@ import msgspec
 
 from api import seats as seat_tokens
 from api.config import ServerConfig
-from api.live import LiveGames
+from api.live import LiveGames, visible_version
 from api.seats import Seats
 from api.views import GameView, game_view
 from eventstore.errors import Conflict
@@ -23,6 +23,8 @@ from replay.records import DAY_SECONDS, DiceMode, GameCreated, SessionOptions, U
 from rules import RULES_VERSION
 from rules.scenario import Side, other_side
 from scenarios.loader import ScenarioError
+
+MAX_SPECTATOR_DELAY = 200  # events
 
 
 class HttpError(Exception):
@@ -118,10 +120,8 @@ async def create_game(
     nonce = request.dice_nonce or dice.new_nonce()
     if not dice.valid_nonce(nonce):
         raise HttpError(400, "malformed", "a dice nonce is 8 to 128 characters of A-Z a-z 0-9 _ -")
-    if options.spectator_delay:
-        # Recorded in the game's options, but not applied by this server yet (the replay work
-        # applies it everywhere a non-player sees the game): refused rather than promised.
-        raise HttpError(400, "malformed", "spectator_delay is not supported by this server yet")
+    if options.spectator_delay > MAX_SPECTATOR_DELAY:
+        raise HttpError(400, "malformed", f"spectator_delay is at most {MAX_SPECTATOR_DELAY} events")
     insecure_seed = None
     if options.dice == "insecure":
         if not config.allow_insecure_dice:
@@ -208,9 +208,16 @@ async def join_game(
 
 
 async def inspect_game(store: RedisEventStore, games: GameCache, live: LiveGames, game_id: str) -> GameView:
+    """The game as anyone may see it: with a spectator delay, as spectators see it."""
     info = await store.get_game(game_id)
     current = live.peek(game_id)
-    history = current.history if current is not None else await load(store, game_id, games)
+    if current is not None:
+        history = current.history_for(None)
+    else:
+        history = await load(store, game_id, games)
+        delay = history.session.created.options.spectator_delay if history.session.created else 0
+        if delay and visible_version(history, delay) < history.version:
+            history = await load(store, game_id, games, to_version=visible_version(history, delay))
     if info is None or history.version == 0:
         raise HttpError(404, "malformed", f"no game {game_id!r}")
     return game_view(history, info.created)

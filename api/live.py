@@ -28,6 +28,7 @@ from api import protocol
 from api.config import ServerConfig
 from api.protocol import Ack, Action, ProtocolError
 from api.views import session_view
+from eventstore.envelope import Envelope
 from eventstore.errors import Conflict, KeyMismatch, TailOverflow, UnreadableEvent
 from eventstore.store import CommandKey, RedisEventStore
 from eventstore.tail import Tail
@@ -43,6 +44,14 @@ log = logging.getLogger(__name__)
 
 MISSED_LIMIT = 100
 INDEX_DELAY = 2.0  # seconds between updates of a game's index entry while it is played
+
+
+def visible_version(history: History, delay: int) -> int:
+    """The last version spectators may see: `delay` events behind the game once play has started
+    (the creation and the seats are shown at once), everything once the game is over."""
+    if delay <= 0 or history.finished is not None:
+        return history.version
+    return max(history.version - delay, min(history.version, history.session.start or history.version))
 
 
 class GameNotFound(Exception):
@@ -136,7 +145,9 @@ class LiveGame:
         self.history: History | None = None
         self.conns: set[Connection] = set()
         self.users = 0
-        self.recent: deque[tuple[int, bytes]] = deque(maxlen=self.config.recent_events)
+        self.recent: deque[tuple[int, bytes, Envelope]] = deque(maxlen=self.config.recent_events)
+        self.delay = 0  # the game's spectator delay (events)
+        self.view: History | None = None  # what spectators see, `delay` events behind (None: no delay)
         self._act_lock = asyncio.Lock()
         self._advance_lock = asyncio.Lock()
         self._seed: bytes | None = None
@@ -151,6 +162,11 @@ class LiveGame:
         self.history = await load(self.store, self.game_id, self.hub.games)
         if self.history.version == 0:
             raise GameNotFound(self.game_id)
+        self.delay = self.history.session.created.options.spectator_delay
+        if self.delay:
+            self.view = await load(
+                self.store, self.game_id, self.hub.games, to_version=visible_version(self.history, self.delay)
+            )
         self._task = asyncio.create_task(self._follow(), name=f"follow {self.game_id}")
 
     async def close(self, code: int = 1001, reason: str = "server shutting down") -> None:
@@ -210,22 +226,56 @@ class LiveGame:
                 continue
             item = await apply_async(self.history, self.store, envelope)
             data = protocol.encode_event(envelope)
-            self.recent.append((envelope.version, data))
+            self.recent.append((envelope.version, data, envelope))
             encoded.append(data)
             undone = undone or isinstance(item, UndoAccepted)
         if not encoded:
             return
+        everyone = list(self.conns)
+        players = everyone if self.view is None else [c for c in everyone if c.seat is not None]
         message = protocol.events_message(encoded)
-        for conn in list(self.conns):
+        for conn in players:
             conn.send(message)
         if undone:
             snapshot = self.snapshot_message("undo")
-            for conn in list(self.conns):
+            for conn in players:
                 conn.send(snapshot)
-        self._offer_choices(self.conns)
+        if self.view is not None:
+            await self._advance_view([c for c in everyone if c.seat is None])
+        self._offer_choices(everyone)
 
-    def snapshot_message(self, reason: str) -> bytes:
-        h = self.history
+    async def _advance_view(self, spectators: list[Connection]) -> None:
+        """Fold the spectators' view up to what they may see now, and send them that."""
+        view = self.view
+        target = visible_version(self.history, self.delay)
+        parts = []
+        undone = False
+        for version, data, envelope in self.recent:
+            if view.version < version <= target and version == view.version + 1:
+                item = await apply_async(view, self.store, envelope)
+                parts.append(data)
+                undone = undone or isinstance(item, UndoAccepted)
+        if view.version < target:  # the recent events no longer reach back to the view: reload it
+            self.view = await load(self.store, self.game_id, self.hub.games, to_version=target)
+            snapshot = self.snapshot_message("behind", self.view)
+            for conn in spectators:
+                conn.send(snapshot)
+            return
+        if parts:
+            message = protocol.events_message(parts)
+            for conn in spectators:
+                conn.send(message)
+        if undone:
+            snapshot = self.snapshot_message("undo", view)
+            for conn in spectators:
+                conn.send(snapshot)
+
+    def history_for(self, seat: str | None) -> History:
+        """The history a seat sees (spectators: the delayed view, when the game has a delay)."""
+        return self.view if seat is None and self.view is not None else self.history
+
+    def snapshot_message(self, reason: str, history: History | None = None) -> bytes:
+        h = history or self.history
         return protocol.encode(
             protocol.Snapshot(
                 reason=reason,
@@ -273,35 +323,36 @@ class LiveGame:
         self.admit()
         if last_version > self.history.version:
             await self.catch_up()
-            if last_version > self.history.version:
-                raise ProtocolError("malformed", f"last_version {last_version} is ahead of the game ({self.history.version})")
+        h = self.history_for(conn.seat)
+        if last_version > h.version:
+            raise ProtocolError("malformed", f"last_version {last_version} is ahead of the game ({h.version})")
         fetched: list[tuple[int, bytes]] = []
-        oldest = self.recent[0][0] if self.recent else self.history.version + 1
-        if not self._snapshot_reason(last_version) and oldest > last_version + 1:
+        oldest = self.recent[0][0] if self.recent else h.version + 1
+        if not self._snapshot_reason(last_version, h) and oldest > last_version + 1:
             fetched = [
                 (e.version, protocol.encode_event(e))
-                async for e in self.store.read(self.game_id, last_version + 1, oldest - 1)
+                async for e in self.store.read(self.game_id, last_version + 1, min(oldest - 1, h.version))
             ]
         async with self._advance_lock:
-            reason = self._snapshot_reason(last_version)
+            h = self.history_for(conn.seat)
+            reason = self._snapshot_reason(last_version, h)
             parts: list[bytes] = []
             if reason is None:
                 have = {v: d for v, d in fetched}
-                have.update((v, d) for v, d in self.recent if v > last_version)
-                wanted = range(last_version + 1, self.history.version + 1)
+                have.update((v, d) for v, d, _ in self.recent if last_version < v <= h.version)
+                wanted = range(last_version + 1, h.version + 1)
                 if all(v in have for v in wanted):
                     parts = [have[v] for v in wanted]
                 else:
                     reason = "behind"
             if reason is not None:
-                conn.send(self.snapshot_message(reason))
+                conn.send(self.snapshot_message(reason, h))
             elif parts:
                 conn.send(protocol.events_message(parts))
             self.conns.add(conn)
             self._offer_choices([conn])
 
-    def _snapshot_reason(self, last_version: int) -> str | None:
-        h = self.history
+    def _snapshot_reason(self, last_version: int, h: History) -> str | None:
         if any(accepted > last_version for _, accepted in h.session.reverted):
             return "undo"
         if h.version - last_version > self.config.snapshot_after:
@@ -312,7 +363,7 @@ class LiveGame:
         self.conns.discard(conn)
 
     def missed(self, seen: int) -> list[msgspec.Raw]:
-        return [msgspec.Raw(d) for v, d in self.recent if v > seen][:MISSED_LIMIT]
+        return [msgspec.Raw(d) for v, d, _ in self.recent if v > seen][:MISSED_LIMIT]
 
     # -- actions ----------------------------------------------------------------------------------
     async def seed(self) -> bytes:

@@ -135,7 +135,7 @@ async def _hello(app: web.Application, conn: Connection, hello: Hello) -> LiveGa
         live.admit()
         conn.seat = seat
         conn.wants_choices = hello.choices and seat is not None
-        h = live.history
+        h = live.history_for(seat)
         c = h.session.created
         conn.send_message(
             protocol.Welcome(

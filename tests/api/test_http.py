@@ -83,7 +83,7 @@ async def test_bad_creations_are_refused(client):
         ({"scenario": "chattanooga", "options": {"dice": "insecure", "seed": "00"}}, 400),
         ({"scenario": "chattanooga", "options": {"undo": "sometimes"}}, 400),
         ({"scenario": "chattanooga", "colour": "blue"}, 400),
-        ({"scenario": "chattanooga", "options": {"spectator_delay": 5}}, 400),  # not applied yet: refused
+        ({"scenario": "chattanooga", "options": {"spectator_delay": 201}}, 400),
     ]
     for body, status in cases:
         response = await client.post("/api/games", json=body)
