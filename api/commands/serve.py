@@ -45,6 +45,9 @@ def run(args) -> int:
     except EventStoreError as exc:
         print(f"bluegray serve: {exc}", file=sys.stderr)
         return 1
+    except OSError as exc:  # most often: the port is taken
+        print(f"bluegray serve: cannot listen on {args.host}:{args.port}: {exc.strerror or exc}", file=sys.stderr)
+        return 1
 
 
 async def _serve(args, url: str) -> int:
