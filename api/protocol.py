@@ -108,8 +108,49 @@ class Chat(Action, frozen=True, kw_only=True, tag="chat"):
     text: str
 
 
+# -- replay (api/replaying.py): any connection, player or spectator, may scrub through the game --------
+ReplayUnit = Literal["event", "phase", "player_turn", "game_turn"]
+
+
+class ReplaySeek(ClientMessage, frozen=True, kw_only=True, tag="replay_seek"):
+    """Show the game at ``version`` (clamped to what this connection may see); answered by a
+    ``replay_frame``. Live events keep coming meanwhile."""
+
+    version: int
+
+
+class ReplayStep(ClientMessage, frozen=True, kw_only=True, tag="replay_step"):
+    """Move ``count`` steps (negative: back) by ``event``, ``phase``, ``player_turn`` or
+    ``game_turn`` from the replay's position (from the newest visible version if none), skipping
+    undone versions; answered by a ``replay_frame``."""
+
+    by: ReplayUnit = "event"
+    count: int = 1
+
+
+class ReplayPlay(ClientMessage, frozen=True, kw_only=True, tag="replay_play"):
+    """Step forward by ``by`` ``speed`` times a second (0.1 to 50), a ``replay_frame`` each, until
+    paused or at the newest visible version."""
+
+    by: ReplayUnit = "event"
+    speed: float = 2.0
+
+
+class ReplayPause(ClientMessage, frozen=True, kw_only=True, tag="replay_pause"):
+    """Stop playing; the current frame is sent again (``playing`` false)."""
+
+
+class ReplayLive(ClientMessage, frozen=True, kw_only=True, tag="replay_live"):
+    """Leave the replay and follow the game live again: answered by ``replay_following``."""
+
+
 ClientMessageType = Union[  # noqa: UP007 - a runtime union for msgspec
     Hello,
+    ReplaySeek,
+    ReplayStep,
+    ReplayPlay,
+    ReplayPause,
+    ReplayLive,
     SendCommand,
     UndoRequest,
     UndoAccept,
@@ -250,7 +291,47 @@ class Error(ServerMessage, frozen=True, kw_only=True, tag="error"):
     missed: list[EventOut] | None = None
 
 
-ServerMessageType = Union[Welcome, Events, Snapshot, ChoicesOut, Ack, Error]  # noqa: UP007
+class ReplayMarker(msgspec.Struct, frozen=True, kw_only=True):
+    """A mark on the replay's time line: ``undone`` (versions ``first``..``last`` taken back by the
+    undo accepted at ``at``) or ``player_turn`` (a player-turn began at ``first``; ``label``)."""
+
+    kind: str
+    first: int
+    last: int
+    at: int = 0
+    label: str = ""
+
+
+class ReplayFrame(ServerMessage, frozen=True, kw_only=True, tag="replay_frame"):
+    """The game at ``version`` (a replay position), render-ready like a ``snapshot``: the rules
+    ``state`` and ``session`` there; ``turn``, ``side``, ``phase`` where it falls; ``undone``: this
+    version was taken back later (shown, but stepping skips it); ``last``: the newest version this
+    connection may see (a spectator delay holds it back); ``playing``: a ``replay_play`` goes on;
+    ``markers``: the time line's marks up to ``last``."""
+
+    version: int
+    last: int
+    turn: int
+    side: str
+    phase: str
+    undone: bool
+    playing: bool
+    head: str
+    state: msgspec.Raw
+    session: SessionView
+    markers: list[ReplayMarker]
+
+
+class ReplayFollowing(ServerMessage, frozen=True, kw_only=True, tag="replay_following"):
+    """The replay is over: the connection follows the game live again (its live events never
+    stopped); ``version``: the newest version it may see."""
+
+    version: int
+
+
+ServerMessageType = Union[  # noqa: UP007
+    Welcome, Events, Snapshot, ChoicesOut, Ack, Error, ReplayFrame, ReplayFollowing
+]
 
 
 # -- decoding and encoding --------------------------------------------------------------------------

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from aiohttp import web
 
-from api import http, ws
+from api import http, replaying, ws
 from api.webclient import setup_web_client
 
 
@@ -13,6 +13,10 @@ def setup_routes(app: web.Application) -> None:
     app.router.add_get("/api/games", http.list_games)
     app.router.add_get("/api/games/{game_id}", http.inspect_game)
     app.router.add_post("/api/games/{game_id}/join", http.join_game)
+    app.router.add_get("/api/games/{game_id}/report", replaying.report_json)
+    app.router.add_get("/api/games/{game_id}/export", replaying.export_log)
+    app.router.add_post("/api/games/{game_id}/fork", replaying.fork_game)
+    app.router.add_get("/games/{game_id}/report", replaying.report_html)  # the report as a page
     app.router.add_get("/api/scenarios", http.scenarios)
     app.router.add_get("/api/scenarios/{scenario_id}", http.scenario)
     app.router.add_get("/healthz", http.healthz)

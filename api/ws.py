@@ -18,6 +18,7 @@ from api import protocol
 from api.app_keys import CONFIG, LIVE, SEATS
 from api.live import Connection, GameNotFound, LiveGame
 from api.protocol import Error, Hello, ProtocolError
+from api.replaying import REPLAY_MESSAGES, ReplayCursor, replay_cursor
 from eventstore.errors import EventStoreError
 
 log = logging.getLogger(__name__)
@@ -54,6 +55,7 @@ async def websocket(request: web.Request) -> web.WebSocketResponse:
     conn.start()
     limit = RateLimit(config.rate_per_second, config.rate_burst)
     live: LiveGame | None = None
+    cursor: ReplayCursor | None = None  # this connection's replay, once it asks for one (api/replaying.py)
     try:
         async for frame in ws:
             if frame.type not in (WSMsgType.TEXT, WSMsgType.BINARY):
@@ -86,6 +88,14 @@ async def websocket(request: web.Request) -> web.WebSocketResponse:
                 continue
             if isinstance(message, Hello):
                 conn.send_message(Error(code="malformed", message="this connection already said hello"))
+            elif isinstance(message, REPLAY_MESSAGES):
+                if cursor is None:
+                    cursor = replay_cursor(app, live, conn)
+                try:
+                    await cursor.handle(message)
+                except (RedisError, EventStoreError, OSError) as exc:
+                    log.warning("game %s: a replay failed: %s", live.game_id, exc)
+                    conn.send_message(Error(code="conflict", message="the event store is unavailable; ask again"))
             elif conn.seat is None:
                 conn.send_message(
                     Error(code="unauthorized", message="spectators cannot act", command_id=message.command_id)
@@ -105,6 +115,8 @@ async def websocket(request: web.Request) -> web.WebSocketResponse:
                         )
                     )
     finally:
+        if cursor is not None:
+            await cursor.close()
         if live is not None:
             live.detach(conn)
             app[LIVE].release(live)

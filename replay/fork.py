@@ -8,7 +8,7 @@ otherwise reveal the parent's next rolls), and one player may hold both seats.
 
 Which versions may be forked: any version of the parent's log from the moment play started, except
 one inside an undone range, and never beyond what the person asking may see (a spectator of a game
-with a spectator delay sees it that many events behind: `replay.visibility`).
+with a spectator delay sees it that many events behind: api/replaying.py).
 """
 
 from __future__ import annotations

@@ -1,0 +1,36 @@
+"""`bluegray export GAME_ID > game.jsonl`: every event of a game with its envelope (JSON Lines), so its
+chain, digests and dice can be checked offline (`bluegray verify FILE`) and the game imported
+elsewhere (`bluegray import`); `--text` prints its readable record instead (one line per action)."""
+
+from __future__ import annotations
+
+import sys
+
+from api.commands._store import add_store_arguments
+
+NAME = "export"
+HELP = "Write a game's whole log as JSON Lines (every event with its envelope), or with --text its readable record."
+
+
+def add_arguments(parser) -> None:
+    parser.add_argument("game", metavar="GAME_ID|FILE", help="a game id in the store (or an exported log, for --text)")
+    parser.add_argument("--to", type=int, metavar="VERSION", help="only versions 1..VERSION")
+    parser.add_argument("--text", action="store_true", help="the readable record: one line per action")
+    add_store_arguments(parser)
+
+
+def run(args) -> int:
+    from api.commands.replay import read_source
+    from replay import export
+
+    game_id, envelopes = read_source(args, args.to)
+    if not envelopes:
+        print(f"no game {args.game!r}", file=sys.stderr)
+        return 1
+    if args.text:
+        from replay.textrecord import lines
+
+        sys.stdout.write("\n".join(lines(game_id, envelopes)) + "\n")
+    else:
+        sys.stdout.buffer.write(export.dumps(envelopes))
+    return 0

@@ -1,0 +1,64 @@
+"""`bluegray report GAME_ID|FILE [--html out.html] [--json]`: the after-action report of a game
+(replay/report.py): losses, victory points, every combat, the luck ledger, undo requests, time per
+player-turn; as a summary, as JSON, or as a self-contained HTML page."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+from api.commands._store import add_store_arguments
+
+NAME = "report"
+HELP = "The after-action report of a game: losses, victory points, every combat and its luck; text, JSON or an HTML page."
+
+
+def add_arguments(parser) -> None:
+    parser.add_argument("game", metavar="GAME_ID|FILE", help="a game id in the store, or an exported JSON Lines log")
+    parser.add_argument("--to", type=int, metavar="VERSION", help="report on versions 1..VERSION only")
+    parser.add_argument("--html", type=Path, metavar="OUT.html", help="write the report as an HTML page")
+    parser.add_argument("--json", action="store_true", help="print the report as JSON")
+    add_store_arguments(parser)
+
+
+def run(args) -> int:
+    from api.commands.replay import read_source
+    from replay import report as report_module
+    from replay.games import GameCache
+
+    game_id, envelopes = read_source(args, args.to)
+    if not envelopes:
+        print(f"no game {args.game!r}", file=sys.stderr)
+        return 1
+    games = GameCache()
+    report = report_module.build(game_id, envelopes, games)
+    if args.html:
+        from replay.report_html import render_page
+
+        args.html.write_text(render_page(report, games.scenario(report.scenario)))
+        print(f"wrote {args.html}", file=sys.stderr)
+    if args.json:
+        sys.stdout.write(report_module.encode(report).decode() + "\n")
+    elif not args.html:
+        _print(report)
+    return 0
+
+
+def _print(r) -> None:
+    from replay.textrecord import side_name
+
+    state = f"finished: {r.finished.reason}" + (f", {r.finished.result}" if r.finished.result else "") if r.finished else (
+        f"in progress: Game-Turn {r.turn}, {r.phase}")
+    print(f"{r.scenario_name}, game {r.game_id}{' [sandbox]' if r.sandbox else ''}: {state} (versions 1-{r.version})")
+    for side in ("union", "confederate"):
+        units = sum(t.units[side] for t in r.losses_by_turn)
+        sp = sum(t.strength[side] for t in r.losses_by_turn)
+        luck = r.luck[side]
+        pct = "-" if luck.percentile is None else f"{round(luck.percentile * 100)}%"
+        print(f"  {side_name(side):12s} {r.vp[side]:3d} VP, lost {units} units ({sp} SP); luck {pct} over "
+              f"{luck.combats} combats; expected losses {luck.expected_losses:g} SP, actual {luck.actual_losses} SP")
+    print(f"  {len(r.combats)} combats, {len(r.undo)} undo requests, {len(r.player_turns)} player-turns")
+    for c in r.combats:
+        print(f"    v{c.version:<5d} GT{c.turn} {side_name(c.attacker)}: {c.attack} to {c.defence} "
+              f"({c.odds_before_terrain} before terrain, {c.odds}, resolved {c.column}), die {c.die}: {c.result}; "
+              f"P(it or better) {round(c.luck.p_result_or_better * 100)}%")

@@ -1,0 +1,300 @@
+"""Replay and after-action review over HTTP and the websocket.
+
+HTTP (routes in api/routes.py):
+- ``GET /api/games/{id}/report``: the after-action report (JSON, replay/report.py);
+- ``GET /games/{id}/report``: the same as a self-contained HTML page (replay/report_html.py);
+- ``GET /api/games/{id}/export``: the log as JSON Lines (replay/export.py); ``?text=1``: the
+  readable record;
+- ``POST /api/games/{id}/fork`` ``{"version": V}``: a sandbox game branched at V (replay/fork.py),
+  answered with its id and a token for each seat (one player may play both sides).
+
+A request with ``Authorization: Bearer <seat token>`` of the game is a player's and sees the whole
+log; any other sees a running game as a spectator does, ``spectator_delay`` events behind
+(`api.live.visible_version`), and may fork it only at a version it can see.
+
+Websocket: `ReplayCursor` serves the ``replay_*`` messages of one connection (api/protocol.py):
+seek, step (by event, phase, player-turn, Game-Turn), play at a speed, pause, and follow live
+again. Each position is sent as a ``replay_frame``: the render-ready state at that version (the
+snapshot at or before it and the fold of the rest), where it falls, and the time line's markers
+(undone ranges, player-turns). The connection keeps receiving live events meanwhile.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+
+import msgspec
+from aiohttp import web
+
+from api import protocol
+from api import seats as seat_tokens
+from api.app_keys import GAMES, LIVE, SEATS, SERVER_VERSION, STORE
+from api.games import HttpError
+from api.live import visible_version as spectators_see
+from api.views import session_view
+from replay import export, fork
+from replay.history import History, load
+from replay.report import build, encode
+from replay.timeline import Timeline
+from rules import state as rules_state
+
+log = logging.getLogger(__name__)
+
+MAX_SPEED = 50.0  # steps a second
+
+
+# -- HTTP ---------------------------------------------------------------------------------------------
+def visible_version(history: History, seat: str | None) -> int:
+    """The last version `seat` (None: a spectator) may see of `history` (folded to its head)."""
+    if seat is not None:
+        return history.version
+    created = history.session.created
+    return spectators_see(history, created.options.spectator_delay if created is not None else 0)
+
+
+async def _head(request: web.Request, game_id: str) -> History:
+    app = request.app
+    live = app[LIVE].peek(game_id)
+    history = live.history if live is not None else await load(app[STORE], game_id, app[GAMES])
+    if history.version == 0:
+        raise HttpError(404, "malformed", f"no game {game_id!r}")
+    return history
+
+
+async def _seat(request: web.Request, game_id: str) -> str | None:
+    auth = request.headers.get("Authorization", "")
+    if not auth.startswith("Bearer "):
+        return None
+    seat = await request.app[SEATS].seat_of(game_id, auth.removeprefix("Bearer ").strip())
+    if seat is None:
+        raise HttpError(403, "unauthorized", "this token is not a seat of this game")
+    return seat
+
+
+async def _visible_log(request: web.Request) -> tuple[str, list, int]:
+    game_id = request.match_info["game_id"]
+    head = await _head(request, game_id)
+    upto = visible_version(head, await _seat(request, game_id))
+    if "to" in request.query:
+        try:
+            upto = min(upto, int(request.query["to"]))
+        except ValueError:
+            raise HttpError(400, "malformed", "to is a version number") from None
+    if upto < 1:
+        raise HttpError(404, "malformed", "nothing of this game may be shown yet (spectator delay)")
+    envelopes = [e async for e in request.app[STORE].read(game_id, 1, upto)]
+    return game_id, envelopes, head.version
+
+
+async def report_json(request: web.Request) -> web.Response:
+    game_id, envelopes, _ = await _visible_log(request)
+    return web.Response(body=encode(build(game_id, envelopes, request.app[GAMES])), content_type="application/json")
+
+
+async def report_html(request: web.Request) -> web.Response:
+    from replay.report_html import render_page
+
+    try:
+        game_id, envelopes, _ = await _visible_log(request)
+    except HttpError as exc:
+        return web.Response(status=exc.status, text=exc.message)
+    except ValueError as exc:
+        return web.Response(status=400, text=str(exc))
+    games = request.app[GAMES]
+    report = build(game_id, envelopes, games)
+    return web.Response(text=render_page(report, games.scenario(report.scenario)), content_type="text/html")
+
+
+async def export_log(request: web.Request) -> web.Response:
+    game_id, envelopes, _ = await _visible_log(request)
+    if request.query.get("text"):
+        report = build(game_id, envelopes, request.app[GAMES])
+        return web.Response(text="\n".join(report.record) + "\n", content_type="text/plain")
+    return web.Response(
+        body=export.dumps(envelopes),
+        content_type="application/x-ndjson",
+        headers={"Content-Disposition": f'attachment; filename="{game_id}.jsonl"'},
+    )
+
+
+class ForkRequest(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    version: int
+
+
+class Forked(msgspec.Struct, frozen=True, kw_only=True):
+    """The sandbox: its id, where it came from, and a token for each seat (the player who forked it
+    may play both sides, or pass one token on)."""
+
+    game_id: str
+    sandbox: bool
+    parent: str
+    version: int
+    tokens: dict[str, str]
+
+
+async def fork_game(request: web.Request) -> web.Response:
+    from api.http import json
+
+    app = request.app
+    game_id = request.match_info["game_id"]
+    try:
+        body = msgspec.json.decode(await request.read(), type=ForkRequest)
+    except msgspec.DecodeError as exc:
+        raise HttpError(400, "malformed", str(exc)) from None
+    head = await _head(request, game_id)
+    seen = visible_version(head, await _seat(request, game_id))
+    if not 1 <= body.version <= seen:
+        raise HttpError(409, "illegal", f"version {body.version} cannot be forked: this game shows versions 1..{seen}"
+                        + (" (spectator delay)" if seen < head.version else ""))
+    store = app[STORE]
+    parent = await load(store, game_id, app[GAMES], to_version=body.version)
+    try:
+        new_id, seed, events = fork.fork_events(parent, server_version=app[SERVER_VERSION], reverted=head.session.reverted)
+    except fork.ForkRefused as exc:
+        raise HttpError(409, "illegal", str(exc)) from None
+    await store.create_game(new_id, parent.session.created.scenario, status="active")
+    await store.redis.hset(store.keys(new_id).info, mapping={"sandbox": 1, "parent": game_id, "parent_version": body.version})
+    await store.put_secret(new_id, seed)
+    tokens = await _both_seats(app[SEATS], new_id, parent.session.created.creator)
+    await store.append(new_id, events, 0)
+    sandbox = await load(store, new_id, app[GAMES])
+    await app[LIVE].index(sandbox)
+    return json(Forked(game_id=new_id, sandbox=True, parent=game_id, version=body.version, tokens=tokens), 201)
+
+
+async def _both_seats(seats, game_id: str, creator: str) -> dict[str, str]:
+    """A token for each seat of a sandbox (no invite stays open)."""
+    other = "confederate" if creator == "union" else "union"
+    tokens = {creator: seat_tokens.new_token(), other: seat_tokens.new_token()}
+    invite = seat_tokens.new_invite()
+    await seats.create(game_id, creator, tokens[creator], other, invite)
+    await seats.use_invite(game_id, invite)
+    await seats.give_token(game_id, other, tokens[other])
+    return tokens
+
+
+# -- the websocket cursor ---------------------------------------------------------------------------
+class ReplayCursor:
+    """One connection's replay (see the module documentation). `limit()` is the last version this
+    viewer may see now; `send(message)` queues a server message."""
+
+    def __init__(self, store, games, game_id: str, limit, send) -> None:
+        self.store = store
+        self.games = games
+        self.game_id = game_id
+        self.limit = limit
+        self.send = send
+        self.timeline: Timeline | None = None
+        self.history: History | None = None
+        self.version = 0
+        self._player: asyncio.Task | None = None
+        self._lock = asyncio.Lock()
+
+    async def handle(self, message) -> None:
+        match message:
+            case protocol.ReplaySeek():
+                self.stop()
+                await self.show(message.version)
+            case protocol.ReplayStep():
+                self.stop()
+                await self._step(message.by, message.count)
+            case protocol.ReplayPlay():
+                self.stop()
+                if self.version == 0:
+                    await self.show(1)
+                self._player = asyncio.create_task(self._play(message.by, min(max(message.speed, 0.1), MAX_SPEED)))
+            case protocol.ReplayPause():
+                self.stop()
+                if self.version:
+                    await self.show(self.version)
+            case protocol.ReplayLive():
+                self.stop()
+                self.version = 0
+                self.history = None
+                self.send(protocol.ReplayFollowing(version=self.limit()))
+
+    def stop(self) -> None:
+        if self._player is not None:
+            self._player.cancel()
+            self._player = None
+
+    async def close(self) -> None:
+        if self._player is not None:
+            self._player.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await self._player
+            self._player = None
+
+    async def _timeline(self) -> Timeline:
+        limit = self.limit()
+        if self.timeline is None:
+            first = await load(self.store, self.game_id, self.games, to_version=1)
+            from replay.seek import new_state_place
+
+            self.timeline = Timeline(new_state_place(first))
+        if self.timeline.version < limit:
+            self.timeline.extend([e async for e in self.store.read(self.game_id, self.timeline.version + 1, limit)])
+        return self.timeline
+
+    async def _step(self, by: str, count: int) -> bool:
+        timeline = await self._timeline()
+        start = self.version or self.limit()
+        target = timeline.step(start, by, count, limit=self.limit())
+        await self.show(target)
+        return target != start
+
+    async def _play(self, by: str, speed: float) -> None:
+        try:
+            while True:
+                await asyncio.sleep(1 / speed)
+                if not await self._step(by, 1):
+                    await self.show(self.version, playing=False)  # the end of what may be seen: paused there
+                    return
+        except asyncio.CancelledError:
+            raise
+        except Exception:  # noqa: BLE001 - a replay that fails stops; the connection goes on
+            log.exception("game %s: replay failed", self.game_id)
+
+    async def show(self, version: int, playing: bool | None = None) -> None:
+        async with self._lock:
+            limit = self.limit()
+            timeline = await self._timeline()
+            version = max(1, min(version, limit))
+            h = self.history
+            if h is not None and h.version <= version and version - h.version <= self.store.snapshot_every:
+                from replay.history import apply_async
+
+                async for e in self.store.read(self.game_id, h.version + 1, version):
+                    await apply_async(h, self.store, e)
+            else:
+                h = await load(self.store, self.game_id, self.games, to_version=version)
+            self.history, self.version = h, version
+            place = timeline.place(version)
+            self.send(
+                protocol.ReplayFrame(
+                    version=version,
+                    last=limit,
+                    turn=place.turn,
+                    side=place.side,
+                    phase=place.phase,
+                    undone=place.undone,
+                    playing=self._player is not None and not self._player.done() if playing is None else playing,
+                    head=h.head.hex(),
+                    state=msgspec.Raw(rules_state.encode_json(h.state)),
+                    session=session_view(h),
+                    markers=[protocol.ReplayMarker(**msgspec.structs.asdict(m)) for m in timeline.markers()],
+                )
+            )
+
+
+REPLAY_MESSAGES = (protocol.ReplaySeek, protocol.ReplayStep, protocol.ReplayPlay, protocol.ReplayPause, protocol.ReplayLive)
+
+
+def replay_cursor(app: web.Application, live, conn) -> ReplayCursor:
+    """The replay of one websocket connection (`live`: its `api.live.LiveGame`): it may see what its
+    seat may (a spectator, the game `spectator_delay` events behind)."""
+    return ReplayCursor(
+        app[STORE], app[GAMES], live.game_id, lambda: visible_version(live.history, conn.seat), conn.send_message
+    )
