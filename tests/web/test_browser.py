@@ -315,3 +315,43 @@ async def test_a_refused_seat_token_watches_instead(browser, server):
     assert await page.inner_text("#seat-badge") == "Watching"
     assert await page.locator("#end-phase").is_hidden()
     await page.context.close()
+
+
+async def test_replay_steps_back_and_returns_to_live(browser, server, shot):
+    from api.protocol import CLIENT_TAGS
+
+    if "replay_seek" not in CLIENT_TAGS:
+        pytest.skip("this server offers no replay yet (the replay_* messages of api/replaying.py)")
+    async with aiohttp.ClientSession() as http:
+        async with http.post(f"{server}/api/games", json={"scenario": "chattanooga"}) as r:
+            game = await r.json()
+        async with http.post(f"{server}/api/games/{game['game_id']}/join", json={"invite": game["invite"]}) as r:
+            assert r.status == 200
+    union = await seated_page(browser, server, game["game_id"], "union", game["token"])
+    await until(union, "() => bluegray.validChoices() !== null")
+    await click_hex(union, START)
+    await until(union, "(u) => bluegray.selection?.unit === u", MOVER)
+    await click_hex(union, DEST)
+    await until(union, "([u, h]) => bluegray.board.state.positions[u] === h", [MOVER, DEST])
+    await until(union, "() => bluegray.validChoices() !== null")
+    await union.keyboard.press("e")
+    await until(union, "() => bluegray.board.state.phase === 'combat'")
+    live_version = await version(union)
+    # R opens the replay at the newest version; the arrows and PageUp step back through it.
+    await union.keyboard.press("r")
+    await until(union, "(v) => bluegray.replay?.frame?.version === v", live_version)
+    await union.keyboard.press("Shift+ArrowLeft")
+    await until(union, "(v) => bluegray.replay?.frame && bluegray.replay.frame.version < v", live_version)
+    await union.keyboard.press("PageUp")
+    await until(union, "([u, h]) => bluegray.shown.state.positions[u] === h", [MOVER, START])
+    assert await position(union, MOVER) == DEST  # the live board is untouched
+    assert await union.locator("#end-phase").is_disabled()
+    await shot(union, "replay")
+    await union.click("#replay-forward")
+    await until(union, "() => bluegray.replay?.frame?.version > 1")
+    await union.keyboard.press("l")
+    await until(union, "() => bluegray.replay === null")
+    assert await union.locator("#replay-bar").is_hidden()
+    assert await js(union, "() => bluegray.shown === bluegray.board")
+    assert not union.errors, union.errors
+    await union.context.close()

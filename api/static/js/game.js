@@ -67,6 +67,8 @@ export class GameView {
           h("a", { href: "/", class: "home", title: "Lobby" }, "Blue & Gray"),
           h("span", { class: "title" }, sc.name.split(":")[0], h("small", { class: "muted" }, ` · game ${this.gameId}`)),
           you,
+          h("button", { id: "replay-open", class: "small", title: "Replay the game (R)", onclick: () => this.startReplay() }, "Replay"),
+          h("a", { id: "report-link", class: "button small", href: `/games/${this.gameId}/report`, target: "_blank", rel: "noopener", title: "After-action report" }, "Report"),
           h("span", { class: "conn connecting", id: "conn", role: "status", "aria-live": "polite" }, h("i", {}), h("b", {}, CONN_TEXT.connecting)),
         ),
         h("div", { class: "board-wrap" },
@@ -78,6 +80,22 @@ export class GameView {
             h("button", { id: "numbers-toggle", title: "Hex numbers (N)", onclick: () => this.toggleNumbers() }, "#"),
           ),
           h("div", { id: "stale", class: "stale hidden", role: "alert" }),
+          h("div", { id: "replay-bar", class: "replay-bar hidden", role: "toolbar", "aria-label": "Replay" },
+            h("div", { class: "replay-line" },
+              h("div", { id: "replay-marks", class: "replay-marks" }),
+              h("input", { type: "range", id: "replay-slider", min: "1", max: "1", value: "1", "aria-label": "Version",
+                onchange: (e) => this.replaySend({ type: "replay_seek", version: parseInt(e.target.value, 10) }) })),
+            h("div", { class: "replay-buttons" },
+              h("button", { title: "Back a Game-Turn (PageUp)", onclick: () => this.replayStep("game_turn", -1) }, "− Turn"),
+              h("button", { title: "Back a phase (Shift+←)", onclick: () => this.replayStep("phase", -1) }, "− Phase"),
+              h("button", { id: "replay-back", title: "Back an event (←)", onclick: () => this.replayStep("event", -1) }, "− 1"),
+              h("button", { id: "replay-play", title: "Play / pause (Space)", onclick: () => this.replayToggle() }, "Play"),
+              h("button", { id: "replay-forward", title: "Forward an event (→)", onclick: () => this.replayStep("event", 1) }, "+ 1"),
+              h("button", { title: "Forward a phase (Shift+→)", onclick: () => this.replayStep("phase", 1) }, "+ Phase"),
+              h("button", { title: "Forward a Game-Turn (PageDown)", onclick: () => this.replayStep("game_turn", 1) }, "+ Turn"),
+              h("select", { id: "replay-speed", title: "Speed (events a second)" }, [0.5, 1, 2, 4, 8, 16].map((v) => h("option", { value: v, selected: v === 2 }, `${v}×`))),
+              h("span", { id: "replay-where", class: "replay-where" }),
+              h("button", { id: "replay-live", class: "primary", title: "Back to live (L)", onclick: () => this.replaySend({ type: "replay_live" }) }, "Back to live"))),
           h("div", { id: "hover", class: "hover-info hidden" }),
         ),
         h("aside", { class: "panel" },
@@ -143,7 +161,8 @@ export class GameView {
         h("li", {}, "Dashed ring: victory hex; gold ring: movement-quota bonus hex; “T2 entry”: reinforcements enter here"),
       ),
       h("p", { class: "keys" }, "Keys: ", h("kbd", {}, "E"), " end phase · ", h("kbd", {}, "U"), " undo request · ", h("kbd", {}, "Esc"),
-        " clear selection · ", h("kbd", {}, "N"), " hex numbers · ", h("kbd", {}, "+"), h("kbd", {}, "−"), " zoom · ", h("kbd", {}, "0"), " whole map · drag to pan, wheel or pinch to zoom"),
+        " clear selection · ", h("kbd", {}, "R"), " replay: ", h("kbd", {}, "←"), h("kbd", {}, "→"), " step (with ", h("kbd", {}, "Shift"), " a phase; ",
+        h("kbd", {}, "PgUp"), h("kbd", {}, "PgDn"), " a Game-Turn), ", h("kbd", {}, "Space"), " play/pause, ", h("kbd", {}, "L"), " back to live · ", h("kbd", {}, "N"), " hex numbers · ", h("kbd", {}, "+"), h("kbd", {}, "−"), " zoom · ", h("kbd", {}, "0"), " whole map · drag to pan, wheel or pinch to zoom"),
     );
   }
 
@@ -161,6 +180,11 @@ export class GameView {
     });
     this.conn.open();
     this.render();
+    // The after-action report is a page of the server (api/replaying.py); offer it where it exists.
+    this.$("#report-link").classList.add("hidden");
+    fetch(`/games/${encodeURIComponent(this.gameId)}/report`, { method: "HEAD" })
+      .then((r) => r.ok && this.$("#report-link").classList.remove("hidden"))
+      .catch(() => {});
   }
 
   destroy() {
@@ -210,6 +234,14 @@ export class GameView {
       case "choices":
         this.choices = { ...m, digest: this.digest };
         break;
+      case "replay_frame":
+        this.replayFrame(m);
+        break;
+      case "replay_following":
+        this.replay = null;
+        this.$("#replay-bar").classList.add("hidden");
+        this.$("#game").classList.remove("replaying");
+        break;
       case "ack":
         break;
       case "error":
@@ -225,6 +257,11 @@ export class GameView {
             this.conn.close();
             this.connState("gone", m.message);
           }
+        } else if (!m.command_id && this.replay?.asked && m.code === "unknown_type") {
+          this.replay = null;
+          this.$("#replay-bar").classList.add("hidden");
+          this.$("#game").classList.remove("replaying");
+          this.toast("This server does not offer replays yet.", "info");
         } else if (!m.command_id) this.showError(m);
         break;
     }
@@ -281,10 +318,15 @@ export class GameView {
     return this.conn?.state === "live" && !this.board.stale;
   }
 
+  /** The board on the screen: the replay's position while replaying, else the live board. */
+  get shown() {
+    return this.replay?.board || this.board;
+  }
+
   /** The server's choices for the board shown, when this seat is to act; else null. */
   validChoices() {
     const c = this.choices;
-    if (!c || !this.seat || c.side !== this.seat || c.digest !== this.digest || !this.live()) return null;
+    if (!c || !this.seat || c.side !== this.seat || c.digest !== this.digest || !this.live() || this.replay) return null;
     if (c.version > this.board.version) return null;
     return c.choices;
   }
@@ -321,7 +363,7 @@ export class GameView {
 
   // -- the map -----------------------------------------------------------------------------------
   unitsIn(hex) {
-    return Object.entries(this.board.state.positions).filter(([, h]) => h === hex).map(([u]) => u).sort();
+    return Object.entries(this.shown.state.positions).filter(([, h]) => h === hex).map(([u]) => u).sort();
   }
 
   clickHex(hex) {
@@ -391,7 +433,7 @@ export class GameView {
       return;
     }
     const t = this.scenario.map.hexes[hex]?.terrain;
-    const units = this.unitsIn(hex).map((u) => `${this.board.name(u)} (${this.board.units[u].strength})`);
+    const units = this.unitsIn(hex).map((u) => `${this.shown.name(u)} (${this.shown.units[u].strength})`);
     info.textContent = `${hex} · ${TERRAIN_STYLE[t]?.[2] || t}${units.length ? " · " + units.join(", ") : ""}`;
     info.classList.remove("hidden");
   }
@@ -460,9 +502,61 @@ export class GameView {
     }
   }
 
+  // -- replay (the server's cursor: api/replaying.py) --------------------------------------------
+  startReplay() {
+    if (this.conn?.state !== "live") return;
+    this.replay = { asked: true, board: null, frame: null };
+    this.selection = null;
+    this.map.setPath(null);
+    this.$("#replay-bar").classList.remove("hidden");
+    this.$("#game").classList.add("replaying");
+    this.replaySend({ type: "replay_seek", version: this.board.version });
+    this.render();
+  }
+
+  replaySend(message) {
+    if (!this.conn?.ws || this.conn.state !== "live") return;
+    this.conn.ws.send(JSON.stringify(message));
+  }
+
+  replayStep(by, count) {
+    if (!this.replay) this.startReplay();
+    this.replaySend({ type: "replay_step", by, count });
+  }
+
+  replayToggle() {
+    if (!this.replay) return this.startReplay();
+    if (this.replay.frame?.playing) this.replaySend({ type: "replay_pause" });
+    else this.replaySend({ type: "replay_play", by: "event", speed: parseFloat(this.$("#replay-speed").value) });
+  }
+
+  replayFrame(f) {
+    if (!this.replay) {
+      this.replay = { asked: true };
+      this.$("#replay-bar").classList.remove("hidden");
+      this.$("#game").classList.add("replaying");
+    }
+    const board = new Board(this.scenario);
+    board.applySnapshot({ state: JSON.parse(typeof f.state === "string" ? f.state : JSON.stringify(f.state)), session: f.session, version: f.version, head: f.head });
+    this.replay.board = board;
+    this.replay.frame = f;
+    const slider = this.$("#replay-slider");
+    slider.max = String(Math.max(1, f.last));
+    slider.value = String(f.version);
+    this.$("#replay-play").textContent = f.playing ? "Pause" : "Play";
+    this.$("#replay-where").textContent = `v${f.version} of ${f.last} · Turn ${f.turn}, ${SIDE_NAME[f.side] || f.side} ${f.phase}${f.undone ? " · taken back later" : ""}`;
+    const marks = this.$("#replay-marks");
+    const span = Math.max(1, f.last - 1);
+    marks.replaceChildren(...(f.markers || []).map((mk) => {
+      const left = ((mk.first - 1) / span) * 100;
+      const width = mk.kind === "undone" ? Math.max(0.6, ((mk.last - mk.first + 1) / span) * 100) : 0;
+      return h("span", { class: `mark ${mk.kind}`, style: `left:${left.toFixed(2)}%;${width ? `width:${width.toFixed(2)}%` : ""}`, title: mk.kind === "undone" ? `versions ${mk.first}-${mk.last} taken back (undo at ${mk.at})` : mk.label || mk.kind });
+    }));
+  }
+
   // -- undo, draw, resign ----------------------------------------------------------------------
   undoDialog() {
-    if (!this.seat || !this.live()) return;
+    if (!this.seat || !this.live() || this.replay) return;
     const s = this.board.session;
     if (s.finished) return;
     if (s.undo) {
@@ -586,7 +680,14 @@ export class GameView {
       this.selection = null;
       this.map.setPath(null);
       this.render();
-    } else if (k === "e" || k === "E") this.endPhase();
+    } else if (k === "ArrowLeft") this.replayStep(e.shiftKey ? "phase" : "event", -1);
+    else if (k === "ArrowRight") this.replayStep(e.shiftKey ? "phase" : "event", 1);
+    else if (k === "PageUp") this.replayStep("game_turn", -1);
+    else if (k === "PageDown") this.replayStep("game_turn", 1);
+    else if (k === " " && this.replay) this.replayToggle();
+    else if ((k === "l" || k === "L") && this.replay) this.replaySend({ type: "replay_live" });
+    else if (k === "r" || k === "R") this.startReplay();
+    else if (k === "e" || k === "E") this.endPhase();
     else if (k === "u" || k === "U") this.undoDialog();
     else if (k === "n" || k === "N") this.toggleNumbers();
     else if (k === "+" || k === "=") this.map.zoom(1.3);
@@ -626,7 +727,7 @@ export class GameView {
   }
 
   renderStatus() {
-    const b = this.board;
+    const b = this.shown;
     const st = b.state;
     const sc = this.scenario;
     const night = sc.night_turns.includes(st.turn);
@@ -661,7 +762,7 @@ export class GameView {
   }
 
   renderMap(c) {
-    const b = this.board;
+    const b = this.shown;
     const sel = this.selection;
     const shades = {};
     const rings = [];
@@ -705,7 +806,7 @@ export class GameView {
     if (this.selectedHex && !rings.some((r) => r.hex === this.selectedHex)) rings.push({ hex: this.selectedHex, cls: "selected" });
     this.map.setOverlay({ shades, rings });
     this.map.drawUnits(b, selUnit);
-    if (!sel && b.lastMove && b.lastMove.path.length > 1) this.map.setPath(b.lastMove.path, "trail");
+    if (!sel && !this.replay && b.lastMove && b.lastMove.path.length > 1) this.map.setPath(b.lastMove.path, "trail");
     else if (!sel) this.map.setPath(null);
   }
 
@@ -714,6 +815,10 @@ export class GameView {
     const el = this.$("#action");
     const out = [];
     const s = b.session;
+    if (this.replay) {
+      el.replaceChildren(h("p", { class: "note", id: "replaying" }, "Replaying: the map shows the game at the replay's position; live events keep arriving. Press Back to live (L) to play on."));
+      return;
+    }
     if (b.lastCombat && b.state.phase === "combat") out.push(dieView(b.lastCombat, b));
     if (!this.seat) {
       const p = b.state.pending[0];
@@ -846,9 +951,10 @@ export class GameView {
     end.disabled = !c || !mine || this.busy || !!c.decision;
     end.classList.toggle("refused", !!c && !c.may_end_phase);
     end.title = c && !c.may_end_phase && c.end_phase_refused ? `${c.end_phase_refused.case}: ${c.end_phase_refused.message}` : "End this phase (E)";
-    this.$("#undo-request").disabled = over || !this.live() || !!s.undo || this.busy || (s.created?.options?.undo === "none");
-    this.$("#draw-offer").disabled = over || !this.live() || !!s.draw || this.busy;
-    this.$("#resign").disabled = over || !this.live() || this.busy;
+    const off = over || !this.live() || this.busy || !!this.replay;
+    this.$("#undo-request").disabled = off || !!s.undo || (s.created?.options?.undo === "none");
+    this.$("#draw-offer").disabled = off || !!s.draw;
+    this.$("#resign").disabled = off;
   }
 
   renderHexInfo(c) {
@@ -860,13 +966,13 @@ export class GameView {
     }
     const t = this.scenario.map.hexes[hex]?.terrain;
     const units = this.unitsIn(hex);
-    const st = this.board.state;
+    const st = this.shown.state;
     const marks = (u) => ({ moved: st.moved.includes(u), ineffective: st.ineffective.includes(u), attacked: st.attacked.includes(u) });
     el.replaceChildren(
       h("h3", {}, `Hex ${hex}`, h("small", { class: "muted" }, ` ${TERRAIN_STYLE[t]?.[2] || t}`)),
       units.length
         ? h("ul", { class: "stack-list" }, units.map((u) => {
-            const unit = this.board.units[u];
+            const unit = this.shown.units[u];
             const can = c?.moves?.[u];
             return h("li", { "data-unit": u },
               h("span", { html: counterIcon(unit, 30, marks(u)) }),
@@ -879,7 +985,7 @@ export class GameView {
 
   renderReinforcements(c) {
     const el = this.$("#reinforcements");
-    const b = this.board;
+    const b = this.shown;
     const late = this.scenario.units.filter((u) => u.hex === null && u.arrives !== null);
     if (!late.length) {
       el.replaceChildren();
