@@ -114,6 +114,15 @@ async def websocket(request: web.Request) -> web.WebSocketResponse:
                             command_id=message.command_id,
                         )
                     )
+                except Exception:  # a bug must cost this action, never the connection or the game
+                    log.exception("game %s: an action failed", live.game_id)
+                    conn.send_message(
+                        Error(
+                            code="conflict",
+                            message="the server failed on this action; send it again (same command_id)",
+                            command_id=message.command_id,
+                        )
+                    )
     finally:
         if cursor is not None:
             await cursor.close()
