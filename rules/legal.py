@@ -46,6 +46,9 @@ class Choices(msgspec.Struct, kw_only=True):
     phase: str
     moves: dict[str, dict[str, Destination]] = {}
     reinforcements: dict[str, dict[str, Destination]] = {}
+    # Revised 6.4: per unit that may use Strategic Movement, every hex it may reach by it (a
+    # ``StrategicMove`` command, rules/revised_movement.py); empty under the 1975 rules.
+    strategic: dict[str, dict[str, Destination]] = {}
     attacks: list[AttackOption] = []  # Combat Phase: the attacks that may be declared (rules/combat_choices.py)
     decision: DecisionChoice | None = None  # the options of the first pending decision
     may_end_phase: bool = False
@@ -61,6 +64,8 @@ def choices(state: State) -> Choices:
         memo: dict[str, list[str]] = {}
         out.moves = movement_choices(state, memo)
         out.reinforcements = reinforcement_choices(state, memo)
+        if state.game.ruleset.strategic_bonus:
+            out.strategic = strategic_choices(state, memo)
     if state.pending:
         out.decision = decision_choice(state)
     elif state.phase == COMBAT:
@@ -113,7 +118,7 @@ def reinforcement_choices(state: State, memo: dict | None = None) -> dict[str, d
         if reinforcements.why_may_not_enter(state, unit) is not None:
             continue
         best: dict[str, Destination] = {}
-        for entry in state.game.units[unit].entry:
+        for entry in reinforcements.entry_hexes(state, unit):
             if reinforcements.entry_problem(state, unit, entry) is not None:
                 continue
             reach = reinforcements.reachable_from_entry(state, unit, entry)
@@ -129,6 +134,31 @@ def reinforcement_choices(state: State, memo: dict | None = None) -> dict[str, d
                 best[d] = Destination(cost, path)
         if best:
             out[unit] = dict(sorted(best.items()))
+    return out
+
+
+def strategic_choices(state: State, memo: dict | None = None) -> dict[str, dict[str, Destination]]:
+    """Revised 6.4: per unit of the phasing side that may use Strategic Movement, its destinations."""
+    from rules.revised_movement import strategic_reach
+
+    memo = {} if memo is None else memo
+    units = state.game.units
+    free = _free_hexes(state, state.phasing)
+    out = {}
+    for unit in sorted(u for u in state.positions if units[u].side == state.phasing):
+        reach = strategic_reach(state, unit)
+        if reach is None:
+            continue
+        best = {}
+        for d in reach.ends:
+            path = reach.path(d)
+            if free is None or d not in free:
+                event = UnitMoved(unit=unit, path=path, cost=reach.cost[d])
+                if not _no_dead_end(state, unit, event, memo):
+                    continue
+            best[d] = Destination(reach.cost[d], path)
+        if best:
+            out[unit] = best
     return out
 
 

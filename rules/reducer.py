@@ -109,3 +109,4 @@ __all__ = [
 # The topics register their handlers (rules/handlers.py) on import. Combat adds its module here.
 from rules import movement, reinforcements, sequence  # noqa: E402, F401, I001
 from rules import combat, effectiveness, retreat, victory  # noqa: E402, F401, I001
+from rules import revised_movement  # noqa: E402, F401, I001

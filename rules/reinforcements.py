@@ -57,33 +57,47 @@ def due(state: State) -> list[str]:
     return [u for u in waiting(state, state.phasing) if state.game.units[u].arrives <= state.turn]
 
 
+def entry_hexes(state: State, unit: str) -> list[str]:
+    """The hexes ``unit`` may enter at now: its entry hexes (15.11), or the rule set's own answer
+    (revised 5.5: also map-edge hexes near them on a later Game-Turn)."""
+    own = state.game.ruleset.procedure("reinforcement_entry")
+    if own is not None:
+        return own.entry_hexes(state, unit)
+    return list(state.game.units[unit].entry)
+
+
 def entry_problem(state: State, unit: str, hex_: str) -> RuleViolation | None:
     """Why ``unit`` may not enter the map at ``hex_`` now (15.12, 15.13, 5.12), or None."""
     game = state.game
     u = game.units[unit]
-    if hex_ not in u.entry:
-        listed = ", ".join(u.entry) or "none"
+    own = game.ruleset.procedure("reinforcement_entry")
+    if hex_ not in entry_hexes(state, unit):
+        listed = ", ".join(entry_hexes(state, unit)) or "none"
         return game.violation("reinforcements", f"{u.designation} may enter only at its entry hexes ({listed}), not {hex_}")
     if hex_ not in game.terrain:
         return game.violation("movement", f"the entry hex {hex_} is not on the map")
     if hex_ in enemy_occupied(state, u.side):
         return game.violation("enemy_occupied", f"{u.designation} may not enter at {hex_}: it holds an enemy unit")
-    if hex_ in enemy_controlled(state, u.side):
+    if hex_ in enemy_controlled(state, u.side) and not (own is not None and own.may_enter_enemy_zoc):
         return game.violation(
             "reinforcements.enemy_zoc",
             f"{u.designation} may not enter at {hex_}: the entry hex is in an enemy zone of control",
         )
-    cost = entry_cost(state, hex_)
+    cost = entry_cost(state, hex_, unit)
     if cost is None or hex_ in game.ferry_hexes:
         return game.violation("reinforcements.cost", f"{u.designation} may not enter at {hex_}: its terrain may not be entered")
-    if cost > game.movement_allowance(unit):
+    if cost > movement.allowance_now(state, unit):
         return game.violation("reinforcements.cost", f"{u.designation} has not the movement points to enter {hex_}")
     return None
 
 
-def entry_cost(state: State, hex_: str) -> int | None:
-    """15.13: the terrain cost of the entry hex (9.0)."""
+def entry_cost(state: State, hex_: str, unit: str | None = None) -> int | None:
+    """15.13: the terrain cost of the entry hex (9.0); the rule set's own (revised 5.0: rising with
+    each stack entered there before) when it has one."""
     game = state.game
+    own = game.ruleset.procedure("reinforcement_entry")
+    if own is not None and unit is not None:
+        return own.entry_cost(state, unit, hex_)
     return game.ruleset.terrain_cost.get(game.terrain[hex_])
 
 
@@ -105,7 +119,7 @@ def why_may_not_enter(state: State, unit: str) -> RuleViolation | None:
 
 def reachable_from_entry(state: State, unit: str, hex_: str) -> movement.Reach:
     """Where ``unit`` may end its move entering at ``hex_`` (the entry hex itself included)."""
-    reach = movement.reachable(state, unit, origin=hex_, spent=entry_cost(state, hex_))
+    reach = movement.reachable(state, unit, origin=hex_, spent=entry_cost(state, hex_, unit))
     if hex_ in enemy_controlled(state, state.game.units[unit].side):
         reach.ends = []
     if hex_ not in state.game.ferry_hexes:
@@ -125,7 +139,7 @@ def decide_enter(state: State, command: EnterReinforcement, dice: Dice | None) -
     problem = entry_problem(state, command.unit, path[0])
     if problem is not None:
         raise problem
-    cost = movement.check_path(state, command.unit, path, spent=entry_cost(state, path[0]))
+    cost = movement.check_path(state, command.unit, path, spent=entry_cost(state, path[0], command.unit), entering=True)
     event = ReinforcementEntered(unit=command.unit, path=path, cost=cost)
     after = state.copy()
     apply(after, event)
@@ -137,6 +151,7 @@ def decide_enter(state: State, command: EnterReinforcement, dice: Dice | None) -
 def apply_entered(state: State, event: ReinforcementEntered) -> None:
     state.positions[event.unit] = event.path[-1]
     state.moved.add(event.unit)
+    state.entries[event.path[0]] = state.entries.get(event.path[0], 0) + 1  # revised 5.0: the column
     entered(state, state.game.units[event.unit].side, event.path)  # 17.15
 
 

@@ -24,6 +24,8 @@ from __future__ import annotations
 from fractions import Fraction
 
 from rules import terrain
+from rules.commands import Command
+from rules.handlers import decider
 from rules.night import ZocRules
 from rules.scenario import Side
 from rules.sequence import night_turn
@@ -132,6 +134,195 @@ def zoc_rules(state: State, side: Side, unit: str | None = None) -> ZocRules | N
     return ZocRules(may_enter, may_exit, "night_zoc")
 
 
+class RevisedEntry:
+    """Reinforcements under the revised 5.0-5.5 (rules/reinforcements.py asks this object).
+
+    - 5.0: a column of stacks of two: the first two units entering at a hex pay its cost, the next two
+      one Movement Point more, the third two more, and so on; along a turnpike 2/3 MP more per stack.
+      The count is per entry hex and per Movement Phase (``state.entries``).
+    - 5.4: a reinforcement may enter at a hex in an enemy zone of control (never an enemy-occupied
+      one); it stops there, and the step into it costs at least 2 (7.2).
+    - 5.0, 5.3, 5.5: it may be held back; on any Game-Turn after its scheduled one it may enter at its
+      entry hexes or at a map-edge hex within three hexes of one of them.
+    """
+
+    may_enter_enemy_zoc = True  # 5.4
+
+    def entry_hexes(self, state: State, unit: str) -> list[str]:
+        game = state.game
+        u = game.units[unit]
+        hexes = [h for h in u.entry if h in game.terrain]
+        if u.arrives is None or state.turn <= u.arrives:
+            return hexes
+        grid = game.grid
+        near = [
+            h
+            for h in sorted(edge_hexes(game))
+            if h not in hexes and any(grid.distance(h, e) <= 3 for e in u.entry)  # 5.5
+        ]
+        return hexes + near
+
+    def entry_cost(self, state: State, unit: str, hex_: str):
+        game = state.game
+        base = hex_cost(game, game.units[unit].type, hex_)
+        if base is None:
+            return None
+        from rules.zoc import enemy_controlled
+
+        if hex_ in enemy_controlled(state, game.units[unit].side):
+            base = max(game.ruleset.zoc_minimum_cost, base)  # 5.4 with 7.2
+        stacks = state.entries.get(hex_, 0) // 2  # 5.0: stacks of two entered before
+        per_stack = game.ruleset.turnpike_cost if _on_turnpike(game, hex_) else 1
+        return _exact(base + stacks * per_stack)
+
+
+# -- strategic movement (6.4) ---------------------------------------------------------------------
+class StrategicMove(Command, frozen=True, tag="strategic_move"):
+    """Move one unit by Strategic Movement (revised 6.4) along ``path`` (its hex first): further
+    than its allowance, along routes only, never within two hexes of an enemy unit."""
+
+    unit: str
+    path: tuple[str, ...]
+
+
+def strategic_allowance(state: State, unit: str):
+    """6.42, 6.43, 6.46, 11.11: the allowance plus the bonus (one less at night), or None when the
+    rule set has no strategic movement."""
+    from rules.movement import allowance_now
+
+    game = state.game
+    bonus = game.ruleset.strategic_bonus.get(game.units[unit].type)
+    if bonus is None:
+        return None
+    if night_turn(state):
+        bonus -= 1  # 6.46
+    return allowance_now(state, unit) + bonus
+
+
+def _enemy_hexes(state: State, side: str) -> set[str]:
+    units = state.game.units
+    return {h for u, h in state.positions.items() if units[u].side != side}
+
+
+def _far(game, hex_: str, enemies: set[str]) -> bool:
+    """6.41, 6.44: three or more hexes from every enemy unit."""
+    return all(game.grid.distance(hex_, e) >= 3 for e in enemies)
+
+
+def strategic_problem(state: State, unit: str):
+    """Why ``unit`` may not use Strategic Movement now (6.4x), or None."""
+    from rules.movement import why_unit_may_not_move
+
+    problem = why_unit_may_not_move(state, unit)
+    if problem is not None:
+        return problem
+    game = state.game
+    if strategic_allowance(state, unit) is None:
+        return game.violation("movement", f"the {game.ruleset.name} rules have no strategic movement")
+    enemies = _enemy_hexes(state, game.units[unit].side)
+    if not _far(game, state.positions[unit], enemies):
+        return game.violation(
+            "strategic.distance",
+            f"{game.designation(unit)} is within two hexes of an enemy unit and may not use Strategic Movement",
+        )
+    return None
+
+
+def strategic_reach(state: State, unit: str):
+    """Every hex ``unit`` may reach by Strategic Movement: along routes only (6.45), never closer than
+    three hexes to an enemy unit (6.44), within the strategic allowance. None when it may not."""
+    import heapq
+
+    from rules.movement import Reach
+
+    if strategic_problem(state, unit) is not None:
+        return None
+    game = state.game
+    allowance = strategic_allowance(state, unit)
+    enemies = _enemy_hexes(state, game.units[unit].side)
+    start = state.positions[unit]
+    steps = game.steps_for(unit)
+    m = game.scenario.map
+    cost = {start: 0}
+    prev: dict[str, str | None] = {start: None}
+    heap = [(0, start)]
+    while heap:
+        c, h = heapq.heappop(heap)
+        if c > cost[h]:
+            continue
+        for b, step in steps[h]:
+            if not (m.features(h, b) & terrain.ROUTES) or not _far(game, b, enemies):
+                continue
+            nc = c + step
+            if nc <= allowance and nc < cost.get(b, 99):
+                cost[b] = nc
+                prev[b] = h
+                heapq.heappush(heap, (nc, b))
+    ends = [h for h in cost if h != start and h not in game.ferry_hexes]
+    return Reach(start, cost, prev, ends)
+
+
+@decider(StrategicMove)
+def decide_strategic_move(state: State, command: StrategicMove, dice) -> list:
+    from rules.events import UnitMoved
+    from rules.handlers import apply
+    from rules.movement import check_no_dead_end
+
+    game = state.game
+    problem = strategic_problem(state, command.unit)
+    if problem is not None:
+        raise problem
+    name = game.designation(command.unit)
+    path = tuple(command.path)
+    here = state.positions[command.unit]
+    if len(path) < 2 or path[0] != here or path[-1] == here:
+        raise game.violation("movement", f"a move of {name} must start at its hex {here} and end in another hex")
+    enemies = _enemy_hexes(state, game.units[command.unit].side)
+    step_cost = game.step_cost_for(command.unit)
+    m = game.scenario.map
+    cost = 0
+    for a, b in zip(path, path[1:], strict=False):
+        if b not in game.neighbours.get(a, ()):
+            raise game.violation("consecutive", f"{name} may not move from {a} to {b}: hexes must be entered one by one")
+        if (a, b) not in step_cost:
+            problem = game.step_problem(a, b)
+            raise game.violation(problem[0] if problem else "terrain", f"{name} may not move from {a} to {b}")
+        if not (m.features(a, b) & terrain.ROUTES):
+            raise game.violation(
+                "strategic.routes", f"{name} may not leave the turnpikes, roads, railways and trails at {a}-{b} by Strategic Movement"
+            )
+        if not _far(game, b, enemies):
+            raise game.violation("strategic.approach", f"{name} may not come within two hexes of an enemy unit by Strategic Movement ({b})")
+        cost += step_cost[(a, b)]
+    allowance = strategic_allowance(state, command.unit)
+    if cost > allowance:
+        raise game.violation(
+            "strategic.bonus", f"{name} would spend {cost} movement points; its strategic allowance is {allowance}"
+        )
+    if path[-1] in game.ferry_hexes:
+        raise game.violation("ferries.end", f"{name} may not end its movement in the ferry hex {path[-1]}")
+    event = UnitMoved(unit=command.unit, path=path, cost=_exact(cost))
+    after = state.copy()
+    apply(after, event)
+    check_no_dead_end(after, command.unit)
+    return [event]
+
+
+def edge_hexes(game) -> frozenset[str]:
+    """The hexes on the edge of the map: fewer than six neighbours on it (5.5)."""
+    cached = game.__dict__.get("_edge_hexes")
+    if cached is None:
+        cached = frozenset(h for h, around in game.neighbours.items() if len(around) < 6)
+        game.__dict__["_edge_hexes"] = cached
+    return cached
+
+
+def _on_turnpike(game, hex_: str) -> bool:
+    """Ruling (5.0 "entering ... along a turnpike"): the entry hex has a turnpike hexside."""
+    m = game.scenario.map
+    return any(terrain.TURNPIKE in m.features(hex_, n) for n in game.neighbours[hex_])
+
+
 def _exact(x):
     """An int when whole, else the exact Fraction (6.22)."""
     if isinstance(x, Fraction) and x.denominator == 1:
@@ -148,4 +339,5 @@ def _hexside(a: str, b: str) -> str:
 PROCEDURES: dict = {
     "movement_costs": movement_costs,
     "zoc_rules": zoc_rules,
+    "reinforcement_entry": RevisedEntry(),
 }

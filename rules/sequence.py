@@ -182,6 +182,7 @@ def apply_phase_began(state: State, event: PhaseBegan) -> None:
     state.phasing = event.side
     state.phase = event.phase
     state.moved = set()
+    state.entries = {}  # revised 5.0
     # 7.14, 7.75, 7.82, 11.31: what a Combat Phase remembers lasts that phase only.
     state.attacked = set()
     state.advanced = set()

@@ -50,6 +50,8 @@ class State(msgspec.Struct, dict=True, kw_only=True):
       Disordered, Shaken or Routed (12.0), by unit; ``stationary``: units of the phasing side that did
       not move in this Player-Turn's Movement Phase (11.21, 12.16); ``rallying``: units with a Rally
       marker (12.41). A Routed unit is also ``ineffective`` (12.23, 12.31, 12.32 are 11.2, 11.31).
+    - ``entries``: how many reinforcements entered the map at each hex in this Movement Phase (the
+      revised 5.0 column of stacks; emptied when a phase begins).
     - ``vp``: victory points by side; ``scored``: what in-play points have been awarded for (an
       eliminated unit, a hex's first control: 20.11), so nothing scores twice; ``game_over`` and
       ``result`` (the level of victory, 20.2) once the game has ended.
@@ -76,6 +78,7 @@ class State(msgspec.Struct, dict=True, kw_only=True):
     stationary: set[str] = set()
     rallying: set[str] = set()
     vp: dict[str, int] = {}
+    entries: dict[str, int] = {}  # revised 5.0: reinforcements entered at each hex this Movement Phase
     scored: set[str] = set()
     game_over: bool = False
     result: str | None = None

@@ -1,0 +1,271 @@
+"""Revised 2nd edition movement (003: 2.4, 6.1x-6.4x, 7.x, 11.1x; 10.1 Terrain Effects Chart), each on a
+small map built for the case and played under ``Game(scenario, "revised")``."""
+
+from fractions import Fraction
+
+import pytest
+from rulesmaps import board, chattanooga_crt, rebel, union
+
+from rules.commands import MoveUnit
+from rules.errors import RuleViolation
+from rules.game import Game
+from rules.hexes import hexside
+from rules.legal import choices
+from rules.movement import check_path, reachable
+from rules.reducer import decide, new_game
+from rules.revised_movement import StrategicMove, strategic_reach
+from rules.scenario import Hexside, Map, Scenario
+
+COLUMN = ("0101", "0102", "0103", "0104", "0105", "0106", "0107", "0108", "0109", "0110")
+
+
+def game(units, hexes=None, hexsides=None, levels=None, night_turns=None, exclusive=None) -> Game:
+    sc = Scenario(
+        id="test",
+        name="Test",
+        rulesets=["classic", "revised"],
+        turns=3,
+        night_turns=night_turns or [],
+        first_player="union",
+        map=Map(lower_columns="even", hexes=hexes or board(10, 10), hexsides=hexsides or {}, levels=levels or {}),
+        units=units,
+        exclusive=exclusive or {},
+        crt=chattanooga_crt(),
+    )
+    return Game(sc, "revised")
+
+
+def start(units, **kw):
+    return new_game(game(units, **kw))
+
+
+def side(features, barbed=None, high=None):
+    return Hexside(frozenset(features), barbed, high)
+
+
+def refused(state, command) -> str:
+    with pytest.raises(RuleViolation) as e:
+        decide(state, command)
+    return e.value.case
+
+
+FAR = rebel("far", "1010")
+
+
+def test_allowances_by_type_2_4():
+    # 2.4: infantry and artillery 6, cavalry 8; cavalry never below 8 whatever its counter prints.
+    g = game([union("i", "0101"), union("a", "0201", type_="artillery"), union("c", "0301", type_="cavalry"),
+              union("c5", "0401", type_="cavalry", movement_allowance=5), FAR])
+    assert [g.movement_allowance(u) for u in ("i", "a", "c", "c5")] == [6, 6, 8, 8]
+    state = new_game(g)
+    assert reachable(state, "c").cost.get("0309") == 8 and "0309" in reachable(state, "c").ends
+
+
+def test_forest_costs_2_for_infantry_3_for_artillery_6_21_10_1():
+    hexes = board(10, 10, {"0102": "forest", "0202": "forest"})
+    state = start([union("i", "0101"), union("a", "0201", type_="artillery"), FAR], hexes=hexes)
+    assert reachable(state, "i").cost["0102"] == 2
+    assert reachable(state, "a").cost["0202"] == 3
+
+
+def test_clear_level_3_costs_2_and_climbing_a_level_costs_1_more_6_26():
+    levels = {"0102": 2, "0103": 3}
+    state = start([union("i", "0101"), FAR], levels=levels)
+    cost = reachable(state, "i").cost
+    assert cost["0102"] == 1 + 1  # level 2 clear 1, up slope +1 (6.26)
+    assert cost["0103"] == 2 + 2 + 1  # level 3 clear 2, up slope +1 (6.21, 10.1)
+
+
+def test_down_slope_costs_nothing_6_26():
+    state = start([union("i", "0102"), FAR], levels={"0102": 2})
+    assert reachable(state, "i").cost["0103"] == 1
+
+
+def test_slope_hexside_toward_its_high_hex_6_26():
+    sides = {hexside("0101", "0102"): side({"slope"}, high="0102")}
+    state = start([union("i", "0101"), union("j", "0103"), FAR], hexsides=sides)
+    assert reachable(state, "i").cost["0102"] == 2
+    assert reachable(state, "j").cost["0102"] == 1  # not through the slope hexside
+
+
+def test_no_climb_along_a_road_6_26():
+    sides = {hexside("0101", "0102"): side({"road"})}
+    state = start([union("i", "0101"), FAR], hexsides=sides, levels={"0102": 3})
+    assert reachable(state, "i").cost["0102"] == 1
+
+
+def test_turnpike_costs_two_thirds_exactly_6_22():
+    sides = {hexside(a, b): side({"turnpike"}) for a, b in zip(COLUMN, COLUMN[1:], strict=False)}
+    hexes = board(10, 10, {h: "forest" for h in COLUMN[1:]})
+    state = start([union("i", "0101"), FAR], hexsides=sides, hexes=hexes)
+    cost = reachable(state, "i").cost
+    assert cost["0102"] == Fraction(2, 3) and cost["0104"] == 2 and isinstance(cost["0102"], Fraction)
+    assert cost["0110"] == 6  # nine turnpike hexes for six points
+    assert check_path(state, "i", COLUMN) == 6
+
+
+def test_trail_into_forest_2_into_clear_of_any_level_1_6_24():
+    sides = {hexside("0101", "0102"): side({"trail"}), hexside("0201", "0202"): side({"trail"})}
+    hexes = board(10, 10, {"0102": "forest_rough"})
+    state = start([union("i", "0101"), union("j", "0201"), FAR], hexsides=sides, hexes=hexes, levels={"0202": 3})
+    assert reachable(state, "i").cost["0102"] == 2
+    assert reachable(state, "j").cost["0202"] == 1
+
+
+def test_bridge_and_ford_hexsides_cost_one_more_even_along_a_road_6_29_6_25():
+    sides = {hexside("0101", "0102"): side({"creek", "bridge", "road"}), hexside("0201", "0202"): side({"creek", "ford"}),
+             hexside("0301", "0302"): side({"creek"})}
+    state = start([union("i", "0101"), union("j", "0201"), union("k", "0301"), FAR], hexsides=sides)
+    assert reachable(state, "i").cost["0102"] == 2
+    assert reachable(state, "j").cost["0202"] == 2
+    assert refused(state, MoveUnit("k", ("0301", "0302"))) == "6.29"
+
+
+def test_stream_and_ridge_hexsides_cost_two_more_10_1_6_25():
+    sides = {hexside("0101", "0102"): side({"stream", "road"}), hexside("0201", "0202"): side({"ridge"})}
+    state = start([union("i", "0101"), union("j", "0201"), FAR], hexsides=sides)
+    assert check_path(state, "i", ("0101", "0102")) == 3  # road 1 + stream 2: not negated by the road
+    assert check_path(state, "j", ("0201", "0202")) == 3
+
+
+def test_entering_an_enemy_controlled_hex_costs_at_least_two_7_2():
+    state = start([union("i", "0101"), rebel("r", "0104")])
+    reach = reachable(state, "i")
+    assert reach.cost["0103"] == 1 + 2  # 0103 is enemy-controlled: 2, not 1
+    assert decide(state, MoveUnit("i", ("0101", "0102", "0103")))[0].cost == 3
+
+
+def test_examples_of_7_2_stream_into_forest_and_clear_cost_four():
+    sides = {hexside("0102", "0103"): side({"stream"}), hexside("0202", "0203"): side({"stream"})}
+    hexes = board(10, 10, {"0103": "forest"})
+    state = start([union("i", "0102"), union("j", "0202"), rebel("r", "0104"), rebel("s", "0204")], hexsides=sides, hexes=hexes)
+    assert check_path(state, "i", ("0102", "0103")) == 4
+    assert check_path(state, "j", ("0202", "0203")) == 4
+
+
+def test_no_road_rate_into_an_enemy_zone_6_25_7_2():
+    sides = {hexside(a, b): side({"road"}) for a, b in zip(COLUMN, COLUMN[1:], strict=False)}
+    hexes = board(10, 10, {h: "forest" for h in COLUMN})
+    state = start([union("i", "0101"), rebel("r", "0105")], hexsides=sides, hexes=hexes)
+    assert reachable(state, "i").cost["0104"] == 2 + 2  # road to 0103, then forest 2 into the zone
+
+
+def test_may_not_exit_an_enemy_controlled_hex_6_13_7_4():
+    state = start([union("i", "0102"), rebel("r", "0103")])
+    assert refused(state, MoveUnit("i", ("0102", "0101"))) == "6.13"
+
+
+def test_stops_on_entering_an_enemy_controlled_hex_7_0():
+    state = start([union("i", "0101"), rebel("r", "0104")])
+    assert refused(state, MoveUnit("i", ("0101", "0102", "0103", "0203"))) == "7.0"
+
+
+def test_never_into_an_enemy_occupied_hex_6_12():
+    sides = {hexside("0101", "0102"): side({"trench"}, barbed="0102")}  # r exerts no zone into 0101
+    state = start([union("i", "0101"), rebel("r", "0102")], hexsides=sides)
+    assert refused(state, MoveUnit("i", ("0101", "0102"))) == "6.12"
+
+
+def test_allowance_may_not_be_exceeded_6_15():
+    state = start([union("i", "0101"), FAR])
+    assert refused(state, MoveUnit("i", COLUMN[:8])) == "6.15"
+
+
+def test_hexes_entered_one_by_one_6_17():
+    state = start([union("i", "0101"), FAR])
+    assert refused(state, MoveUnit("i", ("0101", "0103"))) == "6.17"
+
+
+def test_may_always_move_one_hex_6_16():
+    hexes = board(10, 10, {"0102": "forest_rough"})
+    sides = {hexside("0101", "0102"): side({"stream"})}
+    state = start([union("a", "0101", type_="artillery"), FAR], hexes=hexes, hexsides=sides)
+    assert check_path(state, "a", ("0101", "0102")) == 6 + 2  # more than 6: one hex is always allowed
+    assert "0102" in reachable(state, "a").ends
+
+
+def test_artillery_enters_an_enemy_zone_only_where_friendly_infantry_is_7_3():
+    state = start([union("a", "0101", type_="artillery"), union("i", "0202"), rebel("r", "0103")])
+    ends = reachable(state, "a").ends
+    assert "0102" not in ends  # enemy-controlled, no friend there
+    assert "0202" in ends  # enemy-controlled, friendly infantry there
+    assert refused(state, MoveUnit("a", ("0101", "0102"))) == "7.3"
+
+
+def test_zones_of_control_do_not_cross_into_a_trench_hex_7_6_10_39():
+    sides = {hexside("0103", "0104"): side({"trench"}, barbed="0104")}
+    state = start([union("i", "0101"), rebel("r", "0104")], hexsides=sides)
+    # 0103 lies behind the trench hexside, seen from the enemy in 0104: not controlled by it
+    assert reachable(state, "i").cost["0103"] == 2 and "0203" in reachable(state, "i").ends
+
+
+def test_stacking_two_units_6_32():
+    state = start([union("a", "0101"), union("b", "0102"), union("c", "0103"), FAR])
+    from rules.commands import EndPhase
+    from rules.reducer import execute
+
+    state, _ = execute(state, MoveUnit("a", ("0101", "0102")))
+    state, _ = execute(state, MoveUnit("c", ("0103", "0102")))
+    assert refused(state, EndPhase()) == "6.32"
+
+
+def test_night_allowance_one_less_11_11():
+    state = start([union("i", "0101"), FAR], night_turns=[1])
+    assert "0106" in reachable(state, "i").ends and "0107" not in reachable(state, "i").ends
+
+
+def test_night_a_unit_may_leave_an_enemy_zone_but_not_re_enter_one_11_12():
+    state = start([union("i", "0102"), rebel("r", "0103"), rebel("s", "0406")], night_turns=[1])
+    reach = reachable(state, "i")
+    assert "0101" in reach.ends  # leaves the zone of r
+    assert "0306" not in reach.ends and "0304" in reach.ends  # s controls 0306: not re-entered
+
+
+def test_night_an_undisturbed_unit_may_enter_an_enemy_zone_11_12():
+    state = start([union("i", "0101"), rebel("r", "0104")], night_turns=[1])
+    assert "0103" in reachable(state, "i").ends
+
+
+def road_column():
+    return {hexside(a, b): side({"road"}) for a, b in zip(COLUMN, COLUMN[1:], strict=False)}
+
+
+def test_strategic_movement_adds_two_along_roads_6_42_6_45():
+    state = start([union("i", "0101"), rebel("far", "0910")], hexsides=road_column())
+    reach = strategic_reach(state, "i")
+    assert reach.cost["0109"] == 8 and "0109" in reach.ends
+    assert "0202" not in reach.cost  # off the road (6.45)
+    assert decide(state, StrategicMove(unit="i", path=COLUMN[:9]))[0].cost == 8
+    assert refused(state, StrategicMove(unit="i", path=("0101", "0102", "0202"))) == "6.45"
+
+
+def test_strategic_movement_cavalry_adds_four_6_43():
+    state = start([union("c", "0101", type_="cavalry"), rebel("far", "0910")], hexsides=road_column())
+    assert strategic_allowance_of(state, "c") == 12
+
+
+def strategic_allowance_of(state, unit):
+    from rules.revised_movement import strategic_allowance
+
+    return strategic_allowance(state, unit)
+
+
+def test_strategic_movement_one_less_at_night_6_46_11_11():
+    state = start([union("i", "0101"), union("c", "0201", type_="cavalry"), rebel("far", "0910")], night_turns=[1])
+    assert strategic_allowance_of(state, "i") == 5 + 1 and strategic_allowance_of(state, "c") == 7 + 3
+
+
+def test_strategic_movement_only_three_hexes_from_the_enemy_6_41_6_44():
+    state = start([union("i", "0101"), rebel("r", "0302")], hexsides=road_column())
+    assert refused(state, StrategicMove(unit="i", path=("0101", "0102"))) == "6.41"
+    state = start([union("i", "0101"), rebel("r", "0307")], hexsides=road_column())
+    reach = strategic_reach(state, "i")
+    assert "0105" in reach.ends and "0106" not in reach.cost  # 0106 is two hexes from 0307 (6.44)
+    assert refused(state, StrategicMove(unit="i", path=COLUMN[:6])) == "6.44"
+
+
+def test_strategic_moves_are_offered_6_4():
+    state = start([union("i", "0101"), rebel("far", "0910")], hexsides=road_column())
+    offered = choices(state).strategic["i"]
+    assert offered["0109"].cost == 8
+    assert decide(state, StrategicMove(unit="i", path=offered["0109"].path))
