@@ -35,7 +35,7 @@ class ServerConfig:
     #: A client that misses more events than this gets a render-ready snapshot instead of them.
     snapshot_after: int = 200
     #: Recent events kept encoded in memory per live game, for reconnects.
-    recent_events: int = 512
+    recent_events: int = 256
     #: Seconds a seat waits after its first declined or withdrawn undo request (doubling after each).
     undo_backoff_seconds: float = 30.0
     #: Times an action is decided again after another process appended first.

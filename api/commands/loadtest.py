@@ -49,7 +49,7 @@ def run(args) -> int:
         if host not in ("127.0.0.1", "localhost", "::1"):
             print("loadtest talks to loopback servers only", file=sys.stderr)
             return 2
-        return _report(args, asyncio.run(_load(args, args.url)), "given")
+        return _report(args, asyncio.run(_load(args, args.url, None)), "given")
     with tempfile.TemporaryDirectory(prefix="bluegray-load-") as data:
         server = subprocess.Popen(
             [sys.executable, "-m", "api", "serve", "--port", "0", "--data-dir", data, "--fsync", args.fsync,
@@ -62,7 +62,8 @@ def run(args) -> int:
                 print(f"the server did not start: {line!r}", file=sys.stderr)
                 return 1
             url = line.split()[3]
-            return _report(args, asyncio.run(_load(args, url)), f"started (pid {server.pid}, fsync {args.fsync})")
+            figures = asyncio.run(_load(args, url, server.pid))
+            return _report(args, figures, f"started (pid {server.pid}, fsync {args.fsync})")
         finally:
             server.send_signal(signal.SIGTERM)
             try:
@@ -72,13 +73,24 @@ def run(args) -> int:
                 server.wait()
 
 
-async def _load(args, url: str):
+def _cpu_seconds(pid: int | None) -> float | None:
+    """User + system CPU seconds of a process so far (Linux /proc), or None."""
+    try:
+        fields = open(f"/proc/{pid}/stat").read().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    except (OSError, ValueError, IndexError, TypeError):
+        return None
+
+
+async def _load(args, url: str, server_pid: int | None):
     from api.loadtest import Run, run
 
-    started = time.monotonic()
+    server_cpu, own_cpu = _cpu_seconds(server_pid), time.process_time()
     figures = await run(Run(url=url, games=args.games, spectators=args.spectators, duration=args.duration,
                             think=args.think, choices=args.choices))
-    figures.elapsed = time.monotonic() - started
+    end = _cpu_seconds(server_pid)
+    figures.server_cpu_s = None if end is None or server_cpu is None else end - server_cpu
+    figures.client_cpu_s = time.process_time() - own_cpu
     return figures
 
 
@@ -106,6 +118,11 @@ def _report(args, figures, server: str) -> int:
                                "max": ms(figures.command_ms, 100)},
         "broadcast_latency_ms": {"p50": ms(figures.broadcast_ms, 50), "p99": ms(figures.broadcast_ms, 99),
                                  "max": ms(figures.broadcast_ms, 100), "deliveries": len(figures.broadcast_ms)},
+        "server_cpu_s": None if figures.server_cpu_s is None else round(figures.server_cpu_s, 1),
+        "server_cpu_ms_per_command": round(figures.server_cpu_s * 1000 / len(figures.command_ms), 2)
+        if figures.server_cpu_s is not None and figures.command_ms else None,
+        "loadtest_cpu_s": round(figures.client_cpu_s, 1),
+        "load_average": [round(x, 2) for x in os.getloadavg()],
         "errors": sum(figures.errors.values()),
         "error_kinds": dict(figures.errors),
     }
@@ -119,5 +136,7 @@ def _report(args, figures, server: str) -> int:
               f"({report['events_per_s']}/s), games started {report['games_started']}, finished {report['games_finished']}")
         print(f"command latency ms:   p50 {c['p50']}  p99 {c['p99']}  max {c['max']}")
         print(f"broadcast latency ms: p50 {b['p50']}  p99 {b['p99']}  max {b['max']}  ({b['deliveries']} deliveries)")
+        print(f"cpu: server {report['server_cpu_s']} s ({report['server_cpu_ms_per_command']} ms/command), "
+              f"loadtest {report['loadtest_cpu_s']} s; load average {report['load_average']}")
         print(f"errors: {report['errors']} {report['error_kinds'] or ''}")
     return 0 if report["errors"] == 0 else 1
