@@ -123,6 +123,9 @@ def attack_options(state: State) -> list[AttackOption]:
         if targets:
             reach[h] = targets
             groups[h] = AttackerGroup(h, guns, sum(units[u].strength for u in guns), bombarding=True)
+    proc = combat_procedures(game)
+    if proc is not None and not proc.bombardment_allowed(state):  # revised 11.24: none at night
+        reach = {}
     sets: set[tuple[str, ...]] = set()
     for ts in eng.targets.values():
         ordered = sorted(ts)
@@ -131,7 +134,6 @@ def attack_options(state: State) -> list[AttackOption]:
     for targets in reach.values():
         sets.update((e,) for e in targets)
     out = []
-    proc = combat_procedures(game)
     for defenders in sorted(sets):
         dset = frozenset(defenders)
         candidates = sorted(h for h, ts in eng.targets.items() if dset <= ts)

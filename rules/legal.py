@@ -18,6 +18,7 @@ from rules.combat_choices import AttackOption, DecisionChoice, attack_options, d
 from rules.errors import RuleViolation
 from rules.events import ReinforcementEntered, UnitMoved
 from rules.handlers import apply
+from rules.revised_combat_procedures import rally_candidates
 from rules.scenario import Side
 from rules.sequence import to_act, why_phase_may_not_end
 from rules.state import COMBAT, MOVEMENT, State
@@ -51,6 +52,7 @@ class Choices(msgspec.Struct, kw_only=True):
     strategic: dict[str, dict[str, Destination]] = {}
     attacks: list[AttackOption] = []  # Combat Phase: the attacks that may be declared (rules/combat_choices.py)
     decision: DecisionChoice | None = None  # the options of the first pending decision
+    rally: tuple[str, ...] = ()  # revised 12.41 (b): units that may be given a Rally marker now (PlaceRally)
     may_end_phase: bool = False
     end_phase_refused: Refusal | None = None
 
@@ -66,6 +68,7 @@ def choices(state: State) -> Choices:
         out.reinforcements = reinforcement_choices(state, memo)
         if state.game.ruleset.strategic_bonus:
             out.strategic = strategic_choices(state, memo)
+        out.rally = rally_candidates(state)
     if state.pending:
         out.decision = decision_choice(state)
     elif state.phase == COMBAT:

@@ -110,3 +110,4 @@ __all__ = [
 from rules import movement, reinforcements, sequence  # noqa: E402, F401, I001
 from rules import combat, effectiveness, retreat, victory  # noqa: E402, F401, I001
 from rules import revised_movement  # noqa: E402, F401, I001
+from rules import revised_combat_procedures  # noqa: E402, F401, I001

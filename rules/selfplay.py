@@ -25,6 +25,7 @@ from rules.combat_choices import (
     AdvanceChoice,
     AttackOption,
     LossesChoice,
+    RallyChoice,
     ResolveChoice,
     RetreatChoice,
     attack_options,
@@ -38,6 +39,7 @@ from rules.legal import Choices, choices, reinforcement_choices, unit_moves
 from rules.outcomes import UnitEliminated
 from rules.reducer import Dice, decide, fold
 from rules.retreat import Advance, Decline, Retreat
+from rules.revised_combat_procedures import PlaceRally, RollRally, rally_candidates
 from rules.sequence import why_phase_may_not_end
 from rules.stacking import overstacked
 from rules.state import COMBAT, MOVEMENT, State
@@ -67,6 +69,8 @@ def random_decision(decision, rng: random.Random) -> Command:
         options = [*decision.options, None]
         pick = rng.choice(options)
         return Decline() if pick is None else Advance(pick.unit, pick.to)
+    if isinstance(decision, RallyChoice):
+        return RollRally()
     raise DeadEnd(f"no answer to {decision!r}")
 
 
@@ -92,6 +96,8 @@ def random_command(state: State, rng: random.Random, end_weight: float = 0.15, l
     legal = choices(state) if legal is None else legal
     if legal.decision is not None:
         return random_decision(legal.decision, rng)
+    if legal.rally and rng.random() < 0.5:  # revised 12.41 (b)
+        return PlaceRally(tuple(u for u in legal.rally if rng.random() < 0.5) or legal.rally[:1])
     if legal.attacks:
         if legal.may_end_phase and rng.random() < end_weight:
             return EndPhase()
@@ -111,6 +117,9 @@ def random_command(state: State, rng: random.Random, end_weight: float = 0.15, l
 def _random_move(state: State, rng: random.Random, end_weight: float) -> Command:
     """A random move as ``random_command`` would pick it, computing only the moves of the unit picked
     (each unit that has a destination is equally likely)."""
+    rally = rally_candidates(state)
+    if rally and rng.random() < 0.5:  # revised 12.41 (b)
+        return PlaceRally(tuple(u for u in rally if rng.random() < 0.5) or rally[:1])
     may_end = why_phase_may_not_end(state) is None
     if may_end and rng.random() < end_weight:
         return EndPhase()

@@ -134,7 +134,14 @@ CASES: dict[str, str] = {
     "artillery_in_zoc": "9.1",
     "creek_attack": "10.1",
     "night_combat": "11.2",
+    "night_bombard": "11.24",
+    "bombard_odds": "9.18",
     "morale": "12.0",
+    "town_disorders": "12.17",
+    "ineffective": "12.23",  # a Routed unit: may not attack (12.23), may not enter an enemy zone (12.31)
+    "ineffective_retreat": "12.32",
+    "night_recovery": "12.41",
+    "rally": "12.41",
 }
 
 

@@ -1,0 +1,637 @@
+"""The revised rule set's combat procedures (003: 8.x, 9.x, 11.2x, 12.x), plugged into the shared combat
+code through the rule set's procedure ``combat`` (rules/combat.py ``combat_procedures``).
+
+What differs from 1975 and is decided here:
+
+- Strengths and odds (8.3, 8.4, 9.19, 9.48, 9.53, 10.2, 12.2): rules/revised_combat.py adjusts each unit
+  (range, morale, terrain, rounded to the nearest at each stage, at least 1) and finds the terrain's
+  halving and column shifts; the odds are read on the 12-column table of rules/crt_revised.py with 8.61's
+  die modifiers. 9.18: bombardment alone may not be made below 1-5 (unless the scenario's exclusive
+  rules say otherwise: ``[exclusive.bombardment] below_lowest_odds = true``, Chattanooga 19.14).
+- Night (11.21-11.24): night Game-Turns have a Combat Phase; units that stayed in an enemy zone of
+  control need not attack (``voluntary``), units that moved into one must; the attacker's total is
+  doubled, kept or halved by a separate die rolled just before the combat die (11.23); artillery may
+  not bombard at night (11.24).
+- Results (8.6): Ae, Ae*, Ar, Dr, De, Ex, Ex*; Ae* and Ex* choices are exchange-loss decisions
+  (``PendingLosses``: Ae* the defender picks one attacking unit; Ex* the attacker picks one defending
+  unit, then loses attackers whose printed strengths at least equal it, 12.26); morale follows 12.11-12.13
+  (artillery retreating from an enemy zone suffers two Disorders, 12.11; retreating artillery is
+  Disordered without a roll, 12.12); one advance into each vacated hex (8.76), never by artillery (9.47)
+  nor by a Routed unit (12.35).
+- Morale (12.x): ``state.morale``; a Routed unit is also ``ineffective``, so the shared rules for
+  ineffective units (may not attack, may not enter an enemy zone of control, retreats at the end of the
+  Combat Phase when it began it in one: rules/effectiveness.py) are 12.23, 12.31 and 12.32-12.33; town
+  hexes disorder every unit in them after each command (12.17); at the start of a night Combat Phase
+  the phasing side's units not in an enemy zone of control recover (11.3, 12.41 a); rally (12.41 b):
+  ``PlaceRally`` at the start of the Movement Phase, the units may not move, and the dice are rolled
+  (``RollRally``) at the start of the Combat Phase before any attack.
+
+Rulings (README "Revised rule set"):
+- 8.45, 10.25: when the forest shift and the other terrain benefits are both open to the defender, the
+  choice is made for him: the one that gives the attack the lower column (then the smaller die
+  modifier). It is not yet offered as a decision.
+- 8.22 (stacked units may attack separately) is not yet enforced: a stack attacks together as in 1975.
+- 12.12, 12.13: the disorder dice are rolled and applied when the result is applied, not after the
+  retreats and advances of the combat (the book's timing); the one difference is that a Shaken unit
+  routed by the roll of an Ex may not then advance (12.35).
+- 9.19: "three hexes" is the bombarding unit's distance to the nearest defending hex it may bombard.
+- 11.23 with 8.9: a reduced column is kept after the night die unless the night die gives a lower one.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+from rules import artillery, morale
+from rules import crt_revised as table
+from rules import revised_combat as rc
+from rules.combat import CombatResolved, OddsReduced
+from rules.combat_choices import AdjacentChoice
+from rules.commands import Command
+from rules.decisions import PendingAdvance, PendingAttack, PendingLosses, PendingRally, PendingRetreat
+from rules.effectiveness import IneffectiveUnitsEngaged
+from rules.errors import RuleViolation
+from rules.events import Event
+from rules.handlers import Dice, after_command, apply, decider, evolver
+from rules.outcomes import DecisionsAwaited, Emitter, UnitEliminated, settle
+from rules.scenario import other_side
+from rules.sequence import at_end_of_phase, at_start_of_phase, night_turn
+from rules.state import COMBAT, MOVEMENT, State
+from rules.zoc import enemy_controlled
+
+INFANTRY_OR_CAVALRY = ("infantry", "cavalry")
+
+
+# -- events and commands -------------------------------------------------------------------------------
+class MoraleChanged(Event, frozen=True, tag="morale_changed"):
+    """Units' morale levels change (12.1, 12.17, 12.41): ``changes`` pairs a unit with its new level
+    ("" when it recovers); ``case``: the rule."""
+
+    changes: tuple[tuple[str, str], ...]
+    case: str
+
+
+class DisorderRolled(Event, frozen=True, tag="disorder_rolled"):
+    """12.12, 12.13: the die rolled for each unit that may become Disordered (4-6 disorders)."""
+
+    rolls: tuple[tuple[str, int], ...]
+
+
+class NightCombatDie(Event, frozen=True, tag="night_combat_die"):
+    """11.23: the attacker's separate die before a night combat and the attack strength it gives."""
+
+    die: int
+    attack: int
+
+
+class StationaryRecorded(Event, frozen=True, tag="stationary_recorded"):
+    """The phasing units that did not move in the Movement Phase just ended (11.21, 12.16)."""
+
+    units: tuple[str, ...]
+
+
+class RallyMarkersPlaced(Event, frozen=True, tag="rally_markers_placed"):
+    """12.41 (b): Rally markers on these units; they may not move in this Movement Phase."""
+
+    units: tuple[str, ...]
+
+
+class RallyRolled(Event, frozen=True, tag="rally_rolled"):
+    """12.41 (b), 12.42: a rally die for each unit with a Rally marker; the markers are removed."""
+
+    rolls: tuple[tuple[str, int], ...]
+    units: tuple[str, ...] = ()  # every unit whose Rally marker is removed
+
+
+class PlaceRally(Command, frozen=True, tag="place_rally"):
+    """12.41 (b): at the start of his Movement Phase the player puts Rally markers on these units."""
+
+    units: tuple[str, ...]
+
+
+class RollRally(Command, frozen=True, tag="roll_rally"):
+    """12.41 (b): at the start of the Combat Phase, before any attack, roll for every Rally marker."""
+
+
+# -- the procedures --------------------------------------------------------------------------------------
+def level_of(state: State, unit: str) -> str:
+    return state.morale.get(unit, morale.GOOD)
+
+
+def _bombard_distance(game, hex_: str, defenders) -> int:
+    ds = [game.grid.distance(hex_, d) for d in defenders if artillery.may_bombard(game, hex_, d)]
+    return min(ds) if ds else min(game.grid.distance(hex_, d) for d in defenders)
+
+
+def _hexside(game):
+    sides = game.scenario.map.hexsides
+    from rules.hexes import hexside
+
+    def of(a: str, d: str):
+        s = sides.get(hexside(a, d))
+        if s is None:
+            return frozenset(), None
+        features = s.features
+        high = getattr(s, "high", None)
+        if "slope" in features and high is not None and high != d:
+            features = features - {"slope"}  # 10.1: only attacking up a slope halves
+        return features, s.barbed
+
+    return of
+
+
+class Strengths:
+    """An attack's adjusted totals (8.32), its net column shift and what it reads on the table."""
+
+    __slots__ = ("attack", "defence", "defending", "passive", "shift", "level")
+
+    def __init__(self, attack, defence, defending, passive, shift, level):
+        self.attack, self.defence, self.defending, self.passive = attack, defence, defending, passive
+        self.shift, self.level = shift, level
+
+
+def strengths(state: State, adjacent, bombarding, defenders) -> Strengths:
+    """8.32: every unit adjusted (range, morale, terrain), summed; the terrain option best for the
+    defender (8.45 Ruling); the odds level with the net shift (8.42, 10.27)."""
+    game = state.game
+    units = game.units
+    defenders = tuple(defenders)
+    attackers = [
+        rc.Attacker(u, state.positions[u], True, units[u].type == "artillery") for u in adjacent
+    ] + [rc.Attacker(u, state.positions[u], False, True) for u in bombarding]
+    # defence (stage 1: 9.53; stage 2: morale 12.22, 12.23; no terrain stage for the defender)
+    defence = 0
+    defending: list[str] = []
+    passive: list[str] = []
+    occ = state.occupants()
+    for d in defenders:
+        here = sorted(occ.get(d, []))
+        defending.extend(here)
+        for u in here:
+            if u in state.attacked:
+                passive.append(u)  # 8.74
+                continue
+            unit = units[u]
+            supported = unit.type == "artillery" and _supported(state, u, d, occ)
+            bonus, factor = rc.defence_factor(level_of(state, u), unit.type == "artillery", supported, bool(adjacent))
+            defence += rc.stage(rc.stage(unit.strength, bonus), factor)
+    right = max((rc.RIGHT_SHIFT_HEX.get(game.terrain.get(d, ""), 0) for d in defenders), default=0)
+    options = rc.terrain_options(attackers, defenders, game.terrain, _hexside(game), right_shift=right) if attackers else []
+    best = None
+    for opt in options or [rc.TerrainOption("terrain", frozenset(), right)]:
+        attack = 0
+        for a in attackers:
+            unit = units[a.unit]
+            distance = 1 if a.adjacent else _bombard_distance(game, a.hex, defenders)
+            rf = rc.range_factor(unit.type, distance, a.adjacent)
+            mf = morale.attack_factor(level_of(state, a.unit)) or Fraction(1)
+            attack += rc.adjusted(unit.strength, range_factor=rf, morale_factor=mf, halved=a.unit in opt.halved)
+        level = table.shifted(table.column_index(attack, defence), opt.shift)
+        key = (level, table.die_modifier(level))
+        if best is None or key < best[0]:
+            best = (key, attack, opt.shift, level)
+    _, attack, shift, level = best
+    return Strengths(attack, defence, tuple(defending), tuple(passive), shift, level)
+
+
+def _supported(state: State, unit: str, hex_: str, occ) -> bool:
+    """9.53: stacked with or adjacent to a friendly infantry or cavalry unit."""
+    game = state.game
+    side = game.units[unit].side
+    for h in (hex_, *game.neighbours.get(hex_, ())):
+        for u in occ.get(h, ()):
+            if u != unit and game.units[u].side == side and game.units[u].type in INFANTRY_OR_CAVALRY:
+                return True
+    return False
+
+
+def column(level: int) -> str:
+    return table.COLUMNS[min(table.TOP, max(table.LOWEST, level))]
+
+
+def below_lowest_allowed(state: State) -> bool:
+    """9.18 unless the scenario's ``[exclusive.artillery] case_9_18 = false`` (Chattanooga 19.14: "The
+    provisions of Case 9.18 do not apply to this game")."""
+    return not (state.game.exclusive.get("artillery") or {}).get("case_9_18", True)
+
+
+def town_hexes(game) -> frozenset[str]:
+    """12.17: the town/urban hexes (``[exclusive.town_disorders]``: a terrain and/or a named area of the
+    map; by default every town hex)."""
+    cached = game.__dict__.get("_town_hexes")
+    if cached is None:
+        params = game.exclusive.get("town_disorders") or {}
+        kind = params.get("terrain", "town")
+        cached = {h for h, t in game.terrain.items() if t == kind}
+        if params.get("area"):
+            cached |= set(game.scenario.map.areas.get(params["area"], ()))
+        cached = frozenset(cached)
+        game.__dict__["_town_hexes"] = cached
+    return cached
+
+
+class RevisedCombat:
+    """The procedure ``combat`` of the revised rule set (see the module)."""
+
+    def voluntary(self, state: State) -> frozenset[str]:
+        """11.21: at night, attacking is voluntary for units that stayed in an enemy zone of control."""
+        if not night_turn(state):
+            return frozenset()
+        return frozenset(state.stationary)
+
+    def night_problem(self, state: State) -> RuleViolation | None:
+        """11.2: night Game-Turns have combat (the rule set's night phases)."""
+        return None
+
+    def bombardment_allowed(self, state: State) -> bool:
+        """11.24: "Artillery may not attack from a non-adjacent hex during a Night Game-Turn"."""
+        return not night_turn(state)
+
+    def pending_attack(self, state: State, adjacent, bombarding, defenders) -> PendingAttack:
+        game = state.game
+        if bombarding and night_turn(state):
+            raise game.violation("night_bombard", "artillery may not attack from a non-adjacent hex during a night Game-Turn")
+        s = strengths(state, adjacent, bombarding, defenders)
+        if not adjacent and s.level < table.LOWEST and not below_lowest_allowed(state):
+            raise game.violation(
+                "bombard_odds",
+                f"the bombardment would be at {s.attack} to {s.defence}, below 1-5: artillery may not bombard at less "
+                "than 1-5 odds",
+            )
+        col = column(s.level)
+        return PendingAttack(
+            side=state.phasing,
+            attackers=tuple(adjacent),
+            bombarding=tuple(bombarding),
+            defenders=tuple(defenders),
+            defending=s.defending,
+            passive=s.passive,
+            attack=s.attack,
+            defence=s.defence,
+            odds=col,
+            column=col,
+            shift=s.shift,
+            modifier=table.die_modifier(s.level),
+        )
+
+    def adjacent_choice(self, state: State, groups, hexes, bombard, defenders) -> AdjacentChoice:
+        adjacent = [u for h in hexes for u in groups[h].units]
+        guns = [u for h in bombard for u in groups[h].units]
+        if night_turn(state):
+            guns = []
+        s = strengths(state, adjacent, (), defenders) if adjacent else None
+        sb = strengths(state, adjacent, guns, defenders) if guns else None
+        base = s or sb
+        return AdjacentChoice(
+            hexes=tuple(hexes),
+            attack=base.attack if base else 0,
+            defence=base.defence if base else 0,
+            odds=column(s.level) if s else None,
+            odds_with_bombardment=column(sb.level) if sb else None,
+        )
+
+    def reductions(self, head: PendingAttack) -> list[str]:
+        return table.reductions(head.odds)
+
+    def resolve(self, state: State, head: PendingAttack, odds: str | None, dice: Dice | None) -> list[Event]:
+        game = state.game
+        chosen = odds or head.column
+        allowed = table.reductions(head.odds)
+        if chosen not in allowed:
+            raise game.violation(
+                "reduce_odds",
+                f"the attack is at {head.odds}; it may be resolved at {head.odds} or reduced to a lower column "
+                f"({', '.join(allowed[1:]) or 'none'}), not at {chosen}",
+            )
+        if dice is None:
+            raise ValueError("resolving an attack needs a source of die rolls")
+        emit = Emitter(state)
+        attack = head.attack
+        level = table.shifted(table.column_index(attack, head.defence), head.shift)
+        if night_turn(state):  # 11.23: the night die, just before the combat die
+            nd = _roll(dice)
+            attack = rc.night_total(head.attack, nd)
+            level = table.shifted(table.column_index(attack, head.defence), head.shift)
+            emit(NightCombatDie(die=nd, attack=attack))
+        col = column(level)
+        modifier = table.die_modifier(level)
+        if chosen != head.odds:  # 8.9: the reduced column, unless the night gave a lower one
+            emit(OddsReduced(odds=head.odds, column=chosen))
+            if table.COLUMNS.index(chosen) < table.COLUMNS.index(col):
+                col, modifier = chosen, 0
+        die = _roll(dice)
+        result = table.result(col, die, modifier)
+        emit(
+            CombatResolved(
+                attackers=head.attackers,
+                bombarding=head.bombarding,
+                defenders=head.defenders,
+                defending=head.defending,
+                attack=attack,
+                defence=head.defence,
+                odds=head.odds,
+                column=col,
+                die=die,
+                result=result,
+            )
+        )
+        apply_result(emit, head, result, dice)
+        settle(emit)
+        return emit.events
+
+
+def _roll(dice: Dice) -> int:
+    die = int(dice())
+    if not 1 <= die <= 6:
+        raise ValueError(f"a die roll is 1 to 6, not {die}")
+    return die
+
+
+def apply_result(emit: Emitter, attack: PendingAttack, result: str, dice: Dice) -> None:
+    """8.6 (and 12.11-12.13): apply a revised result; bombarding artillery is untouched (9.15) but may
+    elect to take an Ar (9.17)."""
+    state = emit.state
+    game = state.game
+    a_side = attack.side
+    d_side = other_side(a_side)
+    units = game.units
+    case = game.case("crt")
+    adjacent = attack.attackers
+    defending = attack.defending
+    contributing = tuple(u for u in defending if u not in attack.passive)
+    attacking_hexes = tuple(sorted({state.positions[u] for u in adjacent}))
+    decisions: list = []
+    changes: dict[str, str] = {}
+
+    def disorder(us, steps_for_artillery=1):
+        for u in us:
+            steps = steps_for_artillery if units[u].type == "artillery" else 1
+            changes[u] = morale.worsen(changes.get(u, level_of(state, u)), steps)
+
+    def advances(side, us, hexes):
+        # 8.75, 8.76: one unit into each vacated hex; never artillery (9.47) nor a Routed unit (12.35)
+        movers = tuple(u for u in us if units[u].type != "artillery" and level_of(state, u) != morale.ROUTED)
+        if movers:
+            decisions.extend(PendingAdvance(side=side, units=movers, hexes=(h,)) for h in hexes)
+
+    def rolls_for(us) -> None:
+        rolled = tuple((u, _roll(dice)) for u in us)
+        if rolled:
+            emit(DisorderRolled(rolls=rolled))
+            disorder([u for u, d in rolled if morale.disorder_roll(d)])
+
+    d_in_zoc = enemy_controlled(state, d_side)
+    d_engaged = [u for u in defending if state.positions.get(u) in d_in_zoc]  # 12.12, 12.13
+    if result == table.AE:
+        emit(*(UnitEliminated(unit=u, case=case) for u in adjacent))
+        advances(d_side, contributing, attacking_hexes)
+    elif result == table.DE:
+        emit(*(UnitEliminated(unit=u, case=case) for u in defending))
+        advances(a_side, adjacent, attack.defenders)
+    elif result in (table.AR, table.AE_STAR):
+        if adjacent:
+            if result == table.AE_STAR:  # the defender picks the attacking unit eliminated
+                decisions.append(PendingLosses(side=d_side, candidates=adjacent, at_least=1))
+            disorder(adjacent, steps_for_artillery=2)  # 12.11
+            decisions.extend(PendingRetreat(side=a_side, unit=u) for u in adjacent)
+        if result == table.AR:
+            decisions.extend(
+                PendingRetreat(side=a_side, unit=u, cause="bombardment", optional=True) for u in attack.bombarding
+            )  # 9.17
+        advances(d_side, contributing, attacking_hexes)
+    elif result == table.DR:
+        guns = [u for u in d_engaged if units[u].type == "artillery"]
+        disorder(guns)  # 12.12: retreating artillery is Disordered without a roll
+        rolls_for([u for u in d_engaged if units[u].type != "artillery"])
+        decisions.extend(PendingRetreat(side=d_side, unit=u) for u in defending)
+        advances(a_side, adjacent, attack.defenders)
+    elif result == table.EX:
+        at_least = sum(units[u].strength for u in defending)  # 12.26: printed strengths
+        emit(*(UnitEliminated(unit=u, case=case) for u in defending))
+        rolls_for(adjacent)  # 12.13 (the unit lost to the exchange rolls in vain)
+        if adjacent:
+            decisions.append(PendingLosses(side=a_side, candidates=adjacent, at_least=at_least))
+        advances(a_side, adjacent, attack.defenders)
+    elif result == table.EX_STAR:
+        rolls_for([*adjacent, *d_engaged])  # 12.13
+        decisions.append(PendingLosses(side=a_side, candidates=defending, at_least=1, then_lose=adjacent))
+        decisions.extend(PendingRetreat(side=d_side, unit=u) for u in defending)
+        advances(a_side, adjacent, attack.defenders)
+    else:
+        raise ValueError(f"unknown combat result {result!r}")
+    changed = tuple((u, lv) for u, lv in sorted(changes.items()) if lv != level_of(emit.state, u))
+    if changed:
+        emit(MoraleChanged(changes=changed, case=game.case("morale")))
+    if decisions:
+        emit(DecisionsAwaited(decisions=tuple(decisions)))
+
+
+@evolver(MoraleChanged)
+def apply_morale_changed(state: State, event: MoraleChanged) -> None:
+    for u, lv in event.changes:
+        if u not in state.positions:
+            continue
+        if lv:
+            state.morale[u] = lv
+        else:
+            state.morale.pop(u, None)
+        if lv == morale.ROUTED:  # 12.23, 12.31: as an ineffective unit (11.2)
+            state.ineffective.add(u)
+        else:
+            state.ineffective.discard(u)
+
+
+@evolver(DisorderRolled)
+def apply_disorder_rolled(state: State, event: DisorderRolled) -> None:
+    pass  # the rolls are on record; their effect is the MoraleChanged that follows
+
+
+@evolver(NightCombatDie)
+def apply_night_die(state: State, event: NightCombatDie) -> None:
+    pass  # on record; the CombatResolved that follows carries the strength it gave
+
+
+# -- hooks: town hexes, night recovery, stationary units, routed units in an enemy zone ----------------------
+def _revised(state: State) -> bool:
+    get = getattr(state.game.ruleset, "procedure", None)
+    return get is not None and isinstance(get("combat"), RevisedCombat)
+
+
+def town_disorder(state: State) -> MoraleChanged | None:
+    """12.17: every unit in a town hex is at least Disordered."""
+    towns = town_hexes(state.game)
+    changes = tuple(
+        sorted((u, morale.DISORDERED) for u, h in state.positions.items() if h in towns and u not in state.morale)
+    )
+    return MoraleChanged(changes=changes, case=state.game.case("town_disorders")) if changes else None
+
+
+@after_command
+def disorder_in_towns(state: State, events: list[Event]) -> list[Event]:
+    """12.17 after every command (moves, retreats, advances, arrivals; Union units set up in a town are
+    Disordered by the first command of the game)."""
+    if not _revised(state) or state.game_over:
+        return []
+    after = state.copy()
+    for e in events:
+        apply(after, e)
+    if after.game_over:
+        return []
+    event = town_disorder(after)
+    return [event] if event else []
+
+
+@at_end_of_phase
+def record_stationary(state: State) -> list[Event]:
+    """11.21, 12.16: remember which phasing units did not move in the Movement Phase now ending."""
+    if state.phase != MOVEMENT or not _revised(state):
+        return []
+    units = state.game.units
+    still = tuple(sorted(u for u in state.positions if units[u].side == state.phasing and u not in state.moved))
+    return [StationaryRecorded(units=still)]
+
+
+@evolver(StationaryRecorded)
+def apply_stationary(state: State, event: StationaryRecorded) -> None:
+    state.stationary = set(event.units)
+
+
+@at_start_of_phase
+def combat_phase_begins(state: State) -> list[Event]:
+    """At the start of a Combat Phase (revised): 11.3 and 12.41 (a) at night; 12.41 (b) rally dice
+    awaited; 12.32 the Routed units in an enemy zone of control noted (they retreat at its end unless
+    freed: rules/effectiveness.py ``retreat_engaged``)."""
+    if state.phase != COMBAT or not _revised(state):
+        return []
+    side = state.phasing
+    units = state.game.units
+    ezoc = enemy_controlled(state, side)
+    out: list[Event] = []
+    if night_turn(state):  # 11.3, 12.41 (a); 12.17: a unit in a town stays Disordered
+        towns = town_hexes(state.game)
+        changes = tuple(
+            sorted(
+                (u, morale.DISORDERED if state.positions.get(u) in towns else morale.GOOD)
+                for u, lv in state.morale.items()
+                if units[u].side == side and state.positions.get(u) not in ezoc and u in state.positions
+            )
+        )
+        changes = tuple((u, lv) for u, lv in changes if lv != state.morale.get(u, morale.GOOD))
+        if changes:
+            event = MoraleChanged(changes=changes, case=state.game.case("night_recovery"))
+            apply(state, event)
+            out.append(event)
+    rallying = tuple(sorted(u for u in state.rallying if u in state.positions and units[u].side == side))
+    if rallying:
+        event = DecisionsAwaited(decisions=(PendingRally(side=side, units=rallying),))
+        apply(state, event)
+        out.append(event)
+    routed = tuple(
+        sorted(u for u, lv in state.morale.items() if lv == morale.ROUTED and units[u].side == side and state.positions.get(u) in ezoc)
+    )
+    if routed:
+        event = IneffectiveUnitsEngaged(units=routed)
+        apply(state, event)
+        out.append(event)
+    return out
+
+
+# -- rally (12.41 b) ----------------------------------------------------------------------------------
+
+def rally_candidates(state: State) -> tuple[str, ...]:
+    """12.41 (b): the phasing units that may get a Rally marker now: at the start of the Movement Phase
+    (no unit moved yet), Disordered, Shaken or Routed, not in an enemy zone of control, none yet."""
+    if not _revised(state) or state.phase != MOVEMENT or state.moved or state.pending or state.game_over:
+        return ()
+    side = state.phasing
+    units = state.game.units
+    ezoc = enemy_controlled(state, side)
+    return tuple(
+        sorted(
+            u
+            for u in state.morale
+            if u in state.positions and units[u].side == side and state.positions[u] not in ezoc and u not in state.rallying
+        )
+    )
+
+
+@decider(PlaceRally)
+def decide_place_rally(state: State, command: PlaceRally, dice: Dice | None) -> list[Event]:
+    game = state.game
+    if not _revised(state):
+        raise game.violation("sequence", "there is no rally in this rule set")
+    allowed = set(rally_candidates(state))
+    chosen = tuple(sorted(set(command.units)))
+    if not chosen:
+        raise game.violation("rally", "name the units to rally")
+    for u in chosen:
+        if u not in allowed:
+            name = game.designation(u) if u in game.units else repr(u)
+            raise game.violation(
+                "rally",
+                f"{name} may not be given a Rally marker now: only Disordered, Shaken or Routed units of the moving "
+                "side, not in an enemy zone of control, at the start of the Movement Phase before any unit moves",
+            )
+    return [RallyMarkersPlaced(units=chosen)]
+
+
+@evolver(RallyMarkersPlaced)
+def apply_rally_placed(state: State, event: RallyMarkersPlaced) -> None:
+    state.rallying.update(event.units)
+
+
+def rally_restriction(state: State, unit: str) -> RuleViolation | None:
+    """12.41 (b): "Rallying units may not move in that Movement Phase"."""
+    if unit in state.rallying:
+        return state.game.violation("rally", f"{state.game.designation(unit)} is rallying and may not move this Movement Phase")
+    return None
+
+
+@decider(RollRally)
+def decide_roll_rally(state: State, command: RollRally, dice: Dice | None) -> list[Event]:
+    game = state.game
+    head = state.pending[0] if state.pending else None
+    if not isinstance(head, PendingRally):
+        raise game.violation("rally", "no rally dice are awaited now")
+    if dice is None:
+        raise ValueError("a rally needs a source of die rolls")
+    emit = Emitter(state)
+    # a unit that recovered meanwhile (11.3 at night) needs no roll; its marker goes all the same (12.42)
+    rolls = tuple((u, _roll(dice)) for u in head.units if u in state.positions and level_of(state, u) != morale.GOOD)
+    emit(RallyRolled(rolls=rolls, units=head.units))
+    changes = []
+    towns = town_hexes(game)
+    for u, die in rolls:
+        after = morale.rally(level_of(state, u), die, town=state.positions[u] in towns)
+        if after == morale.ELIMINATED:
+            emit(UnitEliminated(unit=u, case=game.case("rally")))  # 12.43
+        else:
+            changes.append((u, after))
+    if changes:
+        emit(MoraleChanged(changes=tuple(changes), case=game.case("rally")))
+    settle(emit)
+    return emit.events
+
+
+@evolver(RallyRolled)
+def apply_rally_rolled(state: State, event: RallyRolled) -> None:
+    if state.pending and isinstance(state.pending[0], PendingRally):
+        state.pending = state.pending[1:]
+    state.rallying.difference_update(u for u, _ in event.rolls)  # 12.42
+    state.rallying.difference_update(event.units)
+
+
+REVISED_COMBAT = RevisedCombat()
+
+
+def _register() -> None:
+    """Plug into the seam: the revised rule set's procedure ``combat``, and the rally restriction on
+    movement (12.41 b)."""
+    from rules import movement, revised_movement
+
+    revised_movement.PROCEDURES.setdefault("combat", REVISED_COMBAT)
+    if rally_restriction not in movement.RESTRICTIONS:
+        movement.RESTRICTIONS.append(rally_restriction)
+
+
+_register()
