@@ -269,7 +269,10 @@ async def seated_page(browser, server, game_id: str, seat: str, token: str, view
     or the invite page leaves it)."""
     page = await new_page(browser, viewport=viewport)
     seats = {game_id: {"seat": seat, "token": token, "at": 0}}
-    await page.context.add_init_script(f"localStorage.setItem('bluegray.seats', JSON.stringify({json.dumps(seats)}))")
+    await page.context.add_init_script(
+        "const held = JSON.parse(localStorage.getItem('bluegray.seats') || '{}');"
+        f"localStorage.setItem('bluegray.seats', JSON.stringify(Object.assign({json.dumps(seats)}, held)))"
+    )
     await page.goto(f"{server}/play/{game_id}")
     await page.wait_for_selector("#conn.live", timeout=PATIENCE)
     return page
@@ -353,5 +356,42 @@ async def test_replay_steps_back_and_returns_to_live(browser, server, shot):
     await until(union, "() => bluegray.replay === null")
     assert await union.locator("#replay-bar").is_hidden()
     assert await js(union, "() => bluegray.shown === bluegray.board")
+    assert not union.errors, union.errors
+    await union.context.close()
+
+
+async def test_fork_a_what_if_and_play_both_sides(browser, server, shot):
+    from api.protocol import CLIENT_TAGS
+
+    if "replay_seek" not in CLIENT_TAGS:
+        pytest.skip("this server offers no replay yet (the replay_* messages of api/replaying.py)")
+    async with aiohttp.ClientSession() as http:
+        async with http.post(f"{server}/api/games", json={"scenario": "chattanooga"}) as r:
+            game = await r.json()
+        async with http.post(f"{server}/api/games/{game['game_id']}/join", json={"invite": game["invite"]}) as r:
+            assert r.status == 200
+        async with http.post(f"{server}/api/games/{game['game_id']}/fork", json={"version": 3}) as r:
+            if r.status in (404, 405):
+                pytest.skip("this server cannot fork games yet (POST /api/games/{id}/fork)")
+    union = await seated_page(browser, server, game["game_id"], "union", game["token"])
+    await until(union, "() => bluegray.validChoices() !== null")
+    await union.keyboard.press("r")
+    await until(union, "() => bluegray.replay?.frame")
+    await js(union, "() => bluegray.replaySend({type: 'replay_seek', version: 3})")
+    await until(union, "() => bluegray.replay?.frame?.version === 3")
+    async with union.expect_navigation(timeout=PATIENCE):
+        await union.click("#replay-fork")
+    await union.wait_for_selector("#conn.live", timeout=PATIENCE)
+    assert "/play/" in union.url and game["game_id"] not in union.url
+    assert await union.inner_text("#seat-badge") == "Sandbox: you play Union"
+    await until(union, "([u, h]) => bluegray.board.state.positions[u] === h", [MOVER, START])
+    # One player plays both sides: when the Confederate is to act, the page takes his seat.
+    for phase in ("movement", "combat"):
+        await until(union, "(p) => bluegray.board.state.phase === p && bluegray.validChoices()?.may_end_phase", phase)
+        await union.keyboard.press("e")
+        await until(union, "(p) => bluegray.board.state.phase !== p", phase)
+    await until(union, "() => bluegray.seat === 'confederate' && bluegray.validChoices() !== null")
+    assert await union.inner_text("#seat-badge") == "Sandbox: you play Confederate"
+    await shot(union, "sandbox-hot-seat")
     assert not union.errors, union.errors
     await union.context.close()

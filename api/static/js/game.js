@@ -4,7 +4,7 @@
 // (resolve and reduce the odds, retreat, exchange losses, advance), and whether the phase may end.
 // Anything refused comes back as a typed error, shown with the rule's case and sentence.
 
-import { getJSON, h, scenario as loadScenario, seatOf } from "./api.js";
+import { getJSON, h, saveSeat, scenario as loadScenario, seatOf } from "./api.js";
 import { Connection } from "./connection.js";
 import { SIDE_STYLE, counterIcon, esc } from "./counters.js";
 import { neighbours } from "./geometry.js";
@@ -58,8 +58,9 @@ export class GameView {
   build() {
     const sc = this.scenario;
     document.title = `${sc.name} — Blue & Gray`;
+    const sandbox = seatOf(this.gameId)?.tokens ? "Sandbox: you play" : "You play";
     const you = this.seat
-      ? h("span", { class: `seat-badge ${this.seat}`, id: "seat-badge" }, `You play ${SIDE_NAME[this.seat]}`)
+      ? h("span", { class: `seat-badge ${this.seat}`, id: "seat-badge" }, `${sandbox} ${SIDE_NAME[this.seat]}`)
       : h("span", { class: "seat-badge watcher", id: "seat-badge" }, "Watching");
     this.root.replaceChildren(
       h("div", { class: "game", id: "game" },
@@ -95,6 +96,7 @@ export class GameView {
               h("button", { title: "Forward a Game-Turn (PageDown)", onclick: () => this.replayStep("game_turn", 1) }, "+ Turn"),
               h("select", { id: "replay-speed", title: "Speed (events a second)" }, [0.5, 1, 2, 4, 8, 16].map((v) => h("option", { value: v, selected: v === 2 }, `${v}×`))),
               h("span", { id: "replay-where", class: "replay-where" }),
+              h("button", { id: "replay-fork", title: "Start a sandbox game from this position (a what-if; fresh dice)", onclick: () => this.fork() }, "Fork what-if"),
               h("button", { id: "replay-live", class: "primary", title: "Back to live (L)", onclick: () => this.replaySend({ type: "replay_live" }) }, "Back to live"))),
           h("div", { id: "hover", class: "hover-info hidden" }),
         ),
@@ -554,6 +556,50 @@ export class GameView {
     }));
   }
 
+  /** A sandbox game from the replay's position (the server's fork); this browser holds both seats. */
+  async fork() {
+    const version = this.replay?.frame?.version;
+    if (!version) return;
+    const headers = { "Content-Type": "application/json" };
+    if (this.token) headers.Authorization = `Bearer ${this.token}`;
+    let r;
+    try {
+      r = await fetch(`/api/games/${encodeURIComponent(this.gameId)}/fork`, { method: "POST", headers, body: JSON.stringify({ version }) });
+    } catch (e) {
+      this.toast(`Could not fork: ${e.message}`, "error");
+      return;
+    }
+    const body = await r.json().catch(() => ({}));
+    if (r.status === 404 || r.status === 405) {
+      this.toast("This server cannot fork games yet.", "info");
+      return;
+    }
+    if (!r.ok) {
+      this.toast(`Could not fork: ${body?.error?.message || r.status}`, "error");
+      return;
+    }
+    const side = this.replay.board.toAct() || this.replay.board.state.phasing || "union";
+    saveSeat(body.game_id, { seat: side, token: body.tokens[side], tokens: body.tokens, sandbox: true, parent: this.gameId, scenario: this.scenario.id });
+    location.assign(`/play/${body.game_id}`);
+  }
+
+  /** In a sandbox this browser holds both seats: take the one the game waits for. */
+  hotSeat() {
+    const held = seatOf(this.gameId);
+    // Never while an action is in flight: it is resent after a reconnect, and must go as its own seat.
+    if (!held?.tokens || !this.welcome || this.conn?.state !== "live" || this.busy || this.conn.pending.size) return;
+    const want = this.board.toAct();
+    if (!want || want === this.seat || !held.tokens[want]) return;
+    this.seat = want;
+    this.token = held.tokens[want];
+    saveSeat(this.gameId, { seat: want, token: held.tokens[want] });
+    const badge = this.$("#seat-badge");
+    badge.className = `seat-badge ${want}`;
+    badge.textContent = `Sandbox: you play ${SIDE_NAME[want]}`;
+    this.choices = null;
+    this.conn.drop(); // hello again with that seat's token
+  }
+
   // -- undo, draw, resign ----------------------------------------------------------------------
   undoDialog() {
     if (!this.seat || !this.live() || this.replay) return;
@@ -724,6 +770,7 @@ export class GameView {
     this.renderHexInfo(c);
     this.renderReinforcements(c);
     this.gameDialogs();
+    if (this.seat) setTimeout(() => this.hotSeat(), 0);
   }
 
   renderStatus() {
