@@ -15,11 +15,18 @@ import msgspec
 
 from rules.scenario import Side
 
+_generation = 0  # bumped whenever an event type is defined: `event_types` is cached per generation
+
 
 class Event(msgspec.Struct, frozen=True, kw_only=True, tag_field="type"):
     """Base of every event; never recorded itself."""
 
     schema: int = 1
+
+    def __init_subclass__(cls, **kwargs) -> None:
+        super().__init_subclass__(**kwargs)
+        global _generation
+        _generation += 1
 
 
 class UnitMoved(Event, frozen=True, tag="unit_moved"):
@@ -71,7 +78,13 @@ class GameEnded(Event, frozen=True, tag="game_ended"):
 
 
 def event_types() -> tuple[type[Event], ...]:
-    """Every concrete event type imported so far."""
+    """Every concrete event type imported so far (walked once per new event type, not per call:
+    decoding calls this for every event)."""
+    return _event_types(_generation)
+
+
+@lru_cache(maxsize=2)
+def _event_types(generation: int) -> tuple[type[Event], ...]:
     return tuple(_leaves(Event))
 
 
