@@ -269,3 +269,43 @@ def test_strategic_moves_are_offered_6_4():
     offered = choices(state).strategic["i"]
     assert offered["0109"].cost == 8
     assert decide(state, StrategicMove(unit="i", path=offered["0109"].path))
+
+
+def test_reinforcements_may_enter_in_an_enemy_zone_but_not_an_enemy_hex_5_4():
+    from rules.commands import EnterReinforcement
+    from rules.reinforcements import entry_cost
+
+    state = start([union("r", None, arrives=1, entry=["0101", "0105"]), rebel("s", "0102"), rebel("t", "0105")])
+    assert entry_cost(state, "0101", "r") == 2  # clear 1, but 2 into an enemy-controlled hex (7.2)
+    (event,) = decide(state, EnterReinforcement(unit="r", path=("0101",)))
+    assert event.cost == 2
+    assert refused(state, EnterReinforcement(unit="r", path=("0101", "0201"))) == "6.13"  # it stops there
+    assert refused(state, EnterReinforcement(unit="r", path=("0105",))) == "6.12"
+
+
+def test_reinforcements_column_of_stacks_pays_more_per_stack_5_0():
+    from rules.commands import EnterReinforcement
+    from rules.reducer import execute
+    from rules.reinforcements import entry_cost
+
+    units = [union(f"r{i}", None, arrives=1, entry=["0105"]) for i in range(5)]
+    state = start([*units, FAR])
+    paths = [("0105", "0106"), ("0105", "0104"), ("0105", "0106", "0107"), ("0105", "0104", "0103"), ("0105", "0106", "0107", "0108")]
+    costs = []
+    for i in range(5):
+        costs.append(entry_cost(state, "0105", f"r{i}"))
+        state, _ = execute(state, EnterReinforcement(unit=f"r{i}", path=paths[i]))
+    assert costs == [1, 1, 2, 2, 3]
+
+
+def test_reinforcement_column_along_a_turnpike_pays_two_thirds_per_stack_5_0():
+    from rules.commands import EnterReinforcement
+    from rules.reducer import execute
+    from rules.reinforcements import entry_cost
+
+    sides = {hexside("0105", "0205"): side({"turnpike"})}
+    units = [union(f"r{i}", None, arrives=1, entry=["0105"]) for i in range(3)]
+    state = start([*units, FAR], hexsides=sides)
+    for i in range(2):
+        state, _ = execute(state, EnterReinforcement(unit=f"r{i}", path=("0105", ("0104", "0106")[i])))
+    assert entry_cost(state, "0105", "r2") == Fraction(5, 3)
