@@ -20,7 +20,7 @@ export async function showLobby(root) {
   newGameForm(root.querySelector("#new-game"), Array.isArray(list) ? list : []);
   myGames(root.querySelector("#my-games"));
   gameList(root.querySelector("#running"), ["active", "open"], "Watch", "/watch/");
-  gameList(root.querySelector("#finished"), ["finished"], "View", "/watch/");
+  gameList(root.querySelector("#finished"), ["finished"], "View and replay", "/watch/");
 }
 
 function field(label, control, hint = null) {
