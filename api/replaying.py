@@ -35,8 +35,9 @@ from api.games import HttpError
 from api.live import visible_version as spectators_see
 from api.views import session_view
 from replay import export, fork
-from replay.history import History, load
+from replay.history import History, NeedsState, load
 from replay.report import build, encode
+from replay.seek import seek
 from replay.timeline import Timeline
 from rules import state as rules_state
 
@@ -264,12 +265,13 @@ class ReplayCursor:
             version = max(1, min(version, limit))
             h = self.history
             if h is not None and h.version <= version and version - h.version <= self.store.snapshot_every:
-                from replay.history import apply_async
-
-                async for e in self.store.read(self.game_id, h.version + 1, version):
-                    await apply_async(h, self.store, e)
+                async for e in self.store.read(self.game_id, h.version + 1, version):  # on from where it is
+                    try:
+                        h.apply(e)
+                    except NeedsState as need:
+                        h.apply(e, target=(await seek(self.store, self.game_id, self.games, need.version)).state)
             else:
-                h = await load(self.store, self.game_id, self.games, to_version=version)
+                h = await seek(self.store, self.game_id, self.games, version)
             self.history, self.version = h, version
             place = timeline.place(version)
             self.send(

@@ -15,16 +15,77 @@ later); `replay.timeline.Timeline` says which versions were undone and steps ove
 from __future__ import annotations
 
 import bisect
+import weakref
+from collections import OrderedDict
+
+import msgspec
 
 from eventstore.envelope import Envelope
 from replay.games import GameCache
-from replay.history import SNAPSHOT_CODE, History, NeedsState, load
+from replay.history import SNAPSHOT_CODE, History, NeedsState
 from replay.timeline import Timeline
+from rules.state import State
 
 
-async def seek(store, game_id: str, games: GameCache, version: int) -> History:
-    """The history of `game_id` folded to `version` (snapshot at or before it, then the rest)."""
-    return await load(store, game_id, games, to_version=version)
+class TargetStates:
+    """The live states at undo targets already needed, per store and game (an LRU of `limit`).
+
+    Folding past an ``undo_accepted`` whose target lies before the snapshot a seek started from
+    needs the live state at that target, which is itself a seek; a log's past never changes, so
+    each is computed once per process."""
+
+    def __init__(self, limit: int = 2048) -> None:
+        self.limit = limit
+        self._stores: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+    def get(self, store, game_id: str, version: int) -> State | None:
+        found = self._stores.get(store, {}).get((game_id, version))
+        if found is not None:
+            self._stores[store].move_to_end((game_id, version))
+            return found.copy()
+        return None
+
+    def put(self, store, game_id: str, version: int, state: State) -> None:
+        states = self._stores.setdefault(store, OrderedDict())
+        states[(game_id, version)] = state.copy()
+        while len(states) > self.limit:
+            states.popitem(last=False)
+
+    def clear(self) -> None:
+        self._stores = weakref.WeakKeyDictionary()
+
+
+TARGETS = TargetStates()
+
+
+async def seek(store, game_id: str, games: GameCache, version: int, *, targets: TargetStates | None = TARGETS) -> History:
+    """The history of `game_id` folded to `version`: the newest snapshot at or before it, then the
+    fold of the rest (the same result as `replay.history.load`, which it follows, with the states
+    at undo targets kept in `targets`)."""
+    history = None
+    snap = await store.snapshot_at_or_before(game_id, version, code_version=SNAPSHOT_CODE)
+    if snap is not None:
+        try:
+            history = History.from_snapshot(game_id, games, snap.data)
+        except (msgspec.ValidationError, msgspec.DecodeError):
+            history = None  # a cache: an unreadable snapshot is ignored
+        if history is not None and history.head != snap.head:
+            history = None
+    if history is None:
+        history = History(game_id, games)
+    if history.version >= version:
+        return history
+    async for envelope in store.read(game_id, history.version + 1, version):
+        try:
+            history.apply(envelope)
+        except NeedsState as need:
+            target = targets.get(store, game_id, need.version) if targets is not None else None
+            if target is None:
+                target = (await seek(store, game_id, games, need.version, targets=targets)).state
+                if targets is not None:
+                    targets.put(store, game_id, need.version, target)
+            history.apply(envelope, target=target)
+    return history
 
 
 async def ensure_snapshots(store, game_id: str, games: GameCache) -> int:

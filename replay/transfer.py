@@ -57,6 +57,20 @@ def check(envelopes: list[Envelope], games: GameCache | None = None) -> tuple[st
     return game_id, report
 
 
+async def write_sealed(store, game_id: str, envelopes: list[Envelope]) -> None:
+    """Append envelopes already sealed (versions, times, hashes as they are) to an empty game log,
+    through the store's own compare-and-append script (so its checks and the meta hold)."""
+    k = store.keys(game_id)
+    for start in range(0, len(envelopes), BATCH):
+        batch = envelopes[start : start + BATCH]
+        args: list = [start, b"", b"", len(batch)]
+        for e in batch:
+            args += [e.type, e.schema, e.payload, e.actor, e.command_id, e.time, e.digest, e.prev, e.hash]
+        reply = await store._append_script(keys=[k.log, k.meta, k.cmd], args=args)
+        if reply[0] != b"ok":
+            raise ImportRefused([f"the store refused the events from version {start + 1}: {reply!r}"])
+
+
 async def import_log(store, envelopes: list[Envelope], games: GameCache | None = None) -> Imported:
     """Verify `envelopes` and write them as a game of `store` (see the module documentation)."""
     games = games or GameCache()
@@ -67,15 +81,8 @@ async def import_log(store, envelopes: list[Envelope], games: GameCache | None =
             return Imported(game_id=game_id, version=version, head=head.hex(), finished=report.finished,
                             dice_checked=report.dice_checked, already=True)
         raise ImportRefused([f"this store already has a game {game_id!r} with another history"])
+    await write_sealed(store, game_id, envelopes)
     k = store.keys(game_id)
-    for start in range(0, len(envelopes), BATCH):
-        batch = envelopes[start : start + BATCH]
-        args: list = [start, b"", b"", len(batch)]
-        for e in batch:
-            args += [e.type, e.schema, e.payload, e.actor, e.command_id, e.time, e.digest, e.prev, e.hash]
-        reply = await store._append_script(keys=[k.log, k.meta, k.cmd], args=args)
-        if reply[0] != b"ok":
-            raise ImportRefused([f"the store refused the events from version {start + 1}: {reply!r}"])
     seed, _created = _seed(envelopes)
     if seed is not None:
         await store.put_secret(game_id, seed)
