@@ -94,6 +94,7 @@ class GameSummary(msgspec.Struct, frozen=True, kw_only=True):
     created: int
     version: int
     to_act: str | None
+    sandbox: bool = False  # a what-if (POST /api/games/{id}/fork): never counted as a result
 
 
 class GameList(msgspec.Struct, frozen=True, kw_only=True):
@@ -234,9 +235,9 @@ async def list_games(store: RedisEventStore, status: str | None, offset: int, li
         page, cursor = await store.list_games(cursor, limit - len(found), wanted)
         async with store.redis.pipeline(transaction=False) as pipe:
             for info in page:
-                pipe.hmget(store.keys(info.game_id).info, ["version", "to_act", "waiting_since", "silence"])
+                pipe.hmget(store.keys(info.game_id).info, ["version", "to_act", "waiting_since", "silence", "sandbox"])
             extra = await pipe.execute()
-        for info, (version, to_act, since, silence) in zip(page, extra, strict=True):
+        for info, (version, to_act, since, silence, sandbox) in zip(page, extra, strict=True):
             shown = info.status
             if shown == "active" and to_act and since and silence is not None:
                 if now - int(since) >= int(silence) * 1000:
@@ -251,6 +252,7 @@ async def list_games(store: RedisEventStore, status: str | None, offset: int, li
                     created=info.created,
                     version=int(version or 0),
                     to_act=to_act.decode() if to_act else None,
+                    sandbox=bool(sandbox),
                 )
             )
     return GameList(games=found, next=cursor)

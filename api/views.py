@@ -52,6 +52,9 @@ class GameView(msgspec.Struct, frozen=True, kw_only=True):
     seed_hash: str
     created: int
     finished: GameFinished | None
+    sandbox: bool = False  # a what-if branched from another game (never counted as a result)
+    forked_from: str | None = None  # that game's id
+    forked_at: int | None = None  # and the version it was branched at
 
 
 def status_of(history: History, now_ms: int | None = None) -> str:
@@ -88,4 +91,7 @@ def game_view(history: History, created_ms: int) -> GameView:
         seed_hash=c.seed_hash,
         created=created_ms,
         finished=s.finished,
+        sandbox=c.fork is not None,
+        forked_from=c.fork.game_id if c.fork else None,
+        forked_at=c.fork.version if c.fork else None,
     )

@@ -68,7 +68,12 @@ async def test_a_fork_has_a_fresh_seed_the_parents_state_and_both_seats(client, 
     assert rules_state.digest(sandbox.state) == rules_state.digest(parent.state)
     assert await store.get_secret(sid) != await store.get_secret(gid)
     view = await (await client.get(f"/api/games/{sid}")).json()
-    assert view["status"] == "active"
+    assert view["status"] == "active" and view["sandbox"] and view["forked_from"] == gid and view["forked_at"] == version
+    assert not (await (await client.get(f"/api/games/{gid}")).json())["sandbox"]
+    listed = {g["game_id"]: g for g in (await (await client.get("/api/games")).json())["games"]}
+    assert listed[sid]["sandbox"] and not listed[gid]["sandbox"]
+    report = await (await client.get(f"/api/games/{sid}/report")).json()
+    assert report["sandbox"] and report["fork"]["game_id"] == gid
 
     # one player holds both seats and plays on
     to_act = sandbox.session.to_act
