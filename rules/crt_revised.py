@@ -8,6 +8,8 @@ prints ``AE*``/``EX*``, written here ``Ae*``/``Ex*`` as the case text of 8.6 doe
 modifications: 8:1 '-1'; 10:1 '-2', 12:1 '-3'. Attacks at less than (or shifted beyond) 1:5 are treated as
 1:5." (8.61, 8.62.)
 
+Columns are written "3-1" as everywhere in the project (the book prints "3:1").
+
 Odds (8.0 procedure): attack strength to defence strength "rounded down (that is, always in favour of the
 defender)" to a ratio on the table; above 6:1 the ratios go on in whole numbers (7:1, 8:1, ...: 8.42's
 example: 14 against 2 in forest is 7:1 shifted one column left to 6:1), which is where the column shifts
@@ -16,9 +18,9 @@ example: 14 against 2 in forest is 7:1 shifted one column left to 6:1), which is
 a modified die below 1 is read on row 1.
 
 >>> column_index(13, 4), COLUMNS[column_index(13, 4)]
-(8, '3:1')
+(8, '3-1')
 >>> resolve(14, 2, shift=-1)
-('6:1', 0)
+('6-1', 0)
 """
 
 from __future__ import annotations
@@ -28,7 +30,7 @@ from fractions import Fraction
 AE, AE_STAR, AR, DR, DE, EX, EX_STAR = "Ae", "Ae*", "Ar", "Dr", "De", "Ex", "Ex*"
 RESULTS = (AE, AE_STAR, AR, DR, DE, EX, EX_STAR)
 
-COLUMNS: tuple[str, ...] = ("1:5", "1:4", "1:3", "1:2", "2:3", "1:1", "3:2", "2:1", "3:1", "4:1", "5:1", "6:1")
+COLUMNS: tuple[str, ...] = ("1-5", "1-4", "1-3", "1-2", "2-3", "1-1", "3-2", "2-1", "3-1", "4-1", "5-1", "6-1")
 ROWS: dict[int, tuple[str, ...]] = {
     1: (AR, AR, AR, DR, DR, DR, DR, DR, DE, DE, DE, DE),
     2: (AR, AR, AR, AR, DR, DR, DR, DR, DR, DR, DE, DE),
@@ -40,12 +42,12 @@ ROWS: dict[int, tuple[str, ...]] = {
 SOURCE = "003_a0a5e96e61d1e57b.txt, Charts & Tables, [8.6] Combat Results Table"
 
 # The odds levels: the table's columns, then the whole ratios above 6:1 (8.42, 8.61) up to 12:1.
-LEVELS: tuple[str, ...] = COLUMNS + tuple(f"{n}:1" for n in range(7, 13))
+LEVELS: tuple[str, ...] = COLUMNS + tuple(f"{n}-1" for n in range(7, 13))
 LOWEST, TOP = 0, len(COLUMNS) - 1  # 1:5, 6:1
 
 
 def ratio(level: str) -> Fraction:
-    a, _, b = level.partition(":")
+    a, _, b = level.partition("-")
     return Fraction(int(a), int(b))
 
 

@@ -50,6 +50,10 @@ class Choices(msgspec.Struct, kw_only=True):
     # Revised 6.4: per unit that may use Strategic Movement, every hex it may reach by it (a
     # ``StrategicMove`` command, rules/revised_movement.py); empty under the 1975 rules.
     strategic: dict[str, dict[str, Destination]] = {}
+    # Revised 10.34: the units that may begin breastworks now (``BuildBreastworks``), and per unit
+    # whose marker may be flipped, the facings it may take (``CompleteBreastworks``).
+    build_breastworks: list[str] = []
+    complete_breastworks: dict[str, list[tuple[str, ...]]] = {}
     attacks: list[AttackOption] = []  # Combat Phase: the attacks that may be declared (rules/combat_choices.py)
     decision: DecisionChoice | None = None  # the options of the first pending decision
     rally: tuple[str, ...] = ()  # revised 12.41 (b): units that may be given a Rally marker now (PlaceRally)
@@ -68,6 +72,8 @@ def choices(state: State) -> Choices:
         out.reinforcements = reinforcement_choices(state, memo)
         if state.game.ruleset.strategic_bonus:
             out.strategic = strategic_choices(state, memo)
+        if state.game.exclusive.get("breastworks"):
+            out.build_breastworks, out.complete_breastworks = breastworks_choices(state)
         out.rally = rally_candidates(state)
     if state.pending:
         out.decision = decision_choice(state)
@@ -163,6 +169,17 @@ def strategic_choices(state: State, memo: dict | None = None) -> dict[str, dict[
         if best:
             out[unit] = best
     return out
+
+
+def breastworks_choices(state: State) -> tuple[list[str], dict[str, list[tuple[str, ...]]]]:
+    """Revised 10.34: who may begin breastworks, and whose marker may be flipped with which facings."""
+    from rules.revised_movement import build_problem, complete_problem, facings
+
+    units = state.game.units
+    mine = sorted(u for u in state.positions if units[u].side == state.phasing)
+    build = [u for u in mine if build_problem(state, u) is None]
+    complete = {u: facings(state, u) for u in mine if complete_problem(state, u) is None}
+    return build, complete
 
 
 def _free_hexes(state: State, side: str) -> set[str] | None:

@@ -23,12 +23,15 @@ from __future__ import annotations
 
 from fractions import Fraction
 
+import msgspec
+
 from rules import terrain
 from rules.commands import Command
-from rules.handlers import decider
+from rules.events import Event
+from rules.handlers import decider, evolver
 from rules.night import ZocRules
 from rules.scenario import Side
-from rules.sequence import night_turn
+from rules.sequence import at_end_of_phase, night_turn
 from rules.state import State
 
 UNIT_TYPES = ("infantry", "cavalry", "artillery")
@@ -306,6 +309,157 @@ def decide_strategic_move(state: State, command: StrategicMove, dice) -> list:
     apply(after, event)
     check_no_dead_end(after, command.unit)
     return [event]
+
+
+# -- breastworks (10.34) ---------------------------------------------------------------------------
+class BuildBreastworks(Command, frozen=True, tag="build_breastworks"):
+    """10.34 i: place a Breastworks Under Construction Marker on an infantry unit that does not move
+    this Movement Phase, no enemy unit within three hexes."""
+
+    unit: str
+
+
+class CompleteBreastworks(Command, frozen=True, tag="complete_breastworks"):
+    """10.34 ii, 4.0: flip the marker of a unit that has not moved since, facing three adjacent
+    hexsides (``facing``: the three hexes beyond them, contiguous)."""
+
+    unit: str
+    facing: tuple[str, ...]
+
+
+class BreastworksBegun(Event, frozen=True, tag="breastworks_begun"):
+    unit: str
+    hex: str
+    side: str
+    turn: int
+
+
+class BreastworksCompleted(Event, frozen=True, tag="breastworks_completed"):
+    hex: str
+    facing: tuple[str, ...]
+    unit: str
+
+
+class BreastworksRemoved(Event, frozen=True, tag="breastworks_removed"):
+    """10.34 i: an Under Construction Marker removed (its unit moved off, or an enemy unit ended a
+    Combat Phase adjacent to it)."""
+
+    hex: str
+    reason: str
+
+
+def _may_build(state: State) -> bool:
+    return bool((state.game.exclusive.get("breastworks") or {}).get("may_build"))
+
+
+def _busy(state: State, unit: str):
+    """The move-like restrictions a builder is under: it spends its move on the works (10.34 i: it
+    forms part of a movement quota in each of the two Game-Turns)."""
+    from rules.movement import why_unit_may_not_move
+
+    return why_unit_may_not_move(state, unit)
+
+
+def build_problem(state: State, unit: str):
+    """Why ``unit`` may not begin breastworks now (10.34 i, 10.36), or None."""
+    game = state.game
+    if not _may_build(state):
+        return game.violation("breastworks", "breastworks may not be built in this game (10.34: games of 1863 onwards)")
+    problem = _busy(state, unit)
+    if problem is not None:
+        return problem
+    u = game.units[unit]
+    here = state.positions[unit]
+    if u.type != "infantry":
+        return game.violation("breastworks", f"{u.designation} is not infantry; only infantry builds breastworks")
+    if state.morale.get(unit):
+        return game.violation("breastworks", f"{u.designation} is {state.morale[unit]} and may not construct breastworks")
+    if here in state.breastworks:
+        return game.violation("breastworks.one_per_hex", f"{here} already has a Breastworks Marker")
+    enemies = _enemy_hexes(state, u.side)
+    if any(game.grid.distance(here, e) <= 3 for e in enemies):
+        return game.violation("breastworks", f"{u.designation} is within three hexes of an enemy unit")
+    return None
+
+
+def complete_problem(state: State, unit: str):
+    """Why ``unit``'s marker may not be flipped now (10.34 ii), or None."""
+    game = state.game
+    here = state.positions.get(unit)
+    marker = state.breastworks.get(here) if here else None
+    if marker is None or marker.status != "building" or marker.unit != unit:
+        return game.violation("breastworks.complete", f"{game.designation(unit)} has no Breastworks Under Construction Marker")
+    if marker.turn >= state.turn:
+        return game.violation("breastworks.complete", "the marker is flipped in the owner's following Movement Phase")
+    return _busy(state, unit)
+
+
+def facings(state: State, unit: str) -> list[tuple[str, str, str]]:
+    """10.34 ii: the ways to face three adjacent hexsides of the unit's hex (three contiguous hexes
+    around it, clockwise from the first)."""
+    game = state.game
+    here = state.positions[unit]
+    ring = game.grid.neighbours(here)  # in order around the hex
+    return [tuple(ring[(i + k) % 6] for k in range(3)) for i in range(6)]
+
+
+@decider(BuildBreastworks)
+def decide_build(state: State, command: BuildBreastworks, dice) -> list:
+    problem = build_problem(state, command.unit)
+    if problem is not None:
+        raise problem
+    side = state.game.units[command.unit].side
+    return [BreastworksBegun(unit=command.unit, hex=state.positions[command.unit], side=side, turn=state.turn)]
+
+
+@decider(CompleteBreastworks)
+def decide_complete(state: State, command: CompleteBreastworks, dice) -> list:
+    problem = complete_problem(state, command.unit)
+    if problem is not None:
+        raise problem
+    facing = tuple(command.facing)
+    if facing not in facings(state, command.unit):
+        raise state.game.violation(
+            "breastworks.complete", "breastworks face three adjacent hexsides: name three contiguous neighbouring hexes"
+        )
+    return [BreastworksCompleted(hex=state.positions[command.unit], facing=facing, unit=command.unit)]
+
+
+@evolver(BreastworksBegun)
+def apply_begun(state: State, event: BreastworksBegun) -> None:
+    from rules.fieldworks import Breastworks
+
+    state.breastworks[event.hex] = Breastworks("building", event.side, event.unit, event.turn)
+    state.moved.add(event.unit)  # 10.34 i: it does not move, and counts against a movement quota
+
+
+@evolver(BreastworksCompleted)
+def apply_completed(state: State, event: BreastworksCompleted) -> None:
+    old = state.breastworks[event.hex]
+    state.breastworks[event.hex] = msgspec.structs.replace(old, status="breastworks", facing=event.facing)
+    state.moved.add(event.unit)  # 10.34 i: the second Game-Turn of construction counts too
+
+
+@evolver(BreastworksRemoved)
+def apply_removed(state: State, event: BreastworksRemoved) -> None:
+    state.breastworks.pop(event.hex, None)
+
+
+@at_end_of_phase
+def remove_unfinished_breastworks(state: State) -> list:
+    """10.34 i: an Under Construction Marker goes when its unit has left the hex, and when an enemy
+    unit ends a Combat Phase adjacent to it."""
+    out = []
+    for hex_, marker in sorted(state.breastworks.items()):
+        if marker.status != "building":
+            continue
+        if state.positions.get(marker.unit) != hex_:
+            out.append(BreastworksRemoved(hex=hex_, reason="its unit left the hex"))
+        elif state.phase == "combat" and any(
+            state.game.units[u].side != marker.side for n in state.game.neighbours[hex_] for u in state.units_in(n)
+        ):
+            out.append(BreastworksRemoved(hex=hex_, reason="an enemy unit ended the Combat Phase adjacent to it"))
+    return out
 
 
 def edge_hexes(game) -> frozenset[str]:

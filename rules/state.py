@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 import msgspec
 
 from rules.decisions import Decision
+from rules.fieldworks import Breastworks
 from rules.scenario import Side
 
 if TYPE_CHECKING:
@@ -50,6 +51,7 @@ class State(msgspec.Struct, dict=True, kw_only=True):
       Disordered, Shaken or Routed (12.0), by unit; ``stationary``: units of the phasing side that did
       not move in this Player-Turn's Movement Phase (11.21, 12.16); ``rallying``: units with a Rally
       marker (12.41). A Routed unit is also ``ineffective`` (12.23, 12.31, 12.32 are 11.2, 11.31).
+    - ``breastworks``: the Breastworks Markers on the map by hex (revised 10.3, rules/fieldworks.py).
     - ``entries``: how many reinforcements entered the map at each hex in this Movement Phase (the
       revised 5.0 column of stacks; emptied when a phase begins).
     - ``vp``: victory points by side; ``scored``: what in-play points have been awarded for (an
@@ -79,6 +81,7 @@ class State(msgspec.Struct, dict=True, kw_only=True):
     rallying: set[str] = set()
     vp: dict[str, int] = {}
     entries: dict[str, int] = {}  # revised 5.0: reinforcements entered at each hex this Movement Phase
+    breastworks: dict[str, Breastworks] = {}  # revised 10.3: the Breastworks Markers by hex
     scored: set[str] = set()
     game_over: bool = False
     result: str | None = None

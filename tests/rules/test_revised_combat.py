@@ -12,40 +12,40 @@ from rules.revised_combat import Attacker
 
 
 def test_table_has_twelve_columns_and_six_whole_rows_8_6():
-    assert t.COLUMNS == ("1:5", "1:4", "1:3", "1:2", "2:3", "1:1", "3:2", "2:1", "3:1", "4:1", "5:1", "6:1")
+    assert t.COLUMNS == ("1-5", "1-4", "1-3", "1-2", "2-3", "1-1", "3-2", "2-1", "3-1", "4-1", "5-1", "6-1")
     assert sorted(t.ROWS) == [1, 2, 3, 4, 5, 6]
     assert all(len(row) == 12 for row in t.ROWS.values())
     assert {r for row in t.ROWS.values() for r in row} == set(t.RESULTS)
     # partial results Ae* and Ex* as printed (8.6)
-    assert t.result("1:5", 3) == t.AE_STAR and t.result("1:2", 6) == t.AE_STAR
-    assert t.result("4:1", 5) == t.EX_STAR and t.result("2:1", 6) == t.EX_STAR
-    assert t.result("6:1", 1) == t.DE and t.result("1:1", 6) == t.AR
+    assert t.result("1-5", 3) == t.AE_STAR and t.result("1-2", 6) == t.AE_STAR
+    assert t.result("4-1", 5) == t.EX_STAR and t.result("2-1", 6) == t.EX_STAR
+    assert t.result("6-1", 1) == t.DE and t.result("1-1", 6) == t.AR
 
 
 def test_odds_round_down_in_the_defenders_favour_8_0():
-    assert t.COLUMNS[t.column_index(13, 4)] == "3:1"  # 8.0's example: 3.25:1 is 3:1
-    assert t.COLUMNS[t.column_index(3, 2)] == "3:2"
-    assert t.COLUMNS[t.column_index(5, 7)] == "2:3"
+    assert t.COLUMNS[t.column_index(13, 4)] == "3-1"  # 8.0's example: 3.25:1 is 3:1
+    assert t.COLUMNS[t.column_index(3, 2)] == "3-2"
+    assert t.COLUMNS[t.column_index(5, 7)] == "2-3"
     assert t.column_index(1, 6) == -1  # below 1:5
 
 
 def test_forest_shift_example_8_42():
-    assert t.resolve(14, 2, shift=-1) == ("6:1", 0)  # "14 ... against 2 ... in forest/woods ... a 6:1 attack"
+    assert t.resolve(14, 2, shift=-1) == ("6-1", 0)  # "14 ... against 2 ... in forest/woods ... a 6:1 attack"
 
 
 @pytest.mark.parametrize(("attack", "mod"), [(12, 0), (14, 0), (16, 1), (18, 1), (20, 2), (24, 3), (40, 3)])
 def test_high_odds_die_modifiers_8_61(attack, mod):
-    assert t.resolve(attack, 2) == ("6:1", mod)
+    assert t.resolve(attack, 2) == ("6-1", mod)
 
 
 def test_modified_die_reads_row_one_at_least_8_61():
-    assert t.result("6:1", 1, 3) == t.ROWS[1][-1]
-    assert t.result("6:1", 6, 3) == t.ROWS[3][-1]
+    assert t.result("6-1", 1, 3) == t.ROWS[1][-1]
+    assert t.result("6-1", 6, 3) == t.ROWS[3][-1]
 
 
 def test_below_1_5_is_read_on_1_5_8_62():
-    assert t.resolve(1, 10) == ("1:5", 0)
-    assert t.resolve(1, 5, shift=-2) == ("1:5", 0)
+    assert t.resolve(1, 10) == ("1-5", 0)
+    assert t.resolve(1, 5, shift=-2) == ("1-5", 0)
 
 
 def test_a_five_attacking_into_rough_is_three_8_41_8_32():

@@ -19,7 +19,7 @@ from rules.scenario import Hexside, Map, Scenario
 COLUMN = ("0101", "0102", "0103", "0104", "0105", "0106", "0107", "0108", "0109", "0110")
 
 
-def game(units, hexes=None, hexsides=None, levels=None, night_turns=None, exclusive=None) -> Game:
+def game(units, hexes=None, hexsides=None, levels=None, night_turns=None, exclusive=None, cases=None) -> Game:
     sc = Scenario(
         id="test",
         name="Test",
@@ -30,6 +30,7 @@ def game(units, hexes=None, hexsides=None, levels=None, night_turns=None, exclus
         map=Map(lower_columns="even", hexes=hexes or board(10, 10), hexsides=hexsides or {}, levels=levels or {}),
         units=units,
         exclusive=exclusive or {},
+        cases={"revised": cases or {}},
         crt=chattanooga_crt(),
     )
     return Game(sc, "revised")

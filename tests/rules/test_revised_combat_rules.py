@@ -1,0 +1,212 @@
+"""The revised combat rules in play (003: 8.x, 9.x, 11.2x, 12.x) on small maps: declare, resolve with chosen
+dice, and see the odds, results, morale and decisions the reducer gives."""
+
+from __future__ import annotations
+
+import pytest
+
+from rules.combat import ChooseLosses, DeclareAttack, ResolveAttack
+from rules.combat_choices import LossesChoice, RallyChoice, decision_choice
+from rules.commands import EndPhase, MoveUnit
+from rules.decisions import PendingAdvance, PendingLosses, PendingRally, PendingRetreat
+from rules.game import Game
+from rules.legal import choices
+from rules.reducer import decide, execute, fold, new_game
+from rules.revised_combat_procedures import MoraleChanged, NightCombatDie, PlaceRally, RollRally
+from rules.scenario import Hexside
+from tests.rules.combatmaps import of_type, refused, rolls, to_phase
+from tests.rules.rulesmaps import board, rebel, scenario, union
+
+
+def start(units, options=None, **kw):
+    return new_game(Game(scenario(units, **kw), "revised", options))
+
+
+def declared(state, attackers, defenders):
+    state, _ = execute(state, DeclareAttack(tuple(attackers), tuple(defenders)))
+    return state, state.pending[0]
+
+
+def resolve(state, *dice, odds=None):
+    events = decide(state, ResolveAttack(odds=odds), rolls(*dice))
+    return fold(state, events), events
+
+
+def test_a_five_attacking_into_rough_is_three_8_41_8_32():
+    s = to_phase(start([union("u", "0404", strength=5), rebel("r", "0505", strength=2)], hexes=board(terrain={"0505": "rough"})))
+    _, a = declared(s, ["u"], ["0505"])
+    assert (a.attack, a.defence, a.odds) == (3, 2, "3-2")  # 3:2 is a column of the 12-column table (8.6)
+
+
+def test_forest_is_one_column_left_8_42():
+    units = [union("a", "0404", strength=7), union("b", "0604", strength=7), rebel("r", "0505", strength=2)]
+    s = to_phase(start(units, hexes=board(terrain={"0505": "forest"})))
+    _, a = declared(s, ["a", "b"], ["0505"])
+    assert (a.attack, a.defence, a.odds, a.shift, a.modifier) == (14, 2, "6-1", -1, 0)  # 8.42's example
+
+
+def test_high_odds_subtract_from_the_die_8_61():
+    units = [union("a", "0404", strength=8), union("b", "0604", strength=8), rebel("r", "0505", strength=2)]
+    s = to_phase(start(units))
+    s, a = declared(s, ["a", "b"], ["0505"])
+    assert (a.odds, a.modifier) == ("6-1", 1)  # 8:1
+    _, events = resolve(s, 3)
+    assert events[0].result == "De"  # row 3 - 1 = row 2 on 6:1
+
+
+def test_partial_attacker_eliminated_the_defender_chooses_8_6_12_11():
+    units = [union("a", "0404", strength=1), union("b", "0604", strength=1), rebel("r", "0505", strength=10)]
+    s = to_phase(start(units))
+    s, a = declared(s, ["a", "b"], ["0505"])
+    assert a.odds == "1-5"
+    s, events = resolve(s, 3)
+    assert events[0].result == "Ae*"
+    head = s.pending[0]
+    assert isinstance(head, PendingLosses) and head.side == "confederate" and head.candidates == ("a", "b")
+    assert isinstance(decision_choice(s), LossesChoice) and decision_choice(s).options == (("a",), ("b",))
+    assert s.morale == {"a": "disordered", "b": "disordered"}  # 12.11
+    s = fold(s, decide(s, ChooseLosses(("a",))))
+    assert "a" in s.eliminated and isinstance(s.pending[0], PendingRetreat) and s.pending[0].unit == "b"
+
+
+def test_attacker_retreat_disorders_artillery_twice_12_11():
+    units = [union("g", "0404", type_="artillery", strength=2), rebel("r", "0505", strength=6)]
+    s = to_phase(start(units))
+    s, a = declared(s, ["g"], ["0505"])
+    assert a.attack == 3  # 9.48: an adjacent attack adds one-half (2 -> 3)
+    s, events = resolve(s, 2)  # 1-2, die 2: Ar
+    assert events[0].result == "Ar" and s.morale["g"] == "shaken"  # "becoming at least Shaken"
+
+
+def test_partial_exchange_attacker_picks_a_defender_then_matches_it_8_6_12_26():
+    units = [
+        union("a", "0404", strength=6),
+        union("b", "0604", strength=6),
+        rebel("r1", "0505", strength=2),
+        rebel("r2", "0505", strength=1),
+    ]
+    s = to_phase(start(units))
+    s, a = declared(s, ["a", "b"], ["0505"])
+    assert a.odds == "4-1"
+    s, events = resolve(s, 5, 1, 1, 1, 1)  # the combat die, then four disorder dice (12.13)
+    assert events[0].result == "Ex*"
+    head = s.pending[0]
+    assert head.side == "union" and set(head.candidates) == {"r1", "r2"} and head.then_lose == ("a", "b")
+    s = fold(s, decide(s, ChooseLosses(("r1",))))
+    head = s.pending[0]
+    assert isinstance(head, PendingLosses) and head.at_least == 2 and head.candidates == ("a", "b")
+    s = fold(s, decide(s, ChooseLosses(("a",))))
+    assert {"r1", "a"} <= set(s.eliminated) and isinstance(s.pending[0], PendingRetreat) and s.pending[0].unit == "r2"
+
+
+@pytest.mark.parametrize(("roll", "level"), [(3, None), (4, "disordered")])
+def test_defender_retreat_disorder_roll_12_12(roll, level):
+    s = to_phase(start([union("a", "0404", strength=6), rebel("r", "0505", strength=2)]))
+    s, _ = declared(s, ["a"], ["0505"])
+    s, events = resolve(s, 3, roll)
+    assert events[0].result == "Dr"
+    assert s.morale.get("r") == level
+
+
+def test_disordered_attacks_at_two_thirds_shaken_defends_at_two_thirds_12_21_12_22():
+    s = to_phase(start([union("a", "0404", strength=6), rebel("r", "0505", strength=6)]))
+    s.morale.update({"a": "disordered", "r": "shaken"})
+    _, a = declared(s, ["a"], ["0505"])
+    assert (a.attack, a.defence) == (4, 4)
+
+
+def test_routed_may_not_attack_and_retreats_at_the_end_of_the_combat_phase_12_23_12_32():
+    s = start([union("a", "0404", strength=6), rebel("r", "0505", strength=2)])
+    s = fold(s, [MoraleChanged(changes=(("a", "routed"),), case="12.0")])
+    s = to_phase(s)
+    assert "a" in s.engaged  # began the Combat Phase in an enemy zone of control
+    assert refused(s, DeclareAttack(("a",), ("0505",))).case == "12.23"
+    s, events = execute(s, EndPhase())
+    assert isinstance(s.pending[0], PendingRetreat) and s.pending[0].unit == "a"  # 12.32
+
+
+def test_town_hexes_disorder_their_units_12_17():
+    s = start([union("a", "0404"), rebel("r", "0808")], hexes=board(terrain={"0405": "town"}))
+    s, _ = execute(s, MoveUnit("a", ("0404", "0405")))
+    assert s.morale == {"a": "disordered"}
+
+
+def test_night_attack_die_and_voluntary_attacks_11_21_11_23():
+    units = [union("a", "0404", strength=4), rebel("r", "0505", strength=4)]
+    s = start(units, night_turns=[1])
+    s = to_phase(s)
+    assert choices(s).may_end_phase  # 11.21: "a" stayed in the enemy zone: its attack is voluntary
+    s, a = declared(s, ["a"], ["0505"])
+    assert a.odds == "1-1"
+    s, events = resolve(s, 1, 1, 1)  # night die 1: doubled to 8 (2:1); the combat die (Dr); a disorder die
+    assert of_type(events, NightCombatDie)[0].attack == 8 and events[1].column == "2-1"
+
+
+def test_no_bombardment_at_night_11_24():
+    units = [union("g", "0402", type_="artillery", strength=4), rebel("r", "0405", strength=1)]
+    s = to_phase(start(units, night_turns=[1]))
+    assert refused(s, DeclareAttack(("g",), ("0405",))).case == "11.24"
+
+
+def test_bombardment_not_below_one_to_five_9_18_unless_the_game_says_so_19_14():
+    units = [union("g", "0402", type_="artillery", strength=1), rebel("r", "0405", strength=9)]
+    s = to_phase(start(units))
+    assert refused(s, DeclareAttack(("g",), ("0405",))).case == "9.18"
+    s = to_phase(start(units, exclusive={"artillery": {"case_9_18": False}}))
+    _, a = declared(s, ["g"], ["0405"])
+    assert a.odds == "1-5"
+
+
+def test_range_three_bombardment_loses_a_third_9_19():
+    units = [union("g", "0402", type_="artillery", strength=4), rebel("r", "0405", strength=1)]
+    s = to_phase(start(units))
+    _, a = declared(s, ["g"], ["0405"])
+    assert a.attack == 3  # 4 * 2/3 = 2.67 -> 3
+
+
+def test_artillery_defends_at_one_and_a_half_beside_infantry_9_53():
+    units = [union("a", "0404", strength=6), rebel("g", "0505", type_="artillery", strength=4), rebel("i", "0506")]
+    s = to_phase(start(units))
+    _, a = declared(s, ["a"], ["0505"])
+    assert a.defence == 6
+
+
+def test_two_vacated_hexes_two_advances_8_76():
+    units = [union("a", "0404", strength=9), union("b", "0403", strength=9), rebel("r1", "0504", strength=1), rebel("r2", "0505", strength=1)]
+    # 0404 and 0403's neighbours: 0504 touches both; 0505 touches 0404 only -- use the pair 0504 and 0505 with
+    # attackers 0404 (adjacent to both) and 0604 (adjacent to both)
+    units[1] = union("b", "0604", strength=9)
+    s = to_phase(start(units))
+    s, a = declared(s, ["a", "b"], ["0504", "0505"])
+    s, events = resolve(s, 1)
+    assert events[0].result == "De"
+    advances = [p for p in s.pending if isinstance(p, PendingAdvance)]
+    assert [p.hexes for p in advances] == [("0504",), ("0505",)]
+
+
+def test_rally_markers_then_dice_at_the_start_of_combat_12_41():
+    s = start([union("a", "0404"), rebel("r", "0808")])
+    s = fold(s, [MoraleChanged(changes=(("a", "shaken"),), case="12.0")])
+    assert choices(s).rally == ("a",)
+    s, _ = execute(s, PlaceRally(("a",)))
+    assert refused(s, MoveUnit("a", ("0404", "0405"))).case == "12.41"  # rallying units may not move
+    s, _ = execute(s, EndPhase())
+    assert isinstance(s.pending[0], PendingRally) and isinstance(decision_choice(s), RallyChoice)
+    s = fold(s, decide(s, RollRally(), rolls(2)))
+    assert "a" not in s.morale and not s.rallying and not s.pending  # Shaken, 1-3: recovers
+
+
+def test_rally_in_town_stays_disordered_12_17():
+    s = start([union("a", "0404"), rebel("r", "0808")], hexes=board(terrain={"0404": "town"}))
+    s = fold(s, [MoraleChanged(changes=(("a", "shaken"),), case="12.0")])
+    s, _ = execute(s, PlaceRally(("a",)))
+    s, _ = execute(s, EndPhase())
+    s = fold(s, decide(s, RollRally(), rolls(1)))
+    assert s.morale == {"a": "disordered"}
+
+
+def test_redoubt_halves_and_shifts_from_the_enemy_side_8_46():
+    sides = {"0404|0505": Hexside(features=frozenset({"redoubt"}), barbed="0404")}
+    s = to_phase(start([union("a", "0404", strength=8), rebel("r", "0505", strength=2)], hexsides=sides))
+    _, a = declared(s, ["a"], ["0505"])
+    assert (a.attack, a.shift, a.odds) == (4, -1, "3-2")  # 4 to 2 is 2:1, one column left is 3:2

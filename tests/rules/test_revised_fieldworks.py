@@ -1,0 +1,111 @@
+"""Revised fieldworks 10.3: breastworks built over two Game-Turns (10.34), one marker a hex (10.36),
+facing three adjacent hexsides, counting against a movement quota; trenches stop zones of control
+(10.39, in tests/rules/test_revised_movement.py)."""
+
+import pytest
+from rulesmaps import rebel, union
+from test_revised_movement import game
+
+from rules.commands import EndPhase, MoveUnit
+from rules.errors import RuleViolation
+from rules.legal import choices
+from rules.reducer import decide, execute, new_game
+from rules.revised_movement import BuildBreastworks, CompleteBreastworks, facings
+
+MAY_BUILD = {"breastworks": {"may_build": True}}
+
+
+def start(units, exclusive=None, **kw):
+    return new_game(game(units, exclusive={**MAY_BUILD, **(exclusive or {})}, **kw))
+
+
+def refused(state, command) -> str:
+    with pytest.raises(RuleViolation) as e:
+        decide(state, command)
+    return e.value.case
+
+
+def next_union_movement(state):
+    turn = state.turn
+    while not (state.turn > turn and state.phasing == "union" and state.phase == "movement"):
+        state, _ = execute(state, EndPhase())
+    return state
+
+
+def test_infantry_begins_breastworks_and_does_not_move_10_34():
+    state = start([union("i", "0505"), rebel("r", "1010")])
+    assert "i" in choices(state).build_breastworks
+    state, _ = execute(state, BuildBreastworks(unit="i"))
+    assert state.breastworks["0505"].status == "building"
+    assert refused(state, MoveUnit("i", ("0505", "0504"))) == "6.18"
+
+
+def test_not_within_three_hexes_of_an_enemy_10_34():
+    state = start([union("i", "0505"), rebel("r", "0508")])
+    assert refused(state, BuildBreastworks(unit="i")) == "10.34"
+    assert "i" not in choices(state).build_breastworks
+
+
+def test_only_infantry_and_not_disordered_10_34():
+    state = start([union("a", "0505", type_="artillery"), union("i", "0303"), rebel("r", "1010")])
+    assert refused(state, BuildBreastworks(unit="a")) == "10.34"
+    state.morale["i"] = "disordered"
+    assert refused(state, BuildBreastworks(unit="i")) == "10.34"
+
+
+def test_not_in_games_before_1863_10_34():
+    state = new_game(game([union("i", "0505"), rebel("r", "1010")]))
+    assert refused(state, BuildBreastworks(unit="i")) == "10.34"
+
+
+def test_one_marker_a_hex_10_36():
+    state = start([union("i", "0505"), union("j", "0505"), rebel("r", "1010")])
+    state, _ = execute(state, BuildBreastworks(unit="i"))
+    assert refused(state, BuildBreastworks(unit="j")) == "10.36"
+
+
+def test_flipped_in_the_next_movement_phase_facing_three_adjacent_hexsides_10_34():
+    state = start([union("i", "0505"), rebel("r", "1010")])
+    state, _ = execute(state, BuildBreastworks(unit="i"))
+    face = facings(state, "i")[0]
+    assert refused(state, CompleteBreastworks(unit="i", facing=face)) == "10.34"  # not this phase
+    state = next_union_movement(state)
+    assert choices(state).complete_breastworks["i"] == facings(state, "i")
+    around = state.game.grid.neighbours("0505")
+    assert refused(state, CompleteBreastworks(unit="i", facing=(around[0], around[2], around[4]))) == "10.34"
+    state, _ = execute(state, CompleteBreastworks(unit="i", facing=face))
+    marker = state.breastworks["0505"]
+    assert marker.status == "breastworks" and marker.facing == face and marker.covers(face[1])
+    assert refused(state, MoveUnit("i", ("0505", "0504"))) == "6.18"  # it did not move in this phase either
+
+
+def test_building_counts_against_a_movement_quota_both_turns_10_34():
+    quota = {"movement_quota": {"side": "union", "units": 1}}
+    state = start([union("i", "0505"), union("j", "0202"), rebel("r", "1010")], exclusive=quota, cases={"movement_quota": "18.11"})
+    state, _ = execute(state, BuildBreastworks(unit="i"))
+    assert refused(state, MoveUnit("j", ("0202", "0203"))) == "18.11"
+    state = next_union_movement(state)
+    state, _ = execute(state, CompleteBreastworks(unit="i", facing=facings(state, "i")[0]))
+    assert refused(state, MoveUnit("j", ("0202", "0203"))) == "18.11"
+
+
+def test_unfinished_marker_removed_when_its_unit_leaves_10_34():
+    state = start([union("i", "0505"), rebel("r", "1010")])
+    state, _ = execute(state, BuildBreastworks(unit="i"))
+    state = next_union_movement(state)
+    state, _ = execute(state, MoveUnit("i", ("0505", "0504")))
+    state, _ = execute(state, EndPhase())
+    assert "0505" not in state.breastworks
+
+
+def test_unfinished_marker_removed_when_an_enemy_ends_a_combat_phase_adjacent_10_34():
+    from rules.revised_movement import BreastworksRemoved, remove_unfinished_breastworks
+
+    state = start([union("i", "0505"), rebel("r", "1010")])
+    state, _ = execute(state, BuildBreastworks(unit="i"))
+    assert remove_unfinished_breastworks(state) == []
+    state.phase = "combat"
+    state.positions["r"] = "0506"  # an enemy unit adjacent as the Combat Phase ends
+    assert remove_unfinished_breastworks(state) == [
+        BreastworksRemoved(hex="0505", reason="an enemy unit ended the Combat Phase adjacent to it")
+    ]
