@@ -17,7 +17,7 @@ from replay.games import GameCache
 from replay.history import History
 from rules.selfplay import random_player
 
-PATIENCE = 5  # seconds: a guard against hanging forever, never a measure of speed
+PATIENCE = 60  # seconds: a guard against hanging forever, never a measure of speed
 GAMES = GameCache()
 SEED_HEX = bytes(range(32)).hex()
 _decoder = msgspec.json.Decoder(ServerMessageType)
