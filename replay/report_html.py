@@ -21,7 +21,7 @@ th{background:#ece6d6} td.n{text-align:right;font-variant-numeric:tabular-nums}
 .card b{font-size:20px} .chart{background:#fff;border:1px solid #d6d0c0;border-radius:6px;padding:6px;margin:6px 0}
 pre{background:#fff;border:1px solid #d6d0c0;padding:8px;font-size:12px;overflow-x:auto;max-height:480px}
 .note{color:#555;font-size:12.5px;max-width:900px} svg{display:block}
-.map svg{width:100%;height:auto}
+.chart svg{max-width:100%;height:auto} .map svg{width:100%;height:auto}
 """
 
 
@@ -201,7 +201,9 @@ def fallen_map(report: Report, scenario) -> str:
 def render_page(report: Report, scenario) -> str:
     fin = report.finished
     if fin is not None:
-        outcome = f"{escape(fin.reason)}" + (f": {escape(fin.result)}" if fin.result else "")
+        how = {"rules": "ended by the rules", "resignation": "ended by resignation", "draw": "drawn by agreement",
+               "abandonment": "claimed after a long silence"}.get(fin.reason, fin.reason)
+        outcome = escape(how) + (f": {escape(fin.result)}" if fin.result else "")
         if fin.winner:
             outcome += f" &mdash; {_side(fin.winner)} wins"
     else:
@@ -214,7 +216,7 @@ def render_page(report: Report, scenario) -> str:
     total_units = {s: sum(t.units[s] for t in report.losses_by_turn) for s in SIDES}
     total_sp = {s: sum(t.strength[s] for t in report.losses_by_turn) for s in SIDES}
     cards = "".join(
-        f'<div class="card">{_side(s)}<br><b>{report.vp[s]}</b> VP<br>lost {total_units[s]} units, {total_sp[s]} SP<br>'
+        f'<div class="card">{_side(s)}<br><b>{report.vp[s]}</b> VP<br>lost {total_units[s]} unit{"" if total_units[s] == 1 else "s"}, {total_sp[s]} SP<br>'
         f'luck {_pct(report.luck[s].percentile)} over {report.luck[s].combats} combats<br>'
         f"expected losses {report.luck[s].expected_losses:g} SP, actual {report.luck[s].actual_losses} SP</div>"
         for s in SIDES
@@ -229,13 +231,13 @@ def render_page(report: Report, scenario) -> str:
         f"&middot; versions 1&ndash;{report.version}</p>",
         fork,
         f'<div class="cards">{cards}</div>',
-        "<h2>Losses by Game-Turn</h2>",
+        '<h2 id="losses">Losses by Game-Turn</h2>',
         '<p class="note">Strength points lost by each side in each Game-Turn (bars) and units lost (labels).</p>',
         f'<div class="chart">{losses_chart(report)}</div>',
         _losses_table(report),
-        "<h2>Victory points over time</h2>",
+        '<h2 id="vp">Victory points over time</h2>',
         f'<div class="chart">{vp_chart(report)}</div>',
-        "<h2>Luck</h2>",
+        '<h2 id="luck">Luck</h2>',
         '<p class="note">For each combat, the attacker\'s luck percentile is the chance of a worse result on the '
         "column it was resolved on plus half the chance of the same result (50% is an average roll); the "
         "defender's is the rest. Results rank, for the attacker, Ae &lt; Ar &lt; Dr &lt; Ex &lt; De. Bars show "
@@ -244,15 +246,15 @@ def render_page(report: Report, scenario) -> str:
         "its probability; retreats count as no loss.</p>",
         f'<div class="chart">{luck_chart(report)}</div>',
         _luck_table(report),
-        "<h2>Where units fell</h2>",
+        '<h2 id="map">Where units fell</h2>',
         f'<div class="chart map">{fallen_map(report, scenario)}</div>',
-        "<h2>Every combat</h2>",
+        '<h2 id="combats">Every combat</h2>',
         _combats_table(report),
-        "<h2>Undo requests</h2>",
+        '<h2 id="undo">Undo requests</h2>',
         _undo_table(report),
-        "<h2>Time per player-turn</h2>",
+        '<h2 id="times">Time per player-turn</h2>',
         _times_table(report),
-        "<h2>The record</h2>",
+        '<h2 id="record">The record</h2>',
         f"<pre>{escape(chr(10).join(report.record))}</pre>",
         f'<p class="note">Head hash {escape(report.head)}. Undone ranges (left out of everything above but the '
         f'undo requests): {", ".join(f"v{b + 1}&ndash;v{a - 1}" for b, a in report.reverted if a - 1 > b) or "none"}.</p>',

@@ -74,9 +74,12 @@ class Narrator:
                 return f"Game-Turn {item.turn} begins"
             case "attack_declared":
                 a = item.attack
-                bombard = f", {self.units(a.bombarding)} bombarding" if a.bombarding else ""
+                who = " with ".join(
+                    part for part in (self.units(a.attackers) if a.attackers else "",
+                                      f"{self.units(a.bombarding)} bombarding" if a.bombarding else "") if part
+                )
                 return (
-                    f"{self.units(a.attackers)}{bombard} attack {', '.join(a.defenders)} "
+                    f"{who} attack {', '.join(a.defenders)} "
                     f"({self.units(a.defending)}): {a.attack} to {a.defence}, {a.odds}"
                 )
             case "odds_reduced":
