@@ -362,6 +362,18 @@ async def apply_async(history: History, store, envelope: Envelope, *, check_dige
         return history.apply(envelope, target=target, check_digest=check_digest)
 
 
+async def from_stored_snapshot(store, game_id: str, games: GameCache, version: int) -> History | None:
+    """The history at the newest usable snapshot at or before `version` (None: none usable)."""
+    snap = await store.snapshot_at_or_before(game_id, version, code_version=SNAPSHOT_CODE)
+    if snap is None:
+        return None
+    try:
+        history = History.from_snapshot(game_id, games, snap.data)
+    except (msgspec.ValidationError, msgspec.DecodeError):
+        return None  # a cache: an unreadable snapshot is ignored
+    return history if history.head == snap.head else None
+
+
 async def load(
     store,
     game_id: str,
@@ -373,16 +385,7 @@ async def load(
 ) -> History:
     """The history of `game_id` up to `to_version` (None: the end), from the newest usable snapshot
     at or before it (when `snapshots`) and the fold of the events after it."""
-    history = None
-    if snapshots:
-        snap = await store.snapshot_at_or_before(game_id, to_version or 2**62, code_version=SNAPSHOT_CODE)
-        if snap is not None:
-            try:
-                history = History.from_snapshot(game_id, games, snap.data)
-            except (msgspec.ValidationError, msgspec.DecodeError):
-                history = None  # a cache: an unreadable snapshot is ignored
-            if history is not None and history.head != snap.head:
-                history = None
+    history = await from_stored_snapshot(store, game_id, games, to_version or 2**62) if snapshots else None
     if history is None:
         history = History(game_id, games)
     if to_version is not None and history.version >= to_version:

@@ -18,11 +18,9 @@ import bisect
 import weakref
 from collections import OrderedDict
 
-import msgspec
-
 from eventstore.envelope import Envelope
 from replay.games import GameCache
-from replay.history import SNAPSHOT_CODE, History, NeedsState
+from replay.history import SNAPSHOT_CODE, History, NeedsState, from_stored_snapshot
 from replay.timeline import Timeline
 from rules.state import State
 
@@ -62,17 +60,7 @@ async def seek(store, game_id: str, games: GameCache, version: int, *, targets: 
     """The history of `game_id` folded to `version`: the newest snapshot at or before it, then the
     fold of the rest (the same result as `replay.history.load`, which it follows, with the states
     at undo targets kept in `targets`)."""
-    history = None
-    snap = await store.snapshot_at_or_before(game_id, version, code_version=SNAPSHOT_CODE)
-    if snap is not None:
-        try:
-            history = History.from_snapshot(game_id, games, snap.data)
-        except (msgspec.ValidationError, msgspec.DecodeError):
-            history = None  # a cache: an unreadable snapshot is ignored
-        if history is not None and history.head != snap.head:
-            history = None
-    if history is None:
-        history = History(game_id, games)
+    history = await from_stored_snapshot(store, game_id, games, version) or History(game_id, games)
     if history.version >= version:
         return history
     async for envelope in store.read(game_id, history.version + 1, version):

@@ -4,7 +4,8 @@ bare XRANGE of the same events.
 The game is built by self-play (random legal commands under the referee, rules/selfplay.py) with
 undos by consent woven in (the ``undo_dice`` house rule lets them cross die rolls), so its log
 holds many undone ranges, as a long correspondence game would: cycles of `--cycle` commands, then
-an undo of all or all but one of them, until the log has `--events` events. It is stored on a
+an undo of all of them or all but the first one or two (all of them from the next-to-last
+Game-Turn on, so that the game is still running), until the log has `--events` events. It is stored on a
 private embedded server started for the run, snapshots are written every `snapshot_every` (100)
 events as the server writes them, and then for `--samples` random versions:
 
@@ -77,19 +78,21 @@ def build_log(events: int, cycle: int, seed: int):
             history.apply(envelope)
             envelopes.append(envelope)
 
+    turns = games.scenario("chattanooga").turns
     append(session.create(created, games.for_record(created), "bench-creator"))
     append(session.join(history, "confederate", "bench-joiner"))
     undos = 0
     while len(envelopes) < events and history.finished is None:
         boundaries = [history.version]
+        last_turns = history.state.turn >= turns - 1  # near the end: undo the whole cycle, never finish
         for _ in range(cycle):
-            if history.finished is not None or len(envelopes) >= events:
+            if history.finished is not None or len(envelopes) >= events or history.state.turn >= turns:
                 break
             append(session.command(history, history.session.to_act, random_player(history.state, rng), secret))
             boundaries.append(history.version)
         if history.finished is not None or len(envelopes) >= events or len(boundaries) < 2:
             break
-        back_to = boundaries[rng.choice((0, 1, 2))]  # undo them all, or all but the first one or two
+        back_to = boundaries[0 if last_turns else rng.choice((0, 1, 2))]  # all, or all but the first one or two
         seat = history.session.to_act
         append(session.undo_request(history, seat, back_to, now_ms=clock[0], backoff_seconds=0))
         other = "confederate" if seat == "union" else "union"
