@@ -12,7 +12,11 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator
 
+import redis.asyncio as aioredis
 from aiohttp import web
+from redis.asyncio.retry import Retry
+from redis.backoff import ExponentialWithJitterBackoff
+from redis.exceptions import ConnectionError, TimeoutError
 
 from api.app_keys import CONFIG, GAMES, LIVE, SEATS, SERVER_VERSION, STORE, TAIL
 from api.config import ServerConfig
@@ -45,9 +49,26 @@ def make_app(config: ServerConfig, games: GameCache | None = None) -> web.Applic
     return app
 
 
+def redis_client(config: ServerConfig) -> aioredis.Redis:
+    """A client of the store's Redis with a bounded pool that makes a request wait for a free
+    connection (rather than fail) when every connection is busy; commands are retried on a lost
+    connection for about ten seconds, like `RedisEventStore.from_url`."""
+    pool = aioredis.BlockingConnectionPool.from_url(
+        config.redis_url,
+        max_connections=config.redis_connections,
+        timeout=30,
+        decode_responses=False,
+        socket_timeout=30,
+        socket_connect_timeout=5,
+        retry=Retry(ExponentialWithJitterBackoff(base=0.01, cap=1.0), 12),
+        retry_on_error=[ConnectionError, TimeoutError],
+    )
+    return aioredis.Redis(connection_pool=pool)
+
+
 async def _store(app: web.Application) -> AsyncIterator[None]:
     config = app[CONFIG]
-    store = RedisEventStore.from_url(config.redis_url, prefix=config.prefix)
+    store = RedisEventStore(redis_client(config), prefix=config.prefix)
     try:
         await check_server(store.redis, prefix=config.prefix, unsafe=config.unsafe_redis)
         app[STORE] = store

@@ -14,6 +14,8 @@ class ServerConfig:
     prefix: str = ""
     #: Run on a Redis that could lose acknowledged events (the start-up check only warns).
     unsafe_redis: bool = False
+    #: Connections to Redis (besides the live tail's own); a request waits for a free one.
+    redis_connections: int = 64
 
     # -- websocket limits ------------------------------------------------------------------------
     #: A message longer than this is answered `too_large` (the connection stays open).
