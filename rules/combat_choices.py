@@ -7,7 +7,9 @@ defence it meets after terrain and the odds, 7.0, 7.4), and ``bombard``, the art
 add a bombardment (8.2; any of them, or none). A declaration is accepted exactly when its defenders
 are an option's ``defenders``, its hexes one of the option's ``adjacent`` sets plus any of its
 ``bombard`` hexes, and its units every unit of those hexes (``groups``, 7.22). The empty adjacent set
-is listed only where bombardment alone may make the attack (8.13). Sets that would leave an
+is listed only where bombardment alone may make the attack (8.13); under the revised rules, where
+bombardment alone may not be below 1-5 (9.18), it is listed when all the option's ``bombard`` hexes
+together reach 1-5, and fewer of them may be refused. Sets that would leave an
 obligation unmeetable are not offered (no dead end). ``rules.combat.preview`` gives the odds of any
 other selection.
 
@@ -147,7 +149,9 @@ def attack_options(state: State) -> list[AttackOption]:
                 if not eng.feasible(frozenset(hexes), dset):
                     continue
                 if proc is not None:  # revised: the rule set's strengths and odds (8.3, 8.4, 9.x, 12.2)
-                    adjacent.append(proc.adjacent_choice(state, groups, hexes, bombard, defenders))
+                    choice = proc.adjacent_choice(state, groups, hexes, bombard, defenders)
+                    if choice is not None:
+                        adjacent.append(choice)
                     continue
                 attack = sum(groups[h].strength for h in hexes)
                 defence, _, _ = defence_strength(state, defenders, hexes)

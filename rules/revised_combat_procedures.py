@@ -274,13 +274,17 @@ class RevisedCombat:
             modifier=table.die_modifier(s.level),
         )
 
-    def adjacent_choice(self, state: State, groups, hexes, bombard, defenders) -> AdjacentChoice:
+    def adjacent_choice(self, state: State, groups, hexes, bombard, defenders) -> AdjacentChoice | None:
+        """The odds of one adjacent set (with and without every bombarding hex of the option); None
+        when bombardment alone would be below 1-5 (9.18)."""
         adjacent = [u for h in hexes for u in groups[h].units]
         guns = [u for h in bombard for u in groups[h].units]
         if night_turn(state):
             guns = []
         s = strengths(state, adjacent, (), defenders) if adjacent else None
         sb = strengths(state, adjacent, guns, defenders) if guns else None
+        if s is None and (sb is None or (sb.level < table.LOWEST and not below_lowest_allowed(state))):
+            return None
         base = s or sb
         return AdjacentChoice(
             hexes=tuple(hexes),

@@ -84,8 +84,8 @@ def random_attack(attacks: list[AttackOption], rng: random.Random) -> DeclareAtt
     option = rng.choice(attacks)
     adjacent = rng.choice(option.adjacent)
     bombard = tuple(b for b in option.bombard if rng.random() < 0.5)
-    if not adjacent.hexes and not bombard:
-        bombard = (rng.choice(option.bombard),)
+    if not adjacent.hexes:  # bombardment alone: every battery offered (revised 9.18 may refuse fewer)
+        bombard = option.bombard
     return declaration(option, adjacent.hexes, bombard)
 
 

@@ -1,0 +1,71 @@
+"""Property tests of the revised combat rules (003 8.x, 9.x, 11.2x, 12.x) over random small battles, the
+same battles as tests/rules/test_selfplay.py plays under the 1975 rules:
+
+- the combat choices offered and ``decide`` agree both ways (8.1x, 8.2x: every offered attack is
+  accepted at the offered odds; every accepted declaration is offered; every pending decision, rally
+  12.41 and the Ae*/Ex* choices of 8.6 included, accepts the options it offers);
+- self-played games under the referee keep every invariant (8.14, 6.32, no dead end, 21.1) and end with
+  a level of victory, with the random and the greedy players.
+"""
+
+import random
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from test_selfplay import CASE, GRID, battlefield, check_attack_agreement
+
+from rules.combat_choices import AdvanceChoice, LossesChoice, RallyChoice, ResolveChoice, RetreatChoice
+from rules.errors import RuleViolation
+from rules.game import Game
+from rules.legal import choices
+from rules.reducer import decide, fold, new_game
+from rules.retreat import Retreat
+from rules.selfplay import PLAYERS, dice_from, random_decision, refereed_game
+
+
+def revised_battlefield(seed: int) -> Game:
+    classic = battlefield(seed)
+    return Game(classic.scenario, "revised", {"auto_single_choice": random.Random(seed).random() < 0.3})
+
+
+def check_decision_agreement(state, rng: random.Random) -> None:
+    decision = choices(state).decision
+    assert isinstance(decision, ResolveChoice | RetreatChoice | LossesChoice | AdvanceChoice | RallyChoice)
+    for _ in range(3):
+        decide(state, random_decision(decision, rng), dice_from(rng))  # offered -> accepted
+    if isinstance(decision, RetreatChoice):
+        offered = {(o.to, o.displace) for o in decision.options}
+        here = state.positions[decision.unit]
+        for n in GRID.neighbours(here):
+            for displace in [None, *state.units_in(n)]:
+                try:
+                    decide(state, Retreat(decision.unit, n, displace))
+                except RuleViolation as e:
+                    assert CASE.match(e.case)
+                    continue
+                assert (n, displace) in offered
+
+
+@settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.integers(0, 2**32 - 1))
+def test_revised_combat_choices_and_decide_agree_8_1_8_2_12_41(seed):
+    rng = random.Random(seed)
+    state = new_game(revised_battlefield(seed))
+    player = PLAYERS["random"]
+    dice = dice_from(rng)
+    for _ in range(300):
+        if state.game_over:
+            break
+        if state.pending:
+            check_decision_agreement(state, rng)
+        elif state.phase == "combat" and rng.random() < 0.5:
+            check_attack_agreement(state, rng)
+        state = fold(state, decide(state, player(state, rng), dice))
+
+
+@settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.integers(0, 2**32 - 1), st.sampled_from(["random", "greedy"]))
+def test_revised_self_played_battles_keep_every_invariant_8_14(seed, players):
+    start = new_game(revised_battlefield(seed))
+    final, _log, _referee = refereed_game(start, random.Random(seed), PLAYERS[players])
+    assert final.game_over and final.result is not None
