@@ -13,6 +13,7 @@
 import random
 import re
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from rulesmaps import scenario, unit
@@ -26,6 +27,7 @@ from rules.hexes import Grid, hex_number, hexside
 from rules.legal import choices
 from rules.night import zoc_rules
 from rules.reducer import decide, fold, new_game
+from rules.revised_movement import StrategicMove
 from rules.scenario import Hexside
 from rules.selfplay import dice_from, random_command
 from rules.sequence import night_turn
@@ -37,7 +39,10 @@ GRID = Grid("even")
 SIZE = 10
 
 
-def random_game(seed: int) -> Game:
+RULESETS = ("classic", "revised")  # property tests run under both rule sets
+
+
+def random_game(seed: int, ruleset: str = "classic") -> Game:
     """A 10x10 map: random terrain, a river along row 5 with a ferry at 0305 and a gap at 0905,
     random creeks (some bridged or forded), roads and trails; six units a side, Union artillery that
     may not move, a quota, a night turn and a reinforcement."""
@@ -79,7 +84,7 @@ def random_game(seed: int) -> Game:
         "reinforcements": {"lost_if_not_entered": True},
     }
     sc = scenario(units, hexes=hexes, hexsides=hexsides, turns=4, night_turns=[3], exclusive=exclusive)
-    return Game(sc, "classic")
+    return Game(sc, ruleset)
 
 
 def random_path(state, rng: random.Random, start: str) -> tuple[str, ...]:
@@ -95,11 +100,15 @@ def check_agreement(state, rng: random.Random) -> None:
     # Offered -> accepted, with the offered cost.
     for unit_id, dests in list(legal.moves.items())[:4]:
         for dest in rng.sample(list(dests.values()), min(3, len(dests))):
-            (event,) = decide(state, MoveUnit(unit_id, dest.path))
+            event = decide(state, MoveUnit(unit_id, dest.path))[0]  # (revised 12.17 may add a disorder)
             assert event.cost == dest.cost
     for unit_id, dests in legal.reinforcements.items():
         for dest in rng.sample(list(dests.values()), min(3, len(dests))):
-            (event,) = decide(state, EnterReinforcement(unit_id, dest.path))
+            event = decide(state, EnterReinforcement(unit_id, dest.path))[0]
+            assert event.cost == dest.cost
+    for unit_id, dests in list(legal.strategic.items())[:3]:  # revised 6.4
+        for dest in rng.sample(list(dests.values()), min(2, len(dests))):
+            event = decide(state, StrategicMove(unit=unit_id, path=dest.path))[0]
             assert event.cost == dest.cost
     # Random paths: accepted -> offered (at no more than the path's cost); refused -> a case.
     for _ in range(6):
@@ -112,7 +121,7 @@ def check_agreement(state, rng: random.Random) -> None:
             command = EnterReinforcement(unit_id, random_path(state, rng, rng.choice(u.entry or ["0101"])))
             offered = legal.reinforcements
         try:
-            (event,) = decide(state, command)
+            event = decide(state, command)[0]
         except RuleViolation as e:
             assert CASE.match(e.case) and e.message
             continue
@@ -133,11 +142,12 @@ def check_event(before, event, after) -> None:
         assert not leaves_zoc or (night_turn(before) and zoc_rules(before, side).may_exit)  # 5.13, 17.2
 
 
+@pytest.mark.parametrize("ruleset", RULESETS)
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.integers(0, 2**32 - 1))
-def test_random_legal_play_keeps_every_rule(seed):
+def test_random_legal_play_keeps_every_rule(ruleset, seed):
     rng = random.Random(seed)
-    start = new_game(random_game(seed))
+    start = new_game(random_game(seed, ruleset))
     state, log = start, []
     for _ in range(400):
         if state.game_over:
@@ -164,13 +174,14 @@ def test_random_legal_play_keeps_every_rule(seed):
     assert state_codec.digest(decoded) == state_codec.digest(state)
 
 
+@pytest.mark.parametrize("ruleset", RULESETS)
 @settings(max_examples=15, deadline=None)
 @given(st.integers(0, 2**32 - 1))
-def test_every_phase_can_be_ended(seed):
+def test_every_phase_can_be_ended(ruleset, seed):
     # 5.32, no dead end: from random states of play, ending the phase stays reachable by moves
     # (over-full hexes can be emptied) — play on, preferring moves, and the phase always ends.
     rng = random.Random(seed)
-    state = new_game(random_game(seed))
+    state = new_game(random_game(seed, ruleset))
     for _ in range(120):
         if state.game_over:
             break

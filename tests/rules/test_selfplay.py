@@ -43,7 +43,7 @@ VICTORY = {
 }
 
 
-def battlefield(seed: int) -> Game:
+def battlefield(seed: int, ruleset: str = "classic") -> Game:
     """An 8x8 map of random terrain with creeks (some bridged or forded), redoubts, a ferry and a
     river hex; six units a side facing each other across rows 3-6 (artillery among them, Union
     artillery immobile but one), a night turn, and Chattanooga's victory parameters."""
@@ -89,7 +89,9 @@ def battlefield(seed: int) -> Game:
         areas={"town": ["0101", "0102"]},
     )
     options = {"attack_effectiveness": rng.random() < 0.5, "auto_single_choice": rng.random() < 0.3}
-    return Game(sc, "classic", options)
+    if ruleset != "classic":
+        options.pop("attack_effectiveness")  # the 1975 optional rule 11.0; the revised morale replaces it
+    return Game(sc, ruleset, options)
 
 
 def check_attack_agreement(state, rng: random.Random) -> None:
@@ -166,22 +168,26 @@ def test_combat_choices_and_decide_agree(seed):
         state = fold(state, decide(state, player(state, rng), dice))
 
 
+@pytest.mark.parametrize("ruleset", ["classic", "revised"])
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.integers(0, 2**32 - 1), st.sampled_from(["random", "greedy"]))
-def test_self_played_small_battles_keep_every_invariant(seed, players):
-    # 7.14, 5.32, no dead end, 20.1 (victory points recounted from the log), 20.2
-    start = new_game(battlefield(seed))
+def test_self_played_small_battles_keep_every_invariant(ruleset, seed, players):
+    # 7.14, 5.32, no dead end, 20.1 (victory points recounted from the log), 20.2; both rule sets
+    start = new_game(battlefield(seed, ruleset))
     final, log, referee = refereed_game(start, random.Random(seed), PLAYERS[players])
     assert final.game_over and final.result is not None
 
 
+@pytest.mark.parametrize("ruleset", ["classic", "revised"])
 @pytest.mark.parametrize("players", ["random", "greedy"])
-def test_chattanooga_self_played_to_the_end(players):
-    # 14.32, 20.0: whole games of the scenario under the referee
-    start = new_game(Game(load("chattanooga")))
-    for seed in (1, 2):
+def test_chattanooga_self_played_to_the_end(players, ruleset):
+    # 14.32, 20.0 (revised 16.4, 21.0): whole games of the scenario under the referee
+    start = new_game(Game(load("chattanooga"), ruleset))
+    # nine days of 4 phases; the night has 2 in 1975 (10.1: no Combat Phase), 4 in the revised (11.2)
+    phases = 38 if ruleset == "classic" else 40
+    for seed in (1, 2) if ruleset == "classic" else (1,):  # (200 revised games: bluegray selfplay)
         final, log, referee = refereed_game(start, random.Random(seed), PLAYERS[players])
-        assert final.turn == 10 and final.result and referee.phases == 38  # nine days of 4 phases, a night of 2
+        assert final.turn == 10 and final.result and referee.phases == phases
 
 
 @pytest.mark.slow
