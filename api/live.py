@@ -152,6 +152,8 @@ class LiveGame:
         self._advance_lock = asyncio.Lock()
         self._seed: bytes | None = None
         self._choices: tuple[bytes, bytes] | None = None  # (state digest, choices JSON)
+        # (seat, command_id) of every action folded here -> (first, last, body hash or None)
+        self._keys: dict[tuple[str, str], tuple[int, int, bytes | None]] = {}
         self._task: asyncio.Task | None = None
         self._chores: set[asyncio.Task] = set()
         self._indexer: asyncio.Task | None = None
@@ -225,6 +227,10 @@ class LiveGame:
             if envelope.version <= self.history.version:
                 continue
             item = await apply_async(self.history, self.store, envelope)
+            if envelope.command_id:
+                seen = self._keys.get((envelope.actor, envelope.command_id))
+                first = seen[0] if seen is not None else envelope.version
+                self._keys[(envelope.actor, envelope.command_id)] = (first, envelope.version, seen and seen[2])
             data = protocol.encode_event(envelope)
             self.recent.append((envelope.version, data, envelope))
             encoded.append(data)
@@ -374,7 +380,13 @@ class LiveGame:
         return self._seed
 
     async def act(self, seat: str, message: Action) -> Ack:
-        """Decide and append `seat`'s action; the original outcome for a resent `command_id`."""
+        """Decide and append `seat`'s action; the original outcome for a resent `command_id`.
+
+        The idempotency key is checked before deciding, against the keys of every event this
+        process has folded (no round trip); a key it has not seen (an action appended before the
+        game was opened here, or by another process an instant ago) is caught by the store: the
+        append script checks the key before anything else, and a refusal is answered only after
+        the store confirms the key was never used."""
         command = None
         if isinstance(message, protocol.SendCommand):
             command = _rules_command(message)
@@ -385,39 +397,57 @@ class LiveGame:
             raise ProtocolError("malformed", "command_id must be 1 to 100 characters")
         key = CommandKey.of(seat, message.command_id, body)
         async with self._act_lock:
+            known = self._keys.get((seat, message.command_id))
+            if known is not None:
+                first, last, body_hash = known
+                if body_hash is None:  # folded from another process: only the store knows its body
+                    found = await self._lookup(key)
+                    first, last = (found.first, found.last) if found is not None else (first, last)
+                elif body_hash != key.body_hash:
+                    raise _reused(message.command_id)
+                return Ack(command_id=message.command_id, first=first, last=last, duplicate=True)
             try:
-                found = await self.store.lookup(self.game_id, key)
-            except KeyMismatch:
+                return await self._append_action(seat, message, command, key)
+            except ProtocolError:
+                found = await self._lookup(key)
+                if found is not None:
+                    return Ack(command_id=message.command_id, first=found.first, last=found.last, duplicate=True)
+                raise
+
+    async def _lookup(self, key: CommandKey):
+        try:
+            return await self.store.lookup(self.game_id, key)
+        except KeyMismatch:
+            raise _reused(key.command_id) from None
+
+    async def _append_action(self, seat: str, message: Action, command, key: CommandKey) -> Ack:
+        for _ in range(self.config.conflict_retries):
+            h = self.history
+            if message.seen is not None and h.session.material > message.seen:
                 raise ProtocolError(
-                    "malformed", f"command_id {message.command_id!r} was already used for another action"
-                ) from None
-            if found is not None:
-                return Ack(command_id=message.command_id, first=found.first, last=found.last, duplicate=True)
-            for _ in range(self.config.conflict_retries):
-                h = self.history
-                if message.seen is not None and h.session.material > message.seen:
-                    raise ProtocolError(
-                        "conflict",
-                        f"the game moved on since version {message.seen}: it is at {h.version}",
-                        version=h.version,
-                        missed=self.missed(message.seen),
-                    )
-                events = await self._decide(seat, message, command)
-                try:
-                    appended = await self.store.append(self.game_id, events, h.version, key)
-                except Conflict:
-                    await self.catch_up()
-                    continue
-                except KeyMismatch:
-                    raise ProtocolError("malformed", f"command_id {message.command_id!r} was already used") from None
-                if not appended.duplicate:
-                    await self.catch_up()
-                    self._after_append(appended.first, appended.last)
-                return Ack(
-                    command_id=message.command_id, first=appended.first, last=appended.last, duplicate=appended.duplicate
+                    "conflict",
+                    f"the game moved on since version {message.seen}: it is at {h.version}",
+                    version=h.version,
+                    missed=self.missed(message.seen),
                 )
-            raise ProtocolError("conflict", "the game changed too often meanwhile; send the action again",
-                                version=self.history.version)
+            events = await self._decide(seat, message, command)
+            try:
+                appended = await self.store.append(self.game_id, events, h.version, key)
+            except Conflict:
+                await self.catch_up()
+                continue
+            except KeyMismatch:
+                raise _reused(message.command_id) from None
+            if not appended.duplicate:
+                await self.catch_up()
+                self._keys[(seat, message.command_id)] = (appended.first, appended.last, key.body_hash)
+                self._after_append(appended.first, appended.last)
+            return Ack(
+                command_id=message.command_id, first=appended.first, last=appended.last, duplicate=appended.duplicate
+            )
+        raise ProtocolError(
+            "conflict", "the game changed too often meanwhile; send the action again", version=self.history.version
+        )
 
     async def _decide(self, seat: str, message: Action, command) -> list:
         h = self.history
@@ -487,6 +517,10 @@ class LiveGame:
                 log.warning("game %s: %s", self.game_id, t.exception())
 
         task.add_done_callback(done)
+
+
+def _reused(command_id: str) -> ProtocolError:
+    return ProtocolError("malformed", f"command_id {command_id!r} was already used for another action")
 
 
 def _rules_command(message: protocol.SendCommand):

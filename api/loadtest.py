@@ -6,6 +6,7 @@ waits for: chosen from its own fold (`rules.selfplay.random_player`), or, with `
 `choices` the server sent (which makes the server compute them, as it does for a human's client).
 When a game ends the bot starts another, and the game's spectators follow it there.
 
+Every game and spectator connects first; the measured period (`duration`) starts once all are.
 Measured: command latency (sending a command until its `ack`), broadcast latency (an event's
 append time, stamped by the server, until a spectator, or with no spectators the opponent's socket,
 has it; one clock, loopback), errors, and events appended per second. Every loop ends at the
@@ -94,7 +95,7 @@ class Seat:
                     for event in message.events:
                         if self.folds:
                             bot.fold(event)
-                        elif not bot.watched:
+                        elif not bot.watched and bot.run.measuring.is_set():
                             bot.figures.broadcast_ms.append(now - event.time)
                 elif isinstance(message, Ack | Error):
                     future = self.waiting.pop(message.command_id or "", None)
@@ -137,6 +138,7 @@ class Bot:
         self.history: History | None = None
         self.advanced = asyncio.Event()
         self.ids = itertools.count()
+        self.counted = False
 
     def fold(self, event) -> None:
         from eventstore.envelope import Envelope
@@ -187,6 +189,10 @@ class Bot:
         self.slot.start(gid)
         try:
             await self.until(3)
+            if not self.counted:
+                self.counted = True
+                ready(run)
+                await asyncio.wait_for(run.measuring.wait(), run.setup_seconds)
             while time.monotonic() < run.deadline:
                 h = self.history
                 if h.finished is not None:
@@ -211,12 +217,14 @@ class Bot:
                                            "command": msgspec.to_builtins(command)}),
                     30,
                 )
-                self.figures.command_ms.append((time.perf_counter() - started) * 1000)
+                if time.monotonic() < run.deadline:
+                    self.figures.command_ms.append((time.perf_counter() - started) * 1000)
                 if isinstance(answer, Error):
                     self.figures.error(f"command {answer.code}")
                     await asyncio.sleep(0.05)
                     continue
-                self.figures.events += answer.last - answer.first + 1
+                if time.monotonic() < run.deadline:
+                    self.figures.events += answer.last - answer.first + 1
                 await self.until(answer.last)
         finally:
             for seat in seats.values():
@@ -226,6 +234,7 @@ class Bot:
 async def spectate(run: Run, slot: Slot) -> None:
     """Watch the slot's games until the deadline, measuring when each event arrives."""
     figures = run.figures
+    counted = False
     while time.monotonic() < run.deadline:
         if slot.game_id is None:
             await asyncio.sleep(0.05)
@@ -258,10 +267,13 @@ async def spectate(run: Run, slot: Slot) -> None:
                 message = _decoder.decode(frame.data)
                 if isinstance(message, Welcome):
                     since = message.version
+                    if not counted:
+                        counted = True
+                        ready(run)
                 elif isinstance(message, Events):
                     now = time.time() * 1000
                     for event in message.events:
-                        if since is not None and event.version > since:
+                        if since is not None and event.version > since and run.measuring.is_set():
                             figures.broadcast_ms.append(now - event.time)
                 elif isinstance(message, Error):
                     figures.error(f"spectator error {message.code}")
@@ -280,21 +292,36 @@ class Run:
     scenario: str = "chattanooga"
     figures: Figures = field(default_factory=Figures)
     deadline: float = 0.0
+    setup_seconds: float = 300.0  # at most this long for every game and spectator to connect
+    ready: int = 0
+    measuring: asyncio.Event = field(default_factory=asyncio.Event)
+    on_measuring: object = None  # called when the measured period starts
     session: aiohttp.ClientSession | None = None
     games_cache: GameCache = field(default_factory=GameCache)
 
 
+def ready(config: Run) -> None:
+    """One more game or spectator is connected; once all are, the measured period starts."""
+    config.ready += 1
+    if config.ready == config.games + config.spectators and not config.measuring.is_set():
+        config.deadline = time.monotonic() + config.duration
+        config.measuring.set()
+        if callable(config.on_measuring):
+            config.on_measuring()
+
+
 async def run(config: Run) -> Figures:
-    """Run the load for `duration` seconds against the server at `url`; returns the figures."""
+    """Connect every game and spectator, then run the load for `duration` seconds against the
+    server at `url` (only that period is measured); returns the figures."""
     config.games_cache.game(config.scenario, "classic", {})  # build the rules tables before the clock starts
     connector = aiohttp.TCPConnector(limit=0)
     async with aiohttp.ClientSession(base_url=config.url, connector=connector) as session:
         config.session = session
         slots = [Slot() for _ in range(config.games)]
-        config.deadline = time.monotonic() + config.duration
+        config.deadline = time.monotonic() + config.setup_seconds + config.duration
         tasks = [asyncio.create_task(Bot(config, slot, i).play()) for i, slot in enumerate(slots)]
         tasks += [asyncio.create_task(spectate(config, slots[i % len(slots)])) for i in range(config.spectators)]
-        await asyncio.wait(tasks, timeout=config.duration + 60)
+        await asyncio.wait(tasks, timeout=config.setup_seconds + config.duration + 60)
         for task in tasks:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)

@@ -85,12 +85,16 @@ def _cpu_seconds(pid: int | None) -> float | None:
 async def _load(args, url: str, server_pid: int | None):
     from api.loadtest import Run, run
 
-    server_cpu, own_cpu = _cpu_seconds(server_pid), time.process_time()
+    marks = {}
+
+    def start() -> None:  # the measured period starts: CPU counted from here
+        marks["server"], marks["own"] = _cpu_seconds(server_pid), time.process_time()
+
     figures = await run(Run(url=url, games=args.games, spectators=args.spectators, duration=args.duration,
-                            think=args.think, choices=args.choices))
+                            think=args.think, choices=args.choices, on_measuring=start))
     end = _cpu_seconds(server_pid)
-    figures.server_cpu_s = None if end is None or server_cpu is None else end - server_cpu
-    figures.client_cpu_s = time.process_time() - own_cpu
+    figures.server_cpu_s = None if end is None or marks.get("server") is None else end - marks["server"]
+    figures.client_cpu_s = time.process_time() - marks["own"] if marks else 0.0
     return figures
 
 

@@ -52,6 +52,12 @@ async def test_a_resent_command_gets_its_original_outcome(client):
     tab = await WsClient(client, game["game_id"], game["token"]).connect()
     assert (await tab.command(command, command_id="move-1")).duplicate
     assert tab.version == union.version == first.last
+    # And after the server forgot the game (every connection closed): the store remembers.
+    await union.close()
+    await tab.close()
+    later = await WsClient(client, game["game_id"], game["token"]).connect()
+    assert await later.command(command, command_id="move-1") == again
+    assert (await later.command(EndPhase(), command_id="move-1")).code == "malformed"
 
 
 async def test_a_dropped_client_resumes_with_no_gap_and_no_duplicate(client):
