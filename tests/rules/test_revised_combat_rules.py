@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from rules.combat import ChooseLosses, DeclareAttack, ResolveAttack
+from rules.combat import ChooseLosses, DeclareAttack, ResolveAttack, why_may_not_attack
 from rules.combat_choices import LossesChoice, RallyChoice, decision_choice
 from rules.commands import EndPhase, MoveUnit
 from rules.decisions import PendingAdvance, PendingLosses, PendingRally, PendingRetreat
@@ -210,3 +210,104 @@ def test_redoubt_halves_and_shifts_from_the_enemy_side_8_46():
     s = to_phase(start([union("a", "0404", strength=8), rebel("r", "0505", strength=2)], hexsides=sides))
     _, a = declared(s, ["a"], ["0505"])
     assert (a.attack, a.shift, a.odds) == (4, -1, "3-2")  # 4 to 2 is 2:1, one column left is 3:2
+
+
+# -- the shared mechanics under the revised numbering ---------------------------------------------------
+def test_units_in_an_enemy_zone_must_attack_and_be_attacked_8_11_8_12():
+    s = to_phase(start([union("a", "0404"), rebel("r", "0505")]))
+    assert refused(s, EndPhase()).case == "8.12"
+
+
+def test_no_unit_attacks_twice_8_14_and_only_adjacent_units_attack_8_15():
+    units = [union("a", "0404", strength=9), union("b", "0702"), rebel("r", "0505", strength=1)]
+    s = to_phase(start(units))
+    assert refused(s, DeclareAttack(("b",), ("0505",))).case == "8.15"
+    s, _ = declared(s, ["a"], ["0505"])
+    assert why_may_not_attack(s, "a").case == "8.14"
+
+
+def test_a_stack_defends_as_one_8_21_and_hexes_combine_8_24_8_25():
+    units = [union("a", "0404", strength=4), union("b", "0604", strength=4), rebel("r1", "0505", strength=2), rebel("r2", "0505", strength=2)]
+    s = to_phase(start(units))
+    _, a = declared(s, ["a", "b"], ["0505"])
+    assert (a.attack, a.defence, a.defending) == (8, 4, ("r1", "r2"))
+
+
+def test_voluntary_reduction_of_odds_8_9():
+    s = to_phase(start([union("a", "0404", strength=8), rebel("r", "0505", strength=2)]))
+    s, a = declared(s, ["a"], ["0505"])
+    assert decision_choice(s).columns[:3] == ("4-1", "3-1", "2-1")
+    _, events = resolve(s, 4, odds="1-2")
+    assert events[1].column == "1-2" and events[1].result == "Ar"
+
+
+def test_bombardment_range_and_one_hex_9_11_9_12_9_13():
+    units = [union("g", "0401", type_="artillery", strength=4), rebel("r", "0405", strength=1), rebel("q", "0406")]
+    s = to_phase(start(units))
+    assert refused(s, DeclareAttack(("g",), ("0405",))).case == "9.11"  # four hexes away, counted as 9.12 says
+    units[0] = union("g", "0402", type_="artillery", strength=4)
+    s = to_phase(start(units))
+    assert refused(s, DeclareAttack(("g",), ("0405", "0406"))).case == "9.13"
+
+
+def test_bombarding_artillery_suffers_nothing_but_may_take_an_attacker_retreat_9_15_9_17():
+    units = [union("g", "0403", type_="artillery", strength=2), rebel("r", "0405", strength=4)]
+    s = to_phase(start(units))
+    s, a = declared(s, ["g"], ["0405"])
+    assert a.bombarding == ("g",) and a.attack == 2  # range 2: no reduction
+    s, events = resolve(s, 2)  # 1-2, die 2: Ar
+    assert events[0].result == "Ar" and s.pending[0].optional and "g" not in s.morale
+
+
+def test_artillery_in_an_enemy_zone_attacks_adjacent_and_never_advances_9_41_9_47():
+    units = [union("g", "0404", type_="artillery", strength=8), rebel("r", "0505", strength=1), rebel("q", "0702")]
+    s = to_phase(start(units))
+    assert refused(s, DeclareAttack(("g",), ("0702",))).case == "9.41"
+    s, _ = declared(s, ["g"], ["0505"])
+    s, events = resolve(s, 1)
+    assert events[0].result == "De" and not [p for p in s.pending if isinstance(p, PendingAdvance)]
+
+
+def test_a_routed_unit_does_not_advance_12_35_and_routed_artillery_gets_no_bonus_12_36():
+    units = [union("a", "0404", strength=1), rebel("r1", "0505", strength=2), rebel("r2", "0505", strength=6)]
+    s = to_phase(start(units))
+    s.morale["r1"] = "routed"
+    s, a = declared(s, ["a"], ["0505"])
+    assert a.defence == 7  # 12.23: the Routed 2 defends at a third, 0.67 -> 1 (8.32)
+    s, events = resolve(s, 4)
+    assert events[0].result == "Ae"
+    (adv,) = [p for p in s.pending if isinstance(p, PendingAdvance)]
+    assert adv.units == ("r2",)  # 12.35
+    units = [union("a", "0404", strength=6), rebel("g", "0505", type_="artillery", strength=4), rebel("i", "0506")]
+    s = to_phase(start(units))
+    s.morale["g"] = "routed"
+    _, a = declared(s, ["a"], ["0505"])
+    assert a.defence == 1  # 12.36: no 9.53 bonus; 12.23: a third (4/3 -> 1)
+
+
+def test_routed_unit_not_in_an_enemy_zone_at_the_start_need_not_retreat_12_33():
+    s = start([union("a", "0404", strength=6), rebel("r", "0606", strength=2)])
+    s = fold(s, [MoraleChanged(changes=(("a", "routed"),), case="12.0")])
+    s = to_phase(s)
+    assert not s.engaged
+    s, _ = execute(s, EndPhase())
+    assert not s.pending
+
+
+def test_night_recovery_outside_enemy_zones_11_3_12_41():
+    units = [union("a", "0404"), union("b", "0202"), rebel("r", "0505")]
+    s = start(units, night_turns=[1])
+    s = fold(s, [MoraleChanged(changes=(("a", "shaken"), ("b", "routed")), case="12.0")])
+    s = to_phase(s)
+    assert s.morale == {"a": "shaken"}  # "b" is not in an enemy zone of control: it recovers
+
+
+def test_exchange_losses_count_printed_strengths_8_6_12_26():
+    units = [union("a", "0404", strength=6), union("b", "0604", strength=6), rebel("r", "0505", strength=3)]
+    s = start(units)
+    s = fold(s, [MoraleChanged(changes=(("a", "disordered"),), case="12.0")])
+    s = to_phase(s)
+    s, a = declared(s, ["a", "b"], ["0505"])
+    assert a.attack == 10 and a.odds == "3-1"
+    s, events = resolve(s, 6, 1, 1)  # Ex; two disorder dice
+    assert events[0].result == "Ex" and s.pending[0].at_least == 3  # printed 3, whatever the adjustments
