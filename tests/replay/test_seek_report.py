@@ -175,3 +175,35 @@ def test_the_report_tells_the_effective_story():
         assert report.luck[side].combats == sum(
             t[side].combats for t in report.luck_by_turn.values()
         )
+
+
+async def test_a_seek_reads_no_more_than_the_events_after_its_snapshot(store):
+    """Seek times without a clock: what a seek reads is bounded by the snapshot interval (undo
+    targets aside, which are read once and kept)."""
+    rng = random.Random(12)
+    book = Book("bounded")
+    book.play_random(rng, 150)
+    gid = book.game_id
+    for e in book.envelopes:
+        await store._append_script(
+            keys=list(store.keys(gid)[:3]),
+            args=[e.version - 1, b"", b"", 1, e.type, e.schema, e.payload, e.actor, e.command_id, e.time, e.digest, e.prev, e.hash],
+        )
+    store.snapshot_every = 25
+    await ensure_snapshots(store, gid, GAMES)
+    read = store.read
+    counted = []
+
+    def counting(*args, **kwargs):
+        async def gen():
+            async for e in read(*args, **kwargs):
+                counted.append(e.version)
+                yield e
+        return gen()
+
+    store.read = counting
+    for v in range(1, book.version + 1):
+        counted.clear()
+        history = await seek(store, gid, GAMES, v)
+        assert history.version == v
+        assert len(counted) < 25 and all(v - 25 < c <= v for c in counted), v
