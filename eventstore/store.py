@@ -260,6 +260,34 @@ class RedisEventStore:
             )
         raise EventStoreError(f"game {game_id}: unexpected reply from the append script: {reply!r}")
 
+    async def append_sealed(self, game_id: str, envelopes: Sequence[Envelope], expected_version: int) -> Appended:
+        """Append envelopes sealed elsewhere (an imported log: replay/transfer.py) exactly as they
+        are, at expected_version+1..; the same script and checks as `append` (the version, the
+        chain to the head), with no idempotency key. Each must be the next version and link to the
+        one before, and its hash must match its contents."""
+        if not envelopes:
+            raise ValueError("nothing to append")
+        k = self.keys(game_id)
+        args: list = [expected_version, b"", b"", len(envelopes)]
+        for i, e in enumerate(envelopes, start=expected_version + 1):
+            if e.version != i or e.expected_hash() != e.hash:
+                raise ValueError(f"event {e.version} is not a sound envelope for version {i}")
+            args += [e.type, e.schema, e.payload, e.actor, e.command_id, e.time, e.digest, e.prev, e.hash]
+        try:
+            reply = await self._append_script(keys=[k.log, k.meta, k.cmd], args=args)
+        except ResponseError as exc:
+            raise _script_error(game_id, exc) from None
+        if reply[0] == b"ok":
+            self._remember(game_id, reply[2], envelopes[-1].hash)
+            if self.wait_replicas:
+                await self._wait_aof(game_id)
+            return Appended(reply[1], reply[2])
+        if reply[0] == b"conflict":
+            raise Conflict(game_id, expected_version, reply[1])
+        if reply[0] == b"chain":
+            raise ChainError(game_id, f"event {expected_version + 1} does not link to the head {reply[1].hex()}")
+        raise EventStoreError(f"game {game_id}: unexpected reply from the append script: {reply!r}")
+
     async def lookup(self, game_id: str, key: CommandKey) -> Appended | None:
         """The versions `key`'s command was appended at, or None if it never was."""
         seen = await self.redis.hget(self.keys(game_id).cmd, key.field())

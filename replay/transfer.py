@@ -15,6 +15,7 @@ from __future__ import annotations
 import msgspec
 
 from eventstore.envelope import Envelope
+from eventstore.errors import EventStoreError
 from replay import export
 from replay.games import GameCache
 from replay.seek import ensure_snapshots
@@ -59,16 +60,12 @@ def check(envelopes: list[Envelope], games: GameCache | None = None) -> tuple[st
 
 async def write_sealed(store, game_id: str, envelopes: list[Envelope]) -> None:
     """Append envelopes already sealed (versions, times, hashes as they are) to an empty game log,
-    through the store's own compare-and-append script (so its checks and the meta hold)."""
-    k = store.keys(game_id)
+    through the store's own compare-and-append script (`append_sealed`: its checks and the meta hold)."""
     for start in range(0, len(envelopes), BATCH):
-        batch = envelopes[start : start + BATCH]
-        args: list = [start, b"", b"", len(batch)]
-        for e in batch:
-            args += [e.type, e.schema, e.payload, e.actor, e.command_id, e.time, e.digest, e.prev, e.hash]
-        reply = await store._append_script(keys=[k.log, k.meta, k.cmd], args=args)
-        if reply[0] != b"ok":
-            raise ImportRefused([f"the store refused the events from version {start + 1}: {reply!r}"])
+        try:
+            await store.append_sealed(game_id, envelopes[start : start + BATCH], start)
+        except (EventStoreError, ValueError) as exc:
+            raise ImportRefused([f"the store refused the events from version {start + 1}: {exc}"]) from None
 
 
 async def import_log(store, envelopes: list[Envelope], games: GameCache | None = None) -> Imported:

@@ -70,12 +70,7 @@ def test_every_version_in_memory_equals_the_fold_from_zero():
 async def test_every_version_from_the_store_equals_the_fold_from_zero(store):
     book = played_with_undos(seed=9, actions=90)
     gid = book.game_id
-    for e in book.envelopes:
-        # the log exactly as the book sealed it (same times, same hashes)
-        await store._append_script(
-            keys=list(store.keys(gid)[:3]),
-            args=[e.version - 1, b"", b"", 1, e.type, e.schema, e.payload, e.actor, e.command_id, e.time, e.digest, e.prev, e.hash],
-        )
+    await store.append_sealed(gid, book.envelopes, 0)  # the log exactly as the book sealed it
     expected = folded_from_zero(book)
     for v in range(1, book.version + 1, 7):
         assert (await seek(store, gid, GAMES, v)).snapshot() == expected[v - 1], v  # no snapshot: from zero
@@ -184,11 +179,7 @@ async def test_a_seek_reads_no_more_than_the_events_after_its_snapshot(store):
     book = Book("bounded")
     book.play_random(rng, 150)
     gid = book.game_id
-    for e in book.envelopes:
-        await store._append_script(
-            keys=list(store.keys(gid)[:3]),
-            args=[e.version - 1, b"", b"", 1, e.type, e.schema, e.payload, e.actor, e.command_id, e.time, e.digest, e.prev, e.hash],
-        )
+    await store.append_sealed(gid, book.envelopes, 0)
     store.snapshot_every = 25
     await ensure_snapshots(store, gid, GAMES)
     read = store.read

@@ -79,3 +79,23 @@ async def test_the_commands_import_replay_report_export(tmp_path, redis_url, key
     assert (await bluegray("import", str(broken), "--redis-url", redis_url, "--key-prefix", key_prefix + "x")) == 1
     err = capsys.readouterr().err
     assert "refused" in err and "version 7 where 6 was expected" in err
+
+
+async def test_sealed_envelopes_append_only_where_they_belong(store, finished):
+    from eventstore.errors import ChainError, Conflict
+
+    gid = finished.game_id
+    envelopes = finished.envelopes
+    with pytest.raises(ValueError):
+        await store.append_sealed(gid, envelopes[1:3], 0)  # version 2 where 1 belongs
+    with pytest.raises(ValueError):
+        await store.append_sealed(gid, [msgspec.structs.replace(envelopes[0], time=1)], 0)  # hash no longer matches
+    appended = await store.append_sealed(gid, envelopes[:5], 0)
+    assert (appended.first, appended.last) == (1, 5)
+    with pytest.raises(Conflict):
+        await store.append_sealed(gid, envelopes[4:6], 4)  # the store is at 5 already
+    other = Book("exported-1")  # the same game id, another history: its event 6 links elsewhere
+    other.play_random(random.Random(99), 3)
+    with pytest.raises(ChainError):
+        await store.append_sealed(gid, other.envelopes[5:6], 5)
+    assert [e async for e in store.read(gid)] == envelopes[:5]
