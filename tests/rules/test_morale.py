@@ -1,4 +1,6 @@
-"""Revised morale 12.x: the levels, their effect on strength, rally (rules/morale.py)."""
+"""Revised morale 12.x: the levels, their effect on strength, rally (rules/morale.py).
+
+Cases cited by docs/RULES_COVERAGE.md: 12.0, 12.13, 12.17, 12.41."""
 
 from fractions import Fraction
 

@@ -1,5 +1,11 @@
 """Revised combat 8.x, artillery 9.x, night 11.23: the table, odds, strength modification, terrain
-(rules/crt_revised.py, rules/revised_combat.py)."""
+(rules/crt_revised.py, rules/revised_combat.py).
+
+Also shown: 8.3 and 12.24, 12.25 (each unit adjusted alone, at each stage, never below 1; the total
+adjusted for night), 8.44 and 10.27 (the most favourable shift of each side, netted), 9.16, 9.23, 9.45
+(artillery not halved over water obstacles), 9.25 (= 9.19 in combined attacks).
+
+Cases cited by docs/RULES_COVERAGE.md: 8.32, 8.41, 8.42, 8.43, 8.45, 8.46, 8.47, 8.61, 8.62, 9.48, 9.53."""
 
 from fractions import Fraction
 

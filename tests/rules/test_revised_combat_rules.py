@@ -1,5 +1,12 @@
 """The revised combat rules in play (003: 8.x, 9.x, 11.2x, 12.x) on small maps: declare, resolve with chosen
-dice, and see the odds, results, morale and decisions the reducer gives."""
+dice, and see the odds, results, morale and decisions the reducer gives.
+
+Cases shown along the way: 8.0 (the procedure: one attack at a time, the die in the event), 8.13 (every
+adjacent unit may join), 8.2 (multi-hex), 8.7 (retreat and advance), 9.0 (artillery), 9.1 (bombardment),
+9.4 (adjacent attacks), 9.43 (artillery attacking from an enemy zone suffers the result), 11.2 (night
+combat), 12.1, 12.2, 12.3 (morale), 12.42 (the Rally marker removed after the roll).
+
+Cases cited by docs/RULES_COVERAGE.md: 8.9, 8.11, 8.21, 8.24, 8.25, 8.41, 8.46, 8.61, 8.71, 8.75, 8.76, 9.15, 9.17, 9.19, 9.47, 11.3, 11.23, 12.12, 12.17, 12.21, 12.22, 12.26, 12.31, 12.33."""
 
 from __future__ import annotations
 
@@ -311,3 +318,30 @@ def test_exchange_losses_count_printed_strengths_8_6_12_26():
     assert a.attack == 10 and a.odds == "3-1"
     s, events = resolve(s, 6, 1, 1)  # Ex; two disorder dice
     assert events[0].result == "Ex" and s.pending[0].at_least == 3  # printed 3, whatever the adjustments
+
+
+def test_a_routed_unit_may_not_enter_an_enemy_zone_12_31():
+    s = start([union("a", "0403"), rebel("r", "0605")])
+    assert "0505" in choices(s).moves["a"]
+    s = fold(s, [MoraleChanged(changes=(("a", "routed"),), case="12.0")])
+    assert "0505" not in choices(s).moves.get("a", {})  # 0505 is in the zone of control of 0605
+    assert "0402" in choices(s).moves["a"]  # it moves normally elsewhere
+
+
+def test_retreat_one_hex_out_of_enemy_zones_8_7_8_71_8_72():
+    s = to_phase(start([union("a", "0404", strength=8), rebel("r", "0505", strength=2), union("b", "0707")]))
+    s, _ = declared(s, ["a"], ["0505"])
+    s, events = resolve(s, 4, 1)  # 4-1, die 4: Dr; a disorder die
+    assert events[0].result == "Dr"
+    retreat = decision_choice(s)
+    assert retreat.unit == "r"
+    assert {o.to for o in retreat.options} == {"0604", "0605", "0506"}  # not 0504, 0405 (8.72: enemy controlled)
+
+
+def test_a_routed_unit_rallying_on_a_six_is_eliminated_12_43():
+    s = start([union("a", "0404"), rebel("r", "0808")])
+    s = fold(s, [MoraleChanged(changes=(("a", "routed"),), case="12.0")])
+    s, _ = execute(s, PlaceRally(("a",)))
+    s, _ = execute(s, EndPhase())
+    s = fold(s, decide(s, RollRally(), rolls(6)))
+    assert "a" in s.eliminated and "a" not in s.positions  # 12.41 iii; counted as any eliminated unit (12.43)
