@@ -219,7 +219,7 @@ def check_path(
             )
     if path[-1] in game.ferry_hexes:
         raise game.violation(
-            "ferries.end" if "ferries" in game.exclusive else "river",
+            "ferries.end" if "ferries" in game.exclusive else "ferry",
             f"{name} may not end its movement in the river ferry hex {path[-1]}",
         )
     return cost

@@ -31,6 +31,7 @@ CASES: dict[str, str] = {
     "road": "5.22",
     "trail": "5.23",
     "river": "5.24",
+    "ferry": "5.24",  # never end in a ferry hex (revised 6.28)
     "creek": "5.25",
     "stacking": "5.32",
     "zone_of_control": "6.0",

@@ -169,3 +169,65 @@ def test_late_reinforcements_may_enter_within_three_hexes_of_their_entry_hexes_5
     grid = revised.grid
     assert extra and all(min(grid.distance(h, e) for e in ("0427", "0528", "0627", "0728")) <= 3 for h in extra)
     assert all(len(revised.neighbours[h]) < 6 for h in extra)  # map-edge hexes
+
+
+def test_revised_start_3_0_and_player_sequence_16_3(revised):
+    # 3.0: the units of the Initial Deployment Chart are on their hexes at the start; the rest wait;
+    # 16.3: the Union player moves first; 4.0: a Game-Turn of two Player-Turns, Movement then Combat.
+    state = new_game(revised)
+    assert len(state.positions) == 74 and (state.turn, state.phasing, state.phase) == (1, "union", "movement")
+    state, _ = execute(state, EndPhase())
+    assert (state.phasing, state.phase) == ("union", "combat")
+
+
+def test_quota_of_eleven_and_seven_more_with_1025_18_11_18_14(revised):
+    state = new_game(revised)
+    legal = choices(state)
+    movers = [u for u in legal.moves if u != "us-sherman-art"]
+    assert len(movers) > 11
+    moved = 0
+    for unit in movers:
+        if moved == 11:
+            break
+        dests = choices(state).moves.get(unit)
+        if not dests:
+            continue
+        state, _ = execute(state, MoveUnit(unit, next(iter(dests.values())).path))
+        moved += 1
+    rest = [u for u in movers if u not in state.moved]
+    here = state.positions[rest[0]]
+    step = next(iter(state.game.steps[here]))[0]
+    assert refused(state, MoveUnit(rest[0], (here, step))) == "18.11"  # 1025 is Confederate: no bonus (18.14)
+    assert revised.exclusive["movement_quota"]["bonus_units"] == 7 and revised.exclusive["movement_quota"]["bonus_hex"] == "1025"
+
+
+def test_union_artillery_may_not_move_but_sherman_may_19_11_19_13(revised):
+    state = new_game(revised)
+    assert refused(state, MoveUnit("us-xi-art", ("1514", "1515"))) == "19.11"
+    assert "us-sherman-art" in choices(state).moves  # 19.13
+    assert not any(state.game.units[u].type == "artillery" and u != "us-sherman-art" for u in choices(state).moves)
+
+
+def test_ferries_only_along_their_arrows_and_never_ended_in_20_21_20_22(revised):
+    state = new_game(revised)
+    assert revised.exclusive["ferries"]["hexes"] == ["1305", "1013", "0814", "0517"]  # 20.21
+    assert all(h not in revised.ferry_hexes for d in choices(state).moves.values() for h in d)  # 20.22
+    assert refused(state, MoveUnit("us-sherman-art", ("1304", "1305"))) == "20.22"
+
+
+def test_victory_points_schedule_is_the_1975_one_21_1_21_11_21_12(revised):
+    # 21.11 i-iii and 21.12 i-ii award what 20.11/20.12 award: the same parameters, the same code
+    classic = Game(load("chattanooga"), "classic").exclusive["victory"]
+    ours = revised.exclusive["victory"]
+    assert {k: v for k, v in ours.items() if k != "levels"} == {k: v for k, v in classic.items() if k != "levels"}
+    assert ours["per_enemy_unit_eliminated"] == {"confederate": 3, "union": 2}
+    assert ours["first_control"]["hexes"] == ["1514", "1417"] and ours["last_control"]["hexes"] == ["2207", "2311", "2416", "2419"]
+
+
+def test_a_revised_game_ends_with_a_level_of_victory_21_0_21_2(revised):
+    import random
+
+    from rules.selfplay import PLAYERS, refereed_game
+
+    final, log, referee = refereed_game(new_game(revised), random.Random(7), PLAYERS["greedy"])
+    assert final.game_over and final.result in {lv["level"] for lv in revised.exclusive["victory"]["levels"]}

@@ -310,3 +310,80 @@ def test_reinforcement_column_along_a_turnpike_pays_two_thirds_per_stack_5_0():
     for i in range(2):
         state, _ = execute(state, EnterReinforcement(unit=f"r{i}", path=("0105", ("0104", "0106")[i])))
     assert entry_cost(state, "0105", "r2") == Fraction(5, 3)
+
+
+def test_units_move_only_in_their_own_movement_phase_6_11():
+    state = start([union("i", "0101"), rebel("r", "1010")])
+    assert refused(state, MoveUnit("r", ("1010", "1009"))) == "6.11"
+
+
+def test_never_off_the_map_2_1():
+    state = start([union("i", "0101"), FAR])
+    assert refused(state, MoveUnit("i", ("0101", "0100"))) == "6.0"
+
+
+def test_rivers_and_lakes_may_not_be_entered_6_27():
+    hexes = board(10, 10, {"0102": "river", "0202": "lake"})
+    state = start([union("i", "0101"), union("j", "0201"), FAR], hexes=hexes)
+    assert refused(state, MoveUnit("i", ("0101", "0102"))) == "6.27"
+    assert "0202" not in reachable(state, "j").cost
+    sides = {hexside("0301", "0302"): side({"river_side"})}
+    state = start([union("k", "0301"), FAR], hexsides=sides)
+    assert refused(state, MoveUnit("k", ("0301", "0302"))) == "6.27"
+
+
+def test_ferry_hexes_never_ended_in_and_entered_through_their_arrows_6_28():
+    hexes = board(10, 10, {"0102": "ferry"})
+    sides = {hexside("0101", "0102"): side({"ferry_crossing"}), hexside("0102", "0103"): side({"ferry_crossing"})}
+    state = start([union("i", "0101"), union("j", "0201"), FAR], hexes=hexes, hexsides=sides)
+    assert refused(state, MoveUnit("i", ("0101", "0102"))) == "6.28"
+    assert check_path(state, "i", ("0101", "0102", "0103")) == 3 + 1
+    assert "0102" not in reachable(state, "j").ends
+
+
+def test_friendly_units_and_zones_do_not_hinder_6_31_6_33_6_34():
+    units = [union("i", "0101"), union("a", "0102"), union("b", "0103"), union("c", "0203"), FAR]
+    state = start(units)
+    assert check_path(state, "i", COLUMN[:6]) == 5  # through friendly hexes, no extra cost (6.31, 6.33)
+    assert "0104" in reachable(state, "i").ends  # friendly zones of control never inhibit (6.34)
+
+
+def test_zones_of_control_are_mutual_and_always_there_7_1_7_5():
+    from rules.zoc import enemy_controlled
+
+    state = start([union("i", "0101"), rebel("r", "0102")])
+    assert "0101" in enemy_controlled(state, "union") and "0102" in enemy_controlled(state, "confederate")  # 7.1
+    state = start([union("i", "0101"), union("j", "0103"), rebel("r", "0102"), rebel("s", "0104")])
+    assert "0103" in enemy_controlled(state, "union") and "0102" in enemy_controlled(state, "confederate")  # 7.5
+
+
+def test_no_extra_cost_when_entering_a_zone_costs_two_already_7_2():
+    hexes = board(10, 10, {"0102": "forest"})
+    state = start([union("i", "0101"), rebel("r", "0103")], hexes=hexes)
+    assert check_path(state, "i", ("0101", "0102")) == 2
+
+
+def test_moved_once_6_18():
+    state = start([union("i", "0101"), FAR])
+    from rules.reducer import execute
+
+    state, _ = execute(state, MoveUnit("i", ("0101", "0102")))
+    assert refused(state, MoveUnit("i", ("0102", "0103"))) == "6.18"
+
+
+def test_the_revised_sequence_has_a_combat_phase_at_night_4_0_11_2():
+    from rules.commands import EndPhase
+    from rules.reducer import execute
+
+    state = start([union("i", "0101"), FAR], night_turns=[1])
+    state, _ = execute(state, EndPhase())
+    assert state.phase == "combat"  # 4.0 B: rally and combat; 11.2: night combat
+
+
+def test_terrain_effects_chart_movement_column_10_1():
+    from rules.revised_movement import hex_cost
+
+    kinds = {"0102": "forest", "0103": "rough", "0104": "forest_rough", "0105": "swamp", "0106": "town", "0107": "pond"}
+    g = game([union("i", "0101"), FAR], hexes=board(10, 10, kinds))
+    assert [hex_cost(g, "infantry", h) for h in kinds] == [2, 3, 5, 3, 1, None]
+    assert [hex_cost(g, "artillery", h) for h in kinds] == [3, 3, 6, 4, 1, None]
