@@ -18,19 +18,24 @@ import bisect
 import weakref
 from collections import OrderedDict
 
+import msgspec
+
 from eventstore.envelope import Envelope
 from replay.games import GameCache
 from replay.history import SNAPSHOT_CODE, History, NeedsState, from_stored_snapshot
 from replay.timeline import Timeline
+from rules import state as rules_state
 from rules.state import State
 
 
 class TargetStates:
-    """The live states at undo targets already needed, per store and game (an LRU of `limit`).
+    """The live states at undo targets already needed, per store and game (an LRU of `limit`), and
+    written to the store beside the snapshots (`targets_key`: a hash, one field per rules-code
+    version and target version, a cache like the snapshots).
 
     Folding past an ``undo_accepted`` whose target lies before the snapshot a seek started from
-    needs the live state at that target, which is itself a seek; a log's past never changes, so
-    each is computed once per process."""
+    needs the live state at that target, which is itself a seek (and may need another); a log's
+    past never changes, so each is computed once, and a restarted server reads it back."""
 
     def __init__(self, limit: int = 2048) -> None:
         self.limit = limit
@@ -52,6 +57,30 @@ class TargetStates:
     def clear(self) -> None:
         self._stores = weakref.WeakKeyDictionary()
 
+    async def fetch(self, store, game_id: str, version: int, game) -> State | None:
+        """The state at `version` from memory, else from the store (None: not kept)."""
+        found = self.get(store, game_id, version)
+        if found is not None:
+            return found
+        data = await store.redis.hget(targets_key(store, game_id), f"{SNAPSHOT_CODE}/{version}")
+        if data is None:
+            return None
+        try:
+            state = rules_state.decode(data, game)
+        except (msgspec.ValidationError, msgspec.DecodeError):
+            return None  # a cache: an unreadable entry is ignored
+        self.put(store, game_id, version, state)
+        return state
+
+    async def keep(self, store, game_id: str, version: int, state: State) -> None:
+        self.put(store, game_id, version, state)
+        await store.redis.hset(targets_key(store, game_id), f"{SNAPSHOT_CODE}/{version}", rules_state.encode(state))
+
+
+def targets_key(store, game_id: str) -> str:
+    """The store's hash of states at undo targets of a game (same hash tag as its other keys)."""
+    return f"{store.keys(game_id).snap}:targets"
+
 
 TARGETS = TargetStates()
 
@@ -67,11 +96,11 @@ async def seek(store, game_id: str, games: GameCache, version: int, *, targets: 
         try:
             history.apply(envelope)
         except NeedsState as need:
-            target = targets.get(store, game_id, need.version) if targets is not None else None
+            target = await targets.fetch(store, game_id, need.version, history.game) if targets is not None else None
             if target is None:
                 target = (await seek(store, game_id, games, need.version, targets=targets)).state
                 if targets is not None:
-                    targets.put(store, game_id, need.version, target)
+                    await targets.keep(store, game_id, need.version, target)
             history.apply(envelope, target=target)
     return history
 

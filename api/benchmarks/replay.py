@@ -11,8 +11,9 @@ events as the server writes them, and then for `--samples` random versions:
 
 - seek: the snapshot at or before the version, XRANGE of the rest and its fold (replay/seek.py),
   through the one effective-history fold the server uses; an undo in that range whose target lies
-  before the snapshot needs the state at its target, a seek of its own, kept for later seeks
-  (`replay.seek.TargetStates`); the row "not cached" starts every seek with nothing kept;
+  before the snapshot needs the state at its target, a seek of its own, kept for later seeks in
+  memory and in the store (`replay.seek.TargetStates`); "a restarted process" seeks with nothing
+  in memory (those states read back from the store), "kept nowhere" computes every one each time;
 - fold from zero: XRANGE of versions 1..v and the fold of all of them (no snapshot);
 - bare XRANGE 1..v: the same events read with no decoding, checking or folding.
 
@@ -160,7 +161,7 @@ async def _measure(args, server, game_id, envelopes, history, undos) -> int:
     seeks, cold, seek_reads, zero, xrange_all = [], [], [], [], []
     for i, v in enumerate(versions):
         t0 = time.perf_counter_ns()
-        await seek(store, game_id, games, v, targets=TargetStates())  # nothing cached
+        await seek(store, game_id, games, v, targets=None)  # nothing kept anywhere
         cold.append((time.perf_counter_ns() - t0) / 1e6)
         t0 = time.perf_counter_ns()
         h = await seek(store, game_id, games, v)
@@ -179,9 +180,15 @@ async def _measure(args, server, game_id, envelopes, history, undos) -> int:
             z = await load(store, game_id, games, to_version=v, snapshots=False)
             zero.append((time.perf_counter_ns() - t0) / 1e6)
             assert z.snapshot() == h.snapshot(), f"version {v}: the seek and the fold from zero differ"
+    fresh = []
+    for v in versions:  # a restarted server: nothing in memory, the states at undo targets in the store
+        t0 = time.perf_counter_ns()
+        await seek(store, game_id, games, v, targets=TargetStates())
+        fresh.append((time.perf_counter_ns() - t0) / 1e6)
     rows = [
         ("seek (snapshot + XRANGE + fold)", seeks),
-        ("seek, undo targets not cached", cold),
+        ("seek, a restarted process", fresh),
+        ("seek, undo targets kept nowhere", cold),
         ("bare XRANGE of the events a seek folds", seek_reads),
         ("fold from zero (XRANGE 1..v + fold)", zero),
         ("bare XRANGE 1..v", xrange_all),

@@ -13,7 +13,7 @@ from replay.fork import ForkRefused, fork_events
 from replay.history import History, fold_envelopes
 from replay.records import SessionOptions
 from replay.report import build
-from replay.seek import Replay, ensure_snapshots, seek
+from replay.seek import Replay, TargetStates, ensure_snapshots, seek, targets_key
 from replay.timeline import Timeline
 from rules import state as rules_state
 
@@ -78,6 +78,10 @@ async def test_every_version_from_the_store_equals_the_fold_from_zero(store):
     assert await ensure_snapshots(store, gid, GAMES) == book.version // 10
     for v in range(1, book.version + 1):
         assert (await seek(store, gid, GAMES, v)).snapshot() == expected[v - 1], v
+        # nothing kept in memory or in the store, or only in the store (a restarted server)
+        assert (await seek(store, gid, GAMES, v, targets=None)).snapshot() == expected[v - 1], v
+        assert (await seek(store, gid, GAMES, v, targets=TargetStates())).snapshot() == expected[v - 1], v
+    assert await store.redis.hlen(targets_key(store, gid)) > 0  # the states at undo targets were kept
 
 
 def test_stepping_skips_undone_versions_and_lands_on_phases_and_turns():
