@@ -43,6 +43,7 @@ def chart(text: str) -> Counter:
 
 
 def test_revised_deployment_chart_equals_the_order_of_battle_16_1_16_2_17_1():
+    # 16.0, 16.1, 16.2, 17.0, 17.1
     sc = load("chattanooga")
     for side, text in (("union", UNION_16_1), ("confederate", CONFEDERATE_16_2)):
         ours = Counter(
@@ -120,6 +121,7 @@ def test_night_no_union_unit_may_move_18_2(revised):
 
 
 def test_night_confederates_may_enter_enemy_zones_18_2_11_12(revised):
+    # 18.2, 18.16 (no extraordinary Confederate limitation), 11.12
     state = to_turn(new_game(revised), 5, "confederate")
     assert revised.exclusive["night_movement"] == {"immobile_sides": ["union"]}
     from rules.movement import reachable
@@ -131,6 +133,7 @@ def test_night_confederates_may_enter_enemy_zones_18_2_11_12(revised):
 
 
 def test_reinforcements_may_be_held_back_and_are_not_lost_17_1_5_0_5_3(revised):
+    # 17.1 with 5.0 (held back at his discretion) and 5.3
     state = to_turn(new_game(revised), 2)
     state = to_turn(state, 3)
     assert not state.eliminated  # none lost for not entering on Game-Turn Two (no 15.12 in 003)
@@ -181,6 +184,7 @@ def test_revised_start_3_0_and_player_sequence_16_3(revised):
 
 
 def test_quota_of_eleven_and_seven_more_with_1025_18_11_18_14(revised):
+    # 18.0, 18.1, 18.11, 18.14
     state = new_game(revised)
     legal = choices(state)
     movers = [u for u in legal.moves if u != "us-sherman-art"]
@@ -202,6 +206,7 @@ def test_quota_of_eleven_and_seven_more_with_1025_18_11_18_14(revised):
 
 
 def test_union_artillery_may_not_move_but_sherman_may_19_11_19_13(revised):
+    # 19.0, 19.1, 19.11, 19.13
     state = new_game(revised)
     assert refused(state, MoveUnit("us-xi-art", ("1514", "1515"))) == "19.11"
     assert "us-sherman-art" in choices(state).moves  # 19.13
@@ -225,6 +230,7 @@ def test_victory_points_schedule_is_the_1975_one_21_1_21_11_21_12(revised):
 
 
 def test_a_revised_game_ends_with_a_level_of_victory_21_0_21_2(revised):
+    # 21.0, 21.2
     import random
 
     from rules.selfplay import PLAYERS, refereed_game

@@ -33,6 +33,7 @@ def next_union_movement(state):
 
 
 def test_infantry_begins_breastworks_and_does_not_move_10_34():
+    # 10.0, 10.3, 10.34 i
     state = start([union("i", "0505"), rebel("r", "1010")])
     assert "i" in choices(state).build_breastworks
     state, _ = execute(state, BuildBreastworks(unit="i"))
@@ -65,6 +66,7 @@ def test_one_marker_a_hex_10_36():
 
 
 def test_flipped_in_the_next_movement_phase_facing_three_adjacent_hexsides_10_34():
+    # 4.0 A (flipped in the Movement Phase), 10.32 (the two sides), 10.34 ii
     state = start([union("i", "0505"), rebel("r", "1010")])
     state, _ = execute(state, BuildBreastworks(unit="i"))
     face = facings(state, "i")[0]

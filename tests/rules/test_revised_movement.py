@@ -63,6 +63,7 @@ def test_allowances_by_type_2_4():
 
 
 def test_forest_costs_2_for_infantry_3_for_artillery_6_21_10_1():
+    # 6.2, 6.21, 10.0, 10.1
     hexes = board(10, 10, {"0102": "forest", "0202": "forest"})
     state = start([union("i", "0101"), union("a", "0201", type_="artillery"), FAR], hexes=hexes)
     assert reachable(state, "i").cost["0102"] == 2
@@ -90,12 +91,14 @@ def test_slope_hexside_toward_its_high_hex_6_26():
 
 
 def test_no_climb_along_a_road_6_26():
+    # 6.23 road rate regardless of the terrain; 6.26 no climb along a road
     sides = {hexside("0101", "0102"): side({"road"})}
     state = start([union("i", "0101"), FAR], hexsides=sides, levels={"0102": 3})
     assert reachable(state, "i").cost["0102"] == 1
 
 
 def test_turnpike_costs_two_thirds_exactly_6_22():
+    # 6.22: exact thirds, never floats
     sides = {hexside(a, b): side({"turnpike"}) for a, b in zip(COLUMN, COLUMN[1:], strict=False)}
     hexes = board(10, 10, {h: "forest" for h in COLUMN[1:]})
     state = start([union("i", "0101"), FAR], hexsides=sides, hexes=hexes)
@@ -106,6 +109,7 @@ def test_turnpike_costs_two_thirds_exactly_6_22():
 
 
 def test_trail_into_forest_2_into_clear_of_any_level_1_6_24():
+    # 6.24, 10.1 "use other terrain cost if less"
     sides = {hexside("0101", "0102"): side({"trail"}), hexside("0201", "0202"): side({"trail"})}
     hexes = board(10, 10, {"0102": "forest_rough"})
     state = start([union("i", "0101"), union("j", "0201"), FAR], hexsides=sides, hexes=hexes, levels={"0202": 3})
@@ -114,6 +118,7 @@ def test_trail_into_forest_2_into_clear_of_any_level_1_6_24():
 
 
 def test_bridge_and_ford_hexsides_cost_one_more_even_along_a_road_6_29_6_25():
+    # 6.23, 6.25, 6.29
     sides = {hexside("0101", "0102"): side({"creek", "bridge", "road"}), hexside("0201", "0202"): side({"creek", "ford"}),
              hexside("0301", "0302"): side({"creek"})}
     state = start([union("i", "0101"), union("j", "0201"), union("k", "0301"), FAR], hexsides=sides)
@@ -123,6 +128,7 @@ def test_bridge_and_ford_hexsides_cost_one_more_even_along_a_road_6_29_6_25():
 
 
 def test_stream_and_ridge_hexsides_cost_two_more_10_1_6_25():
+    # 6.25, 10.1: stream +2, ridge +2
     sides = {hexside("0101", "0102"): side({"stream", "road"}), hexside("0201", "0202"): side({"ridge"})}
     state = start([union("i", "0101"), union("j", "0201"), FAR], hexsides=sides)
     assert check_path(state, "i", ("0101", "0102")) == 3  # road 1 + stream 2: not negated by the road
@@ -145,6 +151,7 @@ def test_examples_of_7_2_stream_into_forest_and_clear_cost_four():
 
 
 def test_no_road_rate_into_an_enemy_zone_6_25_7_2():
+    # 6.25, 7.2
     sides = {hexside(a, b): side({"road"}) for a, b in zip(COLUMN, COLUMN[1:], strict=False)}
     hexes = board(10, 10, {h: "forest" for h in COLUMN})
     state = start([union("i", "0101"), rebel("r", "0105")], hexsides=sides, hexes=hexes)
@@ -152,6 +159,7 @@ def test_no_road_rate_into_an_enemy_zone_6_25_7_2():
 
 
 def test_may_not_exit_an_enemy_controlled_hex_6_13_7_4():
+    # 6.13, 7.4
     state = start([union("i", "0102"), rebel("r", "0103")])
     assert refused(state, MoveUnit("i", ("0102", "0101"))) == "6.13"
 
@@ -178,6 +186,7 @@ def test_hexes_entered_one_by_one_6_17():
 
 
 def test_may_always_move_one_hex_6_16():
+    # 6.16: one hex is always allowed, whatever its cost (6.15's exception)
     hexes = board(10, 10, {"0102": "forest_rough"})
     sides = {hexside("0101", "0102"): side({"stream"})}
     state = start([union("a", "0101", type_="artillery"), FAR], hexes=hexes, hexsides=sides)
@@ -194,6 +203,7 @@ def test_artillery_enters_an_enemy_zone_only_where_friendly_infantry_is_7_3():
 
 
 def test_zones_of_control_do_not_cross_into_a_trench_hex_7_6_10_39():
+    # 7.6, 10.39
     sides = {hexside("0103", "0104"): side({"trench"}, barbed="0104")}
     state = start([union("i", "0101"), rebel("r", "0104")], hexsides=sides)
     # 0103 lies behind the trench hexside, seen from the enemy in 0104: not controlled by it
@@ -211,11 +221,13 @@ def test_stacking_two_units_6_32():
 
 
 def test_night_allowance_one_less_11_11():
+    # 11.0, 11.1, 11.11: the basic Movement Allowance is reduced by one at night
     state = start([union("i", "0101"), FAR], night_turns=[1])
     assert "0106" in reachable(state, "i").ends and "0107" not in reachable(state, "i").ends
 
 
 def test_night_a_unit_may_leave_an_enemy_zone_but_not_re_enter_one_11_12():
+    # 11.12 (and 6.13's exception): leave at night, never re-enter the same night
     state = start([union("i", "0102"), rebel("r", "0103"), rebel("s", "0406")], night_turns=[1])
     reach = reachable(state, "i")
     assert "0101" in reach.ends  # leaves the zone of r
@@ -223,6 +235,7 @@ def test_night_a_unit_may_leave_an_enemy_zone_but_not_re_enter_one_11_12():
 
 
 def test_night_an_undisturbed_unit_may_enter_an_enemy_zone_11_12():
+    # 11.12, 11.21: at night a unit may move into an enemy zone of control (then attacks, 11.21)
     state = start([union("i", "0101"), rebel("r", "0104")], night_turns=[1])
     assert "0103" in reachable(state, "i").ends
 
@@ -232,6 +245,7 @@ def road_column():
 
 
 def test_strategic_movement_adds_two_along_roads_6_42_6_45():
+    # 6.4, 6.42, 6.45
     state = start([union("i", "0101"), rebel("far", "0910")], hexsides=road_column())
     reach = strategic_reach(state, "i")
     assert reach.cost["0109"] == 8 and "0109" in reach.ends
@@ -241,6 +255,7 @@ def test_strategic_movement_adds_two_along_roads_6_42_6_45():
 
 
 def test_strategic_movement_cavalry_adds_four_6_43():
+    # 6.43: cavalry 8 + 4
     state = start([union("c", "0101", type_="cavalry"), rebel("far", "0910")], hexsides=road_column())
     assert strategic_allowance_of(state, "c") == 12
 
@@ -252,6 +267,7 @@ def strategic_allowance_of(state, unit):
 
 
 def test_strategic_movement_one_less_at_night_6_46_11_11():
+    # 6.46, 11.11: one less strategic bonus at night, on the night allowance
     state = start([union("i", "0101"), union("c", "0201", type_="cavalry"), rebel("far", "0910")], night_turns=[1])
     assert strategic_allowance_of(state, "i") == 5 + 1 and strategic_allowance_of(state, "c") == 7 + 3
 
@@ -273,6 +289,7 @@ def test_strategic_moves_are_offered_6_4():
 
 
 def test_reinforcements_may_enter_in_an_enemy_zone_but_not_an_enemy_hex_5_4():
+    # 5.4, 7.2, 6.12
     from rules.commands import EnterReinforcement
     from rules.reinforcements import entry_cost
 
@@ -285,6 +302,7 @@ def test_reinforcements_may_enter_in_an_enemy_zone_but_not_an_enemy_hex_5_4():
 
 
 def test_reinforcements_column_of_stacks_pays_more_per_stack_5_0():
+    # 5.0 column of stacks; 5.1 entering at any time of the Movement Phase; 5.2 moving on like any unit
     from rules.commands import EnterReinforcement
     from rules.reducer import execute
     from rules.reinforcements import entry_cost
@@ -300,6 +318,7 @@ def test_reinforcements_column_of_stacks_pays_more_per_stack_5_0():
 
 
 def test_reinforcement_column_along_a_turnpike_pays_two_thirds_per_stack_5_0():
+    # 5.0 exception: 2/3 MP more per prior stack along a turnpike (6.22)
     from rules.commands import EnterReinforcement
     from rules.reducer import execute
     from rules.reinforcements import entry_cost
@@ -318,6 +337,7 @@ def test_units_move_only_in_their_own_movement_phase_6_11():
 
 
 def test_never_off_the_map_2_1():
+    # 2.1, 6.0: units may not move off the map sheet
     state = start([union("i", "0101"), FAR])
     assert refused(state, MoveUnit("i", ("0101", "0100"))) == "6.0"
 
@@ -372,6 +392,7 @@ def test_moved_once_6_18():
 
 
 def test_the_revised_sequence_has_a_combat_phase_at_night_4_0_11_2():
+    # 4.0, 11.0, 11.2
     from rules.commands import EndPhase
     from rules.reducer import execute
 
@@ -381,6 +402,7 @@ def test_the_revised_sequence_has_a_combat_phase_at_night_4_0_11_2():
 
 
 def test_terrain_effects_chart_movement_column_10_1():
+    # 10.0, 10.1: the Terrain Effects Chart's movement column (the "*" second figure for artillery)
     from rules.revised_movement import hex_cost
 
     kinds = {"0102": "forest", "0103": "rough", "0104": "forest_rough", "0105": "swamp", "0106": "town", "0107": "pond"}
