@@ -102,6 +102,7 @@ class Subscription:
 class _Game:
     cursor: int  # the last version the reader has seen
     head: bytes  # its hash
+    log: str = ""  # the key of its stream (computed once, not for every XREAD)
     subscribers: list[Subscription] = field(default_factory=list)
 
 
@@ -249,7 +250,8 @@ class Tail:
                     game = self._games.get(subscription.game_id)
                     if game is None:
                         version, head = await self.store.head(subscription.game_id)
-                        game = self._games[subscription.game_id] = _Game(version, head)
+                        log = self.store.keys(subscription.game_id).log
+                        game = self._games[subscription.game_id] = _Game(version, head, log)
                     await self._catch_up(subscription, game.cursor)
                 except (UnreadableEvent, ResponseError) as exc:
                     subscription._finish(exc)  # this game fails closed; the others go on
@@ -272,7 +274,7 @@ class Tail:
 
     async def _read(self) -> None:
         """One XREAD over every followed game; deliver what it returns."""
-        games = {self.store.keys(gid).log: gid for gid in self._games}
+        games = {game.log: gid for gid, game in self._games.items()}
         streams = {key: f"{self._games[gid].cursor}-0" for key, gid in games.items()}
         self._blocked = True
         try:

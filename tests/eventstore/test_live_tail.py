@@ -192,3 +192,13 @@ async def test_a_game_with_a_broken_key_ends_only_its_own_subscription(store):
         healthy = tail.subscribe(good, after_version=0)
         await store.append(good, numbered(1, 1), 0)
         assert await take(healthy, 1) == [1]
+
+
+async def test_one_reader_follows_many_games(store):
+    games = [game() for _ in range(60)]
+    async with Tail(store, block_ms=100) as tail:
+        subscriptions = [tail.subscribe(g, after_version=0) for g in games]
+        for i, g in enumerate(games):
+            await store.append(g, numbered(1, 1 + i % 3), 0)
+        for i, subscription in enumerate(subscriptions):
+            assert await take(subscription, 1 + i % 3) == list(range(1, 2 + i % 3))
