@@ -466,7 +466,11 @@ def _dead_end(state: State, eng: Engagement, attacking, defending) -> RuleViolat
 
 @decider(DeclareAttack)
 def decide_declare(state: State, command: DeclareAttack, dice: Dice | None) -> list[Event]:
-    return [AttackDeclared(attack=examine(state, command.attackers, command.defenders))]
+    events: list[Event] = [AttackDeclared(attack=examine(state, command.attackers, command.defenders))]
+    proc = combat_procedures(state.game)
+    if proc is not None:  # revised 8.77, 12.34: decisions before the die
+        events.extend(proc.after_declaration(state, events[0].attack))
+    return events
 
 
 @evolver(AttackDeclared)

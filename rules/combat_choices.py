@@ -35,7 +35,14 @@ from rules.combat import (
     odds_of,
     phase_problem,
 )
-from rules.decisions import PendingAdvance, PendingAttack, PendingLosses, PendingRally, PendingRetreat
+from rules.decisions import (
+    PendingAdvance,
+    PendingAttack,
+    PendingBeforeCombat,
+    PendingLosses,
+    PendingRally,
+    PendingRetreat,
+)
 from rules.errors import RuleViolation
 from rules.retreat import AdvanceOption, RetreatOption, advance_options, retreat_options
 from rules.state import State
@@ -217,7 +224,15 @@ class RallyChoice(msgspec.Struct, frozen=True, tag="rally"):
     units: tuple[str, ...]
 
 
-DecisionChoice = ResolveChoice | RetreatChoice | LossesChoice | AdvanceChoice | RallyChoice
+class BeforeCombatChoice(msgspec.Struct, frozen=True, tag="before_combat"):
+    """Revised 8.77 ("cavalry", the defender's) or 12.34 ("routed", the attacker's): any of ``units`` may
+    be named to retreat two hexes before the die (``RetreatBeforeCombat``; none: an empty list)."""
+
+    kind: str
+    units: tuple[str, ...]
+
+
+DecisionChoice = ResolveChoice | RetreatChoice | LossesChoice | AdvanceChoice | RallyChoice | BeforeCombatChoice
 
 
 def decision_choice(state: State) -> DecisionChoice | None:
@@ -240,4 +255,6 @@ def decision_choice(state: State) -> DecisionChoice | None:
         return AdvanceChoice(tuple(advance_options(state, head)))
     if isinstance(head, PendingRally):
         return RallyChoice(head.units)
+    if isinstance(head, PendingBeforeCombat):
+        return BeforeCombatChoice(head.what, head.units)
     return None

@@ -87,4 +87,15 @@ class PendingRally(Pending, frozen=True, kw_only=True, tag="rally"):
     units: tuple[str, ...]
 
 
-Decision = Union[PendingAttack, PendingRetreat, PendingLosses, PendingAdvance, PendingRally]  # noqa: UP007
+class PendingBeforeCombat(Pending, frozen=True, kw_only=True, tag="before_combat"):
+    """Revised 8.77 (``what`` "cavalry": the defender may try to retreat some of ``units``, his cavalry,
+    before the die) and 12.34 ("routed": the attacker may retreat some of ``units``, the defender's Routed
+    units, before the die); either picks any of them or none."""
+
+    what: str
+    units: tuple[str, ...]
+
+
+Decision = Union[  # noqa: UP007
+    PendingAttack, PendingRetreat, PendingLosses, PendingAdvance, PendingRally, PendingBeforeCombat
+]

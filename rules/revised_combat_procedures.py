@@ -48,12 +48,20 @@ from rules import revised_combat as rc
 from rules.combat import CombatResolved, OddsReduced
 from rules.combat_choices import AdjacentChoice
 from rules.commands import Command
-from rules.decisions import PendingAdvance, PendingAttack, PendingLosses, PendingRally, PendingRetreat
+from rules.decisions import (
+    PendingAdvance,
+    PendingAttack,
+    PendingBeforeCombat,
+    PendingLosses,
+    PendingRally,
+    PendingRetreat,
+)
 from rules.effectiveness import IneffectiveUnitsEngaged
 from rules.errors import RuleViolation
 from rules.events import Event
 from rules.handlers import Dice, after_command, apply, decider, evolver
-from rules.outcomes import DecisionsAwaited, Emitter, UnitEliminated, settle
+from rules.outcomes import DecisionDeclined, DecisionsAwaited, Emitter, UnitEliminated, automatic, settle
+from rules.retreat import retreat_options
 from rules.scenario import other_side
 from rules.sequence import at_end_of_phase, at_start_of_phase, night_turn
 from rules.state import COMBAT, MOVEMENT, State
@@ -103,6 +111,36 @@ class RallyRolled(Event, frozen=True, tag="rally_rolled"):
     units: tuple[str, ...] = ()  # every unit whose Rally marker is removed
 
 
+class BeforeCombatChosen(Event, frozen=True, tag="before_combat_chosen"):
+    """8.77 / 12.34: the units named to retreat two hexes before the die; for cavalry the defender's die
+    (1-5: they retreat; 6: they stay and defend)."""
+
+    kind: str
+    units: tuple[str, ...]
+    die: int | None = None
+
+
+class AttackRecomputed(Event, frozen=True, tag="attack_recomputed"):
+    """The declared attack after units retreated before combat: the strengths and odds of those left."""
+
+    attack: PendingAttack
+
+
+class AttackVoided(Event, frozen=True, tag="attack_voided"):
+    """8.79, 12.34: every defending unit retreated before combat; the attack is over (its units have
+    attacked for the phase)."""
+
+    attackers: tuple[str, ...]
+    defenders: tuple[str, ...]
+
+
+class RetreatBeforeCombat(Command, frozen=True, tag="retreat_before_combat"):
+    """8.77 (the defender, his cavalry) or 12.34 (the attacker, the defender's Routed units): the units to
+    retreat two hexes before the die; none: an empty tuple."""
+
+    units: tuple[str, ...] = ()
+
+
 class PlaceRally(Command, frozen=True, tag="place_rally"):
     """12.41 (b): at the start of his Movement Phase the player puts Rally markers on these units."""
 
@@ -150,12 +188,13 @@ class Strengths:
         self.shift, self.level = shift, level
 
 
-def strengths(state: State, adjacent, bombarding, defenders) -> Strengths:
+def strengths(state: State, adjacent, bombarding, defenders, passive_units=None) -> Strengths:
     """8.32: every unit adjusted (range, morale, terrain), summed; the terrain option best for the
     defender (8.45 Ruling); the odds level with the net shift (8.42, 10.27)."""
     game = state.game
     units = game.units
     defenders = tuple(defenders)
+    before = state.attacked if passive_units is None else passive_units  # 8.74: attacked before
     attackers = [
         rc.Attacker(u, state.positions[u], True, units[u].type == "artillery") for u in adjacent
     ] + [rc.Attacker(u, state.positions[u], False, True) for u in bombarding]
@@ -168,7 +207,7 @@ def strengths(state: State, adjacent, bombarding, defenders) -> Strengths:
         here = sorted(occ.get(d, []))
         defending.extend(here)
         for u in here:
-            if u in state.attacked:
+            if u in before:
                 passive.append(u)  # 8.74
                 continue
             unit = units[u]
@@ -293,6 +332,20 @@ class RevisedCombat:
             odds=column(s.level) if s else None,
             odds_with_bombardment=column(sb.level) if sb else None,
         )
+
+    def after_declaration(self, state: State, attack: PendingAttack) -> list[Event]:
+        """12.34 (the attacker's choice first) and 8.77-8.79 (then the defender's): decisions before
+        the die."""
+        decisions = []
+        units = state.game.units
+        routed = tuple(u for u in attack.defending if level_of(state, u) == morale.ROUTED)
+        if routed:
+            decisions.append(PendingBeforeCombat(side=attack.side, what="routed", units=routed))
+        cavalry = cavalry_may_retreat(state, attack)
+        if cavalry:
+            decisions.append(PendingBeforeCombat(side=other_side(attack.side), what="cavalry", units=cavalry))
+        del units
+        return [DecisionsAwaited(decisions=tuple(decisions), first=True)] if decisions else []
 
     def reductions(self, head: PendingAttack) -> list[str]:
         return table.reductions(head.odds)
@@ -538,6 +591,136 @@ def combat_phase_begins(state: State) -> list[Event]:
         apply(state, event)
         out.append(event)
     return out
+
+
+# -- retreat before combat (8.77-8.79, 12.19, 12.34) ----------------------------------------------------
+def two_hex_retreat(state: State, unit: str) -> bool:
+    """8.77: "The cavalry units must be able to retreat two hexes" (all normal retreat rules applying)."""
+    for o in retreat_options(state, unit):
+        if o.eliminated:
+            continue
+        after = state.copy()
+        after.positions[unit] = o.to
+        if o.displace is not None:
+            after.positions.pop(o.displace, None)  # it goes somewhere (7.81 checked that it can)
+        if any(not o2.eliminated for o2 in retreat_options(after, unit)):
+            return True
+    return False
+
+
+def cavalry_may_retreat(state: State, attack: PendingAttack) -> tuple[str, ...]:
+    """8.77, 8.78: the defending cavalry that may try to retreat before combat: no attacking unit is
+    cavalry; from a bombardment alone only cavalry adjacent to other enemy units; able to go two hexes."""
+    units = state.game.units
+    if any(units[u].type == "cavalry" for u in (*attack.attackers, *attack.bombarding)):
+        return ()
+    d_side = other_side(attack.side)
+    ezoc = enemy_controlled(state, d_side) if not attack.attackers else None
+    out = []
+    for u in attack.defending:
+        if units[u].type != "cavalry" or u in attack.passive:
+            continue
+        if ezoc is not None and state.positions.get(u) not in ezoc:
+            continue  # 8.78
+        if two_hex_retreat(state, u):
+            out.append(u)
+    return tuple(out)
+
+
+def _still_there(state: State, head: PendingBeforeCombat) -> tuple[str, ...]:
+    attack = next((p for p in state.pending if isinstance(p, PendingAttack)), None)
+    if attack is None:
+        return ()
+    return tuple(u for u in head.units if state.positions.get(u) in attack.defenders)
+
+
+@automatic(PendingBeforeCombat)
+def _automatic_before_combat(state: State, head: PendingBeforeCombat) -> list[Event] | None:
+    if not _still_there(state, head):
+        return [DecisionDeclined(side=head.side, kind="before_combat", reason="no unit left to retreat before combat")]
+    return None
+
+
+@decider(RetreatBeforeCombat)
+def decide_retreat_before_combat(state: State, command: RetreatBeforeCombat, dice: Dice | None) -> list[Event]:
+    game = state.game
+    head = state.pending[0] if state.pending else None
+    if not isinstance(head, PendingBeforeCombat):
+        raise game.violation("sequence", "no retreat before combat is awaited now")
+    rule = "retreat_before_combat" if head.what == "cavalry" else "routed_before_combat"
+    allowed = set(_still_there(state, head))
+    chosen = tuple(sorted(set(command.units)))
+    for u in chosen:
+        if u not in allowed:
+            name = game.designation(u) if u in game.units else repr(u)
+            what = "cavalry that may retreat two hexes" if head.what == "cavalry" else "Routed defending units"
+            raise game.violation(rule, f"{name} may not retreat before this combat: only the {what} may")
+    emit = Emitter(state)
+    die = None
+    if head.what == "cavalry" and chosen:
+        if dice is None:
+            raise ValueError("a retreat before combat needs a source of die rolls")
+        die = _roll(dice)  # 8.77: 1-5 they retreat, 6 they stay
+    emit(BeforeCombatChosen(kind=head.what, units=chosen, die=die))
+    if chosen and (die is None or die <= 5):
+        side = other_side(state.phasing)
+        retreats = tuple(PendingRetreat(side=side, unit=u, cause="before_combat") for u in chosen for _ in (1, 2))
+        emit(DecisionsAwaited(decisions=retreats, first=True))
+    settle(emit)
+    return emit.events
+
+
+@evolver(BeforeCombatChosen)
+def apply_before_combat_chosen(state: State, event: BeforeCombatChosen) -> None:
+    if state.pending and isinstance(state.pending[0], PendingBeforeCombat):
+        state.pending = state.pending[1:]
+
+
+@automatic(PendingAttack)
+def _attack_after_retreats_before_combat(state: State, head: PendingAttack) -> list[Event] | None:
+    """8.77, 12.34: when units retreated before combat, the attack is on those left (or over)."""
+    if not _revised(state):
+        return None
+    present = tuple(u for u in head.defending if state.positions.get(u) in head.defenders)
+    if present == head.defending:
+        return None
+    hexes = tuple(d for d in head.defenders if any(state.positions.get(u) == d for u in present))
+    if not hexes:
+        events: list[Event] = [AttackVoided(attackers=head.attackers, defenders=head.defenders)]
+        units = state.game.units
+        movers = tuple(u for u in head.attackers if units[u].type != "artillery" and level_of(state, u) != morale.ROUTED)
+        if movers:
+            advances = tuple(PendingAdvance(side=head.side, units=movers, hexes=(h,)) for h in head.defenders)
+            events.append(DecisionsAwaited(decisions=advances, first=True))
+        return events
+    s = strengths(state, head.attackers, head.bombarding, hexes, passive_units=set(head.passive))
+    col = column(s.level)
+    new = PendingAttack(
+        side=head.side,
+        attackers=head.attackers,
+        bombarding=head.bombarding,
+        defenders=head.defenders,  # the hexes vacated before combat stay, for the advance (8.76, 12.34)
+        defending=present,
+        passive=tuple(u for u in head.passive if u in present),
+        attack=s.attack,
+        defence=s.defence,
+        odds=col,
+        column=col,
+        shift=s.shift,
+        modifier=table.die_modifier(s.level),
+    )
+    return [AttackRecomputed(attack=new)]
+
+
+@evolver(AttackRecomputed)
+def apply_attack_recomputed(state: State, event: AttackRecomputed) -> None:
+    state.pending = [event.attack, *state.pending[1:]]
+
+
+@evolver(AttackVoided)
+def apply_attack_voided(state: State, event: AttackVoided) -> None:
+    if state.pending and isinstance(state.pending[0], PendingAttack):
+        state.pending = state.pending[1:]
 
 
 # -- rally (12.41 b) ----------------------------------------------------------------------------------

@@ -24,6 +24,7 @@ from rules.combat import AttackDeclared, ChooseLosses, DeclareAttack, ResolveAtt
 from rules.combat_choices import (
     AdvanceChoice,
     AttackOption,
+    BeforeCombatChoice,
     LossesChoice,
     RallyChoice,
     ResolveChoice,
@@ -39,7 +40,7 @@ from rules.legal import Choices, choices, reinforcement_choices, unit_moves
 from rules.outcomes import UnitEliminated
 from rules.reducer import Dice, decide, fold
 from rules.retreat import Advance, Decline, Retreat
-from rules.revised_combat_procedures import PlaceRally, RollRally, rally_candidates
+from rules.revised_combat_procedures import PlaceRally, RetreatBeforeCombat, RollRally, rally_candidates
 from rules.sequence import why_phase_may_not_end
 from rules.stacking import overstacked
 from rules.state import COMBAT, MOVEMENT, State
@@ -71,6 +72,8 @@ def random_decision(decision, rng: random.Random) -> Command:
         return Decline() if pick is None else Advance(pick.unit, pick.to)
     if isinstance(decision, RallyChoice):
         return RollRally()
+    if isinstance(decision, BeforeCombatChoice):
+        return RetreatBeforeCombat(tuple(u for u in decision.units if rng.random() < 0.5))
     raise DeadEnd(f"no answer to {decision!r}")
 
 

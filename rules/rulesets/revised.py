@@ -142,6 +142,8 @@ CASES: dict[str, str] = {
     "ineffective_retreat": "12.32",
     "night_recovery": "12.41",
     "rally": "12.41",
+    "retreat_before_combat": "8.77",
+    "routed_before_combat": "12.34",
 }
 
 

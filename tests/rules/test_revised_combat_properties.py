@@ -3,7 +3,7 @@ same battles as tests/rules/test_selfplay.py plays under the 1975 rules:
 
 - the combat choices offered and ``decide`` agree both ways (8.1x, 8.2x: every offered attack is
   accepted at the offered odds; every accepted declaration is offered; every pending decision, rally
-  12.41 and the Ae*/Ex* choices of 8.6 included, accepts the options it offers);
+  12.41, retreat before combat 8.77 and 12.34, and the Ae*/Ex* choices of 8.6 included, accepts the options it offers);
 - self-played games under the referee keep every invariant (8.14, 6.32, no dead end, 21.1) and end with
   a level of victory, with the random and the greedy players.
 """
@@ -12,15 +12,23 @@ import random
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from test_selfplay import CASE, GRID, battlefield, check_attack_agreement
+from test_selfplay import CASE, GRID, battlefield
 
-from rules.combat_choices import AdvanceChoice, LossesChoice, RallyChoice, ResolveChoice, RetreatChoice
+from rules.combat import AttackDeclared, DeclareAttack, may_attack
+from rules.combat_choices import (
+    AdvanceChoice,
+    BeforeCombatChoice,
+    LossesChoice,
+    RallyChoice,
+    ResolveChoice,
+    RetreatChoice,
+)
 from rules.errors import RuleViolation
 from rules.game import Game
 from rules.legal import choices
 from rules.reducer import decide, fold, new_game
 from rules.retreat import Retreat
-from rules.selfplay import PLAYERS, dice_from, random_decision, refereed_game
+from rules.selfplay import PLAYERS, declaration, dice_from, random_decision, refereed_game
 
 
 def revised_battlefield(seed: int) -> Game:
@@ -28,9 +36,46 @@ def revised_battlefield(seed: int) -> Game:
     return Game(classic.scenario, "revised", {"auto_single_choice": random.Random(seed).random() < 0.3})
 
 
+def check_attack_agreement(state, rng: random.Random) -> None:
+    """As tests/rules/test_selfplay.py's, where a declaration may be followed by the decisions before the
+    die (8.77, 12.34)."""
+    legal = choices(state)
+    game = state.game
+    for option in rng.sample(legal.attacks, min(4, len(legal.attacks))):
+        adjacent = rng.choice(option.adjacent)
+        for bombard in ((), option.bombard):
+            if not adjacent.hexes and not bombard:
+                continue
+            event = decide(state, declaration(option, adjacent.hexes, bombard))[0]
+            expected = adjacent.odds_with_bombardment if bombard else adjacent.odds
+            assert event.attack.odds == expected
+    side = state.phasing
+    mine = sorted({h for u, h in state.positions.items() if game.units[u].side == side})
+    theirs = sorted({h for u, h in state.positions.items() if game.units[u].side != side})
+    if not mine or not theirs:
+        return
+    for _ in range(8):
+        hexes = rng.sample(mine, rng.randint(1, min(3, len(mine))))
+        attackers = [u for h in hexes for u in state.units_in(h) if may_attack(state, u)]
+        if rng.random() < 0.2 and attackers:
+            attackers = attackers[:-1]
+        defenders = rng.sample(theirs, rng.randint(1, min(2, len(theirs))))
+        try:
+            event = decide(state, DeclareAttack(tuple(attackers), tuple(defenders)))[0]
+        except RuleViolation as e:
+            assert CASE.match(e.case) and e.message
+            continue
+        assert isinstance(event, AttackDeclared)
+        a = event.attack
+        option = {o.defenders: o for o in legal.attacks}[tuple(sorted(defenders))]
+        assert tuple(sorted({state.positions[u] for u in a.attackers})) in {c.hexes for c in option.adjacent}
+        assert {state.positions[u] for u in a.bombarding} <= set(option.bombard)
+
+
 def check_decision_agreement(state, rng: random.Random) -> None:
     decision = choices(state).decision
-    assert isinstance(decision, ResolveChoice | RetreatChoice | LossesChoice | AdvanceChoice | RallyChoice)
+    kinds = ResolveChoice | RetreatChoice | LossesChoice | AdvanceChoice | RallyChoice | BeforeCombatChoice
+    assert isinstance(decision, kinds)
     for _ in range(3):
         decide(state, random_decision(decision, rng), dice_from(rng))  # offered -> accepted
     if isinstance(decision, RetreatChoice):

@@ -279,7 +279,11 @@ def test_a_routed_unit_does_not_advance_12_35_and_routed_artillery_gets_no_bonus
     units = [union("a", "0404", strength=1), rebel("r1", "0505", strength=2), rebel("r2", "0505", strength=6)]
     s = to_phase(start(units))
     s.morale["r1"] = "routed"
-    s, a = declared(s, ["a"], ["0505"])
+    s, _ = declared(s, ["a"], ["0505"])
+    from rules.revised_combat_procedures import RetreatBeforeCombat
+
+    s = fold(s, decide(s, RetreatBeforeCombat(())))  # 12.34: the attacker leaves the Routed unit in place
+    a = s.pending[0]
     assert a.defence == 7  # 12.23: the Routed 2 defends at a third, 0.67 -> 1 (8.32)
     s, events = resolve(s, 4)
     assert events[0].result == "Ae"
@@ -288,7 +292,8 @@ def test_a_routed_unit_does_not_advance_12_35_and_routed_artillery_gets_no_bonus
     units = [union("a", "0404", strength=6), rebel("g", "0505", type_="artillery", strength=4), rebel("i", "0506")]
     s = to_phase(start(units))
     s.morale["g"] = "routed"
-    _, a = declared(s, ["a"], ["0505"])
+    s, _ = declared(s, ["a"], ["0505"])
+    a = fold(s, decide(s, RetreatBeforeCombat(()))).pending[0]
     assert a.defence == 1  # 12.36: no 9.53 bonus; 12.23: a third (4/3 -> 1)
 
 
@@ -345,3 +350,76 @@ def test_a_routed_unit_rallying_on_a_six_is_eliminated_12_43():
     s, _ = execute(s, EndPhase())
     s = fold(s, decide(s, RollRally(), rolls(6)))
     assert "a" in s.eliminated and "a" not in s.positions  # 12.41 iii; counted as any eliminated unit (12.43)
+
+
+# -- retreat before combat (8.77-8.79, 12.19, 12.34) ---------------------------------------------------
+def _retreat_first_option(s):
+    from rules.retreat import Retreat
+
+    choice = decision_choice(s)
+    o = choice.options[0]
+    return fold(s, decide(s, Retreat(choice.unit, o.to, o.displace)))
+
+
+def test_cavalry_retreats_two_hexes_before_combat_and_the_attack_is_over_8_77_8_79_12_19():
+    from rules.decisions import PendingBeforeCombat
+    from rules.revised_combat_procedures import AttackVoided, RetreatBeforeCombat
+
+    s = to_phase(start([union("a", "0404", strength=4), rebel("c", "0505", type_="cavalry", strength=2)]))
+    s, _ = execute(s, DeclareAttack(("a",), ("0505",)))
+    head = s.pending[0]
+    assert isinstance(head, PendingBeforeCombat) and head.side == "confederate" and head.units == ("c",)
+    s = fold(s, decide(s, RetreatBeforeCombat(("c",)), rolls(5)))  # 1-5: it retreats two hexes
+    s = _retreat_first_option(s)
+    events = decide(s, *_first_retreat_command(s))
+    assert of_type(events, AttackVoided)
+    s = fold(s, events)
+    assert s.positions["c"] not in ("0505",) and "c" not in s.morale  # 12.19: no Disorder
+    assert isinstance(s.pending[0], PendingAdvance) and s.pending[0].hexes == ("0505",)
+
+
+def _first_retreat_command(s):
+    from rules.retreat import Retreat
+
+    choice = decision_choice(s)
+    o = choice.options[0]
+    return (Retreat(choice.unit, o.to, o.displace),)
+
+
+def test_cavalry_stays_on_a_six_8_77():
+    from rules.decisions import PendingAttack
+    from rules.revised_combat_procedures import RetreatBeforeCombat
+
+    s = to_phase(start([union("a", "0404", strength=4), rebel("c", "0505", type_="cavalry", strength=2)]))
+    s, _ = execute(s, DeclareAttack(("a",), ("0505",)))
+    s = fold(s, decide(s, RetreatBeforeCombat(("c",)), rolls(6)))
+    assert isinstance(s.pending[0], PendingAttack) and s.positions["c"] == "0505"
+
+
+def test_no_retreat_before_combat_from_cavalry_attackers_or_bombardment_alone_8_77_8_78():
+    from rules.decisions import PendingAttack
+
+    s = to_phase(start([union("k", "0404", type_="cavalry"), rebel("c", "0505", type_="cavalry", strength=2)]))
+    s, _ = execute(s, DeclareAttack(("k",), ("0505",)))
+    assert isinstance(s.pending[0], PendingAttack)
+    s = to_phase(start([union("g", "0402", type_="artillery", strength=4), rebel("c", "0405", type_="cavalry", strength=1)]))
+    s, _ = execute(s, DeclareAttack(("g",), ("0405",)))
+    assert isinstance(s.pending[0], PendingAttack)  # 8.78: not adjacent to other enemy units
+
+
+def test_the_attacker_may_retreat_routed_defenders_before_combat_12_34():
+    from rules.decisions import PendingAttack, PendingBeforeCombat
+    from rules.revised_combat_procedures import RetreatBeforeCombat
+
+    units = [union("a", "0404", strength=6), rebel("r", "0505", strength=3), rebel("s", "0505", strength=2)]
+    s = start(units)
+    s = fold(s, [MoraleChanged(changes=(("r", "routed"),), case="12.0")])
+    s = to_phase(s)
+    s, _ = execute(s, DeclareAttack(("a",), ("0505",)))
+    head = s.pending[0]
+    assert isinstance(head, PendingBeforeCombat) and head.side == "union" and head.units == ("r",)
+    s = fold(s, decide(s, RetreatBeforeCombat(("r",))))
+    s = _retreat_first_option(s)
+    s = _retreat_first_option(s)
+    head = s.pending[0]
+    assert isinstance(head, PendingAttack) and head.defending == ("s",) and (head.attack, head.defence) == (6, 2)
