@@ -6,7 +6,7 @@ adjacent unit may join), 8.2 (multi-hex), 8.7 (retreat and advance), 9.0 (artill
 9.4 (adjacent attacks), 9.43 (artillery attacking from an enemy zone suffers the result), 11.2 (night
 combat), 12.1, 12.2, 12.3 (morale), 12.42 (the Rally marker removed after the roll).
 
-Cases cited by docs/RULES_COVERAGE.md: 8.9, 8.11, 8.21, 8.24, 8.25, 8.41, 8.46, 8.61, 8.71, 8.75, 8.76, 9.15, 9.17, 9.19, 9.47, 11.3, 11.23, 12.12, 12.17, 12.21, 12.22, 12.26, 12.31, 12.33."""
+Cases cited by docs/RULES_COVERAGE.md: 8.77, 8.78, 8.79, 12.19, 12.34, 8.9, 8.11, 8.21, 8.24, 8.25, 8.41, 8.46, 8.61, 8.71, 8.75, 8.76, 9.15, 9.17, 9.19, 9.47, 11.3, 11.23, 12.12, 12.17, 12.21, 12.22, 12.26, 12.31, 12.33."""
 
 from __future__ import annotations
 
