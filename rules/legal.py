@@ -18,7 +18,7 @@ from rules.combat_choices import AttackOption, DecisionChoice, attack_options, d
 from rules.errors import RuleViolation
 from rules.events import ReinforcementEntered, UnitMoved
 from rules.handlers import apply
-from rules.revised_combat_procedures import rally_candidates
+from rules.revised_combat_procedures import rally_candidates, rout_candidates
 from rules.scenario import Side
 from rules.sequence import to_act, why_phase_may_not_end
 from rules.state import COMBAT, MOVEMENT, State
@@ -57,6 +57,7 @@ class Choices(msgspec.Struct, kw_only=True):
     attacks: list[AttackOption] = []  # Combat Phase: the attacks that may be declared (rules/combat_choices.py)
     decision: DecisionChoice | None = None  # the options of the first pending decision
     rally: tuple[str, ...] = ()  # revised 12.41 (b): units that may be given a Rally marker now (PlaceRally)
+    rout: tuple[str, ...] = ()  # revised 12.16: Shaken units that may be turned Routed now (VoluntaryRout)
     may_end_phase: bool = False
     end_phase_refused: Refusal | None = None
 
@@ -79,6 +80,7 @@ def choices(state: State) -> Choices:
         out.decision = decision_choice(state)
     elif state.phase == COMBAT:
         out.attacks = attack_options(state)
+        out.rout = rout_candidates(state)
     problem = why_phase_may_not_end(state)
     out.may_end_phase = problem is None
     if problem is not None:

@@ -147,6 +147,13 @@ class PlaceRally(Command, frozen=True, tag="place_rally"):
     units: tuple[str, ...]
 
 
+class VoluntaryRout(Command, frozen=True, tag="voluntary_rout"):
+    """12.16: at the start of his Combat Phase the player turns these Shaken units, which did not move,
+    Routed (so they need not make an unfavourable attack)."""
+
+    units: tuple[str, ...]
+
+
 class RollRally(Command, frozen=True, tag="roll_rally"):
     """12.41 (b): at the start of the Combat Phase, before any attack, roll for every Rally marker."""
 
@@ -806,6 +813,44 @@ def apply_rally_rolled(state: State, event: RallyRolled) -> None:
         state.pending = state.pending[1:]
     state.rallying.difference_update(u for u, _ in event.rolls)  # 12.42
     state.rallying.difference_update(event.units)
+
+
+# -- voluntary rout (12.16) ---------------------------------------------------------------------------
+def rout_candidates(state: State) -> tuple[str, ...]:
+    """12.16: the phasing Shaken units that did not move this Player-Turn, at the start of the Combat
+    Phase (no attack declared yet, nothing pending)."""
+    if not _revised(state) or state.phase != COMBAT or state.pending or state.attacked or state.game_over:
+        return ()
+    units = state.game.units
+    return tuple(
+        sorted(
+            u
+            for u, lv in state.morale.items()
+            if lv == morale.SHAKEN and u in state.positions and units[u].side == state.phasing and u in state.stationary
+        )
+    )
+
+
+@decider(VoluntaryRout)
+def decide_voluntary_rout(state: State, command: VoluntaryRout, dice: Dice | None) -> list[Event]:
+    game = state.game
+    allowed = set(rout_candidates(state))
+    chosen = tuple(sorted(set(command.units)))
+    if not chosen:
+        raise game.violation("voluntary_rout", "name the Shaken units to rout")
+    for u in chosen:
+        if u not in allowed:
+            name = game.designation(u) if u in game.units else repr(u)
+            raise game.violation(
+                "voluntary_rout",
+                f"{name} may not be routed now: only Shaken units that did not move, at the start of the Combat Phase",
+            )
+    events: list[Event] = [MoraleChanged(changes=tuple((u, morale.ROUTED) for u in chosen), case=game.case("voluntary_rout"))]
+    ezoc = enemy_controlled(state, state.phasing)
+    engaged = tuple(sorted({*state.engaged, *(u for u in chosen if state.positions[u] in ezoc)}))
+    if engaged != tuple(sorted(state.engaged)):
+        events.append(IneffectiveUnitsEngaged(units=engaged))  # 12.32: it retreats at the end of the phase
+    return events
 
 
 REVISED_COMBAT = RevisedCombat()

@@ -144,6 +144,7 @@ CASES: dict[str, str] = {
     "rally": "12.41",
     "retreat_before_combat": "8.77",
     "routed_before_combat": "12.34",
+    "voluntary_rout": "12.16",
 }
 
 

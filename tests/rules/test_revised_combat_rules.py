@@ -6,7 +6,7 @@ adjacent unit may join), 8.2 (multi-hex), 8.7 (retreat and advance), 9.0 (artill
 9.4 (adjacent attacks), 9.43 (artillery attacking from an enemy zone suffers the result), 11.2 (night
 combat), 12.1, 12.2, 12.3 (morale), 12.42 (the Rally marker removed after the roll).
 
-Cases cited by docs/RULES_COVERAGE.md: 8.77, 8.78, 8.79, 12.19, 12.34, 8.9, 8.11, 8.21, 8.24, 8.25, 8.41, 8.46, 8.61, 8.71, 8.75, 8.76, 9.15, 9.17, 9.19, 9.47, 11.3, 11.23, 12.12, 12.17, 12.21, 12.22, 12.26, 12.31, 12.33."""
+Cases cited by docs/RULES_COVERAGE.md: 12.16, 8.77, 8.78, 8.79, 12.19, 12.34, 8.9, 8.11, 8.21, 8.24, 8.25, 8.41, 8.46, 8.61, 8.71, 8.75, 8.76, 9.15, 9.17, 9.19, 9.47, 11.3, 11.23, 12.12, 12.17, 12.21, 12.22, 12.26, 12.31, 12.33."""
 
 from __future__ import annotations
 
@@ -423,3 +423,27 @@ def test_the_attacker_may_retreat_routed_defenders_before_combat_12_34():
     s = _retreat_first_option(s)
     head = s.pending[0]
     assert isinstance(head, PendingAttack) and head.defending == ("s",) and (head.attack, head.defence) == (6, 2)
+
+
+def test_a_shaken_unit_that_did_not_move_may_be_routed_to_avoid_attacking_12_16():
+    from rules.revised_combat_procedures import VoluntaryRout
+
+    s = start([union("a", "0404", strength=2), rebel("r", "0505", strength=9)])
+    s = fold(s, [MoraleChanged(changes=(("a", "shaken"),), case="12.0")])
+    s = to_phase(s)
+    assert choices(s).rout == ("a",)
+    s, _ = execute(s, VoluntaryRout(("a",)))
+    assert s.morale["a"] == "routed" and "a" in s.engaged and choices(s).may_end_phase  # no attack owed
+    s, _ = execute(s, EndPhase())
+    assert isinstance(s.pending[0], PendingRetreat) and s.pending[0].unit == "a"  # 12.32
+
+
+def test_a_unit_that_moved_may_not_be_routed_voluntarily_12_16():
+    from rules.revised_combat_procedures import VoluntaryRout
+
+    s = start([union("a", "0403", strength=2), rebel("r", "0606", strength=9)])
+    s = fold(s, [MoraleChanged(changes=(("a", "shaken"),), case="12.0")])
+    s, _ = execute(s, MoveUnit("a", ("0403", "0404")))
+    s = to_phase(s)
+    assert choices(s).rout == ()
+    assert refused(s, VoluntaryRout(("a",))).case == "12.16"
