@@ -409,7 +409,9 @@ def decide_build(state: State, command: BuildBreastworks, dice) -> list:
     if problem is not None:
         raise problem
     side = state.game.units[command.unit].side
-    return [BreastworksBegun(unit=command.unit, hex=state.positions[command.unit], side=side, turn=state.turn)]
+    event = BreastworksBegun(unit=command.unit, hex=state.positions[command.unit], side=side, turn=state.turn)
+    _no_dead_end(state, command.unit, event)
+    return [event]
 
 
 @decider(CompleteBreastworks)
@@ -422,7 +424,20 @@ def decide_complete(state: State, command: CompleteBreastworks, dice) -> list:
         raise state.game.violation(
             "breastworks.complete", "breastworks face three adjacent hexsides: name three contiguous neighbouring hexes"
         )
-    return [BreastworksCompleted(hex=state.positions[command.unit], facing=facing, unit=command.unit)]
+    event = BreastworksCompleted(hex=state.positions[command.unit], facing=facing, unit=command.unit)
+    _no_dead_end(state, command.unit, event)
+    return [event]
+
+
+def _no_dead_end(state: State, unit: str, event) -> None:
+    """6.32: the builder stays put, so its hex must still be brought within the stacking limit by
+    the others' moves (rules/movement.py ``check_no_dead_end``)."""
+    from rules.handlers import apply
+    from rules.movement import check_no_dead_end
+
+    after = state.copy()
+    apply(after, event)
+    check_no_dead_end(after, unit)
 
 
 @evolver(BreastworksBegun)

@@ -34,20 +34,14 @@ from rules.combat_choices import (
 )
 from rules.commands import Command, EndPhase, EnterReinforcement, MoveUnit
 from rules.crt import ratio
+from rules.errors import RuleViolation
 from rules.events import Event, PhaseBegan, PhaseEnded
 from rules.handlers import apply
 from rules.legal import Choices, choices, reinforcement_choices, unit_moves
 from rules.outcomes import UnitEliminated
 from rules.reducer import Dice, decide, fold
 from rules.retreat import Advance, Decline, Retreat
-from rules.revised_combat_procedures import (
-    PlaceRally,
-    RetreatBeforeCombat,
-    RollRally,
-    VoluntaryRout,
-    rally_candidates,
-    rout_candidates,
-)
+from rules.revised_combat_procedures import PlaceRally, RetreatBeforeCombat, RollRally, rally_candidates
 from rules.sequence import why_phase_may_not_end
 from rules.stacking import overstacked
 from rules.state import COMBAT, MOVEMENT, State
@@ -108,8 +102,6 @@ def random_command(state: State, rng: random.Random, end_weight: float = 0.15, l
         return random_decision(legal.decision, rng)
     if legal.rally and rng.random() < 0.5:  # revised 12.41 (b)
         return PlaceRally(tuple(u for u in legal.rally if rng.random() < 0.5) or legal.rally[:1])
-    if legal.rout and rng.random() < 0.3:  # revised 12.16
-        return VoluntaryRout(legal.rout[:1])
     if legal.attacks:
         if legal.may_end_phase and rng.random() < end_weight:
             return EndPhase()
@@ -135,6 +127,10 @@ def _random_move(state: State, rng: random.Random, end_weight: float) -> Command
     may_end = why_phase_may_not_end(state) is None
     if may_end and rng.random() < end_weight:
         return EndPhase()
+    if state.game.ruleset.strategic_bonus:  # revised 6.4, 10.34 (no die is drawn under the 1975 rules)
+        extra = revised_movement_command(state, rng)
+        if extra is not None:
+            return extra
     units = state.game.units
     side = state.phasing
     arriving = reinforcement_choices(state)
@@ -152,15 +148,50 @@ def _random_move(state: State, rng: random.Random, end_weight: float) -> Command
     raise DeadEnd(f"dead end: {why_phase_may_not_end(state)}")
 
 
+def revised_movement_command(state: State, rng: random.Random, chance: float = 0.1) -> Command | None:
+    """Now and then, a revised-only movement decision: a strategic move (6.4), breastworks begun or
+    completed (10.34), for one unit drawn at random; None when the draw or the unit offers nothing."""
+    from rules.revised_movement import (
+        BuildBreastworks,
+        CompleteBreastworks,
+        StrategicMove,
+        build_problem,
+        complete_problem,
+        facings,
+        strategic_reach,
+    )
+
+    if rng.random() >= chance:
+        return None
+    units = state.game.units
+    mine = sorted(u for u in state.positions if units[u].side == state.phasing and u not in state.moved)
+    if not mine:
+        return None
+    unit = mine[rng.randrange(len(mine))]
+    options: list[Command] = []
+    if state.game.exclusive.get("breastworks"):
+        if complete_problem(state, unit) is None:
+            options.append(CompleteBreastworks(unit=unit, facing=rng.choice(facings(state, unit))))
+        elif build_problem(state, unit) is None:
+            options.append(BuildBreastworks(unit=unit))
+    reach = strategic_reach(state, unit)
+    if reach is not None and reach.ends:
+        options.append(StrategicMove(unit=unit, path=reach.path(reach.ends[rng.randrange(len(reach.ends))])))
+    for command in options:
+        try:
+            decide(state, command)
+        except RuleViolation:
+            continue  # e.g. no room for it at the end of the phase (6.32)
+        return command
+    return None
+
+
 def random_player(state: State, rng: random.Random, end_weight: float = 0.15) -> Command:
     """Uniform among the legal choices (see ``random_command``)."""
     if state.pending:
         return random_decision(decision_choice(state), rng)
     if state.phase == MOVEMENT:
         return _random_move(state, rng, end_weight)
-    rout = rout_candidates(state)
-    if rout and rng.random() < 0.3:  # revised 12.16
-        return VoluntaryRout(rout[:1])
     attacks = attack_options(state)
     may_end = why_phase_may_not_end(state) is None
     if attacks and not (may_end and rng.random() < end_weight):
