@@ -41,7 +41,14 @@ from rules.legal import Choices, choices, reinforcement_choices, unit_moves
 from rules.outcomes import UnitEliminated
 from rules.reducer import Dice, decide, fold
 from rules.retreat import Advance, Decline, Retreat
-from rules.revised_combat_procedures import PlaceRally, RetreatBeforeCombat, RollRally, rally_candidates
+from rules.revised_combat_procedures import (
+    PlaceRally,
+    RetreatBeforeCombat,
+    RollRally,
+    VoluntaryRout,
+    rally_candidates,
+    rout_candidates,
+)
 from rules.sequence import why_phase_may_not_end
 from rules.stacking import overstacked
 from rules.state import COMBAT, MOVEMENT, State
@@ -102,6 +109,8 @@ def random_command(state: State, rng: random.Random, end_weight: float = 0.15, l
         return random_decision(legal.decision, rng)
     if legal.rally and rng.random() < 0.5:  # revised 12.41 (b)
         return PlaceRally(tuple(u for u in legal.rally if rng.random() < 0.5) or legal.rally[:1])
+    if legal.rout and rng.random() < 0.3:  # revised 12.16
+        return VoluntaryRout(legal.rout[:1])
     if legal.attacks:
         if legal.may_end_phase and rng.random() < end_weight:
             return EndPhase()
@@ -192,6 +201,9 @@ def random_player(state: State, rng: random.Random, end_weight: float = 0.15) ->
         return random_decision(decision_choice(state), rng)
     if state.phase == MOVEMENT:
         return _random_move(state, rng, end_weight)
+    rout = rout_candidates(state)
+    if rout and rng.random() < 0.3:  # revised 12.16
+        return VoluntaryRout(rout[:1])
     attacks = attack_options(state)
     may_end = why_phase_may_not_end(state) is None
     if attacks and not (may_end and rng.random() < end_weight):
