@@ -226,10 +226,12 @@ class RallyChoice(msgspec.Struct, frozen=True, tag="rally"):
 
 class BeforeCombatChoice(msgspec.Struct, frozen=True, tag="before_combat"):
     """Revised 8.77 ("cavalry", the defender's) or 12.34 ("routed", the attacker's): any of ``units`` may
-    be named to retreat two hexes before the die (``RetreatBeforeCombat``; none: an empty list)."""
+    be named to retreat two hexes before the die (``RetreatBeforeCombat``; none: an empty list).
+    8.45 ("terrain", the defender's): one of ``options`` ("forest" or "terrain", ``ChooseTerrain``)."""
 
     kind: str
     units: tuple[str, ...]
+    options: tuple[str, ...] = ()
 
 
 DecisionChoice = ResolveChoice | RetreatChoice | LossesChoice | AdvanceChoice | RallyChoice | BeforeCombatChoice
@@ -256,5 +258,9 @@ def decision_choice(state: State) -> DecisionChoice | None:
     if isinstance(head, PendingRally):
         return RallyChoice(head.units)
     if isinstance(head, PendingBeforeCombat):
+        if head.what == "terrain":
+            from rules.revised_combat_procedures import terrain_choices
+
+            return BeforeCombatChoice(head.what, (), terrain_choices(state))
         return BeforeCombatChoice(head.what, head.units)
     return None

@@ -42,6 +42,8 @@ from __future__ import annotations
 
 from fractions import Fraction
 
+import msgspec
+
 from rules import artillery, morale
 from rules import crt_revised as table
 from rules import revised_combat as rc
@@ -188,16 +190,18 @@ def _hexside(game):
 class Strengths:
     """An attack's adjusted totals (8.32), its net column shift and what it reads on the table."""
 
-    __slots__ = ("attack", "defence", "defending", "passive", "shift", "level")
+    __slots__ = ("attack", "defence", "defending", "passive", "shift", "level", "choices")
 
     def __init__(self, attack, defence, defending, passive, shift, level):
         self.attack, self.defence, self.defending, self.passive = attack, defence, defending, passive
         self.shift, self.level = shift, level
+        self.choices: tuple[str, ...] = ()
 
 
-def strengths(state: State, adjacent, bombarding, defenders, passive_units=None) -> Strengths:
-    """8.32: every unit adjusted (range, morale, terrain), summed; the terrain option best for the
-    defender (8.45 Ruling); the odds level with the net shift (8.42, 10.27)."""
+def strengths(state: State, adjacent, bombarding, defenders, passive_units=None, choose: str | None = None) -> Strengths:
+    """8.32: every unit adjusted (range, morale, terrain), summed; the terrain option ``choose`` (8.45:
+    the defender's choice) or else the one best for the defender; the odds level with the net shift
+    (8.42, 10.27). ``Strengths.choices``: the options that differ in outcome, when there are two."""
     game = state.game
     units = game.units
     defenders = tuple(defenders)
@@ -224,6 +228,7 @@ def strengths(state: State, adjacent, bombarding, defenders, passive_units=None)
     right = max((rc.RIGHT_SHIFT_HEX.get(game.terrain.get(d, ""), 0) for d in defenders), default=0)
     options = rc.terrain_options(attackers, defenders, game.terrain, _hexside(game), right_shift=right) if attackers else []
     best = None
+    outcomes = {}
     for opt in options or [rc.TerrainOption("terrain", frozenset(), right)]:
         attack = 0
         for a in attackers:
@@ -234,10 +239,16 @@ def strengths(state: State, adjacent, bombarding, defenders, passive_units=None)
             attack += rc.adjusted(unit.strength, range_factor=rf, morale_factor=mf, halved=a.unit in opt.halved)
         level = table.shifted(table.column_index(attack, defence), opt.shift)
         key = (level, table.die_modifier(level))
+        outcomes[opt.name] = (key, attack, opt.shift, level)
         if best is None or key < best[0]:
             best = (key, attack, opt.shift, level)
+    if choose in outcomes:
+        best = outcomes[choose]
     _, attack, shift, level = best
-    return Strengths(attack, defence, tuple(defending), tuple(passive), shift, level)
+    s = Strengths(attack, defence, tuple(defending), tuple(passive), shift, level)
+    keys = {v[0] for v in outcomes.values()}
+    s.choices = tuple(sorted(outcomes)) if len(keys) > 1 else ()
+    return s
 
 
 def _supported(state: State, unit: str, hex_: str, occ) -> bool:
@@ -351,8 +362,17 @@ class RevisedCombat:
         cavalry = cavalry_may_retreat(state, attack)
         if cavalry:
             decisions.append(PendingBeforeCombat(side=other_side(attack.side), what="cavalry", units=cavalry))
+        # 8.45: the defender's terrain choice, if there is one once the retreats are made, comes last
+        decisions.append(PendingBeforeCombat(side=other_side(attack.side), what="terrain", units=()))
         del units
-        return [DecisionsAwaited(decisions=tuple(decisions), first=True)] if decisions else []
+        from rules.combat import AttackDeclared
+
+        scratch = state.copy()
+        apply(scratch, AttackDeclared(attack=attack))
+        emit = Emitter(scratch)
+        emit(DecisionsAwaited(decisions=tuple(decisions), first=True))
+        settle(emit)
+        return emit.events
 
     def reductions(self, head: PendingAttack) -> list[str]:
         return table.reductions(head.odds)
@@ -641,8 +661,74 @@ def _still_there(state: State, head: PendingBeforeCombat) -> tuple[str, ...]:
     return tuple(u for u in head.units if state.positions.get(u) in attack.defenders)
 
 
+def terrain_choices(state: State) -> tuple[str, ...]:
+    """8.45, 10.25: the terrain options the defender may choose between for the declared attack now
+    ("forest": the forest shift alone; "terrain": the halving and the other shifts), when they differ."""
+    attack = next((p for p in state.pending if isinstance(p, PendingAttack)), None)
+    if attack is None:
+        return ()
+    hexes = tuple(d for d in attack.defenders if any(state.positions.get(u) == d for u in attack.defending))
+    if not hexes:
+        return ()
+    return strengths(state, attack.attackers, attack.bombarding, hexes, passive_units=set(attack.passive)).choices
+
+
+class ChooseTerrain(Command, frozen=True, tag="choose_terrain"):
+    """8.45: the defender's choice between the forest shift ("forest") and the other terrain benefits
+    ("terrain") for the declared attack."""
+
+    option: str
+
+
+class TerrainChosen(Event, frozen=True, tag="terrain_chosen"):
+    """8.45: the defender's terrain option; the attack as it now stands follows (``AttackRecomputed``)."""
+
+    option: str
+
+
+@decider(ChooseTerrain)
+def decide_choose_terrain(state: State, command: ChooseTerrain, dice: Dice | None) -> list[Event]:
+    game = state.game
+    head = state.pending[0] if state.pending else None
+    if not isinstance(head, PendingBeforeCombat) or head.what != "terrain":
+        raise game.violation("sequence", "no terrain choice is awaited now")
+    options = terrain_choices(state)
+    if command.option not in options:
+        raise game.violation("terrain_combat", f"the terrain options of this attack are: {', '.join(options)}")
+    attack = next(p for p in state.pending if isinstance(p, PendingAttack))
+    present = tuple(u for u in attack.defending if state.positions.get(u) in attack.defenders)
+    hexes = tuple(d for d in attack.defenders if any(state.positions.get(u) == d for u in present))
+    s = strengths(state, attack.attackers, attack.bombarding, hexes, passive_units=set(attack.passive), choose=command.option)
+    col = column(s.level)
+    new = msgspec.structs.replace(
+        attack,
+        defending=present,
+        passive=tuple(u for u in attack.passive if u in present),
+        attack=s.attack,
+        defence=s.defence,
+        odds=col,
+        column=col,
+        shift=s.shift,
+        modifier=table.die_modifier(s.level),
+    )
+    emit = Emitter(state)
+    emit(TerrainChosen(option=command.option), AttackRecomputed(attack=new))
+    settle(emit)
+    return emit.events
+
+
+@evolver(TerrainChosen)
+def apply_terrain_chosen(state: State, event: TerrainChosen) -> None:
+    if state.pending and isinstance(state.pending[0], PendingBeforeCombat):
+        state.pending = state.pending[1:]
+
+
 @automatic(PendingBeforeCombat)
 def _automatic_before_combat(state: State, head: PendingBeforeCombat) -> list[Event] | None:
+    if head.what == "terrain":
+        if len(terrain_choices(state)) < 2:
+            return [DecisionDeclined(side=head.side, kind="before_combat", reason="no terrain choice in this attack")]
+        return None
     if not _still_there(state, head):
         return [DecisionDeclined(side=head.side, kind="before_combat", reason="no unit left to retreat before combat")]
     return None
@@ -652,7 +738,7 @@ def _automatic_before_combat(state: State, head: PendingBeforeCombat) -> list[Ev
 def decide_retreat_before_combat(state: State, command: RetreatBeforeCombat, dice: Dice | None) -> list[Event]:
     game = state.game
     head = state.pending[0] if state.pending else None
-    if not isinstance(head, PendingBeforeCombat):
+    if not isinstance(head, PendingBeforeCombat) or head.what == "terrain":
         raise game.violation("sequence", "no retreat before combat is awaited now")
     rule = "retreat_before_combat" if head.what == "cavalry" else "routed_before_combat"
     allowed = set(_still_there(state, head))
@@ -721,7 +807,8 @@ def _attack_after_retreats_before_combat(state: State, head: PendingAttack) -> l
 
 @evolver(AttackRecomputed)
 def apply_attack_recomputed(state: State, event: AttackRecomputed) -> None:
-    state.pending = [event.attack, *state.pending[1:]]
+    i = next(i for i, p in enumerate(state.pending) if isinstance(p, PendingAttack))
+    state.pending = [*state.pending[:i], event.attack, *state.pending[i + 1 :]]
 
 
 @evolver(AttackVoided)

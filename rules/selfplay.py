@@ -42,6 +42,7 @@ from rules.outcomes import UnitEliminated
 from rules.reducer import Dice, decide, fold
 from rules.retreat import Advance, Decline, Retreat
 from rules.revised_combat_procedures import (
+    ChooseTerrain,
     PlaceRally,
     RetreatBeforeCombat,
     RollRally,
@@ -81,6 +82,8 @@ def random_decision(decision, rng: random.Random) -> Command:
     if isinstance(decision, RallyChoice):
         return RollRally()
     if isinstance(decision, BeforeCombatChoice):
+        if decision.options:  # revised 8.45
+            return ChooseTerrain(rng.choice(decision.options))
         return RetreatBeforeCombat(tuple(u for u in decision.units if rng.random() < 0.5))
     raise DeadEnd(f"no answer to {decision!r}")
 

@@ -6,7 +6,7 @@ adjacent unit may join), 8.2 (multi-hex), 8.7 (retreat and advance), 9.0 (artill
 9.4 (adjacent attacks), 9.43 (artillery attacking from an enemy zone suffers the result), 11.2 (night
 combat), 12.1, 12.2, 12.3 (morale), 12.42 (the Rally marker removed after the roll).
 
-Cases cited by docs/RULES_COVERAGE.md: 12.16, 8.77, 8.78, 8.79, 12.19, 12.34, 8.9, 8.11, 8.21, 8.24, 8.25, 8.41, 8.46, 8.61, 8.71, 8.75, 8.76, 9.15, 9.17, 9.19, 9.47, 11.3, 11.23, 12.12, 12.17, 12.21, 12.22, 12.26, 12.31, 12.33."""
+Cases cited by docs/RULES_COVERAGE.md: 8.45, 10.25, 12.16, 8.77, 8.78, 8.79, 12.19, 12.34, 8.9, 8.11, 8.21, 8.24, 8.25, 8.41, 8.46, 8.61, 8.71, 8.75, 8.76, 9.15, 9.17, 9.19, 9.47, 11.3, 11.23, 12.12, 12.17, 12.21, 12.22, 12.26, 12.31, 12.33."""
 
 from __future__ import annotations
 
@@ -447,3 +447,28 @@ def test_a_unit_that_moved_may_not_be_routed_voluntarily_12_16():
     s = to_phase(s)
     assert choices(s).rout == ()
     assert refused(s, VoluntaryRout(("a",))).case == "12.16"
+
+
+def test_the_defender_chooses_the_forest_shift_or_the_other_terrain_benefits_8_45_10_25():
+    from rules.combat_choices import BeforeCombatChoice
+    from rules.decisions import PendingAttack
+    from rules.revised_combat_procedures import ChooseTerrain
+
+    units = [union("a", "0202", strength=8), rebel("r1", "0201", strength=1), rebel("r2", "0203", strength=1)]
+    s = to_phase(start(units, hexes=board(terrain={"0201": "forest", "0203": "forest_rough"})))
+    s, _ = execute(s, DeclareAttack(("a",), ("0201", "0203")))
+    choice = decision_choice(s)
+    assert isinstance(choice, BeforeCombatChoice) and choice.kind == "terrain" and choice.options == ("forest", "terrain")
+    assert s.pending[1].odds == "2-1"  # until he chooses: the better for him (halved: 4 to 2)
+    assert refused(s, ChooseTerrain("fort")).case == "8.4"
+    s = fold(s, decide(s, ChooseTerrain("forest")))
+    head = s.pending[0]
+    assert isinstance(head, PendingAttack) and (head.attack, head.shift, head.odds) == (8, -1, "3-1")
+
+
+def test_no_terrain_choice_when_only_one_benefit_applies_8_45():
+    from rules.decisions import PendingAttack
+
+    s = to_phase(start([union("a", "0404", strength=4), rebel("r", "0505", strength=2)], hexes=board(terrain={"0505": "forest"})))
+    s, _ = execute(s, DeclareAttack(("a",), ("0505",)))
+    assert isinstance(s.pending[0], PendingAttack) and s.pending[0].shift == -1
