@@ -409,3 +409,10 @@ def test_terrain_effects_chart_movement_column_10_1():
     g = game([union("i", "0101"), FAR], hexes=board(10, 10, kinds))
     assert [hex_cost(g, "infantry", h) for h in kinds] == [2, 3, 5, 3, 1, None]
     assert [hex_cost(g, "artillery", h) for h in kinds] == [3, 3, 6, 4, 1, None]
+
+
+def test_no_combat_in_the_movement_phase_6_14():
+    from rules.combat import DeclareAttack
+
+    state = start([union("i", "0101"), rebel("r", "0102")])
+    assert refused(state, DeclareAttack(attackers=("i",), defenders=("0102",))) == "6.14"
