@@ -27,9 +27,9 @@ What differs from 1975 and is decided here:
   (``RollRally``) at the start of the Combat Phase before any attack.
 
 Rulings (README "Revised rule set"):
-- 8.45, 10.25: when the forest shift and the other terrain benefits are both open to the defender, the
-  choice is made for him: the one that gives the attack the lower column (then the smaller die
-  modifier). It is not yet offered as a decision.
+- 8.45, 10.25: when the forest shift and the other terrain benefits would give different odds, the
+  defender chooses (``ChooseTerrain``, a decision before the die); until then the attack shows the one
+  better for him (the lower column, then the smaller die modifier).
 - 8.22 (stacked units may attack separately) is not yet enforced: a stack attacks together as in 1975.
 - 12.12, 12.13: the disorder dice are rolled and applied when the result is applied, not after the
   retreats and advances of the combat (the book's timing); the one difference is that a Shaken unit
