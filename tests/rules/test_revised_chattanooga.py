@@ -237,3 +237,22 @@ def test_a_revised_game_ends_with_a_level_of_victory_21_0_21_2(revised):
 
     final, log, referee = refereed_game(new_game(revised), random.Random(7), PLAYERS["greedy"])
     assert final.game_over and final.result in {lv["level"] for lv in revised.exclusive["victory"]["levels"]}
+
+
+def test_game_creation_picks_the_rule_set_and_the_scenario_names_it():
+    sc = load("chattanooga")
+    assert sc.rulesets == ["classic", "revised"]
+    state = new_game(sc, "revised", {"auto_single_choice": True})
+    assert state.ruleset == "revised" and state.game.ruleset.name == "revised" and state.options == {"auto_single_choice": True}
+    assert state.game.movement_allowance("us-cav-2") == 8  # 2.4 under the revised rules; 6 under 1975's
+    assert new_game(sc).game.movement_allowance("us-cav-2") == 6
+
+
+def test_selfplay_command_line_under_the_revised_rules(capsys):
+    import json
+
+    from api.cli import main
+
+    assert main(["selfplay", "chattanooga", "--ruleset", "revised", "--games", "1", "--seed", "3", "--json"]) == 0
+    (line,) = [json.loads(x) for x in capsys.readouterr().out.splitlines()]
+    assert line["turns"] == 10 and line["result"]
