@@ -256,3 +256,17 @@ def test_selfplay_command_line_under_the_revised_rules(capsys):
     assert main(["selfplay", "chattanooga", "--ruleset", "revised", "--games", "1", "--seed", "3", "--json"]) == 0
     (line,) = [json.loads(x) for x in capsys.readouterr().out.splitlines()]
     assert line["turns"] == 10 and line["result"]
+
+
+def test_redoubt_hexsides_cost_no_movement_20_0_20_1(revised):
+    # 20.0, 20.1: Union fortifications and Confederate rifle pits are equal "in terms of defensive and movement
+    # cost purposes"; 10.1 "Redoubt hex side: Other Terrain" (no extra cost; the defence: 8.46)
+    from rules.revised_movement import hex_cost
+
+    sides = revised.scenario.map.hexsides
+    redoubts = [k for k, v in sides.items() if "redoubt" in v.features and len(v.features) == 1]
+    assert redoubts
+    for key in redoubts[:20]:
+        a, b = key.split("|")
+        if (a, b) in revised.step_cost:
+            assert revised.step_cost[(a, b)] == hex_cost(revised, "infantry", b)
