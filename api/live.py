@@ -3,8 +3,9 @@
 A `LiveGame` holds the effective history of one game (replay/history.py) at the head of its log. It
 follows the log through the process's one live tail (eventstore/tail.py) and, whenever the tail
 shows something new, reads every new event from the store at once, folds it, encodes each event
-once and sends the same bytes to every socket of the game (a bounded queue per socket; a socket
-that falls behind is cut off and catches up when it reconnects). The choices of the player to act
+once, builds its websocket frame once and writes the same bytes to every socket of the game
+(`Connection`: what waits for a socket is bounded; a socket that falls behind is cut off and catches
+up when it reconnects). The choices of the player to act
 are computed once per state, for the sockets of that seat that asked for them.
 
 Actions (`LiveGame.act`) are serialised per game in this process and decided against the history:
@@ -18,11 +19,12 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import struct
 import time
 from collections import deque
 
 import msgspec
-from aiohttp import WSMsgType, web
+from aiohttp import web
 
 from api import protocol
 from api.config import ServerConfig
@@ -62,76 +64,126 @@ def now_ms() -> int:
     return time.time_ns() // 1_000_000
 
 
+def text_frame(data: bytes) -> bytes:
+    """`data` as one whole, unmasked, uncompressed websocket text frame (RFC 6455 5.2), as a server
+    sends it: built once per message and written as it is to every socket that gets the message."""
+    n = len(data)
+    if n < 126:
+        return _FRAME1(0x81, n) + data
+    if n < 65536:
+        return _FRAME2(0x81, 126, n) + data
+    return _FRAME3(0x81, 127, n) + data
+
+
+_FRAME1 = struct.Struct("!BB").pack
+_FRAME2 = struct.Struct("!BBH").pack
+_FRAME3 = struct.Struct("!BBQ").pack
+
+
+class _Outbox:
+    """The sockets of this process with frames waiting, written out once per turn of the event loop.
+
+    `Connection.send` only appends a ready frame to the socket's list; one callback per loop turn
+    then writes every waiting socket's frames in one call each (a command's events, choices and
+    ack go out in one write). No task per socket, no per-socket encoding."""
+
+    def __init__(self) -> None:
+        self.waiting: list[Connection] = []
+        self.scheduled = False
+
+    def add(self, conn: Connection) -> None:
+        self.waiting.append(conn)
+        if not self.scheduled:
+            self.scheduled = True
+            asyncio.get_running_loop().call_soon(self.flush)
+
+    def flush(self) -> None:
+        self.scheduled = False
+        waiting, self.waiting = self.waiting, []
+        for conn in waiting:
+            conn.flush()
+
+
+_outbox = _Outbox()
+
+
 class Connection:
-    """One websocket: a seat (or a spectator, `seat` None) of one game, with its outgoing queue."""
+    """One websocket: a seat (or a spectator, `seat` None) of one game, with its outgoing frames.
+
+    What is sent waits (at most `queue_size` messages) until the end of the current turn of the
+    event loop, then goes to the socket's transport in one write. A socket that falls behind (more
+    than `queue_size` messages in one turn, or more than `queue_size` * 8 KiB its transport could not
+    hand to the kernel yet) is cut off; it reconnects with its last version and catches up."""
 
     def __init__(self, ws: web.WebSocketResponse, queue_size: int) -> None:
         self.ws = ws
         self.seat: str | None = None
         self.wants_choices = False
         self.choices_key: bytes | None = None
-        self.queue: asyncio.Queue[bytes] = asyncio.Queue(queue_size)
+        self.queue_size = queue_size
+        self.max_buffered = queue_size * 8192
+        self.pending: list[bytes] = []
         self.closed = False
-        self._writer: asyncio.Task | None = None
+        self._transport = None
         self._closer: asyncio.Task | None = None
 
-    def start(self) -> None:
-        self._writer = asyncio.create_task(self._write())
+    def start(self, transport) -> None:
+        """Call once the websocket is prepared, with the request's transport (`request.transport`)."""
+        self._transport = transport
 
     def send(self, data: bytes) -> bool:
-        """Queue `data` for this socket; a full queue cuts the socket off (False)."""
+        """Queue the message `data` for this socket; False if the socket is closed or cut off."""
+        return self.send_frame(text_frame(data))
+
+    def send_frame(self, frame: bytes) -> bool:
+        """Queue a frame built by `text_frame` (once for every socket that gets it)."""
         if self.closed:
             return False
-        try:
-            self.queue.put_nowait(data)
-        except asyncio.QueueFull:
+        if len(self.pending) >= self.queue_size:
             self.cut_off(protocol.CLOSE_TOO_SLOW, "too slow: reconnect with your last version")
             return False
+        if not self.pending:
+            _outbox.add(self)
+        self.pending.append(frame)
         return True
 
     def send_message(self, message: protocol.ServerMessage) -> bool:
         return self.send(protocol.encode(message))
 
+    def flush(self) -> None:
+        """Write the waiting frames to the transport (one write)."""
+        frames, self.pending = self.pending, []
+        if self.closed or not frames:
+            return
+        transport = self._transport
+        if transport is None or transport.is_closing() or self.ws.closed:
+            self.closed = True  # the peer went away; the reader sees it too
+            return
+        if transport.get_write_buffer_size() > self.max_buffered:
+            self.cut_off(protocol.CLOSE_TOO_SLOW, "too slow: reconnect with your last version")
+            return
+        transport.write(frames[0] if len(frames) == 1 else b"".join(frames))
+
     def cut_off(self, code: int, reason: str) -> None:
-        """Close the socket now, dropping whatever is still queued."""
+        """Close the socket now, dropping whatever is still waiting."""
         if self.closed:
             return
         self.closed = True
-        if self._writer is not None:
-            self._writer.cancel()
+        self.pending = []
         self._closer = asyncio.create_task(self.ws.close(code=code, message=reason.encode()))
 
     async def close_after_sending(self, code: int, reason: str) -> None:
-        """Send what is queued (for a second at most), then close the socket."""
-        with contextlib.suppress(asyncio.TimeoutError):
-            await asyncio.wait_for(self.queue.join(), 1.0)
+        """Send what is waiting, then close the socket."""
+        self.flush()
         self.cut_off(code, reason)
         if self._closer is not None:
             with contextlib.suppress(Exception):
                 await self._closer
 
     async def drain_and_stop(self) -> None:
-        """Send what is queued (briefly, if the socket is still open), then stop the writer."""
-        if self._writer is None:
-            return
-        if not self.closed and not self.ws.closed:
-            with contextlib.suppress(asyncio.TimeoutError):
-                await asyncio.wait_for(self.queue.join(), 1.0)
-        self._writer.cancel()
-        with contextlib.suppress(asyncio.CancelledError, Exception):
-            await self._writer
-
-    async def _write(self) -> None:
-        ws = self.ws
-        try:
-            while True:
-                data = await self.queue.get()
-                try:
-                    await ws.send_frame(data, WSMsgType.TEXT)
-                finally:
-                    self.queue.task_done()
-        except (ConnectionError, RuntimeError):
-            self.closed = True  # the peer went away; the reader sees it too
+        """Send what is waiting (if the socket is still open); nothing is sent after."""
+        self.flush()
+        self.closed = True
 
 
 class LiveGame:
@@ -239,13 +291,13 @@ class LiveGame:
             return
         everyone = list(self.conns)
         players = everyone if self.view is None else [c for c in everyone if c.seat is not None]
-        message = protocol.events_message(encoded)
+        frame = text_frame(protocol.events_message(encoded))
         for conn in players:
-            conn.send(message)
+            conn.send_frame(frame)
         if undone:
-            snapshot = self.snapshot_message("undo")
+            snapshot = text_frame(self.snapshot_message("undo"))
             for conn in players:
-                conn.send(snapshot)
+                conn.send_frame(snapshot)
         if self.view is not None:
             await self._advance_view([c for c in everyone if c.seat is None])
         self._offer_choices(everyone)
@@ -263,18 +315,18 @@ class LiveGame:
                 undone = undone or isinstance(item, UndoAccepted)
         if view.version < target:  # the recent events no longer reach back to the view: reload it
             self.view = await load(self.store, self.game_id, self.hub.games, to_version=target)
-            snapshot = self.snapshot_message("behind", self.view)
+            snapshot = text_frame(self.snapshot_message("behind", self.view))
             for conn in spectators:
-                conn.send(snapshot)
+                conn.send_frame(snapshot)
             return
         if parts:
-            message = protocol.events_message(parts)
+            frame = text_frame(protocol.events_message(parts))
             for conn in spectators:
-                conn.send(message)
+                conn.send_frame(frame)
         if undone:
-            snapshot = self.snapshot_message("undo", view)
+            snapshot = text_frame(self.snapshot_message("undo", view))
             for conn in spectators:
-                conn.send(snapshot)
+                conn.send_frame(snapshot)
 
     def history_for(self, seat: str | None) -> History:
         """The history a seat sees (spectators: the delayed view, when the game has a delay)."""
@@ -308,13 +360,15 @@ class LiveGame:
                 log.exception("game %s: computing the choices failed", self.game_id)
                 return
             self._choices = (key, data)
-        message = protocol.encode(
-            protocol.ChoicesOut(version=self.history.version, side=side, choices=msgspec.Raw(self._choices[1]))
+        frame = text_frame(
+            protocol.encode(
+                protocol.ChoicesOut(version=self.history.version, side=side, choices=msgspec.Raw(self._choices[1]))
+            )
         )
         for conn in wanting:
             if conn.choices_key != key:
                 conn.choices_key = key
-                conn.send(message)
+                conn.send_frame(frame)
 
     # -- sockets ----------------------------------------------------------------------------------
     def admit(self) -> None:

@@ -52,7 +52,7 @@ async def websocket(request: web.Request) -> web.WebSocketResponse:
     )
     await ws.prepare(request)
     conn = Connection(ws, config.queue_size)
-    conn.start()
+    conn.start(request.transport)
     limit = RateLimit(config.rate_per_second, config.rate_burst)
     live: LiveGame | None = None
     cursor: ReplayCursor | None = None  # this connection's replay, once it asks for one (api/replaying.py)
