@@ -587,6 +587,7 @@ def combat_phase_begins(state: State) -> list[Event]:
     freed: rules/effectiveness.py ``retreat_engaged``)."""
     if state.phase != COMBAT or not _revised(state):
         return []
+    state = state.copy()  # the hook's events are applied by the caller; here only to a copy, in order
     side = state.phasing
     units = state.game.units
     ezoc = enemy_controlled(state, side)
