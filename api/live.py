@@ -272,6 +272,15 @@ class LiveGame:
             if envelopes:
                 await self._advance(envelopes)
 
+    async def _fold_appended(self, envelopes) -> None:
+        """Fold (and send) the events this process just appended, as `append` sealed them: no read
+        back. (The tail may have shown them first: then they are folded already.)"""
+        async with self._advance_lock:
+            if envelopes and envelopes[0].version <= self.history.version + 1:
+                await self._advance(envelopes)
+                return
+        await self.catch_up()
+
     async def _advance(self, envelopes) -> None:
         encoded = []
         undone = False
@@ -493,7 +502,7 @@ class LiveGame:
             except KeyMismatch:
                 raise _reused(message.command_id) from None
             if not appended.duplicate:
-                await self.catch_up()
+                await self._fold_appended(appended.envelopes)
                 self._keys[(seat, message.command_id)] = (appended.first, appended.last, key.body_hash)
                 self._after_append(appended.first, appended.last)
             return Ack(

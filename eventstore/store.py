@@ -24,6 +24,7 @@ import hashlib
 import re
 import time
 from collections.abc import AsyncIterator, Container, Sequence
+from dataclasses import dataclass, field
 from importlib import resources
 from typing import NamedTuple, Protocol, runtime_checkable
 
@@ -68,12 +69,18 @@ class CommandKey(msgspec.Struct, frozen=True):
         return b"%d:%s:%s" % (len(seat), seat, self.command_id.encode())
 
 
-class Appended(NamedTuple):
-    """The versions an append occupies; `duplicate` when the command had been appended before."""
+@dataclass(frozen=True, slots=True)
+class Appended:
+    """The versions an append occupies; `duplicate` when the command had been appended before.
+
+    `envelopes`: the events a successful `append` or `append_sealed` stored, exactly as stored
+    (sealed: version, time, prev, hash), so a caller need not read them back; empty for a
+    duplicate and for `lookup`. Not part of equality: `Appended(1, 2)` equals any append of 1..2."""
 
     first: int
     last: int
     duplicate: bool = False
+    envelopes: tuple[Envelope, ...] = field(default=(), compare=False, repr=False)
 
 
 class Snapshot(msgspec.Struct, frozen=True):
@@ -208,7 +215,8 @@ class RedisEventStore:
     async def append(
         self, game_id: str, events: Sequence[NewEvent], expected_version: int, key: CommandKey | None = None
     ) -> Appended:
-        """Append `events` at versions expected_version+1..; atomically, or not at all.
+        """Append `events` at versions expected_version+1..; atomically, or not at all. The answer
+        carries the sealed envelopes as stored (`Appended.envelopes`).
 
         The same `key` with the same body returns the original range and appends nothing; with
         another body it raises KeyMismatch. A game not at `expected_version` raises Conflict.
@@ -223,8 +231,10 @@ class RedisEventStore:
             prev = GENESIS  # past the end: the script answers with a conflict (or the duplicate)
         now = time.time_ns() // 1_000_000
         args: list = [expected_version, key.field() if key else b"", key.body_hash.hex() if key else b"", len(events)]
+        sealed = []
         for i, event in enumerate(events, start=expected_version + 1):
             envelope = seal(event, version=i, time=now, prev=prev)
+            sealed.append(envelope)
             args += [
                 envelope.type,
                 envelope.schema,
@@ -246,7 +256,7 @@ class RedisEventStore:
             self._remember(game_id, reply[2], prev)
             if self.wait_replicas:
                 await self._wait_aof(game_id)
-            return Appended(reply[1], reply[2])
+            return Appended(reply[1], reply[2], envelopes=tuple(sealed))
         if status == b"dup":
             return Appended(reply[1], reply[2], duplicate=True)
         if status == b"conflict":
@@ -281,7 +291,7 @@ class RedisEventStore:
             self._remember(game_id, reply[2], envelopes[-1].hash)
             if self.wait_replicas:
                 await self._wait_aof(game_id)
-            return Appended(reply[1], reply[2])
+            return Appended(reply[1], reply[2], envelopes=tuple(envelopes))
         if reply[0] == b"conflict":
             raise Conflict(game_id, expected_version, reply[1])
         if reply[0] == b"chain":

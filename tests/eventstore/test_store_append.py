@@ -77,6 +77,18 @@ async def test_concurrent_appenders_that_retry_leave_no_gap_and_no_duplicate(sto
         await s.aclose()
 
 
+async def test_append_answers_with_the_envelopes_as_stored(store):
+    g = game()
+    first = await store.append(g, events(2), 0)
+    second = await store.append(g, events(3, "x"), 2, CommandKey.of("north", "c", b"body"))
+    stored = [e async for e in store.read(g)]
+    assert list(first.envelopes) + list(second.envelopes) == stored
+    assert [e.version for e in second.envelopes] == [3, 4, 5] and second.envelopes[0].prev == stored[1].hash
+    # A duplicate stores nothing, and says so with no envelopes.
+    again = await store.append(g, events(3, "x"), 2, CommandKey.of("north", "c", b"body"))
+    assert again == Appended(3, 5, duplicate=True) and again.envelopes == ()
+
+
 async def test_a_retried_command_is_answered_with_its_original_versions(store):
     g = game()
     key = CommandKey.of("south", "cmd-1", b'{"move":"2/3/IV"}')
