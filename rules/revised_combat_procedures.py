@@ -44,7 +44,7 @@ from fractions import Fraction
 
 import msgspec
 
-from rules import artillery, morale
+from rules import artillery, fieldworks, morale
 from rules import crt_revised as table
 from rules import revised_combat as rc
 from rules.combat import CombatResolved, OddsReduced
@@ -226,7 +226,18 @@ def strengths(state: State, adjacent, bombarding, defenders, passive_units=None,
             bonus, factor = rc.defence_factor(level_of(state, u), unit.type == "artillery", supported, bool(adjacent))
             defence += rc.stage(rc.stage(unit.strength, bonus), factor)
     right = max((rc.RIGHT_SHIFT_HEX.get(game.terrain.get(d, ""), 0) for d in defenders), default=0)
+    markers = [m for d in defenders if (m := state.breastworks.get(d)) is not None]
+    if any(m.status == fieldworks.BUILDING for m in markers):
+        right = max(right, 1)  # 10.34 i: attacking a unit building breastworks, one column right
     options = rc.terrain_options(attackers, defenders, game.terrain, _hexside(game), right_shift=right) if attackers else []
+    adjacent_hexes = {a.hex for a in attackers if a.adjacent}
+    if adjacent_hexes and any(
+        m.status != fieldworks.BUILDING and all(m.covers(h) for h in adjacent_hexes) for m in markers
+    ):  # 10.38: attacked entirely through the marker's hexsides (bombardment never spoils it): one left,
+        # like any other shift, but not with the forest shift (8.45, 10.25)
+        options = [
+            o if o.name == rc.FOREST else rc.TerrainOption(o.name, o.halved, min(o.shift, right - 1)) for o in options
+        ]
     best = None
     outcomes = {}
     for opt in options or [rc.TerrainOption("terrain", frozenset(), right)]:
@@ -403,6 +414,12 @@ class RevisedCombat:
             emit(OddsReduced(odds=head.odds, column=chosen))
             if table.COLUMNS.index(chosen) < table.COLUMNS.index(col):
                 col, modifier = chosen, 0
+        for d in head.defenders:  # 10.34 i: "the Breastworks Under Construction Marker is automatically removed"
+            m = state.breastworks.get(d)
+            if m is not None and m.status == fieldworks.BUILDING:
+                from rules.revised_movement import BreastworksRemoved
+
+                emit(BreastworksRemoved(hex=d, reason="its unit was attacked"))
         die = _roll(dice)
         result = table.result(col, die, modifier)
         emit(

@@ -5,7 +5,7 @@ Also shown: 8.3 and 12.24, 12.25 (each unit adjusted alone, at each stage, never
 adjusted for night), 8.44 and 10.27 (the most favourable shift of each side, netted), 9.16, 9.23, 9.45
 (artillery not halved over water obstacles), 9.25 (= 9.19 in combined attacks).
 
-Cases cited by docs/RULES_COVERAGE.md: 8.32, 8.41, 8.42, 8.43, 8.45, 8.46, 8.47, 8.61, 8.62, 9.48, 9.53."""
+Cases cited by docs/RULES_COVERAGE.md: 10.21, 10.22, 10.23, 10.24, 10.26, 8.32, 8.41, 8.42, 8.43, 8.45, 8.46, 8.47, 8.61, 8.62, 9.48, 9.53."""
 
 from fractions import Fraction
 
@@ -163,3 +163,25 @@ def test_bombardment_crosses_no_hexside_ruling_10_23():
 def test_net_shift_with_the_attackers_right_shift_10_27():
     opts = rc.terrain_options([Attacker("a", "0101", True, False)], ["0102"], {"0102": "town"}, _sides({}), right_shift=2)
     assert opts[0].shift == 1
+
+
+def test_never_halved_twice_10_22():
+    sides = _sides({("0101", "0102"): (frozenset({"stream"}), None)})
+    opts = rc.terrain_options([Attacker("a", "0101", True, False)], ["0102"], {"0102": "rough"}, sides)
+    assert opts[0].halved == frozenset({"a"})
+    assert rc.adjusted(8, halved=True) == 4  # once: rough and stream together still halve only once
+
+
+def test_units_of_a_hex_take_the_shift_of_any_hex_they_attack_10_24():
+    # every attacker attacks across a redoubt into one of the two hexes and rough in the other: halved, and
+    # the redoubt's shift applies (10.24's example, with a redoubt for the stream)
+    sides = _sides({("0202", "0201"): (frozenset({"redoubt"}), "0202")})
+    opts = rc.terrain_options(
+        [Attacker("a", "0202", True, False)], ["0201", "0203"], {"0201": "clear", "0203": "rough"}, sides
+    )
+    assert opts == [rc.TerrainOption("terrain", frozenset({"a"}), -1)]
+
+
+def test_the_attacker_takes_his_best_right_shift_10_26():
+    opts = rc.terrain_options([Attacker("a", "0101", True, False)], ["0102"], {"0102": "clear"}, _sides({}), right_shift=2)
+    assert opts[0].shift == 2

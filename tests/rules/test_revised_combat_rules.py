@@ -6,7 +6,7 @@ adjacent unit may join), 8.2 (multi-hex), 8.7 (retreat and advance), 9.0 (artill
 9.4 (adjacent attacks), 9.43 (artillery attacking from an enemy zone suffers the result), 11.2 (night
 combat), 12.1, 12.2, 12.3 (morale), 12.42 (the Rally marker removed after the roll).
 
-Cases cited by docs/RULES_COVERAGE.md: 8.45, 10.25, 12.16, 8.77, 8.78, 8.79, 12.19, 12.34, 8.9, 8.11, 8.21, 8.24, 8.25, 8.41, 8.46, 8.61, 8.71, 8.75, 8.76, 9.15, 9.17, 9.19, 9.47, 11.3, 11.23, 12.12, 12.17, 12.21, 12.22, 12.26, 12.31, 12.33."""
+Cases cited by docs/RULES_COVERAGE.md: 10.38, 10.34, 8.45, 10.25, 12.16, 8.77, 8.78, 8.79, 12.19, 12.34, 8.9, 8.11, 8.21, 8.24, 8.25, 8.41, 8.46, 8.61, 8.71, 8.75, 8.76, 9.15, 9.17, 9.19, 9.47, 11.3, 11.23, 12.12, 12.17, 12.21, 12.22, 12.26, 12.31, 12.33."""
 
 from __future__ import annotations
 
@@ -472,3 +472,27 @@ def test_no_terrain_choice_when_only_one_benefit_applies_8_45():
     s = to_phase(start([union("a", "0404", strength=4), rebel("r", "0505", strength=2)], hexes=board(terrain={"0505": "forest"})))
     s, _ = execute(s, DeclareAttack(("a",), ("0505",)))
     assert isinstance(s.pending[0], PendingAttack) and s.pending[0].shift == -1
+
+
+def test_breastworks_shift_one_left_only_when_attacked_entirely_through_them_10_38():
+    from rules.fieldworks import Breastworks
+
+    units = [union("a", "0404", strength=4), union("b", "0604", strength=4), rebel("r", "0505", strength=4)]
+    s = to_phase(start(units))
+    s.breastworks = {"0505": Breastworks(status="breastworks", side="confederate", facing=("0404", "0604", "0405"))}
+    _, a = declared(s, ["a", "b"], ["0505"])
+    assert (a.shift, a.odds) == (-1, "3-2")  # 2:1, one column left
+    s.breastworks = {"0505": Breastworks(status="breastworks", side="confederate", facing=("0404", "0504", "0405"))}
+    _, a = declared(s, ["a", "b"], ["0505"])
+    assert (a.shift, a.odds) == (0, "2-1")  # "b" attacks through a hexside the marker does not cover
+
+
+def test_a_unit_building_breastworks_is_attacked_one_column_right_and_the_marker_goes_10_34():
+    from rules.fieldworks import Breastworks
+
+    s = to_phase(start([union("a", "0404", strength=4), rebel("r", "0505", strength=4)]))
+    s.breastworks = {"0505": Breastworks(status="building", side="confederate", unit="r")}
+    s, a = declared(s, ["a"], ["0505"])
+    assert (a.shift, a.odds) == (1, "3-2")
+    s, _ = resolve(s, 4, 1)  # 3:2, die 4: Dr; a disorder die
+    assert "0505" not in s.breastworks
