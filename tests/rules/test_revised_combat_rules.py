@@ -6,7 +6,7 @@ adjacent unit may join), 8.2 (multi-hex), 8.7 (retreat and advance), 9.0 (artill
 9.4 (adjacent attacks), 9.43 (artillery attacking from an enemy zone suffers the result), 11.2 (night
 combat), 12.1, 12.2, 12.3 (morale), 12.42 (the Rally marker removed after the roll).
 
-Cases cited by docs/RULES_COVERAGE.md: 10.38, 10.34, 8.45, 10.25, 12.16, 8.77, 8.78, 8.79, 12.19, 12.34, 8.9, 8.11, 8.21, 8.24, 8.25, 8.41, 8.46, 8.61, 8.71, 8.75, 8.76, 9.15, 9.17, 9.19, 9.47, 11.3, 11.23, 12.12, 12.17, 12.21, 12.22, 12.26, 12.31, 12.33."""
+Cases cited by docs/RULES_COVERAGE.md: 9.2, 9.21, 9.22, 9.24, 9.52, 10.38, 10.34, 8.45, 10.25, 12.16, 8.77, 8.78, 8.79, 12.19, 12.34, 8.9, 8.11, 8.21, 8.24, 8.25, 8.41, 8.46, 8.61, 8.71, 8.75, 8.76, 9.15, 9.17, 9.19, 9.47, 11.3, 11.23, 12.12, 12.17, 12.21, 12.22, 12.26, 12.31, 12.33."""
 
 from __future__ import annotations
 
@@ -496,3 +496,29 @@ def test_a_unit_building_breastworks_is_attacked_one_column_right_and_the_marker
     assert (a.shift, a.odds) == (1, "3-2")
     s, _ = resolve(s, 4, 1)  # 3:2, die 4: Dr; a disorder die
     assert "0505" not in s.breastworks
+
+
+def test_combined_attack_with_bombarding_artillery_in_range_of_one_hex_9_2_9_21_9_22_9_24():
+    # "a" at 0404 attacks 0505 and 0405 (both adjacent); the battery at 0603 is two hexes from 0505 only
+    units = [
+        union("a", "0404", strength=4),
+        union("g", "0603", type_="artillery", strength=2),
+        rebel("r", "0505", strength=1),
+        rebel("q", "0405", strength=1),
+    ]
+    s = to_phase(start(units))
+    s, a = declared(s, ["a", "g"], ["0505", "0405"])
+    assert a.attackers == ("a",) and a.bombarding == ("g",) and a.attack == 6  # 9.21, 9.22
+    s, events = resolve(s, 4, 1, 1)  # 3:1, die 4: Dr; a disorder die for each defender (12.12)
+    assert events[0].result == "Dr"
+    assert [p.unit for p in s.pending if isinstance(p, PendingRetreat)] == ["r", "q"]  # 9.24: the battery, nothing
+
+
+def test_artillery_attacked_suffers_the_result_and_retreats_disordered_9_52_12_12():
+    units = [union("a", "0404", strength=8), rebel("g", "0505", type_="artillery", strength=2)]
+    s = to_phase(start(units))
+    s, a = declared(s, ["a"], ["0505"])
+    assert a.defence == 2  # no infantry beside it: no 9.53 bonus
+    s, events = resolve(s, 4)  # 4:1, die 4: Dr; no die for the battery (12.12: automatically Disordered)
+    assert events[0].result == "Dr" and s.morale["g"] == "disordered"
+    assert isinstance(s.pending[0], PendingRetreat) and s.pending[0].unit == "g"
