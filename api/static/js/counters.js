@@ -1,6 +1,10 @@
 // Unit counters as SVG text: side colour, designation, NATO type box, strength (2.4), and markers:
 // moved (a black corner flag), ineffective (face-down: hatched, "IE"), attacked this phase (a dot
-// in the lower left). The same look as scenarios/render.py's counters.
+// in the lower left). The same look as scenarios/render.py's counters. Revised rules (12.0): a morale
+// badge on the upper-left corner, each level with its own shape, letter AND colour (Okabe-Ito palette, safe
+// for colour-blind eyes): Disordered a yellow square "D", Shaken an orange triangle "S", Routed a
+// black diamond "R" (white letter); a Rally marker (12.41) a sky-blue circle "Ry" on the upper-right corner
+// (where the moved flag would be: a rallying unit may not move).
 
 export const SIDE_STYLE = {
   union: { fill: "#1f3f8f", ink: "#ffffff", name: "Union" },
@@ -13,7 +17,29 @@ export function esc(s) {
 
 const f = (n) => n.toFixed(1);
 
-/** One counter centred at (cx, cy), width w. `marks`: {moved, ineffective, attacked, selected}. */
+/** Morale levels (revised 12.0) as the state names them: label, letter, fill, ink. */
+export const MORALE_STYLE = {
+  disordered: { label: "Disordered", letter: "D", fill: "#F0E442", ink: "#000" },
+  shaken: { label: "Shaken", letter: "S", fill: "#E69F00", ink: "#000" },
+  routed: { label: "Routed", letter: "R", fill: "#000000", ink: "#fff" },
+};
+export const RALLY_STYLE = { label: "Rally marker", letter: "Ry", fill: "#56B4E9", ink: "#000" };
+
+/** The morale badge centred at (x, y) with size s: square, triangle or diamond. */
+function moraleBadge(level, x, y, s) {
+  const m = MORALE_STYLE[level];
+  if (!m) return "";
+  let shape;
+  if (level === "disordered") shape = `<rect x="${f(x - s / 2)}" y="${f(y - s / 2)}" width="${f(s)}" height="${f(s)}" rx="0.6"`;
+  else if (level === "shaken") shape = `<path d="M${f(x)} ${f(y - s * 0.62)} L${f(x + s * 0.62)} ${f(y + s * 0.5)} L${f(x - s * 0.62)} ${f(y + s * 0.5)} Z"`;
+  else shape = `<path d="M${f(x)} ${f(y - s * 0.62)} L${f(x + s * 0.62)} ${f(y)} L${f(x)} ${f(y + s * 0.62)} L${f(x - s * 0.62)} ${f(y)} Z"`;
+  const ty = level === "shaken" ? y + s * 0.36 : y + s * 0.3;
+  return `<g class="morale-mark ${level}" data-morale="${level}">${shape} fill="${m.fill}" stroke="${m.ink === "#fff" ? "#fff" : "#000"}" stroke-width="0.8"/>` +
+    `<text x="${f(x)}" y="${f(ty)}" font-size="${f(s * 0.78)}" font-weight="bold" fill="${m.ink}" text-anchor="middle">${m.letter}</text></g>`;
+}
+
+/** One counter centred at (cx, cy), width w. `marks`: {moved, ineffective, attacked, selected,
+ * morale ("disordered" | "shaken" | "routed" | ""), rally}. */
 export function counter(unit, cx, cy, w, marks = {}) {
   const st = SIDE_STYLE[unit.side] || SIDE_STYLE.union;
   const ink = st.ink;
@@ -50,12 +76,19 @@ export function counter(unit, cx, cy, w, marks = {}) {
   if (marks.attacked) {
     extra += `<circle class="attacked-mark" cx="${f(x0 + w * 0.14)}" cy="${f(y0 + h * 0.84)}" r="${f(w * 0.09)}" fill="#c0392b" stroke="#fff" stroke-width="0.6"/>`;
   }
+  if (marks.morale) extra += moraleBadge(marks.morale, x0 + w * 0.06, y0 + h * 0.06, Math.max(w * 0.3, 7));
+  if (marks.rally) {
+    const r = Math.max(w * 0.19, 4);
+    extra += `<g class="rally-mark"><circle cx="${f(x0 + w - r * 0.35)}" cy="${f(y0 + r * 0.35)}" r="${f(r)}" fill="${RALLY_STYLE.fill}" stroke="#000" stroke-width="0.8"/>` +
+      `<text x="${f(x0 + w - r * 0.35)}" y="${f(y0 + r * 0.35 + r * 0.4)}" font-size="${f(r * 1.05)}" font-weight="bold" fill="#000" text-anchor="middle">Ry</text></g>`;
+  }
   const outline = marks.selected
     ? `<rect x="${f(x0 - 2)}" y="${f(y0 - 2)}" width="${f(w + 4)}" height="${f(h + 4)}" rx="3" fill="none" stroke="#ffbf00" stroke-width="3"/>`
     : "";
   const title = `${unit.designation}: ${unit.strength} ${unit.type}, ${st.name}${marks.moved ? ", moved" : ""}${
     marks.ineffective ? ", ineffective" : ""
-  }${marks.attacked ? ", in combat this phase" : ""}`;
+  }${marks.attacked ? ", in combat this phase" : ""}${marks.morale && MORALE_STYLE[marks.morale] ? `, ${MORALE_STYLE[marks.morale].label}` : ""}${
+    marks.rally ? ", rallying" : ""}`;
   return (
     `<g class="counter" data-unit="${esc(unit.id)}"><title>${esc(title)}</title>` +
     `<rect x="${f(x0 + 1.2)}" y="${f(y0 + 1.2)}" width="${f(w)}" height="${f(h)}" rx="2" fill="#000" opacity="0.35"/>` +
@@ -66,5 +99,5 @@ export function counter(unit, cx, cy, w, marks = {}) {
 
 /** A small stand-alone counter SVG (for lists and the legend). */
 export function counterIcon(unit, size = 34, marks = {}) {
-  return `<svg class="counter-icon" width="${size}" height="${size}" viewBox="0 0 40 40" aria-hidden="true">${counter(unit, 20, 20, 36, marks)}</svg>`;
+  return `<svg class="counter-icon" width="${size}" height="${size}" viewBox="-3 -3 46 46" aria-hidden="true">${counter(unit, 20, 20, 36, marks)}</svg>`;
 }

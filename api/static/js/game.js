@@ -6,10 +6,12 @@
 
 import { getJSON, h, saveSeat, scenario as loadScenario, seatOf } from "./api.js";
 import { Connection } from "./connection.js";
-import { SIDE_STYLE, counterIcon, esc } from "./counters.js";
+import { MORALE_STYLE, RALLY_STYLE, SIDE_STYLE, counterIcon, esc } from "./counters.js";
 import { neighbours } from "./geometry.js";
 import { LEGEND_HEXSIDES, MapView, TERRAIN_STYLE } from "./map.js";
-import { Board, RESULT_TEXT, SIDE_NAME, commandText, finishText } from "./model.js";
+import { Board, MORALE_NAME, RESULT_TEXT, SIDE_NAME, commandText, finishText } from "./model.js";
+
+export const RULESET_NAME = { classic: "classic (1975 Standard Rules)", revised: "revised (2nd edition)" };
 
 const CONN_TEXT = {
   connecting: "Connecting…",
@@ -51,6 +53,7 @@ export class GameView {
     this.busy = false;
     this.log = [];
     this.dialogKey = null;
+    this.picks = new Map(); // ticked units of a multi-unit choice (rally, rout, retreat before combat), by key
     this.build();
   }
 
@@ -160,6 +163,8 @@ export class GameView {
         h("li", { html: `${counterIcon(demo, 34, { moved: true })} black corner: moved this phase` }),
         h("li", { html: `${counterIcon(demo, 34, { ineffective: true })} hatched, IE: ineffective (11.0)` }),
         h("li", { html: `${counterIcon(demo, 34, { attacked: true })} red dot: in combat this phase` }),
+        ...Object.entries(MORALE_STYLE).map(([lv, m]) => h("li", { class: "legend-morale", html: `${counterIcon(demo, 34, { morale: lv, ineffective: lv === "routed" })} ${m.letter}: ${m.label} (revised 12.0)` })),
+        h("li", { html: `${counterIcon(demo, 34, { morale: "shaken", rally: true })} Ry: ${RALLY_STYLE.label} (revised 12.41)` }),
         h("li", {}, "Dashed ring: victory hex; gold ring: movement-quota bonus hex; “T2 entry”: reinforcements enter here"),
       ),
       h("p", { class: "keys" }, "Keys: ", h("kbd", {}, "E"), " end phase · ", h("kbd", {}, "U"), " undo request · ", h("kbd", {}, "Esc"),
@@ -364,6 +369,13 @@ export class GameView {
   }
 
   // -- the map -----------------------------------------------------------------------------------
+  /** The destinations of the selected unit in `c` (a normal move, an entry, or a strategic move, 6.4). */
+  dests(sel, c) {
+    if (!sel || !c) return null;
+    const table = { move: c.moves, enter: c.reinforcements, strategic: c.strategic }[sel.mode];
+    return table?.[sel.unit] || null;
+  }
+
   unitsIn(hex) {
     return Object.entries(this.shown.state.positions).filter(([, h]) => h === hex).map(([u]) => u).sort();
   }
@@ -374,13 +386,13 @@ export class GameView {
     this.selectedHex = hex;
     if (c?.decision) {
       this.clickDecision(c.decision, hex);
-    } else if (sel && (sel.mode === "move" || sel.mode === "enter")) {
-      const dests = (sel.mode === "move" ? c?.moves : c?.reinforcements)?.[sel.unit] || {};
+    } else if (sel && (sel.mode === "move" || sel.mode === "enter" || sel.mode === "strategic")) {
+      const dests = this.dests(sel, c) || {};
       if (hex in dests) {
         const d = dests[hex];
         this.selection = null;
         this.map.setPath(null);
-        this.command({ type: sel.mode === "move" ? "move" : "enter_reinforcement", unit: sel.unit, path: d.path });
+        this.command({ type: { move: "move", enter: "enter_reinforcement", strategic: "strategic_move" }[sel.mode], unit: sel.unit, path: d.path });
       } else if (sel.mode === "move" && this.board.state.positions[sel.unit] !== hex && neighbours(this.map.layout, this.board.state.positions[sel.unit]).includes(hex) && !this.unitsIn(hex).some((u) => this.board.units[u].side === this.seat)) {
         // Not offered: let the rules say why (the server answers with the case and its sentence).
         this.command({ type: "move", unit: sel.unit, path: [this.board.state.positions[sel.unit], hex] });
@@ -425,8 +437,8 @@ export class GameView {
     const c = this.validChoices();
     const sel = this.selection;
     const info = this.$("#hover");
-    if (sel && (sel.mode === "move" || sel.mode === "enter")) {
-      const d = (sel.mode === "move" ? c?.moves : c?.reinforcements)?.[sel.unit]?.[hex];
+    if (sel && (sel.mode === "move" || sel.mode === "enter" || sel.mode === "strategic")) {
+      const d = this.dests(sel, c)?.[hex];
       if (d) this.map.setPath(d.path, "preview", `${d.cost} MP`);
       else this.map.setPath(null);
     }
@@ -795,7 +807,8 @@ export class GameView {
     const w = this.welcome;
     if (w) {
       const undo = { consent: "undo by consent", none: "no undo", "free-until-dice": "free undo until a die is thrown" }[w.options.undo] || w.options.undo;
-      const bits = [`${w.ruleset} rules`, undo + (w.options.undo_dice ? " (across dice too)" : "")];
+      rows.push(h("div", { class: `ruleset ${w.ruleset}`, id: "ruleset" }, "Rule set: ", h("b", {}, RULESET_NAME[w.ruleset] || w.ruleset)));
+      const bits = [undo + (w.options.undo_dice ? " (across dice too)" : "")];
       if ("attack_effectiveness" in w.rules_options) bits.push(`attack effectiveness ${w.rules_options.attack_effectiveness ? "on" : "off"}`);
       if (w.options.spectator_delay) bits.push(`spectators ${w.options.spectator_delay} events behind`);
       rows.push(h("div", { class: "options muted", id: "options" }, bits.join(" · ")));
@@ -814,9 +827,9 @@ export class GameView {
     const shades = {};
     const rings = [];
     let selUnit = null;
-    if (sel && (sel.mode === "move" || sel.mode === "enter")) {
+    if (sel && (sel.mode === "move" || sel.mode === "enter" || sel.mode === "strategic")) {
       selUnit = sel.unit;
-      const dests = (sel.mode === "move" ? c?.moves : c?.reinforcements)?.[sel.unit] || {};
+      const dests = this.dests(sel, c) || {};
       const max = Math.max(1, ...Object.values(dests).map((d) => d.cost));
       for (const [hx, d] of Object.entries(dests)) {
         const t = d.cost / max;
@@ -835,6 +848,8 @@ export class GameView {
         for (const o of d.options) shades[o.to] = { cls: "choice retreat-to", label: o.eliminated ? "✕ elim." : o.displace ? "displace" : "↩", title: o.displace ? `displaces ${b.name(o.displace)}` : o.eliminated ? "the unit is eliminated" : "retreat here" };
       } else if (d.type === "advance") {
         for (const o of d.options) shades[o.to] = { cls: "choice advance-to", label: "advance", title: `${b.name(o.unit)} may advance here` };
+      } else if (d.units?.length) {
+        for (const u of d.units) if (b.state.positions[u]) rings.push({ hex: b.state.positions[u], cls: "from", label: d.type === "rally" ? "rally" : "?" });
       }
     } else if (c?.attacks?.length) {
       const targets = new Set(c.attacks.flatMap((o) => o.defenders));
@@ -903,23 +918,108 @@ export class GameView {
     const n = Object.keys(c.moves || {}).length;
     const r = Object.keys(c.reinforcements || {}).length;
     const out = [h("h3", {}, "Movement")];
-    if (sel && (sel.mode === "move" || sel.mode === "enter")) {
+    if (sel && (sel.mode === "move" || sel.mode === "enter" || sel.mode === "strategic")) {
       const u = this.board.units[sel.unit];
-      const dests = (sel.mode === "move" ? c.moves : c.reinforcements)?.[sel.unit];
-      out.push(h("p", { class: "selected-unit", id: "selected-unit", html: `${counterIcon(u, 30)} <b>${esc(u.designation)}</b> ${u.strength} ${u.type}` }));
+      const dests = this.dests(sel, c);
+      out.push(h("p", { class: "selected-unit", id: "selected-unit", html: `${counterIcon(u, 30, this.marksOf(sel.unit))} <b>${esc(u.designation)}</b> ${u.strength} ${u.type}${sel.mode === "strategic" ? " — <b>strategic movement (6.4)</b>" : ""}` }));
       out.push(h("p", {}, dests ? `${Object.keys(dests).length} hexes in reach, shaded with their cost in movement points. Point at one for the path; click to move there.` : "This unit has no move now. Click a neighbouring hex to ask the rules why."));
+      if (sel.mode === "move" && c.strategic?.[sel.unit]) out.push(h("button", { id: "strategic-toggle", onclick: () => { this.selection = { mode: "strategic", unit: sel.unit }; this.render(); } }, "Strategic movement instead (6.4)"));
+      if (sel.mode === "strategic") out.push(h("button", { id: "strategic-toggle", onclick: () => { this.selection = { mode: "move", unit: sel.unit }; this.render(); } }, "Normal movement instead"));
       out.push(h("button", { onclick: () => { this.selection = null; this.render(); } }, "Cancel ", h("kbd", {}, "Esc")));
     } else {
       out.push(h("p", {}, n ? `${n} unit(s) may move: click one on the map.` : "No unit may move now."), r ? h("p", {}, `${r} reinforcement(s) may enter: see Reinforcements below.`) : "");
     }
+    if (!sel) out.push(...this.revisedMovement(c));
     if (!c.may_end_phase && c.end_phase_refused) out.push(h("p", { class: "warn" }, `The phase may not end yet (${c.end_phase_refused.case}): ${c.end_phase_refused.message}`));
     return h("div", {}, out);
+  }
+
+  /** The marks a unit's counter shows (for icons in the panel). */
+  marksOf(u) {
+    const st = this.shown.state;
+    return { moved: st.moved.includes(u), ineffective: st.ineffective.includes(u), attacked: st.attacked.includes(u), morale: st.morale?.[u] || "", rally: (st.rallying || []).includes(u) };
+  }
+
+  unitLabel(u) {
+    const b = this.board;
+    const lv = b.state.morale?.[u];
+    return `${b.name(u)} (${b.units[u]?.strength}${lv ? `, ${MORALE_NAME[lv]}` : ""}) in ${b.state.positions[u] || "—"}`;
+  }
+
+  /** Tick some of `units`, then one button sends them all (`send(list)`); `none` (optional) sends none. */
+  pickUnits(key, units, { id, verb, send, none = null, all = false }) {
+    if (!this.picks.has(key)) this.picks.set(key, new Set(all ? units : []));
+    const chosen = this.picks.get(key);
+    const items = units.map((u) => h("li", {},
+      h("label", {},
+        h("input", { type: "checkbox", checked: chosen.has(u), "data-unit": u, onchange: (e) => { if (e.target.checked) chosen.add(u); else chosen.delete(u); this.render(); } }),
+        h("span", { html: counterIcon(this.board.units[u], 26, this.marksOf(u)) }),
+        ` ${this.unitLabel(u)}`,
+        h("button", { class: "link small", title: "Show it on the map", onclick: (e) => { e.preventDefault(); if (this.board.state.positions[u]) { this.selectedHex = this.board.state.positions[u]; this.map.centreOn(this.selectedHex); this.render(); } } }, "show"))));
+    return [
+      h("ul", { class: "pick-units", id: `${id}-units` }, items),
+      h("div", { class: "actions" },
+        h("button", { class: "primary", id, disabled: this.busy || !chosen.size, onclick: () => { const list = units.filter((u) => chosen.has(u)); this.picks.delete(key); send(list); } }, `${verb} (${chosen.size})`),
+        none ? h("button", { id: `${id}-none`, disabled: this.busy, onclick: () => { this.picks.delete(key); none(); } }, none.label || "None") : ""),
+    ];
+  }
+
+  /** Revised movement-phase choices the server offers: rally (12.41), strategic movement (6.4), breastworks (10.34). */
+  revisedMovement(c) {
+    const b = this.board;
+    const out = [];
+    if (c.rally?.length) {
+      out.push(h("div", { class: "revised-choice", id: "rally-choice" },
+        h("h4", {}, "Rally (12.41)"),
+        h("p", { class: "muted" }, "Before any unit moves: put Rally markers on units in poor order. They may not move this phase; the rally die is rolled at the start of your Combat Phase."),
+        ...this.pickUnits(`rally:${b.version}`, c.rally, { id: "place-rally", verb: "Place Rally markers", send: (units) => this.command({ type: "place_rally", units }) })));
+    }
+    const strategic = Object.keys(c.strategic || {});
+    if (strategic.length) {
+      out.push(h("details", { class: "revised-choice", id: "strategic-choice" },
+        h("summary", {}, `Strategic movement (6.4): ${strategic.length} unit(s)`),
+        h("p", { class: "muted" }, "Further than the allowance, along roads only, never within two hexes of an enemy unit."),
+        h("ul", { class: "pick-units" }, strategic.map((u) => h("li", {},
+          h("button", { class: "small strategic", "data-unit": u, onclick: () => this.selectUnit(u, "strategic") }, "Move"), " ", this.unitLabel(u))))));
+    }
+    const build = c.build_breastworks || [];
+    if (build.length) {
+      out.push(h("details", { class: "revised-choice", id: "build-choice" },
+        h("summary", {}, `Begin breastworks (10.34): ${build.length} unit(s)`),
+        h("p", { class: "muted" }, "The unit stays in its hex this turn and the next; then the marker is flipped, facing three hexsides."),
+        h("ul", { class: "pick-units" }, build.map((u) => h("li", {},
+          h("button", { class: "small build-breastworks", "data-unit": u, disabled: this.busy, onclick: () => this.command({ type: "build_breastworks", unit: u }) }, "Begin"), " ", this.unitLabel(u))))));
+    }
+    const complete = Object.entries(c.complete_breastworks || {});
+    if (complete.length) {
+      out.push(h("div", { class: "revised-choice", id: "complete-choice" },
+        h("h4", {}, "Complete breastworks (10.34)"),
+        h("p", { class: "muted" }, "Choose the three hexsides it faces (the hexes beyond them):"),
+        h("ul", { class: "pick-units" }, complete.map(([u, facings]) => h("li", {}, this.unitLabel(u),
+          h("div", { class: "facings" }, facings.map((fc) => h("button", { class: "small complete-breastworks", "data-unit": u, "data-facing": fc.join(","), disabled: this.busy,
+            onmouseenter: () => this.previewFacing(b.state.positions[u], fc), onmouseleave: () => this.render(),
+            onclick: () => this.command({ type: "complete_breastworks", unit: u, facing: fc }) }, `facing ${fc.join(" · ")}`))))))));
+    }
+    return out;
+  }
+
+  /** Show a facing on the map while the pointer is on its button. */
+  previewFacing(hex, facing) {
+    if (!hex) return;
+    const works = { ...(this.board.state.breastworks || {}), [hex]: { status: "breastworks", side: this.seat, facing } };
+    this.map.drawWorks(works);
   }
 
   combatView(c) {
     const b = this.board;
     const sel = this.selection?.mode === "attack" ? this.selection : null;
     const out = [h("h3", {}, "Combat")];
+    if (c.rout?.length && !sel) {
+      out.push(h("details", { class: "revised-choice", id: "rout-choice" },
+        h("summary", {}, `Voluntary rout (12.16): ${c.rout.length} Shaken unit(s)`),
+        h("p", { class: "muted" }, "Shaken units that did not move may be turned Routed now, before any attack (they then owe no attack)."),
+        ...this.pickUnits(`rout:${b.version}`, c.rout, { id: "voluntary-rout", verb: "Rout these units", send: (units) => this.command({ type: "voluntary_rout", units }) })));
+    }
     if (!c.attacks?.length) {
       out.push(h("p", {}, "No attack may be declared now."));
     } else if (!sel) {
@@ -977,8 +1077,19 @@ export class GameView {
         d.optional ? h("button", { id: "decline", onclick: () => this.command({ type: "decline" }) }, "Stay (decline the retreat)") : "");
     }
     if (d.type === "exchange_losses") {
-      return h("div", { class: "decision" }, h("h3", {}, "Exchange: choose your losses"),
-        h("p", {}, `Lose units whose printed strengths total at least ${d.at_least} (7.6 Ex):`),
+      const head = b.state.pending[0];
+      const result = b.lastCombat?.result;
+      let title = "Exchange: choose your losses";
+      let text = `Lose units whose printed strengths total at least ${d.at_least} (7.6 Ex):`;
+      if (result === "Ae*" || (head?.kind === "exchange_losses" && head.side !== b.state.phasing)) {
+        title = "Ae*: the attacker loses one unit — you choose it";
+        text = "Pick the attacking unit that is eliminated (8.6 Ae*):";
+      } else if (result === "Ex*" || head?.then_lose?.length) {
+        title = "Ex*: choose the defending unit eliminated";
+        text = `Pick one defending unit (8.6 Ex*); then your attackers lose at least its printed strength${d.at_least ? ` (${d.at_least})` : ""}:`;
+      }
+      return h("div", { class: "decision", id: "losses-decision" }, h("h3", {}, title),
+        h("p", {}, text),
         h("ul", {}, d.options.map((set) => h("li", {}, h("button", { class: "loss-option", onclick: () => this.command({ type: "exchange_losses", units: set }) }, set.map((u) => `${b.name(u)} (${b.units[u].strength})`).join(" + "))))));
     }
     if (d.type === "advance") {
@@ -986,7 +1097,39 @@ export class GameView {
         h("ul", {}, d.options.map((o) => h("li", {}, h("button", { class: "advance-option", onclick: () => this.command({ type: "advance", unit: o.unit, to: o.to }) }, `${b.name(o.unit)} → ${o.to}`)))),
         h("button", { id: "decline", onclick: () => this.command({ type: "decline" }) }, "Do not advance"));
     }
-    return h("p", {}, `Decision: ${d.type}`);
+    if (d.type === "rally") {
+      return h("div", { class: "decision", id: "rally-decision" }, h("h3", {}, "Rally (12.41)"),
+        h("p", {}, "Before any attack, the rally die is rolled for each unit with a Rally marker:"),
+        h("ul", {}, d.units.map((u) => h("li", { html: `${counterIcon(b.units[u], 26, this.marksOf(u))} ${esc(this.unitLabel(u))}` }))),
+        h("button", { class: "primary", id: "roll-rally", disabled: this.busy, onclick: () => this.command({ type: "roll_rally" }) }, "🎲 Roll the rally dice"));
+    }
+    if (d.type === "before_combat" && d.kind === "terrain") {
+      const words = { forest: "the forest shift alone (one column left)", terrain: "the other terrain benefits (halving and shifts)" };
+      return h("div", { class: "decision", id: "terrain-decision" }, h("h3", {}, "Your terrain (8.45)"),
+        h("p", {}, "You are attacked in a hex where the forest shift and the other terrain benefits give different odds: choose one."),
+        this.pendingAttackLine(),
+        h("ul", {}, d.options.map((o) => h("li", {}, h("button", { class: "terrain-option", "data-option": o, disabled: this.busy, onclick: () => this.command({ type: "choose_terrain", option: o }) }, words[o] ? `${cap(o)}: ${words[o]}` : o)))));
+    }
+    if (d.type === "before_combat") {
+      const cavalry = d.kind === "cavalry";
+      const none = () => this.command({ type: "retreat_before_combat", units: [] });
+      none.label = cavalry ? "Stand and defend" : "Retreat none";
+      return h("div", { class: "decision", id: "before-combat-decision" },
+        h("h3", {}, cavalry ? "Cavalry retreat before combat (8.77)" : "Routed defenders: retreat before combat (12.34)"),
+        h("p", {}, cavalry ? "Your cavalry is attacked: name any of it to retreat two hexes before the die (a die of 1-5: they go; 6: they stay and defend)." : "Name any of the defender's Routed units to retreat two hexes before the die."),
+        this.pendingAttackLine(),
+        ...this.pickUnits(`before:${b.version}`, d.units, { id: "retreat-before-combat", verb: "Retreat before combat", send: (units) => this.command({ type: "retreat_before_combat", units }), none }));
+    }
+    // Anything else the server offers: show what it is, so the player at least knows what is awaited.
+    return h("div", { class: "decision", id: "generic-decision" }, h("h3", {}, `Decision: ${d.type}${d.kind ? ` (${d.kind})` : ""}`),
+      h("pre", { class: "muted" }, JSON.stringify(d, null, 1).slice(0, 600)));
+  }
+
+  pendingAttackLine() {
+    const b = this.board;
+    const a = b.state.pending.find((p) => p.kind === "attack");
+    if (!a) return "";
+    return h("p", { class: "muted" }, `${a.attackers.map((u) => b.name(u)).join(", ")} against ${a.defending.map((u) => b.name(u)).join(", ")} in ${a.defenders.join(", ")}: ${a.attack} vs ${a.defence}, odds ${a.column}`);
   }
 
   renderControls(c) {
@@ -1014,7 +1157,8 @@ export class GameView {
     const t = this.scenario.map.hexes[hex]?.terrain;
     const units = this.unitsIn(hex);
     const st = this.shown.state;
-    const marks = (u) => ({ moved: st.moved.includes(u), ineffective: st.ineffective.includes(u), attacked: st.attacked.includes(u) });
+    const marks = (u) => ({ moved: st.moved.includes(u), ineffective: st.ineffective.includes(u), attacked: st.attacked.includes(u), morale: st.morale?.[u] || "", rally: (st.rallying || []).includes(u) });
+    const works = st.breastworks?.[hex];
     el.replaceChildren(
       h("h3", {}, `Hex ${hex}`, h("small", { class: "muted" }, ` ${TERRAIN_STYLE[t]?.[2] || t}`)),
       units.length
@@ -1023,10 +1167,12 @@ export class GameView {
             const can = c?.moves?.[u];
             return h("li", { "data-unit": u },
               h("span", { html: counterIcon(unit, 30, marks(u)) }),
-              h("span", {}, h("b", {}, unit.designation), ` ${unit.strength} ${unit.type}`, marks(u).moved ? " · moved" : "", marks(u).ineffective ? " · ineffective" : ""),
+              h("span", {}, h("b", {}, unit.designation), ` ${unit.strength} ${unit.type}`, marks(u).moved ? " · moved" : "", marks(u).ineffective ? " · ineffective" : "",
+                marks(u).morale ? h("b", { class: `morale-text ${marks(u).morale}` }, ` · ${MORALE_NAME[marks(u).morale]}`) : "", marks(u).rally ? " · rallying" : ""),
               can ? h("button", { class: "small", onclick: () => this.selectUnit(u) }, "Move") : "");
           }))
         : h("p", { class: "muted" }, "No unit."),
+      works ? h("p", { id: "hex-works" }, works.status === "building" ? "Breastworks under construction (10.34)" : `${works.status === "trench" ? "Trench" : "Breastworks"} facing ${works.facing.join(", ")}`) : "",
     );
   }
 
@@ -1073,6 +1219,10 @@ function pendingText(p, b) {
       return `${who} chooses exchange losses (${p.at_least} strength).`;
     case "advance":
       return `${who} may advance after combat.`;
+    case "rally":
+      return `${who} rolls the rally dice (12.41).`;
+    case "before_combat":
+      return p.what === "terrain" ? `${who} chooses his terrain benefit (8.45).` : p.what === "cavalry" ? `${who} decides whether his cavalry retreats before combat (8.77).` : `${who} decides whether Routed defenders retreat before combat (12.34).`;
     default:
       return `Waiting for ${who}.`;
   }

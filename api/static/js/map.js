@@ -76,12 +76,13 @@ export class MapView {
       `<defs>${DEFS}</defs><rect class="sea" x="0" y="0" width="${f(L.width)}" height="${f(L.height)}" fill="#eef1f4"/>` +
       `<g id="terrain">${this._hexes()}</g><g id="areas">${this._areas()}</g>${this._hexsides()}` +
       `<g id="entries">${this._entries()}</g><g id="overlay"></g><g id="numbers" class="hidden">${this._numbers()}</g>` +
-      `<g id="units"></g><g id="path"></g><g id="marks"></g>`;
+      `<g id="works" pointer-events="none"></g><g id="units"></g><g id="path"></g><g id="marks"></g>`;
     this.svg = svg;
     container.appendChild(svg);
     this.overlay = svg.querySelector("#overlay");
     this.pathLayer = svg.querySelector("#path");
     this.unitLayer = svg.querySelector("#units");
+    this.worksLayer = svg.querySelector("#works");
     this.markLayer = svg.querySelector("#marks");
     this.numbers = svg.querySelector("#numbers");
     this.view = { x: 0, y: 0, w: L.width, h: L.height };
@@ -203,13 +204,16 @@ export class MapView {
     const moved = new Set(board.state.moved);
     const ineffective = new Set(board.state.ineffective);
     const attacked = new Set(board.state.attacked);
+    const morale = board.state.morale || {};
+    const rallying = new Set(board.state.rallying || []);
+    this.drawWorks(board.state.breastworks || {});
     const out = [];
     for (const [h, ids] of Object.entries(byHex)) {
       if (!(h in this.scenario.map.hexes)) continue;
       ids.sort();
       const [x, y] = L.centre(h);
       const n = ids.length;
-      const marks = (u) => ({ moved: moved.has(u), ineffective: ineffective.has(u), attacked: attacked.has(u), selected: u === selected });
+      const marks = (u) => ({ moved: moved.has(u), ineffective: ineffective.has(u), attacked: attacked.has(u), selected: u === selected, morale: morale[u] || "", rally: rallying.has(u) });
       out.push(`<g class="stack" data-hex="${h}" data-count="${n}">`);
       if (n === 1) {
         out.push(counter(this.units[ids[0]], x, y + 2, R * 1.1, marks(ids[0])));
@@ -224,6 +228,42 @@ export class MapView {
       out.push(`</g>`);
     }
     this.unitLayer.innerHTML = out.join("");
+  }
+
+  /** Revised 10.3 Breastworks Markers (`state.breastworks`: hex -> {status, side, facing}): under
+   * construction a dashed brown hex outline with "BW…"; complete (or a trench) a heavy purple line (not a road's brown)
+   * with teeth on each of the three hexsides it faces (toward the hexes in `facing`). */
+  drawWorks(works) {
+    const L = this.layout;
+    const out = [];
+    for (const [hx, w] of Object.entries(works)) {
+      if (!(hx in this.scenario.map.hexes)) continue;
+      const [x, y] = L.centre(hx);
+      const title = `<title>${esc(hx)}: ${w.status === "building" ? "breastworks under construction (10.34)" : w.status === "trench" ? "trench (10.33)" : "breastworks (10.34)"}${w.facing?.length ? `, facing ${esc(w.facing.join(", "))}` : ""}</title>`;
+      if (w.status === "building") {
+        out.push(`<g class="works building" data-hex="${hx}" data-status="building">${title}<polygon points="${L.points(hx, R - 4)}" fill="none" stroke="#7a4b00" stroke-width="2.4" stroke-dasharray="5 3"/>` +
+          `<rect x="${f(x - 13)}" y="${f(y - H / 2 + 3)}" width="26" height="10" rx="2" fill="#fff3d6" stroke="#7a4b00" stroke-width="0.8"/>` +
+          `<text x="${f(x)}" y="${f(y - H / 2 + 11)}" font-size="8" font-weight="bold" fill="#7a4b00" text-anchor="middle">BW…</text></g>`);
+        continue;
+      }
+      const sides = (w.facing || []).filter((n) => n in this.scenario.map.hexes).map((n) => {
+        const [[x1, y1], [x2, y2]] = L.edge(hx, n);
+        // pull the line a little inside this hex, teeth toward the enemy (the faced hex)
+        const [nx, ny] = L.centre(n);
+        const len = Math.hypot(nx - x, ny - y) || 1;
+        const ux = (nx - x) / len, uy = (ny - y) / len;
+        const ix = -ux * 3, iy = -uy * 3;
+        const teeth = [0.2, 0.4, 0.6, 0.8].map((t) => {
+          const sx = x1 + (x2 - x1) * t + ix, sy = y1 + (y2 - y1) * t + iy;
+          return `<line x1="${f(sx)}" y1="${f(sy)}" x2="${f(sx + ux * 5)}" y2="${f(sy + uy * 5)}"/>`;
+        });
+        return `<line x1="${f(x1 + ix)}" y1="${f(y1 + iy)}" x2="${f(x2 + ix)}" y2="${f(y2 + iy)}" stroke-width="${w.status === "trench" ? 5 : 3.6}"/>` +
+          (w.status === "trench" ? `<line x1="${f(x1 + ix)}" y1="${f(y1 + iy)}" x2="${f(x2 + ix)}" y2="${f(y2 + iy)}" stroke="#fff3d6" stroke-width="1.4"/>` : "") +
+          `<g stroke-width="2">${teeth.join("")}</g>`;
+      });
+      out.push(`<g class="works ${w.status}" data-hex="${hx}" data-status="${w.status}" stroke="#8e2f6e" stroke-linecap="round">${title}${sides.join("")}</g>`);
+    }
+    this.worksLayer.innerHTML = out.join("");
   }
 
   // -- overlays -----------------------------------------------------------------------------------
@@ -474,4 +514,6 @@ export const LEGEND_HEXSIDES = [
   [pathStep(0, 10, 34, 10, "trail"), "Trail"],
   [redoubt([0, 6], [34, 6], [17, 30]), "Redoubt (barbs toward the attacker)"],
   [`<line x1="2" y1="10" x2="32" y2="10" stroke="#0b3d91" stroke-width="2.2" marker-end="url(#arrow)"/>`, "Ferry arrow"],
+  [`<g stroke="#8e2f6e" stroke-linecap="round"><line x1="0" y1="8" x2="34" y2="8" stroke-width="3.6"/><g stroke-width="2"><line x1="7" y1="8" x2="7" y2="13"/><line x1="14" y1="8" x2="14" y2="13"/><line x1="21" y1="8" x2="21" y2="13"/><line x1="28" y1="8" x2="28" y2="13"/></g></g>`, "Breastworks (revised 10.3): teeth toward the faced hexes"],
+  [`<rect x="2" y="3" width="30" height="16" fill="none" stroke="#7a4b00" stroke-width="2.4" stroke-dasharray="5 3"/><text x="17" y="15" font-size="8" font-weight="bold" fill="#7a4b00" text-anchor="middle">BW…</text>`, "Breastworks under construction (10.34)"],
 ];

@@ -12,7 +12,11 @@ export const RESULT_TEXT = {
   Dr: "Defender retreats",
   De: "Defender eliminated",
   Ex: "Exchange",
+  "Ae*": "Attacker loses one unit (the defender picks it)",
+  "Ex*": "Exchange: one defending unit, then attackers of at least its strength",
 };
+
+export const MORALE_NAME = { disordered: "Disordered", shaken: "Shaken", routed: "Routed", "": "in good order" };
 
 export class Board {
   constructor(scenario) {
@@ -33,6 +37,9 @@ export class Board {
       attacked: [],
       advanced: [],
       ineffective: [],
+      morale: {}, // revised 12.0: unit -> "disordered" | "shaken" | "routed"
+      rallying: [], // revised 12.41: units with a Rally marker
+      breastworks: {}, // revised 10.3: hex -> {status, side, unit, turn, facing}
       vp: { union: 0, confederate: 0 },
       game_over: false,
       result: null,
@@ -64,6 +71,9 @@ export class Board {
       advanced: st.advanced || [],
       ineffective: st.ineffective || [],
       pending: st.pending || [],
+      morale: st.morale || {},
+      rallying: st.rallying || [],
+      breastworks: st.breastworks || {},
       vp: st.vp || { union: 0, confederate: 0 },
     };
     const s = msg.session;
@@ -222,6 +232,68 @@ export class Board {
       case "victory_determined":
         st.result = d.level;
         return `Victory: ${d.level} (Union ${d.union}, Confederate ${d.confederate})`;
+      // -- revised rules (2nd edition) ------------------------------------------------------------
+      case "morale_changed": {
+        const m = { ...(st.morale || {}) };
+        const ie = new Set(st.ineffective);
+        const said = [];
+        for (const [u, lv] of d.changes) {
+          if (!(u in st.positions)) continue;
+          if (lv) m[u] = lv;
+          else delete m[u];
+          if (lv === "routed") ie.add(u);
+          else ie.delete(u);
+          said.push(`${this.name(u)} ${MORALE_NAME[lv] || lv}`);
+        }
+        st.morale = m;
+        st.ineffective = [...ie];
+        return said.length ? `Morale (${d.case}): ${said.join(", ")}` : null;
+      }
+      case "disorder_rolled":
+        return d.rolls.length ? `Disorder dice: ${d.rolls.map(([u, r]) => `${this.name(u)} ${r}`).join(", ")}` : null;
+      case "night_combat_die":
+        return `Night combat die ${d.die}: attack strength ${d.attack}`;
+      case "rally_markers_placed":
+        st.rallying = add(st.rallying || [], d.units);
+        return `Rally markers on ${d.units.map((u) => this.name(u)).join(", ")}`;
+      case "rally_rolled": {
+        if (st.pending.length && st.pending[0].kind === "rally") st.pending = st.pending.slice(1);
+        const gone = new Set([...d.rolls.map(([u]) => u), ...(d.units || [])]);
+        st.rallying = (st.rallying || []).filter((u) => !gone.has(u));
+        return `Rally dice: ${d.rolls.map(([u, r]) => `${this.name(u)} ${r}`).join(", ") || "none needed"}`;
+      }
+      case "before_combat_chosen":
+        if (st.pending.length && st.pending[0].kind === "before_combat") st.pending = st.pending.slice(1);
+        return d.units.length
+          ? `Retreat before combat (${d.kind}): ${d.units.map((u) => this.name(u)).join(", ")}${d.die ? `, die ${d.die}${d.die === 6 ? ": they stay" : ""}` : ""}`
+          : `No retreat before combat (${d.kind})`;
+      case "terrain_chosen":
+        if (st.pending.length && st.pending[0].kind === "before_combat") st.pending = st.pending.slice(1);
+        return `The defender chooses the ${d.option === "forest" ? "forest shift" : "other terrain benefits"} (8.45)`;
+      case "attack_recomputed": {
+        const i = st.pending.findIndex((p) => p.kind === "attack");
+        if (i >= 0) st.pending = [...st.pending.slice(0, i), d.attack, ...st.pending.slice(i + 1)];
+        return `The attack now: ${d.attack.attack} vs ${d.attack.defence}, odds ${d.attack.column}`;
+      }
+      case "attack_voided":
+        if (st.pending.length && st.pending[0].kind === "attack") st.pending = st.pending.slice(1);
+        return `Every defender retreated before combat: the attack on ${d.defenders.join(", ")} is over`;
+      case "breastworks_begun":
+        st.breastworks = { ...(st.breastworks || {}), [d.hex]: { status: "building", side: d.side, unit: d.unit, turn: d.turn, facing: [] } };
+        st.moved = add(st.moved, [d.unit]);
+        return `${this.name(d.unit)} begins breastworks in ${d.hex} (10.34)`;
+      case "breastworks_completed": {
+        const old = (st.breastworks || {})[d.hex] || { side: this.units[d.unit]?.side, unit: d.unit, turn: st.turn };
+        st.breastworks = { ...st.breastworks, [d.hex]: { ...old, status: "breastworks", facing: d.facing } };
+        st.moved = add(st.moved, [d.unit]);
+        return `Breastworks completed in ${d.hex}, facing ${d.facing.join(", ")}`;
+      }
+      case "breastworks_removed": {
+        const w = { ...(st.breastworks || {}) };
+        delete w[d.hex];
+        st.breastworks = w;
+        return `Breastworks marker removed from ${d.hex}: ${d.reason}`;
+      }
       default:
         return null;
     }
@@ -256,6 +328,22 @@ export function commandText(board, command) {
       return `lose ${c.units.map((u) => board.name(u)).join(", ")}`;
     case "decline":
       return "decline";
+    case "strategic_move":
+      return `strategic move of ${board.name(c.unit)} to ${c.path[c.path.length - 1]}`;
+    case "build_breastworks":
+      return `begin breastworks with ${board.name(c.unit)}`;
+    case "complete_breastworks":
+      return `complete the breastworks of ${board.name(c.unit)}`;
+    case "place_rally":
+      return `rally ${c.units.map((u) => board.name(u)).join(", ")}`;
+    case "roll_rally":
+      return "roll the rally dice";
+    case "voluntary_rout":
+      return `rout ${c.units.map((u) => board.name(u)).join(", ")}`;
+    case "retreat_before_combat":
+      return c.units.length ? `retreat ${c.units.map((u) => board.name(u)).join(", ")} before combat` : "no retreat before combat";
+    case "choose_terrain":
+      return `choose ${c.option}`;
     default:
       return c.type;
   }
