@@ -46,6 +46,7 @@ log = logging.getLogger(__name__)
 
 MISSED_LIMIT = 100
 INDEX_DELAY = 2.0  # seconds between updates of a game's index entry while it is played
+CONFLICT_PATIENCE = 2.0  # seconds an action is decided again while other processes keep appending first
 
 
 def visible_version(history: History, delay: int) -> int:
@@ -484,7 +485,14 @@ class LiveGame:
             raise _reused(key.command_id) from None
 
     async def _append_action(self, seat: str, message: Action, command, key: CommandKey) -> Ack:
-        for _ in range(self.config.conflict_retries):
+        """Decide and append, again after each conflict with another process's append: at least
+        `conflict_retries` times, and for up to `CONFLICT_PATIENCE` seconds (another process
+        appending a burst of the other seat's actions, each in one round trip, must not turn this
+        one's into errors: each try here costs two, a read and an append)."""
+        give_up = time.monotonic() + CONFLICT_PATIENCE
+        attempt = 0
+        while attempt < self.config.conflict_retries or time.monotonic() < give_up:
+            attempt += 1
             h = self.history
             if message.seen is not None and h.session.material > message.seen:
                 raise ProtocolError(

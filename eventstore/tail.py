@@ -98,12 +98,22 @@ class Subscription:
                 self._queue.put_nowait(_END)  # wakes a waiting consumer (a full queue needs no wake)
 
 
+def _bulk(value: bytes) -> bytes:
+    """`value` as a RESP bulk string (one argument of a command, packed)."""
+    return b"$%d\r\n%s\r\n" % (len(value), value)
+
+
 @dataclass
 class _Game:
     cursor: int  # the last version the reader has seen
     head: bytes  # its hash
-    log: str = ""  # the key of its stream (computed once, not for every XREAD)
+    log: bytes = b""  # the key of its stream
+    since: bytes = b""  # the stream id after which to read (`cursor`-0), packed; renewed as the cursor moves
     subscribers: list[Subscription] = field(default_factory=list)
+
+    def move_to(self, version: int, head: bytes) -> None:
+        self.cursor, self.head = version, head
+        self.since = _bulk(b"%d-0" % version)
 
 
 class Tail:
@@ -127,8 +137,12 @@ class Tail:
         self._joins: list[Subscription] = []
         self._changed = asyncio.Event()
         self._pool: aioredis.ConnectionPool | None = None
-        self._conn: aioredis.Redis | None = None
+        self._conn = None  # the reader's one connection (redis.asyncio.Connection), held while connected
         self._client_id: int | None = None
+        # The XREAD, packed in parts that are reused between wake-ups: the command and the keys
+        # (renewed when the set of followed games changes), the ids (when a cursor moves).
+        self._layout: tuple[list[_Game], bytes, dict[bytes, str]] | None = None
+        self._since: bytes | None = None
         self._blocked = False
         self._task: asyncio.Task | None = None
         self._waker: asyncio.Task | None = None
@@ -217,15 +231,17 @@ class Tail:
         # can swallow a cancellation. The read is bounded by `_read` instead.
         options["socket_timeout"] = None
         self._pool = aioredis.ConnectionPool(connection_class=source.connection_class, max_connections=1, **options)
-        self._conn = aioredis.Redis(connection_pool=self._pool)
-        self._client_id = await self._conn.client_id()
+        self._conn = await self._pool.get_connection()
+        await self._conn.send_command("CLIENT", "ID")
+        self._client_id = await self._conn.read_response()
 
     async def _disconnect(self) -> None:
         self._client_id = None
         conn, pool, self._conn, self._pool = self._conn, self._pool, None, None
-        if pool is not None:
+        if conn is not None:
             with contextlib.suppress(Exception):
-                await conn.aclose()
+                await conn.disconnect()
+        if pool is not None:
             await pool.disconnect()
 
     async def _unblock(self) -> None:
@@ -243,6 +259,7 @@ class Tail:
         """Start following the games of new subscriptions and fill each one's gap."""
         for gid in [gid for gid, game in self._games.items() if not game.subscribers]:
             del self._games[gid]
+            self._layout = None
         while self._joins:
             subscription = self._joins[0]
             if not subscription.ended:
@@ -250,8 +267,10 @@ class Tail:
                     game = self._games.get(subscription.game_id)
                     if game is None:
                         version, head = await self.store.head(subscription.game_id)
-                        log = self.store.keys(subscription.game_id).log
-                        game = self._games[subscription.game_id] = _Game(version, head, log)
+                        game = _Game(version, head, self.store.keys(subscription.game_id).log.encode())
+                        game.move_to(version, head)
+                        self._games[subscription.game_id] = game
+                        self._layout = None
                     await self._catch_up(subscription, game.cursor)
                 except (UnreadableEvent, ResponseError) as exc:
                     subscription._finish(exc)  # this game fails closed; the others go on
@@ -273,31 +292,49 @@ class Tail:
                 return
 
     async def _read(self) -> None:
-        """One XREAD over every followed game; deliver what it returns."""
-        games = {game.log: gid for gid, game in self._games.items()}
-        streams = {key: f"{self._games[gid].cursor}-0" for key, gid in games.items()}
+        """One XREAD over every followed game; deliver what it returns.
+
+        The command is packed here from parts kept between wake-ups (redis-py would pack every
+        argument again, in Python, each time): only the ids of games whose cursor moved change."""
+        if self._layout is None:
+            games = list(self._games.values())
+            command = b"*%d\r\n$5\r\nXREAD\r\n$5\r\nCOUNT\r\n%s$5\r\nBLOCK\r\n%s$7\r\nSTREAMS\r\n" % (
+                6 + 2 * len(games), _bulk(b"%d" % self.count), _bulk(b"%d" % self.block_ms)
+            )
+            keys = {game.log: gid for gid, game in self._games.items()}
+            self._layout = (games, command + b"".join([_bulk(game.log) for game in games]), keys)
+            self._since = None
+        games, command, keys = self._layout
+        if self._since is None:
+            self._since = b"".join([game.since for game in games])
+        conn = self._conn
         self._blocked = True
         try:
             async with asyncio.timeout(self.block_ms / 1000 + 10):  # a silent server is a lost one
-                reply = await self._conn.xread(streams, count=self.count, block=self.block_ms)
+                await conn.send_packed_command((command, self._since), check_health=False)
+                reply = await conn.read_response(disable_decoding=True)
         finally:
             self._blocked = False
         for key, entries in reply.items() if isinstance(reply, dict) else reply or []:
-            gid = games[key.decode() if isinstance(key, bytes) else key]
+            gid = keys[key]
             game = self._games.get(gid)
             if game is not None:
                 self._deliver(gid, game, entries)
 
     def _deliver(self, gid: str, game: _Game, entries) -> None:
-        for entry in entries:
+        for entry_id, fields in entries:
+            if not isinstance(fields, dict):  # a flat list of names and values, as the server sends it
+                fields = dict(zip(fields[::2], fields[1::2], strict=True))
             try:
-                envelope = self.store.decode(gid, entry, game.cursor + 1, game.head)
+                envelope = self.store.decode(gid, (entry_id, fields), game.cursor + 1, game.head)
             except UnreadableEvent as exc:
                 for subscription in game.subscribers:
                     subscription._finish(exc)
                 del self._games[gid]
+                self._layout = None
                 return
-            game.cursor, game.head = envelope.version, envelope.hash
+            game.move_to(envelope.version, envelope.hash)
+            self._since = None
             for subscription in list(game.subscribers):
                 if envelope.version > subscription.last_version and not subscription._offer(envelope):
                     game.subscribers.remove(subscription)
@@ -315,3 +352,4 @@ class Tail:
             subscription._finish(end)
         self._games.clear()
         self._joins.clear()
+        self._layout = None
