@@ -1,0 +1,147 @@
+"""The web client under the revised (2nd edition) rules in a real browser: the rule set chosen in the
+lobby and named in the status panel; breastworks begun (the Under Construction marker), a unit entering
+a town hex Disordered (12.17: the morale badge), then, a Game-Turn later, the Rally choice (12.41) and the
+breastworks completed with a facing the server offers (10.34), and the rally dice asked for as a decision
+at the start of the Combat Phase. Everything the player clicks comes from the server's choices.
+"""
+
+from __future__ import annotations
+
+PATIENCE = 10_000  # ms: a guard against hanging, never a measure of speed
+
+
+async def new_page(browser):
+    context = await browser.new_context(viewport={"width": 1366, "height": 800})
+    page = await context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+    page.errors = errors
+    return page
+
+
+async def js(page, expression: str, arg=None):
+    return await page.evaluate(expression, arg)
+
+
+async def until(page, expression: str, arg=None):
+    await page.wait_for_function(expression, arg=arg, timeout=PATIENCE)
+
+
+async def click_hex(page, hex_: str) -> None:
+    x, y = await page.evaluate("(h) => { bluegray.map.centreOn(h); return bluegray.map.clientOf(h); }", hex_)
+    await page.mouse.move(x, y)
+    await page.mouse.click(x, y)
+
+BUILDER = "us-1-1-xiv"  # at 1717 at start: may begin breastworks on Game-Turn 1 (no enemy within 3 hexes)
+TOWNSMAN, TOWN = "us-1-2-iv", "1212"  # 1212 is a Chattanooga town hex, in reach on Game-Turn 1
+
+
+async def mine(page) -> None:
+    await until(page, "() => bluegray.validChoices() !== null && !bluegray.busy")
+
+
+async def end_phase(page) -> None:
+    before = await js(page, "() => bluegray.board.version")
+    await mine(page)
+    await js(page, "() => bluegray.endPhase()")
+    await page.wait_for_function("(v) => bluegray.board.version > v", arg=before, timeout=PATIENCE)
+
+
+async def test_revised_markers_and_decisions(browser, server, shot):
+    # -- the lobby offers the rule set; the Union player creates a revised game --------------------
+    union = await new_page(browser)
+    await union.goto(f"{server}/")
+    await union.wait_for_selector("select[name=ruleset] option[value=revised]", state="attached", timeout=PATIENCE)
+    await union.select_option("select[name=ruleset]", "revised")
+    await union.select_option("select[name=side]", "union")
+    await union.click("#create")
+    await union.wait_for_selector("#invite-link", timeout=PATIENCE)
+    invite = await union.input_value("#invite-link")
+    await union.click("#open-game")
+    await union.wait_for_selector("#conn.live", timeout=PATIENCE)
+    confed = await new_page(browser)
+    await confed.goto(invite)
+    await confed.wait_for_selector("#conn.live", timeout=PATIENCE)
+    for page in (union, confed):
+        await page.wait_for_selector("#ruleset", timeout=PATIENCE)
+        assert "revised (2nd edition)" in await page.inner_text("#ruleset")
+    await mine(union)
+
+    # -- Game-Turn 1: strategic movement and breastworks are offered; begin breastworks ---------------
+    assert await union.locator("#strategic-choice").count() == 1
+    await union.click("#build-choice summary")
+    await union.click(f".build-breastworks[data-unit='{BUILDER}']")
+    await union.wait_for_selector("#works .works.building[data-hex='1717']", timeout=PATIENCE)
+    await until(confed, "() => !!bluegray.board.state.breastworks['1717']")
+
+    # -- a unit enters a town hex: Disordered (12.17), its badge on the counter -----------------------
+    await mine(union)
+    await js(union, "(u) => bluegray.selectUnit(u)", TOWNSMAN)
+    await click_hex(union, TOWN)
+    for page in (union, confed):
+        await until(page, "(u) => bluegray.board.state.morale[u] === 'disordered'", TOWNSMAN)
+        await page.wait_for_selector(f"#units .counter[data-unit='{TOWNSMAN}'] .morale-mark.disordered", timeout=PATIENCE)
+    await js(union, "() => { bluegray.map.zoom(2.2); bluegray.map.centreOn('1514'); }")
+    await shot(union, "revised-disordered-and-building")
+
+    # -- to the Union's Game-Turn 2 Movement Phase (nobody attacks) -----------------------------------
+    await end_phase(union)  # Union Movement -> Combat
+    await end_phase(union)  # -> Confederate Movement
+    await end_phase(confed)  # -> Confederate Combat
+    await end_phase(confed)  # -> Game-Turn 2, Union Movement
+    await until(union, "() => bluegray.board.state.turn === 2 && bluegray.board.state.phase === 'movement'")
+    await mine(union)
+
+    # -- Rally (12.41): tick the unit, place the marker ------------------------------------------------
+    await union.wait_for_selector("#rally-choice", timeout=PATIENCE)
+    await union.check(f"#place-rally-units input[data-unit='{TOWNSMAN}']")
+    await shot(union, "revised-rally-choice")
+    await union.click("#place-rally")
+    await union.wait_for_selector(f"#units .counter[data-unit='{TOWNSMAN}'] .rally-mark", timeout=PATIENCE)
+
+    # -- complete the breastworks with a facing the server offers (10.34) ------------------------------
+    await mine(union)
+    await union.wait_for_selector("#complete-choice", timeout=PATIENCE)
+    facing = await union.get_attribute(f".complete-breastworks[data-unit='{BUILDER}'] >> nth=0", "data-facing")
+    await union.click(f".complete-breastworks[data-unit='{BUILDER}'] >> nth=0")
+    await union.wait_for_selector("#works .works.breastworks[data-hex='1717']", timeout=PATIENCE)
+    works = await js(union, "() => bluegray.board.state.breastworks['1717']")
+    assert works["status"] == "breastworks" and ",".join(works["facing"]) == facing
+    assert await union.locator("#works .works.breastworks[data-hex='1717'] > line").count() == 3
+    await js(union, "() => { bluegray.map.zoom(1.5); bluegray.map.centreOn('1515'); }")
+    await shot(union, "revised-breastworks-and-rally")
+
+    # -- the Combat Phase begins with the rally dice: a decision panel --------------------------------
+    await end_phase(union)
+    await union.wait_for_selector("#roll-rally", timeout=PATIENCE)
+    assert "Rally (12.41)" in await union.inner_text("#action")
+    assert "rolls the rally dice" in await confed.inner_text("#action")
+    await shot(union, "revised-rally-decision")
+    await union.click("#roll-rally")
+    await until(union, "() => bluegray.board.state.rallying.length === 0 && bluegray.board.state.pending.length === 0")
+    assert await union.locator("#units .rally-mark").count() == 0
+    await union.click("#legend summary")
+    await shot(union, "revised-after-rally")
+
+    # -- the other decision panels, drawn from decisions shaped as the server sends them (schema
+    # `choices.decision`); this checks the drawing only, the game above checks the round trip ---------
+    panels = {
+        "before-combat-decision": {"type": "before_combat", "kind": "cavalry", "units": [TOWNSMAN], "options": []},
+        "terrain-decision": {"type": "before_combat", "kind": "terrain", "units": [], "options": ["forest", "terrain"]},
+        "losses-decision": {"type": "exchange_losses", "at_least": 4, "options": [[TOWNSMAN]]},
+        "generic-decision": {"type": "something_new", "units": []},
+    }
+    for panel, decision in panels.items():
+        await js(union, "(d) => document.querySelector('#action').replaceChildren(bluegray.decisionView(d))", decision)
+        await union.wait_for_selector(f"#{panel}", timeout=PATIENCE)
+    await js(union, "(d) => document.querySelector('#action').replaceChildren(bluegray.decisionView(d))", panels["before-combat-decision"])
+    assert await union.locator("#retreat-before-combat-units input[type=checkbox]").count() == 1
+    assert await union.locator("#retreat-before-combat-none").count() == 1
+    await shot(union, "revised-before-combat-panel")
+    await js(union, "(d) => document.querySelector('#action').replaceChildren(bluegray.decisionView(d))", panels["terrain-decision"])
+    assert await union.locator(".terrain-option").count() == 2
+    await shot(union, "revised-terrain-panel")
+    for page in (union, confed):
+        assert not page.errors, page.errors
+        await page.context.close()
