@@ -1081,12 +1081,15 @@ export class GameView {
       const result = b.lastCombat?.result;
       let title = "Exchange: choose your losses";
       let text = `Lose units whose printed strengths total at least ${d.at_least} (7.6 Ex):`;
-      if (result === "Ae*" || (head?.kind === "exchange_losses" && head.side !== b.state.phasing)) {
+      if (head?.kind === "exchange_losses" && head.then_lose?.length) {
+        title = "Ex*: choose the defending unit eliminated";
+        text = "Pick one defending unit (8.6 Ex*); then your attackers lose at least its printed strength:";
+      } else if (head?.kind === "exchange_losses" && head.side !== b.state.phasing) {
         title = "Ae*: the attacker loses one unit — you choose it";
         text = "Pick the attacking unit that is eliminated (8.6 Ae*):";
-      } else if (result === "Ex*" || head?.then_lose?.length) {
-        title = "Ex*: choose the defending unit eliminated";
-        text = `Pick one defending unit (8.6 Ex*); then your attackers lose at least its printed strength${d.at_least ? ` (${d.at_least})` : ""}:`;
+      } else if (result === "Ex*") {
+        title = "Ex*: now your own losses";
+        text = `Lose attacking units whose printed strengths total at least ${d.at_least} (8.6 Ex*, 12.26):`;
       }
       return h("div", { class: "decision", id: "losses-decision" }, h("h3", {}, title),
         h("p", {}, text),

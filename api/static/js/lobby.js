@@ -119,7 +119,7 @@ async function myGames(card) {
         if (g.finished) status = "finished";
         else if (g.to_act === seat.seat) status = "your move";
         else if (g.to_act) status = `${SIDE_NAME[g.to_act]} to act`;
-        li.append(h("span", { class: `status ${g.to_act === seat.seat && !g.finished ? "yours" : ""}` }, ` · turn ${g.turn}, ${g.phase} · ${status}`));
+        li.append(h("span", { class: `status ${g.to_act === seat.seat && !g.finished ? "yours" : ""}` }, ` · ${g.ruleset ? `${g.ruleset} rules · ` : ""}turn ${g.turn}, ${g.phase} · ${status}`));
       })
       .catch(() => li.append(h("span", { class: "muted" }, " · not found on this server")));
   }
