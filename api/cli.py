@@ -24,14 +24,19 @@ def package_version() -> str:
         return "0+unknown"
 
 
-def command_modules() -> list:
-    """Every subcommand module, sorted by its command name."""
+def discover(package) -> list:
+    """Every public module of ``package`` that defines NAME, sorted by NAME (subcommands, benchmarks)."""
     modules = [
-        importlib.import_module(f"api.commands.{info.name}")
-        for info in pkgutil.iter_modules(api.commands.__path__)
+        importlib.import_module(f"{package.__name__}.{info.name}")
+        for info in pkgutil.iter_modules(package.__path__)
         if not info.name.startswith("_")
     ]
     return sorted(modules, key=lambda m: m.NAME)
+
+
+def command_modules() -> list:
+    """Every subcommand module, sorted by its command name."""
+    return discover(api.commands)
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -2,22 +2,15 @@
 
 from __future__ import annotations
 
-import importlib
-import pkgutil
-
 import api.benchmarks
+from api.cli import discover
 
 NAME = "bench"
 HELP = "Measure performance (rules, store, ...) and print figures with ratios against a same-run baseline."
 
 
 def benchmark_modules() -> list:
-    modules = [
-        importlib.import_module(f"api.benchmarks.{info.name}")
-        for info in pkgutil.iter_modules(api.benchmarks.__path__)
-        if not info.name.startswith("_")
-    ]
-    return sorted(modules, key=lambda m: m.NAME)
+    return discover(api.benchmarks)
 
 
 def add_arguments(parser) -> None:
