@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import re
 from fractions import Fraction
-from functools import lru_cache
+from functools import cache, lru_cache
 
 HEX_NUMBER = re.compile(r"^\d{4}$")
 
@@ -92,8 +92,9 @@ class Grid:
     # -- coordinates ---------------------------------------------------------------------------
     def axial(self, number: str) -> tuple[int, int]:
         """Printed number → axial ``(q, r)``."""
-        column, row = parse_hex(number)
-        return column, row - (column + ((column + self._shift) & 1)) // 2
+        if isinstance(number, str):
+            return _axial(self._shift, number)
+        return _axial.__wrapped__(self._shift, number)  # not a string: parse_hex raises HexError
 
     def number(self, q: int, r: int) -> str:
         """Axial ``(q, r)`` → printed number (raises HexError off the numbering)."""
@@ -140,6 +141,14 @@ class Grid:
         if any(blocking(h) for h in crossed):
             return False
         return not any(blocking(h1) and blocking(h2) for h1, h2 in along)
+
+
+@cache
+def _axial(shift: int, number: str) -> tuple[int, int]:
+    """Grid.axial, kept: at most one entry per printed number and grid (a failed parse raises and is
+    not kept)."""
+    column, row = parse_hex(number)
+    return column, row - (column + ((column + shift) & 1)) // 2
 
 
 def _centre(q: int, r: int) -> tuple[Fraction, Fraction]:

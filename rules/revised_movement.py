@@ -157,13 +157,7 @@ class RevisedEntry:
         hexes = [h for h in u.entry if h in game.terrain]
         if u.arrives is None or state.turn <= u.arrives:
             return hexes
-        grid = game.grid
-        near = [
-            h
-            for h in sorted(edge_hexes(game))
-            if h not in hexes and any(grid.distance(h, e) <= 3 for e in u.entry)  # 5.5
-        ]
-        return hexes + near
+        return hexes + [h for h in _edge_hexes_near(game, u.entry) if h not in hexes]  # 5.5
 
     def entry_cost(self, state: State, unit: str, hex_: str):
         game = state.game
@@ -209,7 +203,34 @@ def _enemy_hexes(state: State, side: str) -> set[str]:
 
 def _far(game, hex_: str, enemies: set[str]) -> bool:
     """6.41, 6.44: three or more hexes from every enemy unit."""
-    return all(game.grid.distance(hex_, e) >= 3 for e in enemies)
+    return hex_ not in _within(game, enemies, 2)
+
+
+def _within(game, hexes, n: int) -> frozenset[str]:
+    """Every numbered hex at most ``n`` hexes (Grid.distance) from one of ``hexes``: ``h in
+    _within(game, hexes, n)`` is ``any(game.grid.distance(h, e) <= n for e in hexes)``. Kept per
+    Game for the last few (n, hexes) asked, so one position's checks share one table."""
+    key = (n, frozenset(hexes))
+    cache = game.__dict__.setdefault("_within", {})
+    found = cache.get(key)
+    if found is None:
+        from rules.hexes import HexError
+
+        grid = game.grid
+        out = set()
+        for h in key[1]:
+            q, r = grid.axial(h)
+            for dq in range(-n, n + 1):
+                for dr in range(max(-n, -dq - n), min(n, n - dq) + 1):
+                    try:
+                        out.add(grid.number(q + dq, r + dr))
+                    except HexError:  # off the numbering: no hex there
+                        pass
+        found = frozenset(out)
+        if len(cache) >= 32:
+            cache.clear()
+        cache[key] = found
+    return found
 
 
 def strategic_problem(state: State, unit: str):
@@ -242,7 +263,7 @@ def strategic_reach(state: State, unit: str):
         return None
     game = state.game
     allowance = strategic_allowance(state, unit)
-    enemies = _enemy_hexes(state, game.units[unit].side)
+    near_enemy = _within(game, _enemy_hexes(state, game.units[unit].side), 2)  # 6.44
     start = state.positions[unit]
     steps = game.steps_for(unit)
     m = game.scenario.map
@@ -254,7 +275,7 @@ def strategic_reach(state: State, unit: str):
         if c > cost[h]:
             continue
         for b, step in steps[h]:
-            if not (m.features(h, b) & terrain.ROUTES) or not _far(game, b, enemies):
+            if not (m.features(h, b) & terrain.ROUTES) or b in near_enemy:
                 continue
             nc = c + step
             if nc <= allowance and nc < cost.get(b, 99):
@@ -376,8 +397,7 @@ def build_problem(state: State, unit: str):
         return game.violation("breastworks", f"{u.designation} is {state.morale[unit]} and may not construct breastworks")
     if here in state.breastworks:
         return game.violation("breastworks.one_per_hex", f"{here} already has a Breastworks Marker")
-    enemies = _enemy_hexes(state, u.side)
-    if any(game.grid.distance(here, e) <= 3 for e in enemies):
+    if here in _within(game, _enemy_hexes(state, u.side), 3):
         return game.violation("breastworks", f"{u.designation} is within three hexes of an enemy unit")
     return None
 
@@ -484,6 +504,19 @@ def edge_hexes(game) -> frozenset[str]:
         cached = frozenset(h for h, around in game.neighbours.items() if len(around) < 6)
         game.__dict__["_edge_hexes"] = cached
     return cached
+
+
+def _edge_hexes_near(game, entry) -> tuple[str, ...]:
+    """The map-edge hexes within three hexes of one of ``entry`` (5.5), sorted; once per Game and
+    entry list."""
+    cache = game.__dict__.setdefault("_edge_hexes_near", {})
+    key = tuple(entry)
+    found = cache.get(key)
+    if found is None:
+        grid = game.grid
+        found = tuple(h for h in sorted(edge_hexes(game)) if any(grid.distance(h, e) <= 3 for e in key))
+        cache[key] = found
+    return found
 
 
 def _on_turnpike(game, hex_: str) -> bool:
