@@ -11,7 +11,7 @@ import msgspec
 
 from api import seats as seat_tokens
 from api.config import ServerConfig
-from api.live import LiveGames, visible_version
+from api.live import LiveGames
 from api.seats import Seats
 from api.views import GameView, game_view
 from eventstore.errors import Conflict
@@ -20,6 +20,7 @@ from replay import dice, session
 from replay.games import GameCache
 from replay.history import load
 from replay.records import DAY_SECONDS, DiceMode, GameCreated, SessionOptions, UndoPolicy
+from replay.visibility import visible_version
 from rules import RULES_VERSION
 from rules.scenario import Side, other_side
 from scenarios.loader import ScenarioError

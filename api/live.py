@@ -38,6 +38,7 @@ from replay import session as decide_session
 from replay.games import GameCache
 from replay.history import SNAPSHOT_CODE, History, HistoryError, NeedsState, apply_async, load
 from replay.records import UndoAccepted
+from replay.visibility import visible_version
 from rules import commands as rules_commands
 from rules import state as rules_state
 from rules.legal import choices as legal_choices
@@ -47,14 +48,6 @@ log = logging.getLogger(__name__)
 MISSED_LIMIT = 100
 INDEX_DELAY = 2.0  # seconds between updates of a game's index entry while it is played
 CONFLICT_PATIENCE = 2.0  # seconds an action is decided again while other processes keep appending first
-
-
-def visible_version(history: History, delay: int) -> int:
-    """The last version spectators may see: `delay` events behind the game once play has started
-    (the creation and the seats are shown at once), everything once the game is over."""
-    if delay <= 0 or history.finished is not None:
-        return history.version
-    return max(history.version - delay, min(history.version, history.session.start or history.version))
 
 
 class GameNotFound(Exception):

@@ -10,7 +10,7 @@ HTTP (routes in api/routes.py):
 
 A request with ``Authorization: Bearer <seat token>`` of the game is a player's and sees the whole
 log; any other sees a running game as a spectator does, ``spectator_delay`` events behind
-(`api.live.visible_version`), and may fork it only at a version it can see.
+(`replay.visibility`), and may fork it only at a version it can see.
 
 Websocket: `ReplayCursor` serves the ``replay_*`` messages of one connection (api/protocol.py):
 seek, step (by event, phase, player-turn, Game-Turn), play at a speed, pause, and follow live
@@ -32,13 +32,13 @@ from api import protocol
 from api import seats as seat_tokens
 from api.app_keys import GAMES, LIVE, SEATS, SERVER_VERSION, STORE
 from api.games import HttpError
-from api.live import visible_version as spectators_see
 from api.views import session_view
 from replay import export, fork
 from replay.history import History, NeedsState, load
 from replay.report import build, encode
 from replay.seek import seek
 from replay.timeline import Timeline
+from replay.visibility import seen_by
 from rules import state as rules_state
 
 log = logging.getLogger(__name__)
@@ -47,14 +47,6 @@ MAX_SPEED = 50.0  # steps a second
 
 
 # -- HTTP ---------------------------------------------------------------------------------------------
-def visible_version(history: History, seat: str | None) -> int:
-    """The last version `seat` (None: a spectator) may see of `history` (folded to its head)."""
-    if seat is not None:
-        return history.version
-    created = history.session.created
-    return spectators_see(history, created.options.spectator_delay if created is not None else 0)
-
-
 async def _head(request: web.Request, game_id: str) -> History:
     app = request.app
     live = app[LIVE].peek(game_id)
@@ -77,7 +69,7 @@ async def _seat(request: web.Request, game_id: str) -> str | None:
 async def _visible_log(request: web.Request) -> tuple[str, list, int]:
     game_id = request.match_info["game_id"]
     head = await _head(request, game_id)
-    upto = visible_version(head, await _seat(request, game_id))
+    upto = seen_by(head, await _seat(request, game_id))
     if "to" in request.query:
         try:
             upto = min(upto, int(request.query["to"]))
@@ -145,7 +137,7 @@ async def fork_game(request: web.Request) -> web.Response:
     except msgspec.DecodeError as exc:
         raise HttpError(400, "malformed", str(exc)) from None
     head = await _head(request, game_id)
-    seen = visible_version(head, await _seat(request, game_id))
+    seen = seen_by(head, await _seat(request, game_id))
     if not 1 <= body.version <= seen:
         raise HttpError(409, "illegal", f"version {body.version} cannot be forked: this game shows versions 1..{seen}"
                         + (" (spectator delay)" if seen < head.version else ""))
@@ -298,5 +290,5 @@ def replay_cursor(app: web.Application, live, conn) -> ReplayCursor:
     """The replay of one websocket connection (`live`: its `api.live.LiveGame`): it may see what its
     seat may (a spectator, the game `spectator_delay` events behind)."""
     return ReplayCursor(
-        app[STORE], app[GAMES], live.game_id, lambda: visible_version(live.history, conn.seat), conn.send_message
+        app[STORE], app[GAMES], live.game_id, lambda: seen_by(live.history, conn.seat), conn.send_message
     )
