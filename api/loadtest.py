@@ -270,7 +270,7 @@ async def spectate(run: Run, slot: Slot) -> None:
                         ready(run)
                 elif isinstance(message, Error):
                     figures.error(f"spectator error {message.code}")
-            if not changed.is_set() and time.monotonic() < run.deadline:  # the server closed it, not we
+            if not changed.is_set() and not run.over.is_set():  # the server closed it, not we
                 figures.error(f"spectator closed {ws.close_code}")
         except (aiohttp.ClientError, ConnectionError) as exc:
             figures.error(f"spectator {type(exc).__name__}")
@@ -280,10 +280,13 @@ async def spectate(run: Run, slot: Slot) -> None:
 
 
 async def _leave_when_done(run: Run, changed: asyncio.Event, ws) -> None:
-    """Close the spectator's socket once its slot moves to another game or the deadline passes."""
-    while not changed.is_set() and time.monotonic() < run.deadline:
-        with contextlib.suppress(TimeoutError):
-            await asyncio.wait_for(changed.wait(), min(0.5, max(0.0, run.deadline - time.monotonic())))
+    """Close the spectator's socket once its slot moves to another game or the run is over."""
+    waits = [asyncio.ensure_future(changed.wait()), asyncio.ensure_future(run.over.wait())]
+    try:
+        await asyncio.wait(waits, return_when=asyncio.FIRST_COMPLETED)
+    finally:
+        for w in waits:
+            w.cancel()
     await ws.close()
 
 
@@ -301,6 +304,7 @@ class Run:
     setup_seconds: float = 300.0  # at most this long for every game and spectator to connect
     ready: int = 0
     measuring: asyncio.Event = field(default_factory=asyncio.Event)
+    over: asyncio.Event = field(default_factory=asyncio.Event)  # set at the deadline
     on_measuring: object = None  # called when the measured period starts
     session: aiohttp.ClientSession | None = None
     games_cache: GameCache = field(default_factory=GameCache)
@@ -312,6 +316,7 @@ def ready(config: Run) -> None:
     if config.ready == config.games + config.spectators and not config.measuring.is_set():
         config.deadline = time.monotonic() + config.duration
         config.measuring.set()
+        asyncio.get_running_loop().call_later(config.duration, config.over.set)
         if callable(config.on_measuring):
             config.on_measuring()
 
@@ -328,6 +333,7 @@ async def run(config: Run) -> Figures:
         tasks = [asyncio.create_task(Bot(config, slot, i).play()) for i, slot in enumerate(slots)]
         tasks += [asyncio.create_task(spectate(config, slots[i % len(slots)])) for i in range(config.spectators)]
         await asyncio.wait(tasks, timeout=config.setup_seconds + config.duration + 60)
+        config.over.set()
         for task in tasks:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
