@@ -20,12 +20,13 @@ from replay import dice, session
 from replay.games import GameCache
 from replay.history import load
 from replay.records import DAY_SECONDS, DiceMode, GameCreated, SessionOptions, UndoPolicy
-from replay.visibility import visible_version
+from replay.visibility import delayed, visible_version
 from rules import RULES_VERSION
 from rules.scenario import Side, other_side
 from scenarios.loader import ScenarioError
 
 MAX_SPECTATOR_DELAY = 200  # events
+MAX_SPECTATOR_DELAY_PHASES = 20  # phases (ten Game-Turns of Chattanooga have forty)
 
 
 class HttpError(Exception):
@@ -46,6 +47,7 @@ class CreateOptions(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fi
     undo: UndoPolicy = "consent"
     undo_dice: bool = False
     spectator_delay: Annotated[int, msgspec.Meta(ge=0)] = 0
+    spectator_delay_phases: Annotated[int, msgspec.Meta(ge=0)] = 0
     silence_seconds: Annotated[int, msgspec.Meta(ge=0)] = 7 * DAY_SECONDS
     attack_effectiveness: bool | None = None
     rules: dict[str, bool | int | str] = {}
@@ -124,6 +126,10 @@ async def create_game(
         raise HttpError(400, "malformed", "a dice nonce is 8 to 128 characters of A-Z a-z 0-9 _ -")
     if options.spectator_delay > MAX_SPECTATOR_DELAY:
         raise HttpError(400, "malformed", f"spectator_delay is at most {MAX_SPECTATOR_DELAY} events")
+    if options.spectator_delay_phases > MAX_SPECTATOR_DELAY_PHASES:
+        raise HttpError(
+            400, "malformed", f"spectator_delay_phases is at most {MAX_SPECTATOR_DELAY_PHASES} phases"
+        )
     insecure_seed = None
     if options.dice == "insecure":
         if not config.allow_insecure_dice:
@@ -159,6 +165,7 @@ async def create_game(
             undo=options.undo,
             undo_dice=options.undo_dice,
             spectator_delay=options.spectator_delay,
+            spectator_delay_phases=options.spectator_delay_phases,
             silence_seconds=options.silence_seconds,
         ),
         dice=options.dice,
@@ -218,7 +225,7 @@ async def inspect_game(store: RedisEventStore, games: GameCache, live: LiveGames
     else:
         history = await load(store, game_id, games)
         delay = history.session.created.options.spectator_delay if history.session.created else 0
-        if delay and visible_version(history, delay) < history.version:
+        if delayed(history) and visible_version(history, delay) < history.version:
             history = await load(store, game_id, games, to_version=visible_version(history, delay))
     if info is None or history.version == 0:
         raise HttpError(404, "malformed", f"no game {game_id!r}")

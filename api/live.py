@@ -38,7 +38,7 @@ from replay import session as decide_session
 from replay.games import GameCache
 from replay.history import SNAPSHOT_CODE, History, HistoryError, NeedsState, apply_async, load
 from replay.records import UndoAccepted
-from replay.visibility import visible_version
+from replay.visibility import delayed, visible_version
 from rules import commands as rules_commands
 from rules import state as rules_state
 from rules.legal import choices as legal_choices
@@ -211,7 +211,7 @@ class LiveGame:
         if self.history.version == 0:
             raise GameNotFound(self.game_id)
         self.delay = self.history.session.created.options.spectator_delay
-        if self.delay:
+        if delayed(self.history):  # in events or in phases
             self.view = await load(
                 self.store, self.game_id, self.hub.games, to_version=visible_version(self.history, self.delay)
             )

@@ -43,12 +43,15 @@ class SessionOptions(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_f
       the opponent last acted undo at once; any other undo needs consent).
     - ``undo_dice``: a house rule letting an undo by consent cross a die roll (5.14 forbids it).
     - ``spectator_delay``: spectators see the game this many events behind (0: live).
+    - ``spectator_delay_phases``: spectators see the game this many phases behind: nothing of the
+      current phase, nor of the N-1 phases before it (0: live). With both delays the larger holds.
     - ``silence_seconds``: a seat to act that stays silent this long lets the opponent claim the game.
     """
 
     undo: UndoPolicy = "consent"
     undo_dice: bool = False
     spectator_delay: int = 0
+    spectator_delay_phases: int = 0
     silence_seconds: int = 7 * DAY_SECONDS
 
 

@@ -8,11 +8,34 @@ from replay.history import History
 
 
 def visible_version(history: History, delay: int) -> int:
-    """The last version spectators may see: `delay` events behind the game once play has started
-    (the creation and the seats are shown at once), everything once the game is over."""
-    if delay <= 0 or history.finished is not None:
+    """The last version spectators may see: `delay` events behind the game once play has started,
+    and, if the game was created with ``spectator_delay_phases`` N, no later than the end of the
+    phase N phases back; the creation and the seats are shown at once, everything once the game is
+    over."""
+    created = history.session.created
+    phases = created.options.spectator_delay_phases if created is not None else 0
+    if (delay <= 0 and phases <= 0) or history.finished is not None:
         return history.version
-    return max(history.version - delay, min(history.version, history.session.start or history.version))
+    floor = min(history.version, history.session.start or history.version)
+    seen = history.version - max(delay, 0)
+    if phases > 0:
+        ends = phase_ends(history)
+        seen = min(seen, ends[-phases] if len(ends) >= phases else floor)
+    return max(seen, floor)
+
+
+def delayed(history: History) -> bool:
+    """Does the game hold spectators back at all (a delay in events or in phases)?"""
+    created = history.session.created
+    return created is not None and (created.options.spectator_delay > 0 or created.options.spectator_delay_phases > 0)
+
+
+def phase_ends(history: History) -> list[int]:
+    """The last version of each effective command that ended a phase, oldest first."""
+    return [c.last for c in history.session.commands if c.command.startswith(_END_PHASE)]
+
+
+_END_PHASE = b'{"type":"end_phase"'
 
 
 def seen_by(history: History, seat: str | None) -> int:

@@ -84,6 +84,8 @@ async def test_bad_creations_are_refused(client):
         ({"scenario": "chattanooga", "options": {"undo": "sometimes"}}, 400),
         ({"scenario": "chattanooga", "colour": "blue"}, 400),
         ({"scenario": "chattanooga", "options": {"spectator_delay": 201}}, 400),
+        ({"scenario": "chattanooga", "options": {"spectator_delay_phases": 21}}, 400),
+        ({"scenario": "chattanooga", "options": {"spectator_delay_phases": -1}}, 400),
     ]
     for body, status in cases:
         response = await client.post("/api/games", json=body)

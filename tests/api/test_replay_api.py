@@ -161,3 +161,20 @@ async def test_the_spectator_delay_holds_back_report_export_fork_and_replay(clie
     assert (await spectator.expect(ReplayFrame)).version <= seen
     await spectator.send(type="replay_live")
     assert (await spectator.expect(ReplayFollowing)).version == seen
+
+
+async def test_a_spectator_delay_in_phases_holds_back_the_live_view_and_the_game_view(client, store):
+    game, _joined, union, _confederate = await _played(client, 30, options={"spectator_delay_phases": 1})
+    gid = game["game_id"]
+    stored = [e async for e in store.read(gid)]
+    # Independently of replay.visibility: the last event of the last command that ended a phase.
+    command_at = [e.version for e in stored if e.type == "command"]
+    ends = [v for v in command_at if b'"type":"end_phase"' in stored[v - 1].payload]
+    assert ends, "the scripted play ends at least one phase"
+    later = [v for v in command_at if v > ends[-1]]
+    expected = (later[0] - 1) if later else len(stored)
+    assert expected < union.version  # the game has moved on since
+    view = await (await client.get(f"/api/games/{gid}")).json()
+    assert view["version"] == expected
+    spectator = await WsClient(client, gid).connect()
+    assert spectator.welcome.version == expected

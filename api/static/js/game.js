@@ -811,6 +811,7 @@ export class GameView {
       const bits = [undo + (w.options.undo_dice ? " (across dice too)" : "")];
       if ("attack_effectiveness" in w.rules_options) bits.push(`attack effectiveness ${w.rules_options.attack_effectiveness ? "on" : "off"}`);
       if (w.options.spectator_delay) bits.push(`spectators ${w.options.spectator_delay} events behind`);
+      if (w.options.spectator_delay_phases) bits.push(`spectators ${w.options.spectator_delay_phases} phase(s) behind`);
       rows.push(h("div", { class: "options muted", id: "options" }, bits.join(" · ")));
       if (w.dice === "insecure") rows.push(h("div", { class: "warn" }, "Fixed dice seed: a test game, its rolls are predictable."));
     }

@@ -52,6 +52,7 @@ function newGameForm(card, scenarios) {
     field("Undo across a die roll", h("input", { type: "checkbox", name: "undo_dice" }), "house rule: by consent only"),
     field("Attack effectiveness (11.0)", select("attack_effectiveness", [["", "as the scenario says"], ["true", "on"], ["false", "off"]], "")),
     field("Spectator delay", h("input", { type: "number", name: "spectator_delay", min: "0", value: "0", step: "1" }), "events behind for watchers"),
+    field("Spectator delay in phases", h("input", { type: "number", name: "spectator_delay_phases", min: "0", max: "20", value: "0", step: "1" }), "phases behind for watchers"),
     h("div", { class: "actions" }, h("button", { type: "submit", class: "primary", id: "create" }, "Create game")),
     h("div", { class: "invite", id: "invite" }),
   );
@@ -62,6 +63,7 @@ function newGameForm(card, scenarios) {
       undo: data.get("undo"),
       undo_dice: data.get("undo_dice") === "on",
       spectator_delay: Math.max(0, parseInt(data.get("spectator_delay") || "0", 10) || 0),
+      spectator_delay_phases: Math.max(0, parseInt(data.get("spectator_delay_phases") || "0", 10) || 0),
     };
     if (data.get("attack_effectiveness")) options.attack_effectiveness = data.get("attack_effectiveness") === "true";
     const body = { scenario: data.get("scenario"), ruleset: data.get("ruleset"), side: data.get("side"), options, dice_nonce: randomId(24) };
