@@ -9,12 +9,24 @@
 
 The mechanics (commands, choices, removal) are in rules/revised_movement.py; the combat effects
 (10.38: one column left when attacked entirely through the facing; one right while under
-construction, 10.34 i) are the combat rules'.
+construction, 10.34 i, which also removes the Under Construction Marker of a unit attacked, so of one
+retreating from a bombardment, 10.35) are the combat rules'.
+
+10.37, removing a marker by choice, is here: ``RemoveBreastworks`` (its decider registered by
+rules/reducer.py: this module is imported by rules/state.py, so it imports no rules topic itself).
 """
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import msgspec
+
+from rules.commands import Command
+
+if TYPE_CHECKING:
+    from rules.errors import RuleViolation
+    from rules.state import State
 
 BUILDING = "building"
 BREASTWORKS = "breastworks"
@@ -31,3 +43,50 @@ class Breastworks(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     def covers(self, from_hex: str) -> bool:
         """10.38: is an attack from ``from_hex`` through one of the marker's hexsides?"""
         return self.status != BUILDING and from_hex in self.facing
+
+
+# -- 10.37: removing a marker by choice ----------------------------------------------------------------
+REMOVERS = ("infantry", "cavalry")
+
+
+class RemoveBreastworks(Command, frozen=True, tag="remove_breastworks"):
+    """10.37: at the end of his Combat Phase the phasing player removes the Breastworks Marker (of
+    either side) of ``hex``, where at least one of his infantry or cavalry units remains."""
+
+    hex: str
+
+
+def removal_problem(state: State, hex_: str, may_end: RuleViolation | None | bool = True) -> RuleViolation | None:
+    """Why the phasing player may not remove the marker of ``hex_`` now (10.37), or None. "At the end of
+    any Friendly Combat Phase" is read as: in his Combat Phase, nothing pending, once the phase may end
+    (every attack owed made). ``may_end``: ``why_phase_may_not_end`` when already known."""
+    from rules.sequence import why_phase_may_not_end
+
+    game = state.game
+    if hex_ not in state.breastworks:
+        return game.violation("breastworks.remove", f"{hex_} has no Breastworks Marker")
+    if state.phase != "combat" or state.pending or state.game_over:
+        return game.violation("breastworks.remove", "a Breastworks Marker is removed only at the end of a Friendly Combat Phase")
+    units = game.units
+    if not any(units[u].side == state.phasing and units[u].type in REMOVERS for u in state.units_in(hex_)):
+        return game.violation("breastworks.remove", f"no infantry or cavalry unit of the phasing player is in {hex_}")
+    problem = why_phase_may_not_end(state) if may_end is True else may_end
+    if problem is not None:
+        return game.violation("breastworks.remove", f"not before the Combat Phase may end: {problem}")
+    return None
+
+
+def removable(state: State, may_end: RuleViolation | None | bool = True) -> list[str]:
+    """10.37: the hexes whose marker the phasing player may remove now."""
+    if state.phase != "combat" or state.pending or not state.breastworks:
+        return []
+    return [h for h in sorted(state.breastworks) if removal_problem(state, h, may_end) is None]
+
+
+def decide_remove(state: State, command: RemoveBreastworks, dice) -> list:
+    problem = removal_problem(state, command.hex)
+    if problem is not None:
+        raise problem
+    from rules.revised_movement import BreastworksRemoved
+
+    return [BreastworksRemoved(hex=command.hex, reason=f"removed by the {state.phasing} player at the end of his Combat Phase")]

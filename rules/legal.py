@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import msgspec
 
-from rules import movement, reinforcements, stacking
+from rules import fieldworks, movement, reinforcements, stacking
 from rules.combat_choices import AttackOption, DecisionChoice, attack_options, decision_choice
 from rules.errors import RuleViolation
 from rules.events import ReinforcementEntered, UnitMoved
@@ -54,6 +54,9 @@ class Choices(msgspec.Struct, kw_only=True):
     # whose marker may be flipped, the facings it may take (``CompleteBreastworks``).
     build_breastworks: list[str] = []
     complete_breastworks: dict[str, list[tuple[str, ...]]] = {}
+    # Revised 10.37: in the Combat Phase, once it may end, the hexes whose Breastworks Marker the
+    # phasing player may remove (``RemoveBreastworks``, rules/fieldworks.py).
+    remove_breastworks: list[str] = []
     attacks: list[AttackOption] = []  # Combat Phase: the attacks that may be declared (rules/combat_choices.py)
     decision: DecisionChoice | None = None  # the options of the first pending decision
     rally: tuple[str, ...] = ()  # revised 12.41 (b): units that may be given a Rally marker now (PlaceRally)
@@ -83,6 +86,8 @@ def choices(state: State) -> Choices:
         out.rout = rout_candidates(state)
     problem = why_phase_may_not_end(state)
     out.may_end_phase = problem is None
+    if problem is None and state.breastworks:
+        out.remove_breastworks = fieldworks.removable(state, may_end=None)
     if problem is not None:
         out.end_phase_refused = Refusal(problem.case, problem.message)
     return out

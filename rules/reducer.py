@@ -111,3 +111,6 @@ from rules import movement, reinforcements, sequence  # noqa: E402, F401, I001
 from rules import combat, effectiveness, retreat, victory  # noqa: E402, F401, I001
 from rules import revised_movement  # noqa: E402, F401, I001
 from rules import revised_combat_procedures  # noqa: E402, F401, I001
+from rules import fieldworks  # noqa: E402, I001
+
+decider(fieldworks.RemoveBreastworks)(fieldworks.decide_remove)  # revised 10.37 (see rules/fieldworks.py)

@@ -101,6 +101,7 @@ CASES: dict[str, str] = {
     "breastworks": "10.34",
     "breastworks.complete": "10.34",
     "breastworks.one_per_hex": "10.36",
+    "breastworks.remove": "10.37",
     "trench": "10.39",
     # Combat: the revised numbers of the names rules/combat.py, retreat.py and
     # rules/revised_combat_procedures.py cite.
