@@ -8,7 +8,9 @@
 - 8.31–8.35: the line of sight, from the centre of the firer's hex to the target's, is blocked by any
   hex it crosses that holds forest, forest & rough or town (the rule set's ``blocking_terrain``);
   along a hexside (8.32) only when both hexes beside it block; the firer's and target's hexes never
-  block (8.34); units never block (8.35). ``Grid.line_of_sight`` computes it exactly.
+  block (8.34); units never block (8.35). ``Grid.line_of_sight`` computes it exactly. A rule set with
+  its own line of sight gives it as its procedure ``line_of_sight`` (revised 9.3x with elevation:
+  rules/revised_sight.py).
 - 8.13, 8.14 (one target hex, batteries of one hex together), 8.15, 8.16 (no result but an elective
   Ar), 8.2 (combined attacks: in range of one of the defending hexes is enough) are applied in
   rules/combat.py where the attack is declared and resolved.
@@ -25,11 +27,25 @@ def in_range(game: Game, firer: str, target: str) -> bool:
     return 1 <= game.grid.distance(firer, target) <= game.ruleset.bombard_range
 
 
-def line_of_sight(game: Game, firer: str, target: str) -> bool:
-    """8.31–8.35: nothing between the two hexes blocks (8.32 along a hexside: both hexes)."""
+def sight_blocker(game: Game, firer: str, target: str) -> str | None:
+    """What blocks the line of sight from ``firer`` to ``target`` (words), or None when it is clear.
+
+    The rule set's procedure ``line_of_sight(game, firer, target)`` where its book has its own (revised
+    9.3x, with elevation: rules/revised_sight.py); else 8.31–8.35: nothing between the two hexes blocks
+    (8.32 along a hexside: both hexes)."""
+    own = game.ruleset.procedure("line_of_sight")
+    if own is not None:
+        return own(game, firer, target)
     blocking = game.ruleset.blocking_terrain
     terrain = game.terrain
-    return game.grid.line_of_sight(firer, target, lambda h: terrain.get(h) in blocking)
+    if game.grid.line_of_sight(firer, target, lambda h: terrain.get(h) in blocking):
+        return None
+    return "forest or town"
+
+
+def line_of_sight(game: Game, firer: str, target: str) -> bool:
+    """The line of sight from ``firer`` to ``target`` is clear (``sight_blocker``)."""
+    return sight_blocker(game, firer, target) is None
 
 
 def may_bombard(game: Game, firer: str, target: str) -> bool:
@@ -42,6 +58,7 @@ def bombard_problem(game: Game, firer: str, target: str) -> tuple[str, str] | No
     if not in_range(game, firer, target):
         d = game.grid.distance(firer, target)
         return "bombard", f"{target} is {d} hexes from {firer}; artillery bombards up to {game.ruleset.bombard_range} hexes"
-    if not line_of_sight(game, firer, target):
-        return "line_of_sight", f"the line of sight from {firer} to {target} is blocked by forest or town"
+    blocker = sight_blocker(game, firer, target)
+    if blocker is not None:
+        return "line_of_sight", f"the line of sight from {firer} to {target} is blocked by {blocker}"
     return None

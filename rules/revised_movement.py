@@ -25,7 +25,7 @@ from fractions import Fraction
 
 import msgspec
 
-from rules import terrain
+from rules import revised_sight, terrain
 from rules.commands import Command
 from rules.events import Event
 from rules.handlers import decider, evolver
@@ -542,4 +542,5 @@ PROCEDURES: dict = {
     "movement_costs": movement_costs,
     "zoc_rules": zoc_rules,
     "reinforcement_entry": RevisedEntry(),
+    "line_of_sight": revised_sight.line_of_sight,  # 9.31-9.37 with elevation
 }

@@ -16,7 +16,10 @@ Procedure names (see rules/revised_movement.py for the revised ones):
 - ``zoc_rules(state, side, unit) -> ZocRules | None``: how enemy zones of control bind a moving unit
   (revised 11.12 at night); None: the shared rule (rules/night.py);
 - ``reinforcement_entry``: an object answering where and at what cost a reinforcement enters
-  (revised 5.0-5.5; rules/reinforcements.py ``ClassicEntry`` is the shared one).
+  (revised 5.0-5.5; rules/reinforcements.py ``ClassicEntry`` is the shared one);
+- ``line_of_sight(game, firer, target) -> str | None``: what blocks an artillery unit's line of sight
+  (words; None: clear) where the book has its own (revised 9.3x with elevation: rules/revised_sight.py);
+  the shared one is 1975 8.3x with ``blocking_terrain`` (rules/artillery.py).
 """
 
 from __future__ import annotations

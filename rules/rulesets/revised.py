@@ -183,7 +183,9 @@ REVISED = Ruleset(
     defence_terrain={},
     defence_hexside={},
     bombard_range=3,  # 9.1
-    blocking_terrain=frozenset({terrain.FOREST, terrain.FOREST_ROUGH, terrain.TOWN, terrain.ROUGH}),
+    # 9.33: forest/woods (with or without rough) and town; the revised line of sight, with elevation
+    # (rough blocks only from lower ground), is the procedure ``line_of_sight`` (rules/revised_sight.py).
+    blocking_terrain=frozenset({terrain.FOREST, terrain.FOREST_ROUGH, terrain.TOWN}),
     movement_allowance_by_type={"cavalry": 8},  # 2.4
     minimum_allowance_by_type={"cavalry": 8},  # 2.4 "cavalry units always have a minimum ... of eight"
     terrain_cost_by_type=TERRAIN_COST_BY_TYPE,
