@@ -116,8 +116,8 @@ def test_a_unit_retreated_into_a_hex_attacked_later_suffers_but_adds_nothing_8_7
 
 def test_displacement_only_when_no_other_hex_is_open_and_never_disorders_8_8_8_81_8_83():
     # 8.8, 8.81: the only hex is full (two units, 6.32): one of its units is displaced, retreated by its
-    # owner as after combat, and the retreating unit takes its place; 8.83: the displacement rolls no
-    # disorder die and changes no morale
+    # owner as after combat, and the retreating unit takes its place; 8.83 (and 12.18, the same rule in
+    # the morale section): the displacement rolls no disorder die and changes no morale
     state = pincer(more=[rebel("f1", "0604"), rebel("f2", "0604")])
     state, _ = driven_back(state)
     assert options(state) == [("0604", "f1", False), ("0604", "f2", False)]
