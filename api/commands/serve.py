@@ -10,6 +10,7 @@ free port), and stops cleanly on SIGINT or SIGTERM.
 from __future__ import annotations
 
 import asyncio
+import gc
 import logging
 import signal
 import sys
@@ -50,6 +51,15 @@ def run(args) -> int:
         return 1
 
 
+def _calm_the_collector() -> None:
+    """A long-lived server: put what start-up allocated (modules, scenarios, the rules' per-game
+    tables) out of the collector's sight, and collect the young generation less often. Measured with
+    `bluegray loadtest --games 500`: full collections of 0.4-1.2 s that freed nothing stalled every
+    game at once and made the command latency's p99."""
+    gc.freeze()
+    gc.set_threshold(50_000, 20, 100)
+
+
 async def _serve(args, url: str) -> int:
     from aiohttp import web
 
@@ -63,6 +73,7 @@ async def _serve(args, url: str) -> int:
         site = web.TCPSite(runner, args.host, args.port)
         await site.start()
         host, port = runner.addresses[0][:2]
+        _calm_the_collector()
         print(f"bluegray serving on http://{host}:{port} (store {url})", flush=True)
         stop = asyncio.Event()
         loop = asyncio.get_running_loop()
