@@ -64,7 +64,7 @@ import msgspec
 
 from rules import artillery, crt, effectiveness, night
 from rules.commands import Command
-from rules.decisions import PendingAdvance, PendingAttack, PendingLosses, PendingRetreat
+from rules.decisions import PendingAdvance, PendingAttack, PendingLosses, PendingRetreat, first_pending, made
 from rules.errors import RuleViolation
 from rules.events import Event
 from rules.handlers import Dice, decider, evolver
@@ -486,7 +486,7 @@ def apply_attack_declared(state: State, event: AttackDeclared) -> None:
 @decider(ResolveAttack)
 def decide_resolve(state: State, command: ResolveAttack, dice: Dice | None) -> list[Event]:
     game = state.game
-    head = state.pending[0] if state.pending else None
+    head = first_pending(state)
     if not isinstance(head, PendingAttack):
         raise game.violation("sequence", "there is no declared attack to resolve")
     proc = combat_procedures(game)
@@ -627,7 +627,7 @@ def _losses_events(state: State, head: PendingLosses, units) -> list[Event]:
 @decider(ChooseLosses)
 def decide_losses(state: State, command: ChooseLosses, dice: Dice | None) -> list[Event]:
     game = state.game
-    head = state.pending[0] if state.pending else None
+    head = first_pending(state)
     if not isinstance(head, PendingLosses):
         raise game.violation("sequence", "no exchange losses are awaited now")
     chosen = tuple(sorted(command.units))
@@ -653,5 +653,4 @@ def decide_losses(state: State, command: ChooseLosses, dice: Dice | None) -> lis
 
 @evolver(LossesTaken)
 def apply_losses_taken(state: State, event: LossesTaken) -> None:
-    if state.pending and isinstance(state.pending[0], PendingLosses):
-        state.pending = state.pending[1:]
+    made(state, PendingLosses)

@@ -99,3 +99,14 @@ class PendingBeforeCombat(Pending, frozen=True, kw_only=True, tag="before_combat
 Decision = Union[  # noqa: UP007
     PendingAttack, PendingRetreat, PendingLosses, PendingAdvance, PendingRally, PendingBeforeCombat
 ]
+
+
+def first_pending(state) -> Pending | None:
+    """The decision the game waits for now (the first of ``state.pending``), or None."""
+    return state.pending[0] if state.pending else None
+
+
+def made(state, kind: type[Pending]) -> None:
+    """A decision of ``kind`` was made: drop it from the head of ``state.pending`` (in an evolver)."""
+    if state.pending and isinstance(state.pending[0], kind):
+        state.pending = state.pending[1:]

@@ -43,7 +43,7 @@ import msgspec
 from rules import exclusive
 from rules.commands import Command
 from rules.control import entered
-from rules.decisions import PendingAdvance, PendingRetreat
+from rules.decisions import PendingAdvance, PendingRetreat, first_pending, made
 from rules.errors import RuleViolation
 from rules.events import Event
 from rules.handlers import Dice, decider, evolver
@@ -247,7 +247,7 @@ def _automatic_advance(state: State, head: PendingAdvance) -> list[Event] | None
 
 # -- the commands ----------------------------------------------------------------------------------
 def _head(state: State, kind: type, what: str):
-    head = state.pending[0] if state.pending else None
+    head = first_pending(state)
     if not isinstance(head, kind):
         waiting = "nothing" if head is None else f"a decision of another kind ({head.__struct_config__.tag})"
         raise state.game.violation("sequence", f"no {what} is awaited now; the game waits for {waiting}")
@@ -332,7 +332,7 @@ def decide_advance(state: State, command: Advance, dice: Dice | None) -> list[Ev
 @decider(Decline)
 def decide_decline(state: State, command: Decline, dice: Dice | None) -> list[Event]:
     game = state.game
-    head = state.pending[0] if state.pending else None
+    head = first_pending(state)
     if isinstance(head, PendingAdvance):
         kind = "advance"
     elif isinstance(head, PendingRetreat) and head.optional:
@@ -369,8 +369,7 @@ def apply_unit_retreated(state: State, event: UnitRetreated) -> None:
 
 @evolver(UnitAdvanced)
 def apply_unit_advanced(state: State, event: UnitAdvanced) -> None:
-    if state.pending and isinstance(state.pending[0], PendingAdvance):
-        state.pending = state.pending[1:]
+    made(state, PendingAdvance)
     to = event.path[-1]
     state.positions[event.unit] = to
     state.advanced.add(event.unit)  # 7.75: neither attacks nor is attacked again this phase

@@ -57,6 +57,8 @@ from rules.decisions import (
     PendingLosses,
     PendingRally,
     PendingRetreat,
+    first_pending,
+    made,
 )
 from rules.effectiveness import IneffectiveUnitsEngaged
 from rules.errors import RuleViolation
@@ -707,7 +709,7 @@ class TerrainChosen(Event, frozen=True, tag="terrain_chosen"):
 @decider(ChooseTerrain)
 def decide_choose_terrain(state: State, command: ChooseTerrain, dice: Dice | None) -> list[Event]:
     game = state.game
-    head = state.pending[0] if state.pending else None
+    head = first_pending(state)
     if not isinstance(head, PendingBeforeCombat) or head.what != "terrain":
         raise game.violation("sequence", "no terrain choice is awaited now")
     options = terrain_choices(state)
@@ -737,8 +739,7 @@ def decide_choose_terrain(state: State, command: ChooseTerrain, dice: Dice | Non
 
 @evolver(TerrainChosen)
 def apply_terrain_chosen(state: State, event: TerrainChosen) -> None:
-    if state.pending and isinstance(state.pending[0], PendingBeforeCombat):
-        state.pending = state.pending[1:]
+    made(state, PendingBeforeCombat)
 
 
 @automatic(PendingBeforeCombat)
@@ -755,7 +756,7 @@ def _automatic_before_combat(state: State, head: PendingBeforeCombat) -> list[Ev
 @decider(RetreatBeforeCombat)
 def decide_retreat_before_combat(state: State, command: RetreatBeforeCombat, dice: Dice | None) -> list[Event]:
     game = state.game
-    head = state.pending[0] if state.pending else None
+    head = first_pending(state)
     if not isinstance(head, PendingBeforeCombat) or head.what == "terrain":
         raise game.violation("sequence", "no retreat before combat is awaited now")
     rule = "retreat_before_combat" if head.what == "cavalry" else "routed_before_combat"
@@ -783,8 +784,7 @@ def decide_retreat_before_combat(state: State, command: RetreatBeforeCombat, dic
 
 @evolver(BeforeCombatChosen)
 def apply_before_combat_chosen(state: State, event: BeforeCombatChosen) -> None:
-    if state.pending and isinstance(state.pending[0], PendingBeforeCombat):
-        state.pending = state.pending[1:]
+    made(state, PendingBeforeCombat)
 
 
 @automatic(PendingAttack)
@@ -831,8 +831,7 @@ def apply_attack_recomputed(state: State, event: AttackRecomputed) -> None:
 
 @evolver(AttackVoided)
 def apply_attack_voided(state: State, event: AttackVoided) -> None:
-    if state.pending and isinstance(state.pending[0], PendingAttack):
-        state.pending = state.pending[1:]
+    made(state, PendingAttack)
 
 
 # -- rally (12.41 b) ----------------------------------------------------------------------------------
@@ -889,7 +888,7 @@ def rally_restriction(state: State, unit: str) -> RuleViolation | None:
 @decider(RollRally)
 def decide_roll_rally(state: State, command: RollRally, dice: Dice | None) -> list[Event]:
     game = state.game
-    head = state.pending[0] if state.pending else None
+    head = first_pending(state)
     if not isinstance(head, PendingRally):
         raise game.violation("rally", "no rally dice are awaited now")
     if dice is None:
@@ -914,8 +913,7 @@ def decide_roll_rally(state: State, command: RollRally, dice: Dice | None) -> li
 
 @evolver(RallyRolled)
 def apply_rally_rolled(state: State, event: RallyRolled) -> None:
-    if state.pending and isinstance(state.pending[0], PendingRally):
-        state.pending = state.pending[1:]
+    made(state, PendingRally)
     state.rallying.difference_update(u for u, _ in event.rolls)  # 12.42
     state.rallying.difference_update(event.units)
 
