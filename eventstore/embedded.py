@@ -17,12 +17,17 @@ Guarantees:
   doubled; a pid that is alive but silent is an error, never a reason to start another server.
 - `stop()` shuts the server down cleanly (SHUTDOWN, then SIGTERM, then SIGKILL); `start()` again
   restarts it on the same data; `kill()` is SIGKILL, for crash tests.
+- `exit_with_parent=True` (test sessions, benchmarks: servers of a temporary directory that nobody
+  will reuse) asks Linux to send the server SIGTERM when the thread that started it dies, so a test
+  run killed by a timeout leaves no server behind. Off by default: `bluegray serve` keeps the
+  crash-and-reuse behaviour above.
 """
 
 from __future__ import annotations
 
 import atexit
 import contextlib
+import ctypes
 import errno
 import fcntl
 import hashlib
@@ -91,6 +96,25 @@ def _is_server(pid: int) -> bool:
     return "redis" in name or "valkey" in name
 
 
+_PR_SET_PDEATHSIG = 1  # linux/prctl.h
+
+
+def _exit_with(parent: int):
+    """A `preexec_fn` that has the child sent SIGTERM when its parent (the thread that forked it)
+    dies; it exits at once if the parent is already gone. Linux only: elsewhere it does nothing."""
+
+    def arrange() -> None:
+        try:
+            libc = ctypes.CDLL(None, use_errno=True)
+            libc.prctl(_PR_SET_PDEATHSIG, int(signal.SIGTERM), 0, 0, 0)
+        except (OSError, AttributeError):
+            return
+        if os.getppid() != parent:
+            os._exit(1)
+
+    return arrange
+
+
 class EmbeddedRedis:
     """A private Redis-compatible server on a unix socket in `data_dir`, with the AOF on."""
 
@@ -101,6 +125,7 @@ class EmbeddedRedis:
         fsync: str = "always",
         binary: str | None = None,
         start_timeout: float = 60.0,
+        exit_with_parent: bool = False,
     ) -> None:
         if fsync not in FSYNC_POLICIES:
             raise ValueError(f"fsync must be one of {FSYNC_POLICIES}, not {fsync!r}")
@@ -108,6 +133,7 @@ class EmbeddedRedis:
         self.fsync = fsync
         self.binary = binary
         self.start_timeout = start_timeout
+        self.exit_with_parent = exit_with_parent
         self.socket_path = self._socket_path()
         self.pid: int | None = None
         self._process: subprocess.Popen | None = None
@@ -286,6 +312,7 @@ class EmbeddedRedis:
                 stderr=log,
                 cwd=self.data_dir,
                 start_new_session=True,  # a Ctrl-C meant for us must not reach it first
+                preexec_fn=_exit_with(os.getpid()) if self.exit_with_parent else None,
             )
         self.pid = self._process.pid
         deadline = time.monotonic() + self.start_timeout

@@ -4,7 +4,8 @@ The server is started once per session through the project's own `eventstore.emb
 socket in a private temporary directory, `appendonly yes`, `appendfsync always`), never taken from
 the machine. Tests share it safely by using their own keys: `key_prefix` is unique per test, and
 `store` puts it in front of every key it touches. Tests that stop, kill or reconfigure a server use
-`private_redis` instead, which starts servers of their own.
+`private_redis` instead, which starts servers of their own. Every server here exits with the test
+process (`exit_with_parent`), even when the run is killed.
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ from eventstore.store import RedisEventStore
 @pytest.fixture(scope="session")
 def redis_server(tmp_path_factory) -> EmbeddedRedis:
     """The session's private server (an `EmbeddedRedis`, already started)."""
-    server = EmbeddedRedis(tmp_path_factory.mktemp("redis"), fsync="always")
+    server = EmbeddedRedis(tmp_path_factory.mktemp("redis"), fsync="always", exit_with_parent=True)
     server.start()
     yield server
     server.stop()
@@ -60,6 +61,7 @@ def private_redis(tmp_path):
     servers: list[EmbeddedRedis] = []
 
     def make(name: str = "redis", *, start: bool = True, **options) -> EmbeddedRedis:
+        options.setdefault("exit_with_parent", True)  # a killed test run leaves no server behind
         server = EmbeddedRedis(tmp_path / name, **options)
         servers.append(server)
         if start:

@@ -119,7 +119,7 @@ async def _bench(args) -> int:
     built = build_log(args.events, args.cycle, args.seed)
     progress(f"built in {time.perf_counter() - t0:.1f} s")
     with tempfile.TemporaryDirectory(prefix="bluegray-bench-") as tmp:
-        server = EmbeddedRedis(os.path.join(tmp, "redis"), fsync="everysec")
+        server = EmbeddedRedis(os.path.join(tmp, "redis"), fsync="everysec", exit_with_parent=True)
         server.start()
         try:
             return await _measure(args, server, *built)

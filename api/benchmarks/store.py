@@ -80,7 +80,7 @@ class Figures:
 
 async def _bench(args) -> int:
     with tempfile.TemporaryDirectory(prefix="bluegray-bench-") as tmp:
-        server = EmbeddedRedis(os.path.join(tmp, "redis"), fsync=args.fsync)
+        server = EmbeddedRedis(os.path.join(tmp, "redis"), fsync=args.fsync, exit_with_parent=True)
         progress(f"starting a private server (appendfsync {args.fsync}) in {tmp}")
         server.start()
         try:

@@ -6,6 +6,7 @@ import stat
 import subprocess
 import sys
 import textwrap
+import time
 
 import pytest
 import redis
@@ -104,6 +105,37 @@ def test_a_server_left_by_a_crashed_owner_is_reused_not_doubled(tmp_path):
     finally:
         server.stop()
     assert not running(orphan)
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="PR_SET_PDEATHSIG is Linux's")
+def test_a_server_started_to_exit_with_its_parent_goes_when_the_parent_is_killed(tmp_path):
+    """What the test session and the benchmarks use: a killed run leaves no server behind."""
+    data_dir = tmp_path / "redis"
+    script = textwrap.dedent(
+        f"""
+        import os
+        from eventstore.embedded import EmbeddedRedis
+        server = EmbeddedRedis({str(data_dir)!r}, exit_with_parent=True)
+        server.start()
+        print(server.pid, flush=True)
+        os.kill(os.getpid(), 9)
+        """
+    )
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True)
+    assert done.returncode == -signal.SIGKILL, done.stderr
+    orphan = int(done.stdout)
+    for _ in range(200):
+        if not running(orphan):
+            break
+        time.sleep(0.05)
+    assert not running(orphan)
+    # It went by SIGTERM, so cleanly: the next owner starts a fresh server on the same data.
+    server = EmbeddedRedis(data_dir)
+    try:
+        server.start()
+        assert server.pid != orphan
+    finally:
+        server.stop()
 
 
 def test_a_stale_pid_file_does_not_stop_a_start(private_redis):
