@@ -395,3 +395,40 @@ async def test_fork_a_what_if_and_play_both_sides(browser, server, shot):
     await shot(union, "sandbox-hot-seat")
     assert not union.errors, union.errors
     await union.context.close()
+
+
+async def test_a_player_reads_the_whole_report_while_spectators_wait_for_the_delay(browser, server):
+    # The game hides its events from spectators for 50 events. The player's browser sends its seat
+    # token for the report (never in the address) and gets the whole game so far; a spectator's
+    # report stops before the first move.
+    async with aiohttp.ClientSession() as http:
+        async with http.post(f"{server}/api/games", json={"scenario": "chattanooga", "options": {"spectator_delay": 50}}) as r:
+            game = await r.json()
+        async with http.post(f"{server}/api/games/{game['game_id']}/join", json={"invite": game["invite"]}) as r:
+            assert r.status == 200
+        path = None
+        async with http.ws_connect(f"{server}/ws") as ws:
+            await ws.send_json({"type": "hello", "game_id": game["game_id"], "token": game["token"], "choices": True})
+            async for frame in ws:
+                message = frame.json()
+                if message["type"] == "choices" and path is None:
+                    unit, reachable = next(iter(message["choices"]["moves"].items()))
+                    path = next(iter(reachable.values()))["path"]
+                    move = {"type": "move", "unit": unit, "path": path}
+                    await ws.send_json({"type": "command", "command_id": "first", "command": move})
+                elif message["type"] == "ack":
+                    break
+                assert message["type"] != "error", message
+        moved = f"moves {'-'.join(path)}"
+        async with http.get(f"{server}/games/{game['game_id']}/report") as r:
+            assert r.status == 200 and moved not in await r.text()
+    player = await seated_page(browser, server, game["game_id"], game["seat"], game["token"])
+    await player.wait_for_selector("#report-link:not(.hidden)", timeout=PATIENCE)
+    async with player.context.expect_page(timeout=PATIENCE) as opened:
+        await player.click("#report-link")
+    report = await opened.value
+    await report.wait_for_selector("h1", timeout=PATIENCE)
+    assert report.url.startswith("blob:")
+    assert moved in await report.content()
+    assert player.errors == []
+    await player.context.close()

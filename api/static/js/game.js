@@ -72,7 +72,7 @@ export class GameView {
           h("span", { class: "title" }, sc.name.split(":")[0], h("small", { class: "muted" }, ` · game ${this.gameId}`)),
           you,
           h("button", { id: "replay-open", class: "small", title: "Replay the game (R)", onclick: () => this.startReplay() }, "Replay"),
-          h("a", { id: "report-link", class: "button small", href: `/games/${this.gameId}/report`, target: "_blank", rel: "noopener", title: "After-action report" }, "Report"),
+          h("a", { id: "report-link", class: "button small", href: `/games/${this.gameId}/report`, target: "_blank", rel: "noopener", title: "After-action report", onclick: (e) => this.openReport(e) }, "Report"),
           h("span", { class: "conn connecting", id: "conn", role: "status", "aria-live": "polite" }, h("i", {}), h("b", {}, CONN_TEXT.connecting)),
         ),
         h("div", { class: "board-wrap" },
@@ -189,9 +189,32 @@ export class GameView {
     this.render();
     // The after-action report is a page of the server (api/replaying.py); offer it where it exists.
     this.$("#report-link").classList.add("hidden");
-    fetch(`/games/${encodeURIComponent(this.gameId)}/report`, { method: "HEAD" })
+    fetch(`/games/${encodeURIComponent(this.gameId)}/report`, { method: "HEAD", headers: this.authHeaders() })
       .then((r) => r.ok && this.$("#report-link").classList.remove("hidden"))
       .catch(() => {});
+  }
+
+  authHeaders() {
+    return this.token ? { Authorization: `Bearer ${this.token}` } : {};
+  }
+
+  // A player's report is the whole game, not the spectators' delayed view (api/replaying.py): a link
+  // cannot carry the seat token (never in a URL), so fetch the page with it and show it from a blob.
+  openReport(event) {
+    if (!this.token) return; // a spectator follows the plain link
+    event.preventDefault();
+    const tab = window.open("", "_blank");
+    fetch(`/games/${encodeURIComponent(this.gameId)}/report`, { headers: this.authHeaders() })
+      .then(async (r) => {
+        if (!r.ok) throw new Error(await r.text());
+        const url = URL.createObjectURL(new Blob([await r.text()], { type: "text/html" }));
+        if (tab) tab.location.href = url;
+        else window.location.href = url;
+      })
+      .catch((err) => {
+        tab?.close();
+        this.toast(`The report could not be opened: ${err.message}`, "error");
+      });
   }
 
   destroy() {
@@ -572,8 +595,7 @@ export class GameView {
   async fork() {
     const version = this.replay?.frame?.version;
     if (!version) return;
-    const headers = { "Content-Type": "application/json" };
-    if (this.token) headers.Authorization = `Bearer ${this.token}`;
+    const headers = { "Content-Type": "application/json", ...this.authHeaders() };
     let r;
     try {
       r = await fetch(`/api/games/${encodeURIComponent(this.gameId)}/fork`, { method: "POST", headers, body: JSON.stringify({ version }) });
