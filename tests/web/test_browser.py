@@ -432,3 +432,27 @@ async def test_a_player_reads_the_whole_report_while_spectators_wait_for_the_del
     assert moved in await report.content()
     assert player.errors == []
     await player.context.close()
+
+
+async def test_claim_the_game_of_a_silent_opponent(browser, server):
+    # The game allows 6 s of silence. The Union player, who moves first, says nothing; the
+    # Confederate player's page offers the claim once the silence has run out, and the claim ends the
+    # game in his favour (api: `claim`, replay/session.py).
+    async with aiohttp.ClientSession() as http:
+        async with http.post(f"{server}/api/games", json={"scenario": "chattanooga", "side": "union", "options": {"silence_seconds": 6}}) as r:
+            game = await r.json()
+        async with http.post(f"{server}/api/games/{game['game_id']}/join", json={"invite": game["invite"]}) as r:
+            rebel = await r.json()
+    page = await seated_page(browser, server, game["game_id"], rebel["seat"], rebel["token"])
+    assert rebel["seat"] == "confederate"
+    left, hidden = await js(page, "() => [bluegray.silenceLeft(), document.querySelector('#claim').classList.contains('hidden')]")
+    assert 0 < left <= 6000 and hidden
+    await page.wait_for_selector("#claim:not(.hidden)", timeout=PATIENCE)
+    await page.click("#claim")
+    await page.click("#claim-confirm")
+    await until(page, "() => !!bluegray.board.session.finished")
+    finished = await js(page, "() => bluegray.board.session.finished")
+    assert finished["reason"] == "abandonment" and finished["winner"] == "confederate"
+    assert await page.locator("#claim").is_hidden()
+    assert page.errors == []
+    await page.context.close()

@@ -111,6 +111,7 @@ export class GameView {
             h("button", { id: "undo-request", onclick: () => this.undoDialog() }, "Undo… ", h("kbd", {}, "U")),
             h("button", { id: "draw-offer", onclick: () => this.offerDraw() }, "Offer draw"),
             h("button", { id: "resign", class: "danger", onclick: () => this.resignDialog() }, "Resign"),
+            h("button", { id: "claim", class: "danger hidden", onclick: () => this.claimDialog() }, "Claim the game"),
           ),
           h("form", { id: "chat", class: "chat", onsubmit: (e) => this.sendChat(e) },
             h("input", { type: "text", name: "text", maxlength: "500", placeholder: "Say something to your opponent", "aria-label": "Chat" }),
@@ -218,6 +219,7 @@ export class GameView {
   }
 
   destroy() {
+    clearTimeout(this.claimTimer);
     document.removeEventListener("keydown", this.keys);
     this.conn?.close();
   }
@@ -692,6 +694,24 @@ export class GameView {
     this.dialog("resign", h("h3", {}, "Resign?"), h("p", {}, "The game ends and your opponent wins."),
       h("div", { class: "actions" },
         h("button", { class: "danger", id: "resign-confirm", onclick: () => { this.closeDialog(); this.act({ type: "resign" }); } }, "Resign"),
+        h("button", { onclick: () => this.closeDialog() }, "Cancel")));
+  }
+
+  /** The opponent, whom the game waits for, has been silent past the game's limit (ms left; <= 0: now). */
+  silenceLeft() {
+    const s = this.board.session;
+    const limit = s.created?.options?.silence_seconds ?? this.info.options?.silence_seconds;
+    const waited = this.board.toAct();
+    if (!this.seat || !waited || waited === this.seat || limit == null || !s.waiting_since) return Infinity;
+    return s.waiting_since + limit * 1000 - Date.now();
+  }
+
+  claimDialog() {
+    if (!this.seat || !this.live()) return;
+    this.dialog("claim", h("h3", {}, "Claim the game?"),
+      h("p", {}, `${SIDE_NAME[this.board.toAct()]} has been silent longer than this game allows: the game ends and you win it.`),
+      h("div", { class: "actions" },
+        h("button", { class: "danger", id: "claim-confirm", onclick: () => { this.closeDialog(); this.act({ type: "claim" }); } }, "Claim"),
         h("button", { onclick: () => this.closeDialog() }, "Cancel")));
   }
 
@@ -1171,6 +1191,12 @@ export class GameView {
     this.$("#undo-request").disabled = off || !!s.undo || (s.created?.options?.undo === "none");
     this.$("#draw-offer").disabled = off || !!s.draw;
     this.$("#resign").disabled = off;
+    const claimable = !off && this.silenceLeft() <= 0;
+    this.$("#claim").classList.toggle("hidden", !claimable);
+    // The silence runs out with no event to say so: look again when it will have.
+    clearTimeout(this.claimTimer);
+    const left = this.silenceLeft();
+    if (!claimable && left < 2 ** 31 - 1) this.claimTimer = setTimeout(() => this.renderControls(this.validChoices()), Math.max(left, 0) + 500);
   }
 
   renderHexInfo(c) {

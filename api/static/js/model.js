@@ -44,7 +44,7 @@ export class Board {
       game_over: false,
       result: null,
     };
-    this.session = { seats: [], started: false, undo: null, draw: null, reverted: [], finished: null, created: null };
+    this.session = { seats: [], started: false, undo: null, draw: null, reverted: [], finished: null, created: null, to_act: null, waiting_since: 0 };
     this.commands = []; // effective command records: {version, seat, rolls, command}
     this.lastMove = null; // {unit, path} of the latest move, retreat or advance
     this.lastCombat = null; // the latest combat_resolved event's data
@@ -85,6 +85,8 @@ export class Board {
       draw: s.draw,
       reverted: s.reverted,
       finished: s.finished,
+      to_act: s.to_act,
+      waiting_since: s.waiting_since,
     };
     const reverted = (v) => s.reverted.some(([b, a]) => v > b && v < a);
     this.commands = this.commands.filter((c) => c.version <= msg.version && !reverted(c.version));
@@ -96,6 +98,22 @@ export class Board {
 
   /** Apply one event (`EventOut`); returns a line for the game's record, or null. */
   applyEvent(ev) {
+    const line = this.fold(ev);
+    this.waiting(ev);
+    return line;
+  }
+
+  /** Since when the seat to act has been awaited (as replay/history.py `_waiting`): a change of the
+   * seat to act, or an act of that seat, starts the clock again. A claim (api: `claim`) is possible
+   * once it has run past the game's `silence_seconds`. */
+  waiting(ev) {
+    const s = this.session;
+    const now = this.toAct();
+    if (now !== s.to_act || (now && ev.actor === now)) s.waiting_since = ev.time;
+    s.to_act = now;
+  }
+
+  fold(ev) {
     if (ev.version !== this.version + 1) throw new Error(`event ${ev.version} after ${this.version}`);
     this.version = ev.version;
     this.head = ev.hash;
