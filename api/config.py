@@ -42,6 +42,9 @@ class ServerConfig:
     undo_backoff_seconds: float = 30.0
     #: Times an action is decided again after another process appended first.
     conflict_retries: int = 8
+    #: Seconds between writes of a played game's entry in the game index (GET /api/games), when
+    #: something it lists has changed.
+    index_delay: float = 2.0
     #: Whether a game may be created with the insecure fixed-seed dice option (its record says so).
     allow_insecure_dice: bool = True
     #: The live tail's XREAD BLOCK (milliseconds).

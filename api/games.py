@@ -243,11 +243,17 @@ async def list_games(store: RedisEventStore, status: str | None, offset: int, li
         page, cursor = await store.list_games(cursor, limit - len(found), wanted)
         async with store.redis.pipeline(transaction=False) as pipe:
             for info in page:
-                pipe.hmget(store.keys(info.game_id).info, ["version", "to_act", "waiting_since", "silence", "sandbox"])
+                keys = store.keys(info.game_id)
+                pipe.hmget(keys.info, ["to_act", "waiting_since", "silence", "sandbox", "shown_version", "shown_to_act"])
+                pipe.hget(keys.meta, "version")
             extra = await pipe.execute()
-        for info, (version, to_act, since, silence, sandbox) in zip(page, extra, strict=True):
+        for info, listed, head in zip(page, extra[::2], extra[1::2], strict=True):
+            silent, since, silence, sandbox, shown_version, shown_to_act = listed
+            version, to_act = head, silent  # the log's own version, always current
+            if shown_version is not None:  # a spectator delay: what spectators may see (visibility.listing)
+                version, to_act = shown_version, shown_to_act
             shown = info.status
-            if shown == "active" and to_act and since and silence is not None:
+            if shown == "active" and silent and since and silence is not None:
                 if now - int(since) >= int(silence) * 1000:
                     shown = "waiting"
             if status == "waiting" and shown != "waiting":

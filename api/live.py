@@ -38,7 +38,7 @@ from replay import session as decide_session
 from replay.games import GameCache
 from replay.history import SNAPSHOT_CODE, History, HistoryError, NeedsState, apply_async, load
 from replay.records import UndoAccepted
-from replay.visibility import delayed, visible_version
+from replay.visibility import delayed, listing, visible_version
 from rules import commands as rules_commands
 from rules import state as rules_state
 from rules.legal import choices as legal_choices
@@ -46,7 +46,7 @@ from rules.legal import choices as legal_choices
 log = logging.getLogger(__name__)
 
 MISSED_LIMIT = 100
-INDEX_DELAY = 2.0  # seconds between updates of a game's index entry while it is played
+INDEX_SLACK_MS = 60_000  # how far the index's waiting_since may lag (silences are of hours or days)
 CONFLICT_PATIENCE = 2.0  # seconds an action is decided again while other processes keep appending first
 
 
@@ -203,6 +203,7 @@ class LiveGame:
         self._task: asyncio.Task | None = None
         self._chores: set[asyncio.Task] = set()
         self._indexer: asyncio.Task | None = None
+        self._listed: dict | None = None  # the index fields this process last wrote (None: none yet)
         self.failed: Exception | None = None
 
     # -- life -------------------------------------------------------------------------------------
@@ -227,7 +228,7 @@ class LiveGame:
         if self._indexer is not None:  # write the index now rather than later
             self._indexer.cancel()
             self._indexer = None
-            self._chore(self.hub.index(self.history))
+            self._chore(self._index())
         for chore in list(self._chores):
             with contextlib.suppress(Exception):
                 await chore
@@ -553,23 +554,39 @@ class LiveGame:
 
     def _after_append(self, first: int, last: int) -> None:
         """Bookkeeping off the acknowledgement's path: a snapshot now and then; the game index when
-        the game ends at once, else at most once per `INDEX_DELAY` seconds (it only needs to know
-        about silences of hours)."""
+        the game ends at once, else when something it lists changed, at most once per
+        `ServerConfig.index_delay` seconds (it only needs to know about silences of hours)."""
         h = self.history
         every = self.store.snapshot_every
         if last // every > (first - 1) // every:
             self._chore(self.store.put_snapshot(self.game_id, h.version, h.snapshot(), SNAPSHOT_CODE))
         if h.finished is not None:
-            self._chore(self.hub.index(h))
-        elif self._indexer is None:
+            self._chore(self._index())
+        elif self._indexer is None and self._index_stale():
             self._indexer = asyncio.create_task(self._index_later())
+
+    def _index_stale(self) -> bool:
+        """Has anything the game index lists changed since this process last wrote it? (Not the
+        version of a game without a spectator delay: the list reads that from the log's meta; and
+        `waiting_since` only once it moved by INDEX_SLACK_MS.)"""
+        fields = listing(self.history, self.view)
+        written = self._listed
+        if written is None:
+            return True
+        moved = int(fields["waiting_since"]) - int(written["waiting_since"])
+        return moved >= INDEX_SLACK_MS or any(
+            fields[name] != written.get(name) for name in fields if name != "waiting_since"
+        )
+
+    async def _index(self) -> None:
+        self._listed = await self.hub.index(self.history, self.view)
 
     async def _index_later(self) -> None:
         try:
-            await asyncio.sleep(INDEX_DELAY)
+            await asyncio.sleep(self.config.index_delay)
         finally:
             self._indexer = None
-        self._chore(self.hub.index(self.history))
+        self._chore(self._index())
 
     def _chore(self, coro) -> None:
         task = asyncio.create_task(coro)
@@ -651,17 +668,9 @@ class LiveGames:
             await live.close()
         self._live.clear()
 
-    async def index(self, history: History) -> None:
-        """Keep the game index's status and who-waits fields up to date (non-authoritative: the log
-        is the truth; GET /api/games reads these to list games without folding each)."""
-        s = history.session
-        await self.store.redis.hset(
-            self.store.keys(history.game_id).info,
-            mapping={
-                "status": "finished" if s.finished else ("active" if s.started else "open"),
-                "version": history.version,
-                "to_act": s.to_act or "",
-                "waiting_since": s.waiting_since,
-                "silence": s.created.options.silence_seconds,
-            },
-        )
+    async def index(self, history: History, view: History | None = None) -> dict:
+        """Write the game's index fields (replay/visibility.py `listing`; non-authoritative: the log
+        is the truth; GET /api/games reads these to list games without folding each); returns them."""
+        fields = listing(history, view)
+        await self.store.redis.hset(self.store.keys(history.game_id).info, mapping=fields)
+        return fields

@@ -84,13 +84,16 @@ async def import_log(store, envelopes: list[Envelope], games: GameCache | None =
     if seed is not None:
         await store.put_secret(game_id, seed)
     from replay.history import fold_envelopes
+    from replay.visibility import listing, seen_by
 
     history = fold_envelopes(game_id, games, envelopes)
     s = history.session
     await store.create_game(game_id, s.created.scenario, status="finished" if s.finished else ("active" if s.started else "open"))
-    await store.redis.hset(k.info, mapping={"version": history.version, "to_act": s.to_act or "",
-                                            "waiting_since": s.waiting_since, "silence": s.created.options.silence_seconds,
-                                            "imported": 1})
+    view = None  # a game with a spectator delay is listed as spectators may see it
+    shown = seen_by(history, None)
+    if shown < history.version:
+        view = fold_envelopes(game_id, games, envelopes[:shown])
+    await store.redis.hset(k.info, mapping={**listing(history, view), "imported": 1})
     await ensure_snapshots(store, game_id, games)
     return Imported(game_id=game_id, version=len(envelopes), head=envelopes[-1].hash.hex(),
                     finished=report.finished, dice_checked=report.dice_checked)

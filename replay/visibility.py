@@ -45,3 +45,26 @@ def seen_by(history: History, seat: str | None) -> int:
         return history.version
     created = history.session.created
     return visible_version(history, created.options.spectator_delay if created is not None else 0)
+
+
+def listing(history: History, view: History | None = None) -> dict[str, int | str]:
+    """The fields of the game index (GET /api/games lists games from them without folding any).
+
+    `status`, `to_act` and `waiting_since` are the game's own (a seat silent past `silence` seconds
+    lets the opponent claim the game, and it is listed as waiting). For a game with a spectator
+    delay, `shown_version` and `shown_to_act` are what spectators may see: `view` is the history
+    folded to `visible_version` (None: the game holds nobody back, or `history` is what they see);
+    the list shows those, never the game's head. Without a delay the list takes the version from
+    the log's meta, which is always current, so nothing here changes with every event."""
+    s = history.session
+    fields: dict[str, int | str] = {
+        "status": "finished" if s.finished else ("active" if s.started else "open"),
+        "to_act": s.to_act or "",
+        "waiting_since": s.waiting_since,
+        "silence": s.created.options.silence_seconds,
+    }
+    if delayed(history):
+        shown = view if view is not None else history
+        fields["shown_version"] = shown.version
+        fields["shown_to_act"] = shown.session.to_act or ""
+    return fields
