@@ -21,10 +21,13 @@ from __future__ import annotations
 
 from rules.game import Game
 
+BOMBARDING_TYPES = frozenset({"artillery", "gunboat"})  # revised 9.65: gunboats attack as artillery
 
-def in_range(game: Game, firer: str, target: str) -> bool:
-    """8.11, 8.12: up to ``bombard_range`` hexes, counting the target hex, not the firer's."""
-    return 1 <= game.grid.distance(firer, target) <= game.ruleset.bombard_range
+
+def in_range(game: Game, firer: str, target: str, reach: int | None = None) -> bool:
+    """8.11, 8.12: up to ``bombard_range`` hexes (``reach``: the unit's own, Game.bombard_range; a
+    gunboat's is six, revised 9.65), counting the target hex, not the firer's."""
+    return 1 <= game.grid.distance(firer, target) <= (game.ruleset.bombard_range if reach is None else reach)
 
 
 def sight_blocker(game: Game, firer: str, target: str) -> str | None:
@@ -48,16 +51,19 @@ def line_of_sight(game: Game, firer: str, target: str) -> bool:
     return sight_blocker(game, firer, target) is None
 
 
-def may_bombard(game: Game, firer: str, target: str) -> bool:
-    """Range (8.11, 8.12) and line of sight (8.31) from ``firer`` to ``target``."""
-    return in_range(game, firer, target) and line_of_sight(game, firer, target)
+def may_bombard(game: Game, firer: str, target: str, reach: int | None = None) -> bool:
+    """Range (8.11, 8.12; ``reach`` as in ``in_range``) and line of sight (8.31) from ``firer`` to ``target``."""
+    return in_range(game, firer, target, reach) and line_of_sight(game, firer, target)
 
 
-def bombard_problem(game: Game, firer: str, target: str) -> tuple[str, str] | None:
-    """Why artillery at ``firer`` may not bombard ``target`` (rule name, words), or None."""
-    if not in_range(game, firer, target):
+def bombard_problem(game: Game, firer: str, target: str, reach: int | None = None) -> tuple[str, str] | None:
+    """Why artillery (or a gunboat, ``reach`` 6) at ``firer`` may not bombard ``target`` (rule name,
+    words), or None."""
+    if not in_range(game, firer, target, reach):
         d = game.grid.distance(firer, target)
-        return "bombard", f"{target} is {d} hexes from {firer}; artillery bombards up to {game.ruleset.bombard_range} hexes"
+        n = game.ruleset.bombard_range if reach is None else reach
+        who = "artillery bombards" if n == game.ruleset.bombard_range else "a gunboat bombards"
+        return "bombard", f"{target} is {d} hexes from {firer}; {who} up to {n} hexes"
     blocker = sight_blocker(game, firer, target)
     if blocker is not None:
         return "line_of_sight", f"the line of sight from {firer} to {target} is blocked by {blocker}"

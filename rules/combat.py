@@ -67,6 +67,7 @@ from rules.commands import Command
 from rules.decisions import PendingAdvance, PendingAttack, PendingLosses, PendingRetreat, first_pending, made
 from rules.errors import RuleViolation
 from rules.events import Event
+from rules.gunboats import GUNBOAT, without_gunboats
 from rules.handlers import Dice, decider, evolver
 from rules.hexes import hexside
 from rules.outcomes import (
@@ -221,7 +222,7 @@ def engagement(state: State) -> Engagement:
     units = game.units
     side = state.phasing
     zoc_into = game.zoc_into
-    occ = state.occupants()
+    occ = without_gunboats(state.occupants(), units)  # revised 9.64, 9.66: gunboats neither owe nor are owed
     enemy = {h: us for h, us in occ.items() if units[us[0]].side != side}
     friendly = {h: us for h, us in occ.items() if units[us[0]].side == side}
     live = {h for h, us in enemy.items() if attackable(state, h, occ)}
@@ -350,7 +351,9 @@ def examine(state: State, attackers, defenders, eng: Engagement | None = None) -
     for d in defenders:
         if d not in game.terrain:
             raise game.violation("combat", f"{d} is not on the map")
-        here = occ.get(d, [])
+        here = [u for u in occ.get(d, []) if game.units[u].type != GUNBOAT]
+        if not here and occ.get(d):
+            raise game.violation("gunboat_never_attacked", f"{d} holds only gunboats, which may never be attacked")
         if not here or game.units[here[0]].side == side:
             raise game.violation("combat", f"{d} holds no enemy unit to attack")
         if any(u in state.advanced for u in here):
@@ -375,7 +378,7 @@ def examine(state: State, attackers, defenders, eng: Engagement | None = None) -
         if problem is not None:
             raise problem
         hexes_used.setdefault(h, []).append(u)
-        if h in ezoc:  # adjacent attack (8.41: artillery in an enemy zone attacks like infantry)
+        if h in ezoc and unit.type != GUNBOAT:  # adjacent attack (a gunboat is in no enemy zone, 9.64) (8.41: artillery in an enemy zone attacks like infantry)
             for d in defenders:
                 if d not in game.zoc_into[h]:
                     if unit.type == "artillery" and d not in game.neighbours.get(h, ()):
@@ -386,8 +389,8 @@ def examine(state: State, attackers, defenders, eng: Engagement | None = None) -
                         )
                     raise _not_adjacent(state, unit.designation, h, d, len(defenders))
             adjacent.append(u)
-        elif unit.type == "artillery":  # bombardment (8.1, 8.22)
-            problems = [artillery.bombard_problem(game, h, d) for d in defenders]
+        elif unit.type in artillery.BOMBARDING_TYPES:  # bombardment (8.1, 8.22; revised 9.65)
+            problems = [artillery.bombard_problem(game, h, d, game.bombard_range(u)) for d in defenders]
             if all(problems):
                 rule, words = problems[0]
                 raise game.violation(rule, f"{unit.designation} at {h} may not bombard: {words}")
@@ -402,7 +405,7 @@ def examine(state: State, attackers, defenders, eng: Engagement | None = None) -
         fellows = [
             u
             for u in state.units_in(h)
-            if may_attack(state, u) and (h in ezoc or game.units[u].type == "artillery") and u not in used
+            if may_attack(state, u) and (h in ezoc or game.units[u].type in artillery.BOMBARDING_TYPES) and u not in used
         ]
         if fellows:
             names = ", ".join(game.designation(u) for u in fellows)

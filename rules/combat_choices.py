@@ -44,6 +44,7 @@ from rules.decisions import (
     PendingRetreat,
 )
 from rules.errors import RuleViolation
+from rules.gunboats import GUNBOAT, without_gunboats
 from rules.retreat import AdvanceOption, RetreatOption, advance_options, retreat_options
 from rules.state import State
 from rules.zoc import enemy_controlled
@@ -109,7 +110,7 @@ def attack_options(state: State) -> list[AttackOption]:
     units = game.units
     side = state.phasing
     eng = engagement(state)
-    occ = state.occupants()
+    occ = without_gunboats(state.occupants(), units)  # revised 9.66: gunboats are never attacked
     ezoc = enemy_controlled(state, side)
     live = {
         h
@@ -122,13 +123,14 @@ def attack_options(state: State) -> list[AttackOption]:
     for h, us in eng.units.items():
         groups[h] = AttackerGroup(h, us, sum(units[u].strength for u in us))
     reach: dict[str, frozenset[str]] = {}
-    for h, us in occ.items():
-        if h in ezoc or units[us[0]].side != side:
+    for h, us in state.occupants().items():
+        if units[us[0]].side != side:
             continue
-        guns = tuple(sorted(u for u in us if units[u].type == "artillery" and may_attack(state, u)))
+        guns = tuple(sorted(u for u in us if _bombards(state, h, u, ezoc)))
         if not guns:
             continue
-        targets = frozenset(e for e in live if artillery.may_bombard(game, h, e))
+        # the units of a hex bombard together (8.14): a target is in range of each (revised 9.65: six for a gunboat)
+        targets = frozenset(e for e in live if all(artillery.may_bombard(game, h, e, game.bombard_range(u)) for u in guns))
         if targets:
             reach[h] = targets
             groups[h] = AttackerGroup(h, guns, sum(units[u].strength for u in guns), bombarding=True)
@@ -264,3 +266,12 @@ def decision_choice(state: State) -> DecisionChoice | None:
             return BeforeCombatChoice(head.what, (), terrain_choices(state))
         return BeforeCombatChoice(head.what, head.units)
     return None
+
+
+def _bombards(state: State, h: str, unit: str, ezoc) -> bool:
+    """May ``unit`` at ``h`` bombard now: artillery in no enemy zone (8.41), or a gunboat, which no
+    enemy zone affects (revised 9.64, 9.65)."""
+    kind = state.game.units[unit].type
+    if kind == GUNBOAT:
+        return may_attack(state, unit)
+    return kind == "artillery" and h not in ezoc and may_attack(state, unit)

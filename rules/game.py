@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from rules import terrain
+from rules import gunboats, terrain
 from rules.errors import RuleViolation
 from rules.hexes import hexside
 from rules.rulesets import Ruleset
@@ -26,6 +26,9 @@ class Game:
         self.scenario = scenario
         self.ruleset = get_ruleset(ruleset) if isinstance(ruleset, str) else ruleset
         self.options: dict[str, Any] = dict(options or {})
+        refused = gunboats.unplayable(scenario, self.ruleset)
+        if refused is not None:
+            raise ValueError(refused)
         m = scenario.map
         self.grid = m.grid
         self.terrain: dict[str, str] = dict(m.hexes)
@@ -54,6 +57,8 @@ class Game:
                 self.steps[a] = tuple(out)
             self.steps_by_type = {t: self.steps for t in ("infantry", "cavalry", "artillery")}
             self.zoc_cost_by_type = {}
+        if self.ruleset.gunboat_range:  # revised 9.62: river hexes (and the scenario's own) only
+            self.steps_by_type = {**self.steps_by_type, gunboats.GUNBOAT: gunboats.steps(self)}
         self.step_cost_by_type = {
             t: {(a, b): c for a, s in steps.items() for b, c in s} for t, steps in self.steps_by_type.items()
         }
@@ -86,6 +91,8 @@ class Game:
         below the rule set's minimum for the type (2.4: cavalry at least 8)."""
         u = self.units[unit_id]
         rs = self.ruleset
+        if u.type == gunboats.GUNBOAT:
+            return gunboats.ALLOWANCE  # 9.62: unlimited
         if u.movement_allowance is not None:
             n = u.movement_allowance
         else:
@@ -103,6 +110,13 @@ class Game:
         """Revised 7.2: what a step into an enemy-controlled hex costs this unit's type, or None when
         it costs what any step costs (1975)."""
         return self.zoc_cost_by_type.get(self.units[unit_id].type)
+
+    def bombard_range(self, unit_id: str) -> int:
+        """How far the unit bombards: the rule set's artillery range (8.11, 9.12), six for a gunboat
+        (revised 9.65)."""
+        if self.units[unit_id].type == gunboats.GUNBOAT:
+            return self.ruleset.gunboat_range
+        return self.ruleset.bombard_range
 
     # -- terrain ---------------------------------------------------------------------------------
     def _step_cost(self, a: str, b: str) -> int | None:
@@ -148,8 +162,9 @@ class Game:
 
     def _zoc_extends(self, a: str, b: str) -> bool:
         # 6.6: never through non-bridge, non-ford creek hexsides, never into river ferry hexes;
-        # revised 7.6: nor into pontoon hexes, nor into a trench hex across its trench hexside (10.39).
-        if self.terrain[b] in (terrain.FERRY, terrain.PONTOON):
+        # revised 7.6: nor into river or pontoon hexes (where gunboats sail, 9.6), nor into a trench hex
+        # across its trench hexside (10.39).
+        if self.terrain[b] in (terrain.FERRY, terrain.PONTOON, terrain.RIVER, terrain.LAKE):
             return False
         side = self.scenario.map.hexsides.get(hexside(a, b))
         features = side.features if side else frozenset()

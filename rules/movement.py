@@ -28,6 +28,7 @@ from rules.commands import MoveUnit
 from rules.control import entered
 from rules.errors import RuleViolation
 from rules.events import Event, UnitMoved
+from rules.gunboats import GUNBOAT
 from rules.handlers import Dice, apply, decider, evolver
 from rules.night import night_restriction, zoc_rules
 from rules.sequence import night_turn
@@ -91,6 +92,20 @@ def may_move(state: State, unit: str) -> bool:
 
 
 # -- where it may go -----------------------------------------------------------------------------
+def gunboat_step_problem(game, a: str, b: str) -> tuple[str, str] | None:
+    """Revised 9.62: a gunboat moves only from one hex of its waters into an adjacent one."""
+    if (a, b) in game.step_cost_by_type[GUNBOAT]:
+        return None
+    return "gunboat_moves", f"{b} is not a river hex (nor one the scenario opens to gunboats): gunboats move only through contiguous river hexes"
+
+
+def enemy_zones_for(state: State, unit: str) -> set[str]:
+    """The enemy-controlled hexes that matter to ``unit``'s move: none for a gunboat (revised 9.64)."""
+    if state.game.units[unit].type == GUNBOAT:
+        return set()
+    return enemy_controlled(state, state.game.units[unit].side)
+
+
 def allowance_now(state: State, unit: str):
     """The unit's movement allowance this Game-Turn: revised 11.11 takes one off at night."""
     game = state.game
@@ -109,7 +124,7 @@ def artillery_barred(state: State, unit: str, ezoc: set[str]) -> set[str] | froz
     if not game.ruleset.artillery_zoc_support or u.type != "artillery":
         return frozenset()
     units = game.units
-    held = {h for v, h in state.positions.items() if units[v].side == u.side and units[v].type != "artillery"}
+    held = {h for v, h in state.positions.items() if units[v].side == u.side and units[v].type in ("infantry", "cavalry")}
     return ezoc - held
 
 
@@ -122,7 +137,7 @@ def reachable(
     side = game.units[unit].side
     start = state.positions[unit] if origin is None else origin
     allowance = allowance_now(state, unit) if allowance is None else allowance
-    ezoc = enemy_controlled(state, side)
+    ezoc = enemy_zones_for(state, unit)
     enemies = enemy_occupied(state, side)
     rules = zoc_rules(state, side, unit)  # 10.2, 17.2; 11.2 for an ineffective unit
     cost = {start: spent}
@@ -165,13 +180,14 @@ def check_path(
     name = game.designation(unit)
     side = game.units[unit].side
     allowance = allowance_now(state, unit) if allowance is None else allowance
-    ezoc = enemy_controlled(state, side)
+    ezoc = enemy_zones_for(state, unit)
     enemies = enemy_occupied(state, side)
     rules = zoc_rules(state, side, unit)
     step_cost = game.step_cost_for(unit)
     zoc_cost = game.zoc_cost_for(unit)  # revised 7.2
     barred = artillery_barred(state, unit, ezoc)  # revised 7.3
     one_hex = game.ruleset.always_one_hex and spent == 0 and len(path) == 2 and not entering  # revised 6.16
+    gunboat = game.units[unit].type == GUNBOAT
     cost = spent
     for i in range(1, len(path)):
         a, b = path[i - 1], path[i]
@@ -194,7 +210,7 @@ def check_path(
                 )
         if b in enemies:
             raise game.violation("enemy_occupied", f"{name} may not enter {b}: it holds an enemy unit")
-        problem = game.step_problem(a, b)
+        problem = gunboat_step_problem(game, a, b) if gunboat else game.step_problem(a, b)
         if problem is not None:
             raise game.violation(problem[0], f"{name} may not move from {a} to {b}: {problem[1]}")
         if b in ezoc and not rules.may_enter:

@@ -120,7 +120,7 @@ def why_may_not_enter(state: State, unit: str) -> RuleViolation | None:
 def reachable_from_entry(state: State, unit: str, hex_: str) -> movement.Reach:
     """Where ``unit`` may end its move entering at ``hex_`` (the entry hex itself included)."""
     reach = movement.reachable(state, unit, origin=hex_, spent=entry_cost(state, hex_, unit))
-    if hex_ in enemy_controlled(state, state.game.units[unit].side):
+    if hex_ in movement.enemy_zones_for(state, unit):
         reach.ends = []
     if hex_ not in state.game.ferry_hexes:
         reach.ends = [hex_, *reach.ends]

@@ -63,6 +63,7 @@ from rules.decisions import (
 from rules.effectiveness import IneffectiveUnitsEngaged
 from rules.errors import RuleViolation
 from rules.events import Event
+from rules.gunboats import GUNBOAT, without_gunboats
 from rules.handlers import Dice, after_command, apply, decider, evolver
 from rules.outcomes import DecisionDeclined, DecisionsAwaited, Emitter, UnitEliminated, automatic, settle
 from rules.retreat import retreat_options
@@ -167,8 +168,8 @@ def level_of(state: State, unit: str) -> str:
     return state.morale.get(unit, morale.GOOD)
 
 
-def _bombard_distance(game, hex_: str, defenders) -> int:
-    ds = [game.grid.distance(hex_, d) for d in defenders if artillery.may_bombard(game, hex_, d)]
+def _bombard_distance(game, hex_: str, defenders, unit: str) -> int:
+    ds = [game.grid.distance(hex_, d) for d in defenders if artillery.may_bombard(game, hex_, d, game.bombard_range(unit))]
     return min(ds) if ds else min(game.grid.distance(hex_, d) for d in defenders)
 
 
@@ -215,7 +216,7 @@ def strengths(state: State, adjacent, bombarding, defenders, passive_units=None,
     defence = 0
     defending: list[str] = []
     passive: list[str] = []
-    occ = state.occupants()
+    occ = without_gunboats(state.occupants(), units)  # 9.66: a gunboat is never a defender
     for d in defenders:
         here = sorted(occ.get(d, []))
         defending.extend(here)
@@ -246,7 +247,7 @@ def strengths(state: State, adjacent, bombarding, defenders, passive_units=None,
         attack = 0
         for a in attackers:
             unit = units[a.unit]
-            distance = 1 if a.adjacent else _bombard_distance(game, a.hex, defenders)
+            distance = 1 if a.adjacent else _bombard_distance(game, a.hex, defenders, a.unit)
             rf = rc.range_factor(unit.type, distance, a.adjacent)
             mf = morale.attack_factor(level_of(state, a.unit)) or Fraction(1)
             attack += rc.adjusted(unit.strength, range_factor=rf, morale_factor=mf, halved=a.unit in opt.halved)
@@ -499,8 +500,10 @@ def apply_result(emit: Emitter, attack: PendingAttack, result: str, dice: Dice) 
             decisions.extend(PendingRetreat(side=a_side, unit=u) for u in adjacent)
         if result == table.AR:
             decisions.extend(
-                PendingRetreat(side=a_side, unit=u, cause="bombardment", optional=True) for u in attack.bombarding
-            )  # 9.17
+                PendingRetreat(side=a_side, unit=u, cause="bombardment", optional=True)
+                for u in attack.bombarding
+                if units[u].type != GUNBOAT
+            )  # 9.17; ruling: never a gunboat (9.62: it moves only in its waters; 9.66)
         advances(d_side, contributing, attacking_hexes)
     elif result == table.DR:
         guns = [u for u in d_engaged if units[u].type == "artillery"]

@@ -25,7 +25,7 @@ from fractions import Fraction
 
 import msgspec
 
-from rules import revised_sight, terrain
+from rules import gunboats, revised_sight, terrain
 from rules.commands import Command
 from rules.events import Event
 from rules.handlers import decider, evolver
@@ -157,10 +157,16 @@ class RevisedEntry:
         hexes = [h for h in u.entry if h in game.terrain]
         if u.arrives is None or state.turn <= u.arrives:
             return hexes
-        return hexes + [h for h in _edge_hexes_near(game, u.entry) if h not in hexes]  # 5.5
+        near = [h for h in _edge_hexes_near(game, u.entry) if h not in hexes]  # 5.5
+        if u.type == gunboats.GUNBOAT:
+            sea = gunboats.waters(game.scenario)
+            near = [h for h in near if h in sea]  # 9.62: a gunboat only in its waters
+        return hexes + near
 
     def entry_cost(self, state: State, unit: str, hex_: str):
         game = state.game
+        if game.units[unit].type == gunboats.GUNBOAT:  # 9.62, 10.1: 1 MP into its waters; 9.64: no zones
+            return gunboats.STEP_COST if hex_ in gunboats.waters(game.scenario) else None
         base = hex_cost(game, game.units[unit].type, hex_)
         if base is None:
             return None

@@ -11,7 +11,7 @@ import msgspec
 from rules.hexes import Grid, hexside
 
 Side = Literal["union", "confederate"]
-UnitType = Literal["infantry", "cavalry", "artillery"]
+UnitType = Literal["infantry", "cavalry", "artillery", "gunboat"]  # gunboat: revised 9.6 only
 SIDES: tuple[Side, Side] = ("union", "confederate")
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from rules.gunboats import GUNBOAT
 from rules.scenario import Side
 from rules.state import State
 
@@ -15,13 +16,14 @@ def zone_of_control(state: State, hex_: str) -> tuple[str, ...]:
 
 def enemy_controlled(state: State, side: Side) -> set[str]:
     """Every hex in the zone of control of a unit of the other side (6.0, 6.1: whatever the phase;
-    6.5: a hex may be controlled by both sides at once)."""
+    6.5: a hex may be controlled by both sides at once). Gunboats have none (revised 9.64)."""
     game = state.game
     units = game.units
     zoc_into = game.zoc_into
     out: set[str] = set()
     for u, h in state.positions.items():
-        if units[u].side != side:
+        unit = units[u]
+        if unit.side != side and unit.type != GUNBOAT:
             out.update(zoc_into[h])
     return out
 
@@ -33,6 +35,9 @@ def enemy_occupied(state: State, side: Side) -> set[str]:
 
 
 def in_enemy_zone_of_control(state: State, unit: str) -> bool:
-    """Is the unit in a hex controlled by the enemy (6.4: then that enemy is in its zone too)?"""
+    """Is the unit in a hex controlled by the enemy (6.4: then that enemy is in its zone too)? Never a
+    gunboat (revised 9.64: enemy zones do not affect it)."""
     hex_ = state.positions.get(unit)
+    if state.game.units[unit].type == GUNBOAT:
+        return False
     return hex_ is not None and hex_ in enemy_controlled(state, state.game.units[unit].side)

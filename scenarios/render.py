@@ -304,7 +304,7 @@ def counter(u: Unit, cx: float, cy: float, w: float) -> str:
     fill, ink = SIDE_STYLE[u.side]
     h = w * 1.0
     x0, y0 = cx - w / 2, cy - h / 2
-    # The type box: infantry a cross, cavalry one diagonal, artillery a dot (2.4).
+    # The type box: infantry a cross, cavalry one diagonal, artillery a dot (2.4), a gunboat a hull (9.6).
     bw, bh = w * 0.62, h * 0.3
     bx, by = cx - bw / 2, y0 + h * 0.3
     box = f'<rect x="{bx:.1f}" y="{by:.1f}" width="{bw:.1f}" height="{bh:.1f}" fill="none" stroke="{ink}" stroke-width="1"/>'
@@ -313,6 +313,10 @@ def counter(u: Unit, cx: float, cy: float, w: float) -> str:
                   f'L{bx:.1f} {by + bh:.1f}" stroke="{ink}" stroke-width="1"/>')
     elif u.type == "cavalry":
         symbol = f'<path d="M{bx:.1f} {by + bh:.1f} L{bx + bw:.1f} {by:.1f}" stroke="{ink}" stroke-width="1"/>'
+    elif u.type == "gunboat":  # revised 9.6: a hull (the game's "g")
+        symbol = (f'<path class="gunboat" d="M{bx + bw * 0.12:.1f} {by + bh * 0.5:.1f} L{bx + bw * 0.88:.1f} {by + bh * 0.5:.1f} '
+                  f'L{bx + bw * 0.72:.1f} {by + bh * 0.85:.1f} L{bx + bw * 0.28:.1f} {by + bh * 0.85:.1f} Z '
+                  f'M{cx:.1f} {by + bh * 0.5:.1f} L{cx:.1f} {by + bh * 0.15:.1f}" fill="{ink}" stroke="{ink}" stroke-width="1"/>')
     else:
         symbol = f'<circle cx="{cx:.1f}" cy="{by + bh / 2:.1f}" r="{bh * 0.3:.1f}" fill="{ink}"/>'
     size = 6.2 if len(u.designation) <= 7 else 5.4
@@ -360,7 +364,8 @@ def _legend(scenario: Scenario, lay: Layout, top: float) -> list[str]:
     ]
     for i, u in enumerate(demo):
         out.append(counter(u, ux + 18 + i * 40, 46, R * 1.05))
-    notes = ["Union blue, Confederate grey;", "box: X infantry, / cavalry, • artillery",
+    notes = ["Union blue, Confederate grey;", "box: X infantry, / cavalry, • artillery"
+             + (", hull gunboat" if any(u.type == "gunboat" for u in scenario.units) else ""),
              "dashed ring: victory hex (blue Union, red Confederate)", "gold ring: the movement-quota bonus hex"]
     late = sorted({f"{u.designation}" for u in scenario.units if u.hex is None})
     if late:

@@ -15,7 +15,7 @@ from rules.scenario import SIDES
 from scenarios.source import Files, Problem, Source
 
 RULESETS = ("classic", "revised")
-UNIT_TYPES = ("infantry", "cavalry", "artillery")
+UNIT_TYPES = ("infantry", "cavalry", "artillery", "gunboat")  # gunboat: revised 9.6 only
 SCENARIO_KEYS = {
     "id", "name", "rulesets", "turns", "night_turns", "first_player", "provenance", "exclusive", "cases", "crt",
     "exclusive_overrides",
@@ -36,7 +36,7 @@ def check(files: Files) -> list[Problem]:
     out: list[Problem] = []
     turns = _check_scenario(files.scenario, out)
     board = _check_map(files.map, out)
-    units = _check_oob(files.oob, board, turns, out)
+    units = _check_oob(files.oob, board, turns, out, _gunboat_setting(files.scenario))
     if board is not None:
         _check_exclusive(files.scenario, board, units, out)
     return out
@@ -366,7 +366,36 @@ def _check_areas(src: Source, board: Board, out: list[Problem]) -> None:
 
 
 # -- oob.toml ----------------------------------------------------------------------------------------
-def _check_oob(src: Source, board: Board | None, turns: int | None, out: list[Problem]) -> dict[str, dict]:
+def _gunboat_setting(src: Source) -> tuple[bool, frozenset[str]]:
+    """(may the scenario have gunboats: not when it may be played under the 1975 rules, which have
+    none; the extra hexes its gunboats may be in, ``[exclusive.gunboats] hexes``, 9.62)."""
+    d = src.data
+    rulesets = d.get("rulesets") if isinstance(d.get("rulesets"), list) else []
+    block = (d.get("exclusive") or {}).get("gunboats") or {}
+    extra = block.get("hexes", []) if isinstance(block, dict) else []
+    return "classic" not in rulesets, frozenset(h for h in extra if isinstance(h, str))
+
+
+def _gunboat_problems(u: dict, board: Board | None, setting: tuple[bool, frozenset[str]]) -> list[tuple[str, str | None]]:
+    """Revised 9.6: what is wrong with a gunboat of the order of battle ((message, key) pairs)."""
+    allowed, extra = setting
+    out: list[tuple[str, str | None]] = []
+    if not allowed:
+        out.append(("is a gunboat, and the classic rule set (1975) has no gunboats (revised 9.6): list only \"revised\" in rulesets", "type"))
+    if u.get("side") != "union":
+        out.append(("is a gunboat: only the Union has gunboats (9.61)", "side"))
+    if board is None:
+        return out
+    hexes = [u["hex"]] if "hex" in u else [h for h in u.get("entry") or [] if isinstance(h, str)]
+    for h in hexes:
+        if h in board.hexes and board.hexes[h] != terrain.RIVER and h not in extra:
+            out.append((f"is a gunboat on {h}, {board.hexes[h]}: gunboats are only in river hexes and the hexes of [exclusive.gunboats] hexes (9.62)", "hex" if "hex" in u else "entry"))
+    return out
+
+
+def _check_oob(
+    src: Source, board: Board | None, turns: int | None, out: list[Problem], gunboats: tuple[bool, frozenset[str]] = (False, frozenset())
+) -> dict[str, dict]:
     """The order of battle (14.1, 14.2, 15.21): unique ids, known sides and types, each unit either on
     a hex it may occupy or arriving at entry hexes on the map edge; no more than two units in a hex
     (5.32) and no unit adjacent to an enemy at start. Returns the sound units by id."""
@@ -403,6 +432,11 @@ def _check_oob(src: Source, board: Board | None, turns: int | None, out: list[Pr
         if u.get("type") not in UNIT_TYPES:
             problem(f"type must be one of: {', '.join(UNIT_TYPES)} (the charts' \"a\" is artillery, \"c\" cavalry)", key="type")
             ok = False
+        gunboat = u.get("type") == "gunboat"
+        if gunboat:
+            for message, key in _gunboat_problems(u, board, gunboats):
+                problem(message, key=key)
+                ok = False
         if not _positive_int(u.get("strength")):
             problem("strength must be a whole number of Strength Points, at least 1", key="strength")
             ok = False
@@ -420,7 +454,7 @@ def _check_oob(src: Source, board: Board | None, turns: int | None, out: list[Pr
             if board is not None and h not in board.hexes:
                 problem(f"is deployed on {h}, which is not on the map", key="hex")
                 ok = False
-            elif board is not None and board.hexes[h] in IMPASSABLE:
+            elif board is not None and board.hexes[h] in IMPASSABLE and not gunboat:
                 problem(f"is deployed on {h}, {IMPASSABLE[board.hexes[h]]}, which no unit may occupy", key="hex")
                 ok = False
         else:
@@ -436,6 +470,8 @@ def _check_oob(src: Source, board: Board | None, turns: int | None, out: list[Pr
                     if h not in board.hexes:
                         problem(f"entry hex {h} is not on the map", value=str(h))
                         ok = False
+                    elif gunboat:
+                        pass  # 9.61, 9.62: a gunboat enters where its chart says, in its waters (checked above)
                     elif board.hexes[h] in IMPASSABLE:
                         problem(f"entry hex {h} is {IMPASSABLE[board.hexes[h]]}, which no unit may enter and stay in", value=h)
                         ok = False

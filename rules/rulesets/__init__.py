@@ -56,6 +56,7 @@ class Ruleset:
     defence_terrain: dict[str, int] = field(default_factory=dict)
     defence_hexside: dict[str, int] = field(default_factory=dict)
     bombard_range: int = 0  # artillery range, counting the target hex (8.11, 8.12)
+    gunboat_range: int = 0  # revised 9.65: six; 0: the book has no gunboats (rules/gunboats.py)
     blocking_terrain: frozenset[str] = frozenset()  # hexes that block a line of sight (8.33)
     # -- revised tables (empty or neutral in the 1975 book) --------------------------------------
     # Movement allowance by unit type where it differs (revised 2.4: cavalry 8), and the least

@@ -137,6 +137,9 @@ CASES: dict[str, str] = {
     "night_combat": "11.2",
     "night_bombard": "11.24",
     "bombard_odds": "9.18",
+    "gunboats": "9.6",
+    "gunboat_moves": "9.62",
+    "gunboat_never_attacked": "9.66",
     "morale": "12.0",
     "town_disorders": "12.17",
     "ineffective": "12.23",  # a Routed unit: may not attack (12.23), may not enter an enemy zone (12.31)
@@ -183,6 +186,7 @@ REVISED = Ruleset(
     defence_terrain={},
     defence_hexside={},
     bombard_range=3,  # 9.1
+    gunboat_range=6,  # 9.65
     # 9.33: forest/woods (with or without rough) and town; the revised line of sight, with elevation
     # (rough blocks only from lower ground), is the procedure ``line_of_sight`` (rules/revised_sight.py).
     blocking_terrain=frozenset({terrain.FOREST, terrain.FOREST_ROUGH, terrain.TOWN}),

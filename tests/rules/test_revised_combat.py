@@ -80,6 +80,7 @@ def test_range_three_loses_a_third_9_19_and_adjacent_gains_a_half_9_48():
 
 
 def test_gunboats_unaffected_by_range_9_65():
+    # 9.65: neither the adjacent +1/2 nor the range-3 reduction
     assert rc.range_factor("gunboat", 1, True) == 1
     assert rc.range_factor("gunboat", 5, False) == 1
 

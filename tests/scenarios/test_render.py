@@ -61,3 +61,16 @@ def test_render_is_deterministic_and_says_the_map_is_reconstructed(chattanooga, 
     assert render(chattanooga) == svg
     assert "reconstructed; not the printed map" in svg
     assert re.search(r'<svg [^>]*width="\d+" height="\d+"', svg)
+
+
+def test_render_draws_a_gunboat_counter_9_6():
+    # revised 9.6: a gunboat on its river hex, drawn with a hull in its type box
+    from rules.scenario import Unit
+    from tests.rules.test_gunboats import gunboat, scenario
+
+    svg = render(scenario([gunboat("tyler", "0305", designation="Tyler"), Unit("r", "confederate", "infantry", 3, "R", hex="0909")]))
+    root = ET.fromstring(svg)
+    hulls = [p for p in root.iter(f"{SVG}path") if p.get("class") == "gunboat"]
+    assert len(hulls) == 1
+    assert "tyler: Tyler, 2 gunboat, union" in [t.text for t in root.iter(f"{SVG}title")]
+    assert any("hull gunboat" in (t.text or "") for t in root.iter(f"{SVG}text"))

@@ -356,3 +356,51 @@ def test_unknown_scenario_id():
     with pytest.raises(ScenarioError) as info:
         load("no-such-battle")
     assert info.value.problems[0].message.startswith("no such scenario or folder (known: chattanooga")
+
+
+GUNBOAT = """
+[[unit]]
+id = "us-lexington"
+side = "union"
+type = "gunboat"
+strength = 1
+designation = "Lexington"
+hex = "0303"
+
+[[unit]]
+id = "us-tyler"
+side = "union"
+type = "gunboat"
+strength = 2
+designation = "Tyler"
+arrives = 2
+entry = ["0202"]
+"""
+REVISED = SCENARIO.replace('rulesets = ["classic"]', 'rulesets = ["revised"]') + '\n[exclusive.gunboats]\nhexes = ["0202"]\n'
+
+
+def test_gunboats_load_under_the_revised_rules_9_61_9_62(tmp_path):
+    # 9.61: begin with one (in a river hex) and receive one (at the scenario's named hex, as Shiloh's 1701)
+    s = load(write(tmp_path / "s", scenario=REVISED, oob=OOB + GUNBOAT))
+    assert s.unit("us-lexington").type == "gunboat" and s.unit("us-tyler").entry == ["0202"]
+
+
+def test_the_classic_rule_set_has_no_gunboats_9_6(tmp_path):
+    oob = OOB + GUNBOAT
+    folder = write(tmp_path / "s", scenario=SCENARIO + '\n[exclusive.gunboats]\nhexes = ["0202"]\n', oob=oob)
+    found = problems(folder)
+    assert [(p.location, p.line) for p in found] == [("unit us-lexington", line_of(oob, 'type = "gunboat"')), ("unit us-tyler", line_of(oob, 'type = "gunboat"', line_of(oob, "us-tyler")))]
+    assert found[0].message.startswith("is a gunboat, and the classic rule set (1975) has no gunboats (revised 9.6)")
+
+
+@pytest.mark.parametrize(
+    ("change", "reason"),
+    [
+        (('side = "union"\ntype = "gunboat"', 'side = "confederate"\ntype = "gunboat"'), "is a gunboat: only the Union has gunboats (9.61)"),
+        (('hex = "0303"', 'hex = "0204"'), "is a gunboat on 0204, clear: gunboats are only in river hexes and the hexes of [exclusive.gunboats] hexes (9.62)"),
+    ],
+)
+def test_gunboats_are_union_and_in_their_waters_9_61_9_62(tmp_path, change, reason):
+    oob = OOB + GUNBOAT.replace(*change, 1)
+    p = problems(write(tmp_path / "s", scenario=REVISED, oob=oob))[0]
+    assert (p.location, p.message) == ("unit us-lexington", reason)

@@ -145,3 +145,17 @@ async def test_revised_markers_and_decisions(browser, server, shot):
     for page in (union, confed):
         assert not page.errors, page.errors
         await page.context.close()
+
+
+async def test_a_gunboat_counter_is_drawn_9_6(browser, server):
+    # revised 9.6: the client's counters draw a gunboat with a hull in its type box (moves and
+    # bombardments come from the server's choices, which name units, not types)
+    page = await new_page(browser)
+    await page.goto(f"{server}/")
+    svg = await js(
+        page,
+        """async () => (await import("/static/js/counters.js")).counter(
+            { id: "tyler", side: "union", type: "gunboat", strength: 2, designation: "Tyler" }, 50, 50, 40)""",
+    )
+    assert 'class="gunboat"' in svg and ">Tyler<" in svg and ">2<" in svg
+    assert page.errors == []

@@ -55,6 +55,9 @@ export function counter(unit, cx, cy, w, marks = {}) {
     symbol = `<path d="M${f(bx)} ${f(by)} L${f(bx + bw)} ${f(by + bh)} M${f(bx + bw)} ${f(by)} L${f(bx)} ${f(by + bh)}" stroke="${ink}" stroke-width="1"/>`;
   } else if (unit.type === "cavalry") {
     symbol = `<path d="M${f(bx)} ${f(by + bh)} L${f(bx + bw)} ${f(by)}" stroke="${ink}" stroke-width="1"/>`;
+  } else if (unit.type === "gunboat") {
+    // revised 9.6: a hull with a mast (scenarios/render.py draws the same)
+    symbol = `<path class="gunboat" d="M${f(bx + bw * 0.12)} ${f(by + bh * 0.5)} L${f(bx + bw * 0.88)} ${f(by + bh * 0.5)} L${f(bx + bw * 0.72)} ${f(by + bh * 0.85)} L${f(bx + bw * 0.28)} ${f(by + bh * 0.85)} Z M${f(cx)} ${f(by + bh * 0.5)} L${f(cx)} ${f(by + bh * 0.15)}" fill="${ink}" stroke="${ink}" stroke-width="1"/>`;
   } else {
     symbol = `<circle cx="${f(cx)}" cy="${f(by + bh / 2)}" r="${f(bh * 0.3)}" fill="${ink}"/>`;
   }

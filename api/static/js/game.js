@@ -159,7 +159,7 @@ export class GameView {
     return h("div", { class: "legend" },
       h("ul", {}, terr), h("ul", {}, sides),
       h("ul", {},
-        h("li", { html: `${counterIcon(demo)} Union (blue) — box: ✕ infantry, / cavalry, • artillery` }),
+        h("li", { html: `${counterIcon(demo)} Union (blue) — box: ✕ infantry, / cavalry, • artillery, a hull: gunboat (revised 9.6)` }),
         h("li", { html: `${counterIcon(demoC)} Confederate (grey)` }),
         h("li", { html: `${counterIcon(demo, 34, { moved: true })} black corner: moved this phase` }),
         h("li", { html: `${counterIcon(demo, 34, { ineffective: true })} hatched, IE: ineffective (11.0)` }),
