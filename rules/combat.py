@@ -67,6 +67,7 @@ from rules.commands import Command
 from rules.decisions import PendingAdvance, PendingAttack, PendingLosses, PendingRetreat, first_pending, made
 from rules.errors import RuleViolation
 from rules.events import Event
+from rules.fieldworks import trench_facings
 from rules.gunboats import GUNBOAT, without_gunboats
 from rules.handlers import Dice, decider, evolver
 from rules.hexes import hexside
@@ -184,8 +185,11 @@ class Engagement(msgspec.Struct, frozen=True):
     owed: dict[str, frozenset[str]]
     units: dict[str, tuple[str, ...]]
     # hexes of ``targets`` whose units may attack but need not (revised 11.21: at night, units that
-    # stayed in an enemy zone of control)
+    # stayed in an enemy zone of control; 10.39: units in a trench with enemies only across its hexsides)
     optional: frozenset[str] = frozenset()
+    # revised 10.39: per trench hex of ``targets``, the enemy hexes across its trench hexsides, which
+    # must all be attacked if its units attack
+    trench: dict[str, frozenset[str]] = {}
 
     def feasible(self, attacking: frozenset[str] | set[str], defending: frozenset[str] | set[str]) -> bool:
         """Can every obligation still be met after an attack by the hexes ``attacking`` on the hexes
@@ -196,6 +200,10 @@ class Engagement(msgspec.Struct, frozen=True):
         for e, hs in self.owed.items():
             if e not in defending and not (hs - attacking):
                 return False
+        for t in self.trench.keys() & set(attacking):  # 10.39: then every adjacent enemy is owed
+            for e in self.trench[t] - defending - self.owed.keys():
+                if not ({h for h, ts in self.targets.items() if e in ts} - attacking):
+                    return False
         return True
 
     def stranded(self, attacking, defending) -> tuple[str, str] | None:
@@ -206,6 +214,10 @@ class Engagement(msgspec.Struct, frozen=True):
         for e in sorted(self.owed):
             if e not in defending and not (self.owed[e] - attacking):
                 return "defender", e
+        for t in sorted(self.trench.keys() & set(attacking)):  # 10.39
+            for e in sorted(self.trench[t] - defending - self.owed.keys()):
+                if not ({h for h, ts in self.targets.items() if e in ts} - attacking):
+                    return "defender", e
         return None
 
 
@@ -233,24 +245,32 @@ def engagement(state: State) -> Engagement:
     proc = combat_procedures(game)
     voluntary = proc.voluntary(state) if proc is not None else frozenset()  # revised 11.21
     optional: set[str] = set()
+    trenches = trench_facings(state)  # revised 10.39
+    trench: dict[str, frozenset[str]] = {}
     for h, us in friendly.items():
         around = zoc_into[h]
         if not any(e in present for e in around):
             continue
-        if any(u not in state.advanced and u not in state.ineffective and u not in voluntary for u in us):
+        across = trenches.get(h, frozenset())
+        in_zone = any(e in present and e not in across for e in around)  # 10.39: none across a trench hexside
+        if in_zone and any(u not in state.advanced and u not in state.ineffective and u not in voluntary for u in us):
             binding.add(h)
         eligible = tuple(sorted(u for u in us if may_attack(state, u)))
         if eligible:
             targets[h] = frozenset(e for e in around if e in live)
             hex_units[h] = eligible
-            if all(u in voluntary for u in eligible):
+            if not in_zone or all(u in voluntary for u in eligible):
                 optional.add(h)
+            if across & targets[h]:
+                trench[h] = across & targets[h]
     owed: dict[str, frozenset[str]] = {}
+    fought = {t for t in trenches if t in friendly and any(u in state.attacked for u in friendly[t])}
     for e in live:
         around = zoc_into[e]
-        if any(f in binding for f in around):
+        # 7.11 (a phasing unit in its zone); 10.39: a trench unit that attacked attacks all adjacent units
+        if any(f in binding and e not in trenches.get(f, ()) for f in around) or any(f in fought for f in around):
             owed[e] = frozenset(f for f in around if f in targets)
-    return Engagement(targets=targets, owed=owed, units=hex_units, optional=frozenset(optional))
+    return Engagement(targets=targets, owed=owed, units=hex_units, optional=frozenset(optional), trench=trench)
 
 
 @may_end(COMBAT)
@@ -362,6 +382,8 @@ def examine(state: State, attackers, defenders, eng: Engagement | None = None) -
             names = ", ".join(game.designation(u) for u in here)
             raise game.violation("attack_once", f"{names} at {d} has already been attacked this Combat Phase")
     ezoc = enemy_controlled(state, side)
+    enemy_at = {h for h, us in occ.items() if game.units[us[0]].side != side}
+    ezoc |= {t for t, f in trench_facings(state).items() if f & enemy_at}  # 10.39: it may attack across its trench
     adjacent: list[str] = []
     bombarding: list[str] = []
     hexes_used: dict[str, list[str]] = {}

@@ -50,6 +50,7 @@ def new_game(scenario: Scenario | Game, ruleset: str = "classic", options: dict 
         control=control,
         pending=[],
         vp={"union": 0, "confederate": 0},
+        breastworks=fieldworks.initial_trenches(game),  # revised 10.33
     )
     return state.attach(game)
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from rules.fieldworks import trench_facings, zoc_blocked
 from rules.gunboats import GUNBOAT
 from rules.scenario import Side
 from rules.state import State
@@ -16,15 +17,20 @@ def zone_of_control(state: State, hex_: str) -> tuple[str, ...]:
 
 def enemy_controlled(state: State, side: Side) -> set[str]:
     """Every hex in the zone of control of a unit of the other side (6.0, 6.1: whatever the phase;
-    6.5: a hex may be controlled by both sides at once). Gunboats have none (revised 9.64)."""
+    6.5: a hex may be controlled by both sides at once). Gunboats have none (revised 9.64); none
+    extends into a trench hex across its trench hexsides (revised 10.39)."""
     game = state.game
     units = game.units
     zoc_into = game.zoc_into
     out: set[str] = set()
+    trenches = trench_facings(state)  # revised 10.39
     for u, h in state.positions.items():
         unit = units[u]
         if unit.side != side and unit.type != GUNBOAT:
-            out.update(zoc_into[h])
+            if trenches:
+                out.update(t for t in zoc_into[h] if not zoc_blocked(trenches, h, t))
+            else:
+                out.update(zoc_into[h])
     return out
 
 

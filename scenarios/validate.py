@@ -535,6 +535,7 @@ def _check_exclusive(src: Source, board: Board, units: dict[str, dict], out: lis
                     out.append(src.problem_at(f"{table}.{key}", f"{side!r} is not a side ({', '.join(SIDES)})", table=table, key=key))
             if isinstance(value, dict) and "area" in value and value["area"] not in board.areas:
                 out.append(src.problem_at(f"{table}.{key}", f"names no area of the map: {value['area']!r}", table=table, key=key))
+    _check_trenches(src, board, exclusive.get("trenches"), out)
     ferries = exclusive.get("ferries")
     if isinstance(ferries, dict):
         listed = set(ferries.get("hexes") or [])
@@ -544,6 +545,43 @@ def _check_exclusive(src: Source, board: Board, units: dict[str, dict], out: lis
                 out.append(src.problem_at("exclusive.ferries.hexes", f"{h} is {board.hexes[h]}, not a ferry hex, on the map", table="exclusive.ferries", key="hexes"))
         for h in sorted(actual - listed):
             out.append(src.problem_at("exclusive.ferries.hexes", f"the map's ferry hex {h} is not listed", table="exclusive.ferries", key="hexes"))
+
+
+def _check_trenches(src: Source, board: Board, block, out: list[Problem]) -> None:
+    """Revised 10.33, 10.39: ``[[exclusive.trenches.markers]]``, the Breastworks Markers of the Initial
+    Deployment (Trenches): each on a hex of the map, of a side, facing three contiguous adjacent hexes
+    (10.34 ii), one a hex (10.36); the 1975 rules have no fieldworks."""
+    if block is None:
+        return
+    table = "exclusive.trenches"
+    markers = block.get("markers") if isinstance(block, dict) else None
+    if not isinstance(markers, list) or any(not isinstance(m, dict) for m in markers):
+        out.append(src.problem_at(table, "needs markers, a list of tables with hex, side and facing (10.33)", table=table))
+        return
+    if "classic" in (src.data.get("rulesets") or []):
+        out.append(src.problem_at(table, "the classic rule set (1975) has no Breastworks Markers: trench markers need rulesets = [\"revised\"] (10.33)", table=table))
+    seen: set[str] = set()
+    for i, m in enumerate(markers):
+        h, where = m.get("hex"), f"{table}.markers #{i + 1}"
+
+        def problem(message: str, _where: str = where) -> None:
+            out.append(src.problem_at(_where, message, table=table, key="markers"))
+
+        for extra in sorted(set(m) - {"hex", "side", "facing"}):
+            problem(f"unknown key {extra!r} (expected hex, side, facing)")
+        if h not in board.hexes:
+            problem(f"hex {h!r} is not on the map")
+            continue
+        if h in seen:
+            problem(f"a second marker on {h}: no more than one Breastworks Marker in a hex (10.36)")
+        seen.add(h)
+        if m.get("side") not in SIDES:
+            problem(f"side must be one of: {', '.join(SIDES)}")
+        ring = board.grid.neighbours(h)
+        contiguous = [tuple(ring[(j + k) % 6] for k in range(3)) for j in range(6)]
+        facing = m.get("facing")
+        if not isinstance(facing, list) or sorted(facing) not in [sorted(c) for c in contiguous]:
+            problem(f"facing must be three contiguous hexes adjacent to {h}, e.g. {list(contiguous[0])} (10.34 ii)")
 
 
 def _positive_int(value) -> bool:

@@ -78,6 +78,7 @@ class Ruleset:
     strategic_bonus: dict[str, int] = field(default_factory=dict)
     always_one_hex: bool = False  # revised 6.16: a unit may always move one hex
     artillery_zoc_support: bool = False  # revised 7.3: artillery enters an enemy zone only beside friends
+    deployment_trenches: bool = False  # revised 10.33: a deployment's Breastworks Markers are Trenches
     # The procedures that differ from the shared ones, by name (see the module's docstring).
     procedures: Mapping[str, Any] = field(default_factory=dict)
 

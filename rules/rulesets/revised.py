@@ -137,6 +137,7 @@ CASES: dict[str, str] = {
     "night_combat": "11.2",
     "night_bombard": "11.24",
     "bombard_odds": "9.18",
+    "trenches": "10.39",
     "gunboats": "9.6",
     "gunboat_moves": "9.62",
     "gunboat_never_attacked": "9.66",
@@ -201,5 +202,6 @@ REVISED = Ruleset(
     strategic_bonus={"infantry": 2, "artillery": 2, "cavalry": 4},  # 6.42, 6.43
     always_one_hex=True,  # 6.16
     artillery_zoc_support=True,  # 7.3
+    deployment_trenches=True,  # 10.33, 10.39
     procedures=_Procedures(),
 )

@@ -111,3 +111,57 @@ def test_unfinished_marker_removed_when_an_enemy_ends_a_combat_phase_adjacent_10
     assert remove_unfinished_breastworks(state) == [
         BreastworksRemoved(hex="0505", reason="an enemy unit ended the Combat Phase adjacent to it")
     ]
+
+
+# -- 10.33, 10.39: trenches placed by the Initial Deployment --------------------------------------------
+TRENCH = {"trenches": {"markers": [{"hex": "0505", "side": "union", "facing": ["0604", "0605", "0506"]}]}}
+
+
+def entrenched(units):
+    return new_game(game(units, exclusive=TRENCH))
+
+
+def test_deployment_markers_are_trenches_10_33():
+    # 10.33: "Any Breastworks Marker placed as part of a Player's Initial Deployment is regarded as a Trench"
+    state = entrenched([union("i", "0505"), rebel("r", "1010")])
+    marker = state.breastworks["0505"]
+    assert (marker.status, marker.side, marker.facing) == ("trench", "union", ("0604", "0605", "0506"))
+    assert marker.covers("0604") and not marker.covers("0404")  # 10.38 through its hexsides, as breastworks
+
+
+def test_zones_of_control_do_not_extend_into_a_trench_across_its_hexsides_10_39():
+    from rules.zoc import enemy_controlled
+
+    state = entrenched([union("i", "0505"), rebel("r", "0604")])
+    ezoc = enemy_controlled(state, "union")
+    assert "0505" not in ezoc and "0504" in ezoc  # 0604 is across a trench hexside of 0505
+    assert "0404" in choices(state).moves["i"]  # i is in no enemy zone: it may leave
+    state = entrenched([union("i", "0505"), rebel("r", "0404")])
+    assert "0505" in enemy_controlled(state, "union")  # 0404 is not across a trench hexside
+
+
+def test_units_in_a_trench_need_not_attack_across_it_10_39():
+    from tests.rules.combatmaps import to_phase
+
+    state = to_phase(entrenched([union("i", "0505"), rebel("r", "0604")]))
+    c = choices(state)
+    assert c.may_end_phase  # 10.39: not required to attack through a trench hexside
+    assert any("0604" in o.defenders for o in c.attacks)  # but it may
+    # the rebel is in i's zone of control (it extends out of the trench): he must attack (7.1)
+    state = to_phase(state, "confederate", "combat")
+    assert not choices(state).may_end_phase
+
+
+def test_a_trench_unit_that_attacks_attacks_all_adjacent_units_10_39():
+    from rules.combat import DeclareAttack
+    from tests.rules.combatmaps import to_phase
+
+    state = to_phase(entrenched([union("i", "0505", strength=8), rebel("r1", "0604"), rebel("r2", "0605")]))
+    assert choices(state).may_end_phase
+    assert refused(state, DeclareAttack(("i",), ("0604",))) == "8.23"  # r2 would be left unattacked
+    execute(state, DeclareAttack(("i",), ("0604", "0605")))
+    # in an enemy zone as well (0404 is not across the trench): it must attack, and all adjacent units
+    state = to_phase(entrenched([union("i", "0505", strength=8), rebel("r1", "0604"), rebel("r3", "0404")]))
+    assert not choices(state).may_end_phase
+    assert refused(state, DeclareAttack(("i",), ("0404",))) == "8.23"
+    execute(state, DeclareAttack(("i",), ("0404", "0604")))

@@ -404,3 +404,22 @@ def test_gunboats_are_union_and_in_their_waters_9_61_9_62(tmp_path, change, reas
     oob = OOB + GUNBOAT.replace(*change, 1)
     p = problems(write(tmp_path / "s", scenario=REVISED, oob=oob))[0]
     assert (p.location, p.message) == ("unit us-lexington", reason)
+
+
+TRENCHES = """
+[[exclusive.trenches.markers]]
+hex = "0203"
+side = "union"
+facing = ["0303", "0304", "0204"]
+"""
+
+
+def test_trench_markers_of_the_initial_deployment_10_33(tmp_path):
+    # 10.33: Breastworks Markers placed at set-up (Trenches, 10.39): hex, side, three contiguous hexsides
+    s = load(write(tmp_path / "ok", scenario=REVISED + TRENCHES))
+    assert s.exclusive["trenches"]["markers"][0]["facing"] == ["0303", "0304", "0204"]
+    bad = TRENCHES.replace('["0303", "0304", "0204"]', '["0303", "0204", "0102"]')
+    p = only_problem(write(tmp_path / "bad", scenario=REVISED + bad))
+    assert (p.location, p.message.split(",")[0]) == ("exclusive.trenches.markers #1", "facing must be three contiguous hexes adjacent to 0203")
+    p = only_problem(write(tmp_path / "classic", scenario=SCENARIO + TRENCHES))
+    assert p.message.startswith("the classic rule set (1975) has no Breastworks Markers")
