@@ -19,3 +19,17 @@ from fractions import Fraction
 def nearest(x: Fraction | int) -> int:
     """8.32: ``x`` rounded to the nearest integer, one half rounding up: floor(x + 1/2), exactly."""
     return math.floor(Fraction(x) + Fraction(1, 2))
+
+
+MovementPoints = int | str  # on the wire and in the log: a whole number, or an exact fraction "n/d"
+
+
+def movement_points(x: Fraction | int) -> MovementPoints:
+    """Movement points as events and choices carry them (revised 6.22: a turnpike hex costs 2/3): an
+    int when whole, else the exact fraction as a string "n/d" (``Fraction(x)`` reads it back).
+
+    >>> movement_points(Fraction(6, 3)), movement_points(Fraction(4, 3))
+    (2, '4/3')
+    """
+    x = Fraction(x)
+    return int(x) if x.denominator == 1 else f"{x.numerator}/{x.denominator}"

@@ -30,19 +30,21 @@ class Event(msgspec.Struct, frozen=True, kw_only=True, tag_field="type"):
 
 
 class UnitMoved(Event, frozen=True, tag="unit_moved"):
-    """A unit moved along ``path`` (its start hex first), spending ``cost`` movement points."""
+    """A unit moved along ``path`` (its start hex first), spending ``cost`` movement points (an int, or
+    an exact fraction "n/d" along turnpikes, revised 6.22: rules/arith.py ``movement_points``)."""
 
     unit: str
     path: tuple[str, ...]
-    cost: int
+    cost: int | str
 
 
 class ReinforcementEntered(Event, frozen=True, tag="reinforcement_entered"):
-    """A reinforcement entered the map at ``path[0]`` and moved along ``path`` for ``cost`` points."""
+    """A reinforcement entered the map at ``path[0]`` and moved along ``path`` for ``cost`` points (as
+    ``UnitMoved``'s)."""
 
     unit: str
     path: tuple[str, ...]
-    cost: int
+    cost: int | str
 
 
 class ReinforcementLost(Event, frozen=True, tag="reinforcement_lost"):

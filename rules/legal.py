@@ -14,6 +14,7 @@ from __future__ import annotations
 import msgspec
 
 from rules import fieldworks, movement, reinforcements, stacking
+from rules.arith import movement_points
 from rules.combat_choices import AttackOption, DecisionChoice, attack_options, decision_choice
 from rules.errors import RuleViolation
 from rules.events import ReinforcementEntered, UnitMoved
@@ -26,10 +27,16 @@ from rules.state import COMBAT, MOVEMENT, State
 
 class Destination(msgspec.Struct, frozen=True):
     """A hex a unit may end its move in: the movement points it costs and a cheapest path (the
-    unit's hex first; for a reinforcement, its entry hex first)."""
+    unit's hex first; for a reinforcement, its entry hex first). ``cost`` is exact: an int when
+    whole, else the fraction as a string "n/d" (revised 6.22: turnpike hexes cost 2/3; rules/arith.py
+    ``movement_points``)."""
 
-    cost: int
+    cost: int | str
     path: tuple[str, ...]
+
+
+def _destination(cost, path: tuple[str, ...]) -> Destination:
+    return Destination(movement_points(cost), path)
 
 
 class Refusal(msgspec.Struct, frozen=True):
@@ -105,10 +112,10 @@ def unit_moves(state: State, unit: str, memo: dict | None = None) -> dict[str, D
     for d in reach.ends:
         path = reach.path(d)
         if free is None or d not in free:
-            event = UnitMoved(unit=unit, path=path, cost=reach.cost[d])
+            event = UnitMoved(unit=unit, path=path, cost=movement_points(reach.cost[d]))
             if not _no_dead_end(state, unit, event, memo):
                 continue
-        out[d] = Destination(reach.cost[d], path)
+        out[d] = _destination(reach.cost[d], path)
     return out
 
 
@@ -134,20 +141,21 @@ def reinforcement_choices(state: State, memo: dict | None = None) -> dict[str, d
         if reinforcements.why_may_not_enter(state, unit) is not None:
             continue
         best: dict[str, Destination] = {}
+        least: dict[str, object] = {}  # the exact cost of each of ``best``
         for entry in reinforcements.entry_hexes(state, unit):
             if reinforcements.entry_problem(state, unit, entry) is not None:
                 continue
             reach = reinforcements.reachable_from_entry(state, unit, entry)
             for d in reach.ends:
                 cost = reach.cost[d]
-                if d in best and best[d].cost <= cost:
+                if d in least and least[d] <= cost:
                     continue
                 path = reach.path(d)
                 if free is None or d not in free:
-                    event = ReinforcementEntered(unit=unit, path=path, cost=cost)
+                    event = ReinforcementEntered(unit=unit, path=path, cost=movement_points(cost))
                     if not _no_dead_end(state, unit, event, memo):
                         continue
-                best[d] = Destination(cost, path)
+                best[d], least[d] = _destination(cost, path), cost
         if best:
             out[unit] = dict(sorted(best.items()))
     return out
@@ -169,10 +177,10 @@ def strategic_choices(state: State, memo: dict | None = None) -> dict[str, dict[
         for d in reach.ends:
             path = reach.path(d)
             if free is None or d not in free:
-                event = UnitMoved(unit=unit, path=path, cost=reach.cost[d])
+                event = UnitMoved(unit=unit, path=path, cost=movement_points(reach.cost[d]))
                 if not _no_dead_end(state, unit, event, memo):
                     continue
-            best[d] = Destination(reach.cost[d], path)
+            best[d] = _destination(reach.cost[d], path)
         if best:
             out[unit] = best
     return out

@@ -24,6 +24,7 @@ import heapq
 from collections.abc import Callable
 
 from rules import exclusive, stacking
+from rules.arith import movement_points
 from rules.commands import MoveUnit
 from rules.control import entered
 from rules.errors import RuleViolation
@@ -287,7 +288,7 @@ def decide_move(state: State, command: MoveUnit, dice: Dice | None) -> list[Even
             "movement", f"{game.designation(command.unit)} must end its move in another hex than {here}"
         )
     cost = check_path(state, command.unit, path)
-    event = UnitMoved(unit=command.unit, path=path, cost=cost)
+    event = UnitMoved(unit=command.unit, path=path, cost=movement_points(cost))
     after = state.copy()
     apply(after, event)
     check_no_dead_end(after, command.unit)

@@ -23,6 +23,7 @@ Rulings (README "Rulings"):
 from __future__ import annotations
 
 from rules import movement
+from rules.arith import movement_points
 from rules.commands import EnterReinforcement
 from rules.control import entered
 from rules.errors import RuleViolation
@@ -140,7 +141,7 @@ def decide_enter(state: State, command: EnterReinforcement, dice: Dice | None) -
     if problem is not None:
         raise problem
     cost = movement.check_path(state, command.unit, path, spent=entry_cost(state, path[0], command.unit), entering=True)
-    event = ReinforcementEntered(unit=command.unit, path=path, cost=cost)
+    event = ReinforcementEntered(unit=command.unit, path=path, cost=movement_points(cost))
     after = state.copy()
     apply(after, event)
     movement.check_no_dead_end(after, command.unit)

@@ -26,6 +26,7 @@ from fractions import Fraction
 import msgspec
 
 from rules import gunboats, revised_sight, terrain
+from rules.arith import movement_points
 from rules.commands import Command
 from rules.events import Event
 from rules.handlers import decider, evolver
@@ -331,7 +332,7 @@ def decide_strategic_move(state: State, command: StrategicMove, dice) -> list:
         )
     if path[-1] in game.ferry_hexes:
         raise game.violation("ferries.end", f"{name} may not end its movement in the ferry hex {path[-1]}")
-    event = UnitMoved(unit=command.unit, path=path, cost=_exact(cost))
+    event = UnitMoved(unit=command.unit, path=path, cost=movement_points(cost))
     after = state.copy()
     apply(after, event)
     check_no_dead_end(after, command.unit)

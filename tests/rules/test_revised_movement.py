@@ -108,6 +108,28 @@ def test_turnpike_costs_two_thirds_exactly_6_22():
     assert check_path(state, "i", COLUMN) == 6
 
 
+def test_turnpike_fractions_are_exact_on_the_wire_and_in_the_log_6_22():
+    # 6.22: the choices carry each hex's exact cost (an int when whole, else "n/d"), the move's event
+    # records it exactly, and both encode as JSON (the protocol's types)
+    import msgspec
+
+    from rules.arith import movement_points
+    from rules.reducer import fold
+
+    sides = {hexside(a, b): side({"turnpike"}) for a, b in zip(COLUMN, COLUMN[1:], strict=False)}
+    hexes = board(10, 10, {h: "forest" for h in COLUMN[1:]})
+    state = start([union("i", "0101"), FAR], hexsides=sides, hexes=hexes)
+    moves = choices(state).moves["i"]
+    assert (moves["0102"].cost, moves["0103"].cost, moves["0104"].cost, moves["0110"].cost) == ("2/3", "4/3", 2, 6)
+    wire = msgspec.json.decode(msgspec.json.encode(choices(state)))["moves"]["i"]
+    assert wire["0103"] == {"cost": "4/3", "path": ["0101", "0102", "0103"]}
+    assert sum(Fraction(wire[h]["cost"]) for h in ("0102", "0103")) == 2  # a client adds them exactly
+    events = decide(state, MoveUnit("i", COLUMN[:3]))
+    assert events[0].cost == "4/3" and msgspec.json.decode(msgspec.json.encode(events[0]))["cost"] == "4/3"
+    assert fold(state, events).positions["i"] == "0103"
+    assert movement_points(Fraction(9, 3)) == 3
+
+
 def test_trail_into_forest_2_into_clear_of_any_level_1_6_24():
     # 6.24, 10.1 "use other terrain cost if less"
     sides = {hexside("0101", "0102"): side({"trail"}), hexside("0201", "0202"): side({"trail"})}

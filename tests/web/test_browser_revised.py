@@ -159,3 +159,13 @@ async def test_a_gunboat_counter_is_drawn_9_6(browser, server):
     )
     assert 'class="gunboat"' in svg and ">Tyler<" in svg and ">2<" in svg
     assert page.errors == []
+
+
+async def test_fractional_movement_costs_are_read_exactly_6_22(browser, server):
+    # revised 6.22: a turnpike cost arrives as "n/d"; the client shows it as sent and reads its value
+    # for sorting and shading the reach
+    page = await new_page(browser)
+    await page.goto(f"{server}/")
+    values = await js(page, """async () => { const g = await import("/static/js/game.js"); return [g.mpValue("4/3"), g.mpValue(2), g.mpValue("20/3")]; }""")
+    assert values[1] == 2 and abs(values[0] - 4 / 3) < 1e-12 and abs(values[2] - 20 / 3) < 1e-12
+    assert page.errors == []

@@ -453,7 +453,7 @@ export class GameView {
     } else {
       // A reinforcement: show where it may go (its cheapest destination is next to its entry hex).
       const dests = Object.values(this.validChoices()?.reinforcements?.[unit] || {});
-      if (dests.length) this.map.centreOn(dests.sort((a, b) => a.cost - b.cost)[0].path[0]);
+      if (dests.length) this.map.centreOn(dests.sort((a, b) => mpValue(a.cost) - mpValue(b.cost))[0].path[0]);
     }
     this.render();
   }
@@ -873,9 +873,9 @@ export class GameView {
     if (sel && (sel.mode === "move" || sel.mode === "enter" || sel.mode === "strategic")) {
       selUnit = sel.unit;
       const dests = this.dests(sel, c) || {};
-      const max = Math.max(1, ...Object.values(dests).map((d) => d.cost));
+      const max = Math.max(1, ...Object.values(dests).map((d) => mpValue(d.cost)));
       for (const [hx, d] of Object.entries(dests)) {
-        const t = d.cost / max;
+        const t = mpValue(d.cost) / max;
         shades[hx] = { cls: "reach", label: d.cost, style: `fill: rgba(255, 170, 0, ${(0.55 - 0.35 * t).toFixed(2)})`, hatch: t > 0.66, title: `${hx}: ${d.cost} MP` };
       }
       const from = b.state.positions[sel.unit];
@@ -1254,6 +1254,14 @@ export class GameView {
 function findOption(options, defenders) {
   const key = [...defenders].sort().join(",");
   return options.find((o) => [...o.defenders].sort().join(",") === key) || null;
+}
+
+/** A cost in movement points as the server sends it: a whole number, or an exact fraction "n/d"
+ * (revised 6.22: turnpike hexes cost 2/3). Its value, for sorting and shading; shown as sent. */
+export function mpValue(cost) {
+  if (typeof cost === "number") return cost;
+  const [n, d] = String(cost).split("/").map(Number);
+  return d ? n / d : n;
 }
 
 function cap(s) {
