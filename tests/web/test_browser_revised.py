@@ -1,8 +1,8 @@
 """The web client under the revised (2nd edition) rules in a real browser: the rule set chosen in the
 lobby and named in the status panel; breastworks begun (the Under Construction marker), a unit entering
 a town hex Disordered (12.17: the morale badge), then, a Game-Turn later, the Rally choice (12.41) and the
-breastworks completed with a facing the server offers (10.34), and the rally dice asked for as a decision
-at the start of the Combat Phase. Everything the player clicks comes from the server's choices.
+breastworks completed with a facing the server offers (10.34), the rally dice asked for as a decision
+at the start of the Combat Phase, and the marker removed at the end of it (10.37). Everything the player clicks comes from the server's choices.
 """
 
 from __future__ import annotations
@@ -123,6 +123,17 @@ async def test_revised_markers_and_decisions(browser, server, shot):
     assert await union.locator("#units .rally-mark").count() == 0
     await union.click("#legend summary")
     await shot(union, "revised-after-rally")
+
+    # -- 10.37: at the end of the Combat Phase (nothing owed) the marker may be removed ------------------
+    await mine(union)
+    await union.wait_for_selector("#remove-choice", timeout=PATIENCE)
+    await union.click("#remove-choice summary")
+    assert "1717: Union breastworks" in await union.inner_text("#remove-choice")
+    await shot(union, "revised-remove-breastworks-choice")
+    await union.click(".remove-breastworks[data-hex='1717']")
+    for page in (union, confed):
+        await until(page, "() => !bluegray.board.state.breastworks['1717']")
+        await page.wait_for_selector("#works .works[data-hex='1717']", state="detached", timeout=PATIENCE)
 
     # -- the other decision panels, drawn from decisions shaped as the server sends them (schema
     # `choices.decision`); this checks the drawing only, the game above checks the round trip ---------

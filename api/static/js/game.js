@@ -1046,6 +1046,20 @@ export class GameView {
     return out;
   }
 
+  /** Revised 10.37: the Breastworks Markers (of either side) the phasing player may remove now, at the
+   * end of his Combat Phase, each in a hex holding one of his infantry or cavalry units. */
+  removeBreastworksChoice(hexes) {
+    const works = this.board.state.breastworks || {};
+    const kind = (m) => (m?.status === "trench" ? "trench" : m?.status === "building" ? "under construction" : "breastworks");
+    return h("details", { class: "revised-choice", id: "remove-choice" },
+      h("summary", {}, `Remove breastworks (10.37): ${hexes.length} marker(s)`),
+      h("p", { class: "muted" }, "At the end of your Combat Phase you may remove a Breastworks Marker where one of your infantry or cavalry units is."),
+      h("ul", { class: "pick-units" }, hexes.map((hx) => h("li", {},
+        h("button", { class: "small remove-breastworks", "data-hex": hx, disabled: this.busy, onclick: () => this.command({ type: "remove_breastworks", hex: hx }) }, "Remove"),
+        ` ${hx}: ${SIDE_NAME[works[hx]?.side] || ""} ${kind(works[hx])} `,
+        h("button", { class: "link small", title: "Show it on the map", onclick: (e) => { e.preventDefault(); this.selectedHex = hx; this.map.centreOn(hx); this.render(); } }, "show")))));
+  }
+
   /** Show a facing on the map while the pointer is on its button. */
   previewFacing(hex, facing) {
     if (!hex) return;
@@ -1063,6 +1077,7 @@ export class GameView {
         h("p", { class: "muted" }, "Shaken units that did not move may be turned Routed now, before any attack (they then owe no attack)."),
         ...this.pickUnits(`rout:${b.version}`, c.rout, { id: "voluntary-rout", verb: "Rout these units", send: (units) => this.command({ type: "voluntary_rout", units }) })));
     }
+    if (c.remove_breastworks?.length && !sel) out.push(this.removeBreastworksChoice(c.remove_breastworks));
     if (!c.attacks?.length) {
       out.push(h("p", {}, "No attack may be declared now."));
     } else if (!sel) {
