@@ -17,6 +17,8 @@ Who attacks (7.1, 7.2):
   in, 6.6); bombarding artillery (8.1) need only be in range of one of them (8.22).
 - 7.21: a hex is attacked with all its units as one strength; 7.22, 8.14: the units of one hex that
   may attack attack together (all of them or none), so two batteries of a hex bombard the same hex.
+  A rule set whose stacked units may attack separately says so (``separate_attacks``: revised 8.22,
+  9.14); then any of a hex's units may attack, and those left out keep their own obligation.
 - 8.13: bombardment alone attacks one hex; 8.41, 8.42: artillery in an enemy zone of control attacks
   like infantry and may not bombard.
 - 7.75: a unit that advanced after combat neither attacks nor is attacked again that phase.
@@ -24,10 +26,12 @@ Who attacks (7.1, 7.2):
 
 No dead end: a declaration is refused when, supposing its defenders stay where they are, some phasing
 unit in an enemy zone of control would be left with no enemy it may still attack, or some enemy unit
-that must be attacked (7.11, 7.23) with no unit left that may attack it from an adjacent hex. Results
-only remove units from zones of control, so what remains can always be completed (every hex pair of
-attackers and defenders can be split into attacks of one attacking hex against its neighbours or of
-its neighbours against one hex). Ruling (README): bombardment is not counted on to meet such an
+that must be attacked (7.11, 7.23) with no unit left that may attack it from an adjacent hex. The
+obligations are counted per unit (a unit of a stack left out of an attack under 8.22 still owes its
+own), which in 1975, where a stack attacks whole, is the same as per hex. Results only remove units
+from zones of control, so what remains can always be completed (every pair of attackers and defenders
+can be split into attacks of one attacking unit, or hex, against its neighbours or of its neighbours
+against one hex). Ruling (README): bombardment is not counted on to meet such an
 obligation, because a displacement may silence the battery (7.82) before it fires; bombard that hex
 first, then make the other attack.
 
@@ -89,7 +93,8 @@ from rules.zoc import enemy_controlled
 # -- commands and events -------------------------------------------------------------------------
 class DeclareAttack(Command, frozen=True, tag="declare_attack"):
     """The Phasing Player declares an attack: ``attackers`` (unit ids: every unit of each hex used that
-    may attack, 7.22) against the enemy-occupied ``defenders`` (hexes, 7.21, 7.25)."""
+    may attack, 7.22; under the revised rules any of them, 8.22, 9.14) against the enemy-occupied
+    ``defenders`` (hexes, 7.21, 7.25)."""
 
     attackers: tuple[str, ...]
     defenders: tuple[str, ...]
@@ -150,6 +155,13 @@ def combat_procedures(game):
     return get("combat") if get is not None else None
 
 
+def separate_attacks(game) -> bool:
+    """May the units of one hex attack separately (revised 8.22, 9.14)? In 1975 they attack together
+    (7.22, 8.14)."""
+    proc = combat_procedures(game)
+    return proc is not None and proc.separate_attacks
+
+
 # -- who may attack, who must -------------------------------------------------------------------------
 def why_may_not_attack(state: State, unit: str) -> RuleViolation | None:
     """A phasing unit on the map that may not take part in an attack now, and why (7.14, 7.75, 7.82,
@@ -174,50 +186,52 @@ def may_attack(state: State, unit: str) -> bool:
 
 
 class Engagement(msgspec.Struct, frozen=True):
-    """Who must still attack whom (7.11, 7.12, 7.23), as things stand.
+    """Who must still attack whom (7.11, 7.12, 7.23; revised 8.11, 8.12, 8.23), as things stand.
 
     ``targets``: for each hex holding phasing units that may attack and are in an enemy zone of
     control, the enemy hexes they may still attack (7.14, 7.75); ``owed``: for each enemy hex that
     must still be attacked, the hexes of ``targets`` adjacent to it; ``units``: the units of each
-    hex of ``targets`` (which attack together, 7.22)."""
+    hex of ``targets`` that may attack (together, 7.22; or each on its own, revised 8.22)."""
 
     targets: dict[str, frozenset[str]]
     owed: dict[str, frozenset[str]]
     units: dict[str, tuple[str, ...]]
     # hexes of ``targets`` whose units may attack but need not (revised 11.21: at night, units that
-    # stayed in an enemy zone of control; 10.39: units in a trench with enemies only across its hexsides)
+    # stayed in an enemy zone of control; 10.39: units in a trench with enemies only across its hexsides),
+    # and the units of ``units`` that need not attack (11.21)
     optional: frozenset[str] = frozenset()
+    voluntary: frozenset[str] = frozenset()
     # revised 10.39: per trench hex of ``targets``, the enemy hexes across its trench hexsides, which
     # must all be attacked if its units attack
     trench: dict[str, frozenset[str]] = {}
 
-    def feasible(self, attacking: frozenset[str] | set[str], defending: frozenset[str] | set[str]) -> bool:
-        """Can every obligation still be met after an attack by the hexes ``attacking`` on the hexes
+    def owing(self, h: str, attacking=frozenset()) -> tuple[str, ...]:
+        """The units at ``h`` that still owe an attack once the units ``attacking`` have attacked (a
+        unit of a stack left out of an attack still owes its own, revised 8.22)."""
+        if h in self.optional:
+            return ()
+        return tuple(u for u in self.units[h] if u not in attacking and u not in self.voluntary)
+
+    def feasible(self, attacking, defending) -> bool:
+        """Can every obligation still be met after an attack by the units ``attacking`` on the hexes
         ``defending`` (supposing its defenders stay in place)?"""
-        for h, ts in self.targets.items():
-            if h not in attacking and h not in self.optional and not (ts - defending):
-                return False
-        for e, hs in self.owed.items():
-            if e not in defending and not (hs - attacking):
-                return False
-        for t in self.trench.keys() & set(attacking):  # 10.39: then every adjacent enemy is owed
-            for e in self.trench[t] - defending - self.owed.keys():
-                if not ({h for h, ts in self.targets.items() if e in ts} - attacking):
-                    return False
-        return True
+        return self.stranded(attacking, defending) is None
 
     def stranded(self, attacking, defending) -> tuple[str, str] | None:
-        """("attacker", hex) or ("defender", hex): the first obligation ``feasible`` finds unmeetable."""
+        """("attacker", hex) or ("defender", hex): the first obligation left unmeetable by an attack of
+        the units ``attacking`` on the hexes ``defending``, or None."""
         for h in sorted(self.targets):
-            if h not in attacking and h not in self.optional and not (self.targets[h] - defending):
+            if not (self.targets[h] - defending) and self.owing(h, attacking):
                 return "attacker", h
         for e in sorted(self.owed):
-            if e not in defending and not (self.owed[e] - attacking):
+            if e not in defending and not any(u not in attacking for h in self.owed[e] for u in self.units[h]):
                 return "defender", e
-        for t in sorted(self.trench.keys() & set(attacking)):  # 10.39
-            for e in sorted(self.trench[t] - defending - self.owed.keys()):
-                if not ({h for h, ts in self.targets.items() if e in ts} - attacking):
-                    return "defender", e
+        if self.trench:  # 10.39: once a trench hex's units attack, every adjacent enemy is owed
+            fighting = {t for t in self.trench if any(u in attacking for u in self.units[t])}
+            for t in sorted(fighting):
+                for e in sorted(self.trench[t] - defending - self.owed.keys()):
+                    if not any(u not in attacking for h, ts in self.targets.items() if e in ts for u in self.units[h]):
+                        return "defender", e
         return None
 
 
@@ -270,7 +284,14 @@ def engagement(state: State) -> Engagement:
         # 7.11 (a phasing unit in its zone); 10.39: a trench unit that attacked attacks all adjacent units
         if any(f in binding and e not in trenches.get(f, ()) for f in around) or any(f in fought for f in around):
             owed[e] = frozenset(f for f in around if f in targets)
-    return Engagement(targets=targets, owed=owed, units=hex_units, optional=frozenset(optional), trench=trench)
+    return Engagement(
+        targets=targets,
+        owed=owed,
+        units=hex_units,
+        optional=frozenset(optional),
+        voluntary=frozenset(u for us in hex_units.values() for u in us if u in voluntary),
+        trench=trench,
+    )
 
 
 @may_end(COMBAT)
@@ -279,10 +300,10 @@ def check_attacks_made(state: State) -> None:
     attacked and every enemy unit with a phasing unit in its zone of control has been attacked."""
     eng = engagement(state)
     game = state.game
-    owing = [h for h in eng.targets if h not in eng.optional]
+    owing = [h for h in eng.targets if eng.owing(h)]
     if owing:
         h = min(owing)
-        names = ", ".join(game.designation(u) for u in eng.units[h])
+        names = ", ".join(game.designation(u) for u in eng.owing(h))
         raise game.violation("must_attack", f"{names} at {h} must attack: it is in an enemy zone of control")
     if eng.owed:
         e = min(eng.owed)
@@ -365,8 +386,12 @@ def examine(state: State, attackers, defenders, eng: Engagement | None = None) -
     defenders = tuple(defenders)
     if not attackers or not defenders:
         raise game.violation("combat", "an attack needs at least one attacking unit and one defending hex")
-    if len(set(attackers)) != len(attackers) or len(set(defenders)) != len(defenders):
-        raise game.violation("combat", "a unit or hex is named twice in the attack")
+    if len(set(attackers)) != len(attackers):  # 8.31 (revised): a unit's strength is never divided
+        twice = next(u for u in attackers if attackers.count(u) > 1)
+        name = game.designation(twice) if twice in game.units else repr(twice)
+        raise game.violation("unitary_strength", f"{name} is named twice: a unit attacks once, with all its strength")
+    if len(set(defenders)) != len(defenders):
+        raise game.violation("combat", "a hex is named twice in the attack")
     occ = state.occupants()
     for d in defenders:
         if d not in game.terrain:
@@ -423,7 +448,7 @@ def examine(state: State, attackers, defenders, eng: Engagement | None = None) -
         raise game.violation(
             "bombard_one_hex", "bombarding artillery attacks a single hex unless it joins an attack from adjacent hexes"
         )
-    for h, used in hexes_used.items():  # 7.22, 8.14
+    for h, used in hexes_used.items() if not separate_attacks(game) else ():  # 7.22, 8.14 (not revised 8.22, 9.14)
         fellows = [
             u
             for u in state.units_in(h)
@@ -435,8 +460,9 @@ def examine(state: State, attackers, defenders, eng: Engagement | None = None) -
             raise game.violation(rule, f"the units at {h} attack together: {names} must join this attack too")
     attacking_hexes = frozenset(state.positions[u] for u in adjacent)
     eng = engagement(state) if eng is None else eng
-    if not eng.feasible(attacking_hexes, frozenset(defenders)):
-        raise _dead_end(state, eng, attacking_hexes, frozenset(defenders))
+    stranded = eng.stranded(frozenset(adjacent), frozenset(defenders))
+    if stranded is not None:
+        raise _dead_end(state, eng, stranded, frozenset(adjacent))
     proc = combat_procedures(game)
     if proc is not None:  # revised 8.3, 8.4, 9.x, 10.2, 12.2: its own strengths, shifts and table
         return proc.pending_attack(state, tuple(adjacent), tuple(bombarding), defenders)
@@ -471,11 +497,11 @@ def _not_adjacent(state: State, name: str, h: str, d: str, n: int) -> RuleViolat
     return game.violation("adjacent", f"{name} at {h} is not adjacent to {d}; only artillery attacks from a distance")
 
 
-def _dead_end(state: State, eng: Engagement, attacking, defending) -> RuleViolation:
+def _dead_end(state: State, eng: Engagement, stranded: tuple[str, str], attacking) -> RuleViolation:
     game = state.game
-    kind, h = eng.stranded(attacking, defending)
+    kind, h = stranded
     if kind == "attacker":
-        names = ", ".join(game.designation(u) for u in eng.units[h])
+        names = ", ".join(game.designation(u) for u in eng.owing(h, attacking))
         return game.violation(
             "must_attack",
             f"after this attack {names} at {h} would have no enemy left that it may attack, and it must attack: "

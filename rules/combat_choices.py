@@ -6,7 +6,9 @@ hexes that may be attacked together now (7.21, 7.25), with the attacking hexes t
 defence it meets after terrain and the odds, 7.0, 7.4), and ``bombard``, the artillery hexes that may
 add a bombardment (8.2; any of them, or none). A declaration is accepted exactly when its defenders
 are an option's ``defenders``, its hexes one of the option's ``adjacent`` sets plus any of its
-``bombard`` hexes, and its units every unit of those hexes (``groups``, 7.22). The empty adjacent set
+``bombard`` hexes, and its units every unit of those hexes (``groups``, 7.22). Under the revised rules
+(``separate``: 8.22, 9.14) the units of a hex may attack separately: ``adjacent`` also lists each part
+of its sets' stacks (``units``), and any of a bombarding group's batteries may join. The empty adjacent set
 is listed only where bombardment alone may make the attack (8.13); under the revised rules, where
 bombardment alone may not be below 1-5 (9.18), it is listed when all the option's ``bombard`` hexes
 together reach 1-5, and fewer of them may be refused. Sets that would leave an
@@ -20,7 +22,7 @@ exchange losses (each set of units), advance (each unit and hex; declining is al
 
 from __future__ import annotations
 
-from itertools import combinations
+from itertools import combinations, product
 
 import msgspec
 
@@ -34,6 +36,7 @@ from rules.combat import (
     may_attack,
     odds_of,
     phase_problem,
+    separate_attacks,
 )
 from rules.decisions import (
     PendingAdvance,
@@ -60,20 +63,26 @@ class AttackerGroup(msgspec.Struct, frozen=True):
     bombarding: bool = False
 
 
-class AdjacentChoice(msgspec.Struct, frozen=True):
+class AdjacentChoice(msgspec.Struct, frozen=True, omit_defaults=True):
     """A set of adjacent attacking hexes that may make an attack, with its strength, the defence it
     meets (terrain included, 7.4), and the odds (None: bombardment alone) and odds with every
-    bombarding hex of the option added."""
+    bombarding hex of the option added. ``units``: under the revised rules (8.22) a part of those
+    hexes' units that may make the attack without the others (every hex named gives at least one);
+    absent: every unit of each hex's group."""
 
     hexes: tuple[str, ...]
     attack: int
     defence: int
     odds: str | None
     odds_with_bombardment: str | None
+    units: tuple[str, ...] = ()
 
 
-class AttackOption(msgspec.Struct, frozen=True):
-    """Enemy hexes that may be attacked together now, and who may attack them (see the module)."""
+class AttackOption(msgspec.Struct, frozen=True, omit_defaults=True):
+    """Enemy hexes that may be attacked together now, and who may attack them (see the module).
+    ``separate``: the units of a group may attack without the others (revised 8.22, 9.14): any of an
+    adjacent set's units offered in ``adjacent`` (a part has its own entry), any of a bombarding
+    group's."""
 
     defenders: tuple[str, ...]
     defending: tuple[str, ...]
@@ -81,6 +90,7 @@ class AttackOption(msgspec.Struct, frozen=True):
     adjacent: tuple[AdjacentChoice, ...]
     bombard: tuple[str, ...]
     groups: dict[str, AttackerGroup]
+    separate: bool = False
 
 
 class Preview(msgspec.Struct, frozen=True):
@@ -137,6 +147,7 @@ def attack_options(state: State) -> list[AttackOption]:
     proc = combat_procedures(game)
     if proc is not None and not proc.bombardment_allowed(state):  # revised 11.24: none at night
         reach = {}
+    split = separate_attacks(game)
     sets: set[tuple[str, ...]] = set()
     for ts in eng.targets.values():
         ordered = sorted(ts)
@@ -150,29 +161,32 @@ def attack_options(state: State) -> list[AttackOption]:
         candidates = sorted(h for h, ts in eng.targets.items() if dset <= ts)
         bombard = tuple(sorted(b for b, ts in reach.items() if ts & dset))
         bombard_strength = sum(groups[b].strength for b in bombard)
+        guns = [u for b in bombard for u in groups[b].units]
         adjacent = []
         for r in range(len(candidates) + 1):
             for hexes in combinations(candidates, r):
                 if not hexes and (len(defenders) > 1 or not bombard):
                     continue
-                if not eng.feasible(frozenset(hexes), dset):
-                    continue
-                if proc is not None:  # revised: the rule set's strengths and odds (8.3, 8.4, 9.x, 12.2)
-                    choice = proc.adjacent_choice(state, groups, hexes, bombard, defenders)
-                    if choice is not None:
-                        adjacent.append(choice)
-                    continue
-                attack = sum(groups[h].strength for h in hexes)
-                defence, _, _ = defence_strength(state, defenders, hexes)
-                adjacent.append(
-                    AdjacentChoice(
-                        hexes=hexes,
-                        attack=attack,
-                        defence=defence,
-                        odds=odds_of(state, attack, defence) if hexes else None,
-                        odds_with_bombardment=odds_of(state, attack + bombard_strength, defence) if bombard else None,
+                for part in _parts(groups, hexes, split):
+                    attacking = part or [u for h in hexes for u in groups[h].units]
+                    if not eng.feasible(frozenset(attacking), dset):
+                        continue
+                    if proc is not None:  # revised: the rule set's strengths and odds (8.3, 8.4, 9.x, 12.2)
+                        choice = proc.adjacent_choice(state, attacking, hexes, guns, defenders, part)
+                        if choice is not None:
+                            adjacent.append(choice)
+                        continue
+                    attack = sum(groups[h].strength for h in hexes)
+                    defence, _, _ = defence_strength(state, defenders, hexes)
+                    adjacent.append(
+                        AdjacentChoice(
+                            hexes=hexes,
+                            attack=attack,
+                            defence=defence,
+                            odds=odds_of(state, attack, defence) if hexes else None,
+                            odds_with_bombardment=odds_of(state, attack + bombard_strength, defence) if bombard else None,
+                        )
                     )
-                )
         if not adjacent:
             continue
         used = {h for a in adjacent for h in a.hexes} | set(bombard)
@@ -185,9 +199,26 @@ def attack_options(state: State) -> list[AttackOption]:
                 adjacent=tuple(adjacent),
                 bombard=bombard,
                 groups={h: groups[h] for h in sorted(used)},
+                separate=split,
             )
         )
     return out
+
+
+def _parts(groups: dict[str, AttackerGroup], hexes: tuple[str, ...], split: bool):
+    """The adjacent units ``hexes`` may attack with: () for every unit of each group (7.22); where
+    stacked units may attack separately (revised 8.22), also each part that takes at least one unit
+    of every hex and not every unit of all of them."""
+    yield ()
+    if not split or not hexes:
+        return
+    choices = [
+        [c for n in range(1, len(groups[h].units) + 1) for c in combinations(groups[h].units, n)] for h in hexes
+    ]
+    for pick in product(*choices):
+        part = tuple(u for c in pick for u in c)
+        if any(len(c) < len(groups[h].units) for c, h in zip(pick, hexes, strict=True)):
+            yield part
 
 
 # -- the pending decision -------------------------------------------------------------------------------

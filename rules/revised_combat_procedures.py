@@ -30,7 +30,10 @@ Rulings (README "Revised rule set"):
 - 8.45, 10.25: when the forest shift and the other terrain benefits would give different odds, the
   defender chooses (``ChooseTerrain``, a decision before the die); until then the attack shows the one
   better for him (the lower column, then the smaller die modifier).
-- 8.22 (stacked units may attack separately) is not yet enforced: a stack attacks together as in 1975.
+- 8.22, 9.14: the units of a stack, batteries included, may attack in separate attacks (``separate_attacks``,
+  read by rules/combat.py); each unit left out keeps its own obligation (8.12), and a result touches only
+  the engaged units. 8.23 is read unit by unit: a unit need not attack an adjacent enemy that another
+  attacking unit, stacked with it or not, engages.
 - 12.12, 12.13: the disorder dice are rolled and applied when the result is applied, not after the
   retreats and advances of the combat (the book's timing); the one difference is that a Shaken unit
   routed by the roll of an Ex may not then advance (12.35).
@@ -304,6 +307,9 @@ def town_hexes(game) -> frozenset[str]:
 class RevisedCombat:
     """The procedure ``combat`` of the revised rule set (see the module)."""
 
+    # 8.22, 9.14: the units of a stack may be used in separate attacks (rules/combat.py ``examine``).
+    separate_attacks = True
+
     def voluntary(self, state: State) -> frozenset[str]:
         """11.21: at night, attacking is voluntary for units that stayed in an enemy zone of control."""
         if not night_turn(state):
@@ -345,11 +351,10 @@ class RevisedCombat:
             modifier=table.die_modifier(s.level),
         )
 
-    def adjacent_choice(self, state: State, groups, hexes, bombard, defenders) -> AdjacentChoice | None:
-        """The odds of one adjacent set (with and without every bombarding hex of the option); None
-        when bombardment alone would be below 1-5 (9.18)."""
-        adjacent = [u for h in hexes for u in groups[h].units]
-        guns = [u for h in bombard for u in groups[h].units]
+    def adjacent_choice(self, state: State, adjacent, hexes, guns, defenders, part=()) -> AdjacentChoice | None:
+        """The odds of the ``adjacent`` units from ``hexes`` (``part``: when they are a part of those
+        hexes' stacks, 8.22), with and without the bombarding ``guns`` of the option; None when
+        bombardment alone would be below 1-5 (9.18)."""
         if night_turn(state):
             guns = []
         s = strengths(state, adjacent, (), defenders) if adjacent else None
@@ -363,6 +368,7 @@ class RevisedCombat:
             defence=base.defence if base else 0,
             odds=column(s.level) if s else None,
             odds_with_bombardment=column(sb.level) if sb else None,
+            units=tuple(part),
         )
 
     def after_declaration(self, state: State, attack: PendingAttack) -> list[Event]:

@@ -88,9 +88,13 @@ def random_decision(decision, rng: random.Random) -> Command:
     raise DeadEnd(f"no answer to {decision!r}")
 
 
-def declaration(option: AttackOption, hexes: tuple[str, ...], bombard: tuple[str, ...]) -> DeclareAttack:
-    """The command declaring ``option`` with these adjacent and bombarding hexes (all their units, 7.22)."""
-    units = tuple(u for h in (*hexes, *bombard) for u in option.groups[h].units)
+def declaration(
+    option: AttackOption, hexes: tuple[str, ...], bombard: tuple[str, ...], part: tuple[str, ...] = ()
+) -> DeclareAttack:
+    """The command declaring ``option`` with these adjacent and bombarding hexes (all their units, 7.22;
+    ``part``: only these adjacent units, revised 8.22, as an ``AdjacentChoice.units`` offers)."""
+    adjacent = part or tuple(u for h in hexes for u in option.groups[h].units)
+    units = adjacent + tuple(u for h in bombard for u in option.groups[h].units)
     return DeclareAttack(attackers=units, defenders=option.defenders)
 
 
@@ -100,7 +104,7 @@ def random_attack(attacks: list[AttackOption], rng: random.Random) -> DeclareAtt
     bombard = tuple(b for b in option.bombard if rng.random() < 0.5)
     if not adjacent.hexes:  # bombardment alone: every battery offered (revised 9.18 may refuse fewer)
         bombard = option.bombard
-    return declaration(option, adjacent.hexes, bombard)
+    return declaration(option, adjacent.hexes, bombard, adjacent.units)
 
 
 def random_command(state: State, rng: random.Random, end_weight: float = 0.15, legal: Choices | None = None) -> Command:
@@ -254,7 +258,7 @@ def greedy_player(state: State, rng: random.Random, end_weight: float = 0.15) ->
             if best is None or key > best[0]:
                 best = (key, option, adjacent)
     _, option, adjacent = best
-    return declaration(option, adjacent.hexes, option.bombard)
+    return declaration(option, adjacent.hexes, option.bombard, adjacent.units)
 
 
 PLAYERS: dict[str, Player] = {"random": random_player, "greedy": greedy_player}

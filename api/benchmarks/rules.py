@@ -153,7 +153,7 @@ def _bench_games_and_combat(args, start) -> None:
             attack_options(state)
             choice_times.append(time.perf_counter() - t)
             option = options[0]
-            command = declaration(option, option.adjacent[-1].hexes, option.bombard)
+            command = declaration(option, option.adjacent[-1].hexes, option.bombard, option.adjacent[-1].units)
             t = time.perf_counter()
             declared = decide(state, DeclareAttack(command.attackers, command.defenders))
             declare_times.append(time.perf_counter() - t)

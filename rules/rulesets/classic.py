@@ -42,6 +42,7 @@ CASES: dict[str, str] = {
     "must_be_attacked": "7.11",
     "must_attack": "7.12",
     "attack_once": "7.14",
+    "unitary_strength": "7.14",  # a unit named twice in one attack
     "adjacent": "7.15",
     "whole_stack_defends": "7.21",
     "whole_stack_attacks": "7.22",

@@ -114,6 +114,7 @@ CASES: dict[str, str] = {
     "whole_stack_attacks": "8.22",
     "attack_all_adjacent": "8.23",
     "multi_hex": "8.25",
+    "unitary_strength": "8.31",
     "terrain_combat": "8.4",
     "crt": "8.6",
     "exchange": "8.6",

@@ -1,8 +1,8 @@
 """Property tests of the revised combat rules (003 8.x, 9.x, 11.2x, 12.x) over random small battles, the
 same battles as tests/rules/test_selfplay.py plays under the 1975 rules:
 
-- the combat choices offered and ``decide`` agree both ways (8.1x, 8.2x: every offered attack is
-  accepted at the offered odds; every accepted declaration is offered; every pending decision, rally
+- the combat choices offered and ``decide`` agree both ways (8.1x, 8.2x: every offered attack, a part of
+  a stack included (8.22), is accepted at the offered odds; every accepted declaration is offered; every pending decision, rally
   12.41, retreat before combat 8.77 and 12.34, and the Ae*/Ex* choices of 8.6 included, accepts the options it offers);
 - self-played games under the referee keep every invariant (8.14, 6.32, no dead end, 21.1) and end with
   a level of victory, with the random and the greedy players.
@@ -46,7 +46,7 @@ def check_attack_agreement(state, rng: random.Random) -> None:
         for bombard in ((), option.bombard):
             if not adjacent.hexes and not bombard:
                 continue
-            event = decide(state, declaration(option, adjacent.hexes, bombard))[0]
+            event = decide(state, declaration(option, adjacent.hexes, bombard, adjacent.units))[0]
             expected = adjacent.odds_with_bombardment if bombard else adjacent.odds
             assert event.attack.odds == expected
     side = state.phasing
@@ -68,7 +68,11 @@ def check_attack_agreement(state, rng: random.Random) -> None:
         assert isinstance(event, AttackDeclared)
         a = event.attack
         option = {o.defenders: o for o in legal.attacks}[tuple(sorted(defenders))]
-        assert tuple(sorted({state.positions[u] for u in a.attackers})) in {c.hexes for c in option.adjacent}
+        hexes = tuple(sorted({state.positions[u] for u in a.attackers}))
+        whole = tuple(u for h in hexes for u in option.groups[h].units) if hexes else ()
+        # 8.22: a declaration with part of a stack is offered as that part (``units``)
+        offered = {(c.hexes, tuple(sorted(c.units or whole))) for c in option.adjacent if c.hexes == hexes}
+        assert (hexes, tuple(sorted(a.attackers))) in offered
         assert {state.positions[u] for u in a.bombarding} <= set(option.bombard)
 
 

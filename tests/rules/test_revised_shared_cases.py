@@ -264,9 +264,8 @@ def test_artillery_never_adds_to_another_units_defence_by_bombardment_9_51():
 # -- 11.22: night ----------------------------------------------------------------------------------
 def test_non_attacking_units_are_not_affected_by_night_attacks_11_22():
     # 11.22: at night n (which stayed in r's zone of control, so need not attack: 11.21) stays out;
-    # it may not advance after the attack, and it is untouched by a's repulse.
-    # (Its last sentence, an enemy advancing into a hex with a non-attacking unit, cannot arise: a
-    # stack still attacks together, 8.22 not yet.)
+    # it may not advance after the attack, and it is untouched by a's repulse. (Its last sentence, an
+    # enemy advancing into a hex with a non-attacking unit: tests/rules/test_revised_separate_attacks.py.)
     units = [union("a", "0404", strength=4), union("n", "0506", strength=4), rebel("r", "0505", strength=4)]
     state = to_phase(start(units, night_turns=[1]))
     assert choices(state).may_end_phase
