@@ -180,3 +180,71 @@ async def test_fractional_movement_costs_are_read_exactly_6_22(browser, server):
     values = await js(page, """async () => { const g = await import("/static/js/game.js"); return [g.mpValue("4/3"), g.mpValue(2), g.mpValue("20/3")]; }""")
     assert values[1] == 2 and abs(values[0] - 4 / 3) < 1e-12 and abs(values[2] - 20 / 3) < 1e-12
     assert page.errors == []
+
+
+# Two Union units that reach 1722 on Game-Turn 1 of the revised Chattanooga, where the stack is next to
+# the Confederates at 1723 and 1822: each of them may attack one of those hexes alone (8.22).
+STACKED = {"us-1-1-xiv": ["1717", "1718", "1719", "1720", "1721", "1722"], "us-2-1-xiv": ["1718", "1719", "1720", "1721", "1722"]}
+STACK_HEX, ONE, OTHER = "1722", "1723", "1822"
+
+
+async def test_stacked_units_attack_separately_8_22(browser, server, shot):
+    # 8.22: the attack panel has a box for each unit of a stack; the odds shown are those of the units
+    # ticked (the server's offered part), and the declaration names exactly them
+    union = await new_page(browser)
+    await union.goto(f"{server}/")
+    await union.wait_for_selector("select[name=ruleset] option[value=revised]", state="attached", timeout=PATIENCE)
+    await union.select_option("select[name=ruleset]", "revised")
+    await union.select_option("select[name=side]", "union")
+    await union.click("#create")
+    await union.wait_for_selector("#invite-link", timeout=PATIENCE)
+    invite = await union.input_value("#invite-link")
+    await union.click("#open-game")
+    await union.wait_for_selector("#conn.live", timeout=PATIENCE)
+    confed = await new_page(browser)
+    await confed.goto(invite)
+    await confed.wait_for_selector("#conn.live", timeout=PATIENCE)
+    for unit, path in STACKED.items():
+        await mine(union)
+        await js(union, "([unit, path]) => bluegray.command({ type: 'move', unit, path })", [unit, path])
+        await until(union, "([u, h]) => bluegray.board.state.positions[u] === h", [unit, STACK_HEX])
+    await end_phase(union)
+    await until(union, "() => bluegray.board.state.phase === 'combat' && bluegray.validChoices()?.attacks?.length > 0")
+    offered = await js(union, "(d) => bluegray.validChoices().attacks.find((o) => o.defenders.join() === d)", ONE)
+    assert offered["separate"] and offered["groups"][STACK_HEX]["units"] == sorted(STACKED)
+    parts = {tuple(a["units"]): a["odds"] for a in offered["adjacent"]}
+    strengths = {tuple(a["units"]): a["attack"] for a in offered["adjacent"]}  # adjusted (8.32): halved in forest
+    assert set(parts) == {(u,) for u in STACKED}  # the whole stack against 1723 alone would strand 1822 (8.11)
+
+    # -- plan an attack on 1723: one unit ticked, its odds shown ---------------------------------------
+    await click_hex(union, ONE)
+    await union.wait_for_selector("#declare", timeout=PATIENCE)
+    boxes = union.locator("input.attack-unit")
+    assert await boxes.count() == 2
+    ticked = [u for u in sorted(STACKED) if await union.is_checked(f"input.attack-unit[data-unit='{u}']")]
+    assert len(ticked) == 1
+    first, second = ticked[0], next(u for u in sorted(STACKED) if u != ticked[0])
+    assert f"Odds {parts[(first,)]}" in await union.inner_text("#odds")
+    # the other unit instead: untick one, tick the other
+    await union.uncheck(f"input.attack-unit[data-unit='{first}']")
+    await union.wait_for_selector("#declare", state="detached", timeout=PATIENCE)
+    await union.check(f"input.attack-unit[data-unit='{second}']")
+    await union.wait_for_selector("#declare", timeout=PATIENCE)
+    assert f"Odds {parts[(second,)]}" in await union.inner_text("#odds")
+    assert (await union.inner_text("#odds")).startswith(f"{strengths[(second,)]} against")
+    # both ticked: the whole stack may not attack 1723 alone; the panel says so and offers no declaration
+    await union.check(f"input.attack-unit[data-unit='{first}']")
+    await union.wait_for_selector("#declare", state="detached", timeout=PATIENCE)
+    assert "may not make this attack together" in await union.inner_text("#action")
+    await union.uncheck(f"input.attack-unit[data-unit='{first}']")
+    await union.wait_for_selector("#declare", timeout=PATIENCE)
+    await shot(union, "revised-stack-part-attack")
+
+    # -- declare: the attack names the ticked unit only; the other still owes its attack --------------
+    await union.click("#declare")
+    await union.wait_for_selector("#roll", timeout=PATIENCE)
+    attack = await js(union, "() => bluegray.validChoices().decision.attack")
+    assert attack["attackers"] == [second] and attack["defenders"] == [ONE]
+    for page in (union, confed):
+        assert not page.errors, page.errors
+        await page.context.close()

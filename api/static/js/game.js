@@ -483,10 +483,7 @@ export class GameView {
     let sel = this.selection?.mode === "attack" ? this.selection : null;
     const isTarget = options.some((o) => o.defenders.includes(hex));
     if (sel && sel.option && hex in sel.option.groups) {
-      const g = sel.option.groups[hex];
-      const set = g.bombarding ? sel.bombard : sel.hexes;
-      if (set.has(hex)) set.delete(hex);
-      else set.add(hex);
+      this.toggleGroup(sel, hex);
       return;
     }
     if (isTarget) {
@@ -506,27 +503,62 @@ export class GameView {
 
   startAttack(options, defenders) {
     const option = findOption(options, defenders);
-    let hexes = new Set();
+    this.selection = { mode: "attack", defenders: [...defenders].sort(), option, hexes: new Set(), bombard: new Set(), left: new Set() };
     if (option) {
-      // Start with the strongest set of adjacent hexes that may make the attack.
+      // Start with the strongest adjacent units that may make the attack.
       const best = [...option.adjacent].sort((a, b) => b.attack - a.attack || b.hexes.length - a.hexes.length)[0];
-      if (best) hexes = new Set(best.hexes);
+      if (best) this.chooseAdjacent(this.selection, best);
     }
-    this.selection = { mode: "attack", defenders: [...defenders].sort(), option, hexes, bombard: new Set() };
     this.render();
+  }
+
+  /** Select an offered adjacent choice: its hexes, and (revised 8.22) only its units of them. */
+  chooseAdjacent(sel, a) {
+    sel.hexes = new Set(a.hexes);
+    sel.left = new Set(a.hexes.flatMap((hx) => sel.option.groups[hx].units).filter((u) => a.units?.length && !a.units.includes(u)));
+  }
+
+  /** The units of the chosen hexes that attack: all of each group, but those left out (revised 8.22, 9.14). */
+  chosenUnits(sel, hexes) {
+    return [...hexes].flatMap((hx) => sel.option.groups[hx].units.filter((u) => !sel.left.has(u)));
+  }
+
+  /** A hex of the attack panel or the map, ticked or unticked: all its units. */
+  toggleGroup(sel, hx) {
+    const g = sel.option.groups[hx];
+    const set = g.bombarding ? sel.bombard : sel.hexes;
+    if (set.has(hx)) set.delete(hx);
+    else set.add(hx);
+    for (const u of g.units) sel.left.delete(u);
+  }
+
+  /** One unit of a stack ticked or unticked (revised 8.22, 9.14: stacked units may attack separately). */
+  toggleUnit(sel, hx, u) {
+    const g = sel.option.groups[hx];
+    const set = g.bombarding ? sel.bombard : sel.hexes;
+    if (!set.has(hx)) {
+      set.add(hx);
+      for (const v of g.units) if (v !== u) sel.left.add(v);
+    } else if (sel.left.has(u)) sel.left.delete(u);
+    else {
+      sel.left.add(u);
+      if (g.units.every((v) => sel.left.has(v))) this.toggleGroup(sel, hx);
+    }
   }
 
   attackMatch(sel) {
     if (!sel?.option) return null;
     const key = [...sel.hexes].sort().join(",");
-    return sel.option.adjacent.find((a) => [...a.hexes].sort().join(",") === key) || null;
+    const units = this.chosenUnits(sel, sel.hexes).sort().join(",");
+    const whole = (a) => a.hexes.flatMap((hx) => sel.option.groups[hx].units);
+    return sel.option.adjacent.find((a) => [...a.hexes].sort().join(",") === key && [...(a.units?.length ? a.units : whole(a))].sort().join(",") === units) || null;
   }
 
   declareAttack() {
     const sel = this.selection;
     const match = this.attackMatch(sel);
     if (!sel || !match) return;
-    const attackers = [...sel.hexes, ...sel.bombard].flatMap((hx) => sel.option.groups[hx].units);
+    const attackers = [...this.chosenUnits(sel, sel.hexes), ...this.chosenUnits(sel, sel.bombard)];
     this.selection = null;
     this.command({ type: "declare_attack", attackers, defenders: sel.option.defenders });
   }
@@ -903,7 +935,8 @@ export class GameView {
         if (sel.option) {
           for (const [hx, g] of Object.entries(sel.option.groups)) {
             const on = g.bombarding ? sel.bombard.has(hx) : sel.hexes.has(hx);
-            rings.push({ hex: hx, cls: `${g.bombarding ? "bombard" : "attacker"}${on ? " on" : " off"}`, label: on ? String(g.strength) : "" });
+            const strength = this.chosenUnits(sel, [hx]).reduce((n, u) => n + b.units[u].strength, 0);
+            rings.push({ hex: hx, cls: `${g.bombarding ? "bombard" : "attacker"}${on ? " on" : " off"}`, label: on ? String(strength) : "" });
           }
         }
       }
@@ -1092,24 +1125,29 @@ export class GameView {
       out.push(h("p", {}, h("b", {}, "Defending: "), o.defending.map((u) => `${b.name(u)} (${b.units[u].strength})`).join(", "), ` in ${o.defenders.join(", ")}`, o.owed ? h("span", { class: "warn" }, " — must be attacked") : ""));
       const groups = Object.entries(o.groups).map(([hx, g]) => {
         const on = g.bombarding ? sel.bombard.has(hx) : sel.hexes.has(hx);
+        // Revised 8.22, 9.14: a stack's units may attack separately: a box for each
+        const each = o.separate && g.units.length > 1 ? h("ul", { class: "stack-units" }, g.units.map((u) =>
+          h("li", {}, h("label", {},
+            h("input", { type: "checkbox", class: "attack-unit", checked: on && !sel.left.has(u), "data-unit": u, onchange: () => { this.toggleUnit(sel, hx, u); this.render(); } }),
+            ` ${b.name(u)} (${b.units[u].strength})`)))) : "";
         return h("li", {},
           h("label", {},
-            h("input", { type: "checkbox", checked: on, "data-hex": hx, onchange: () => { const set = g.bombarding ? sel.bombard : sel.hexes; if (set.has(hx)) set.delete(hx); else set.add(hx); this.render(); } }),
-            ` ${hx}: ${g.units.map((u) => b.name(u)).join(", ")} — ${g.strength}${g.bombarding ? " (bombarding)" : ""}`));
+            h("input", { type: "checkbox", checked: on, "data-hex": hx, onchange: () => { this.toggleGroup(sel, hx); this.render(); } }),
+            ` ${hx}: ${g.units.map((u) => b.name(u)).join(", ")} — ${g.strength}${g.bombarding ? " (bombarding)" : ""}`), each);
       });
-      out.push(h("p", {}, h("b", {}, "Attacking (click hexes on the map, or tick):")), h("ul", { class: "groups" }, groups));
+      out.push(h("p", {}, h("b", {}, o.separate ? "Attacking (click hexes on the map, or tick hexes or single units: 8.22):" : "Attacking (click hexes on the map, or tick):")), h("ul", { class: "groups" }, groups));
       if (match) {
-        const allBombard = o.bombard.length && o.bombard.every((x) => sel.bombard.has(x));
+        const allBombard = o.bombard.length && o.bombard.every((x) => sel.bombard.has(x)) && !o.bombard.some((x) => o.groups[x].units.some((u) => sel.left.has(u)));
         const odds = sel.bombard.size === 0 ? match.odds : allBombard ? match.odds_with_bombardment : null;
         out.push(h("div", { class: "odds", id: "odds" },
           h("span", {}, `${match.attack}${sel.bombard.size ? " + bombardment" : ""} against ${match.defence} (terrain included)`),
           h("b", {}, odds ? `Odds ${odds}` : "Odds: computed on declaring")));
         out.push(h("button", { class: "primary", id: "declare", disabled: this.busy, onclick: () => this.declareAttack() }, "Declare attack"));
       } else {
-        out.push(h("p", { class: "warn" }, "These hexes may not make this attack together (every unit that must join, or a feasible set). Ready-made choices:"));
+        out.push(h("p", { class: "warn" }, "These units may not make this attack together (every unit that must join, or a feasible set). Ready-made choices:"));
       }
       out.push(h("ul", { class: "adjacent" }, o.adjacent.map((a) =>
-        h("li", {}, h("button", { class: "link", onclick: () => { sel.hexes = new Set(a.hexes); this.render(); } }, a.hexes.length ? a.hexes.join(" + ") : "bombardment only"), ` ${a.attack} vs ${a.defence}: ${a.odds || "—"}${a.odds_with_bombardment ? ` (with all bombardment ${a.odds_with_bombardment})` : ""}`))));
+        h("li", {}, h("button", { class: "link", onclick: () => { this.chooseAdjacent(sel, a); this.render(); } }, a.units?.length ? a.units.map((u) => b.name(u)).join(" + ") : a.hexes.length ? a.hexes.join(" + ") : "bombardment only"), ` ${a.attack} vs ${a.defence}: ${a.odds || "—"}${a.odds_with_bombardment ? ` (with all bombardment ${a.odds_with_bombardment})` : ""}`))));
       out.push(h("button", { onclick: () => { this.selection = null; this.render(); } }, "Cancel ", h("kbd", {}, "Esc")));
     }
     if (!c.may_end_phase && c.end_phase_refused) out.push(h("p", { class: "warn" }, `The phase may not end yet (${c.end_phase_refused.case}): ${c.end_phase_refused.message}`));
