@@ -408,7 +408,8 @@ def examine(state: State, attackers, defenders, eng: Engagement | None = None) -
             raise game.violation("attack_once", f"{names} at {d} has already been attacked this Combat Phase")
     ezoc = enemy_controlled(state, side)
     enemy_at = {h for h, us in occ.items() if game.units[us[0]].side != side}
-    ezoc |= {t for t, f in trench_facings(state).items() if f & enemy_at}  # 10.39: it may attack across its trench
+    # 10.39: a unit in a trench with enemies across it is in no enemy zone, but may attack them from there
+    trenched = {t for t, f in trench_facings(state).items() if f & enemy_at}
     adjacent: list[str] = []
     bombarding: list[str] = []
     hexes_used: dict[str, list[str]] = {}
@@ -425,7 +426,8 @@ def examine(state: State, attackers, defenders, eng: Engagement | None = None) -
         if problem is not None:
             raise problem
         hexes_used.setdefault(h, []).append(u)
-        if h in ezoc and unit.type != GUNBOAT:  # adjacent attack (a gunboat is in no enemy zone, 9.64) (8.41: artillery in an enemy zone attacks like infantry)
+        # adjacent attack (8.41: artillery in an enemy zone attacks like infantry; revised 9.64: never a gunboat)
+        if unit.type != GUNBOAT and (h in ezoc or (h in trenched and unit.type not in artillery.BOMBARDING_TYPES)):
             for d in defenders:
                 if d not in game.zoc_into[h]:
                     if unit.type == "artillery" and d not in game.neighbours.get(h, ()):
@@ -452,11 +454,11 @@ def examine(state: State, attackers, defenders, eng: Engagement | None = None) -
         fellows = [
             u
             for u in state.units_in(h)
-            if may_attack(state, u) and (h in ezoc or game.units[u].type in artillery.BOMBARDING_TYPES) and u not in used
+            if may_attack(state, u) and (h in ezoc or h in trenched or game.units[u].type in artillery.BOMBARDING_TYPES) and u not in used
         ]
         if fellows:
             names = ", ".join(game.designation(u) for u in fellows)
-            rule = "whole_stack_attacks" if h in ezoc else "bombard_same_hex"
+            rule = "whole_stack_attacks" if h in ezoc or h in trenched else "bombard_same_hex"
             raise game.violation(rule, f"the units at {h} attack together: {names} must join this attack too")
     attacking_hexes = frozenset(state.positions[u] for u in adjacent)
     eng = engagement(state) if eng is None else eng

@@ -165,3 +165,27 @@ def test_a_trench_unit_that_attacks_attacks_all_adjacent_units_10_39():
     assert not choices(state).may_end_phase
     assert refused(state, DeclareAttack(("i",), ("0404",))) == "8.23"
     execute(state, DeclareAttack(("i",), ("0404", "0604")))
+
+
+def test_artillery_in_a_trench_bombards_across_it_10_39():
+    # 10.39: across its trench hexsides no enemy zone reaches the battery, so it is not "in an enemy
+    # zone" (9.41) and bombards the adjacent hex (range 1) rather than attacking like infantry
+    from rules.combat import DeclareAttack
+    from tests.rules.combatmaps import to_phase
+
+    state = to_phase(entrenched([union("a", "0505", type_="artillery", strength=4), rebel("r", "0604", strength=2)]))
+    state, _ = execute(state, DeclareAttack(("a",), ("0604",)))
+    assert state.pending[0].bombarding == ("a",) and state.pending[0].attackers == ()
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_self_play_with_trenches_never_stalls_10_39(seed):
+    # 10.39's optional attacks and the obligations they bring never leave a phase that cannot end
+    import random
+
+    from rules.selfplay import play_game
+
+    units = [union("i", "0505", strength=5), union("j", "0404", strength=3), rebel("r1", "0604"), rebel("r2", "0706", strength=5)]
+    state = entrenched(units)
+    final, _ = play_game(state, random.Random(seed), max_commands=3000)
+    assert final.game_over
