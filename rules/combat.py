@@ -548,40 +548,55 @@ def decide_resolve(state: State, command: ResolveAttack, dice: Dice | None) -> l
     table = game.scenario.crt
     if table is None:
         raise game.violation("crt", "this game has no Combat Results Table")
-    column = command.odds or head.column
-    allowed = crt.reductions(head.odds, table.columns)
-    if column not in allowed:
-        raise game.violation(
-            "reduce_odds",
-            f"the attack is at {head.odds}; it may be resolved at {head.odds} or reduced to a lower column "
-            f"({', '.join(allowed[1:]) or 'none'}), not at {column}",
-        )
-    if dice is None:
-        raise ValueError("resolving an attack needs a source of die rolls")
-    die = int(dice())
-    if not 1 <= die <= 6:
-        raise ValueError(f"a die roll is 1 to 6, not {die}")
+    column = resolution_column(state, head, command.odds, crt.reductions(head.odds, table.columns))
+    die = roll(dice, "resolving an attack")
     result = crt.result(table, column, die)
     emit = Emitter(state)
     if column != head.column:
         emit(OddsReduced(odds=head.odds, column=column))
-    emit(
-        CombatResolved(
-            attackers=head.attackers,
-            bombarding=head.bombarding,
-            defenders=head.defenders,
-            defending=head.defending,
-            attack=head.attack,
-            defence=head.defence,
-            odds=head.odds,
-            column=column,
-            die=die,
-            result=result,
-        )
-    )
+    emit(resolved(head, head.attack, column, die, result))
     apply_result(emit, head, result)
     settle(emit)
     return emit.events
+
+
+def resolution_column(state: State, head: PendingAttack, odds: str | None, allowed) -> str:
+    """7.9 (revised 8.9): the column the attack is resolved on, ``odds`` or its own; one of ``allowed``
+    (its odds, then each lower column)."""
+    column = odds or head.column
+    if column not in allowed:
+        raise state.game.violation(
+            "reduce_odds",
+            f"the attack is at {head.odds}; it may be resolved at {head.odds} or reduced to a lower column "
+            f"({', '.join(allowed[1:]) or 'none'}), not at {column}",
+        )
+    return column
+
+
+def roll(dice: Dice | None, what: str = "a die roll") -> int:
+    """One die roll, 1 to 6, from the command's source of rolls (only ``decide`` rolls)."""
+    if dice is None:
+        raise ValueError(f"{what} needs a source of die rolls")
+    die = int(dice())
+    if not 1 <= die <= 6:
+        raise ValueError(f"a die roll is 1 to 6, not {die}")
+    return die
+
+
+def resolved(head: PendingAttack, attack: int, column: str, die: int, result: str) -> CombatResolved:
+    """The record of the declared attack ``head`` resolved (``attack``: its strength as rolled)."""
+    return CombatResolved(
+        attackers=head.attackers,
+        bombarding=head.bombarding,
+        defenders=head.defenders,
+        defending=head.defending,
+        attack=attack,
+        defence=head.defence,
+        odds=head.odds,
+        column=column,
+        die=die,
+        result=result,
+    )
 
 
 def apply_result(emit: Emitter, attack: PendingAttack, result: str) -> None:

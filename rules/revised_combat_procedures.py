@@ -50,7 +50,7 @@ import msgspec
 from rules import artillery, fieldworks, morale
 from rules import crt_revised as table
 from rules import revised_combat as rc
-from rules.combat import CombatResolved, OddsReduced
+from rules.combat import OddsReduced, resolution_column, resolved, roll
 from rules.combat_choices import AdjacentChoice
 from rules.commands import Command
 from rules.decisions import (
@@ -203,6 +203,16 @@ class Strengths:
         self.shift, self.level = shift, level
         self.choices: tuple[str, ...] = ()
 
+    def attack_of(self, attack: PendingAttack | None = None, **fields) -> PendingAttack:
+        """The declared attack (``attack`` with ``fields`` changed, or a new one of ``fields``) at these
+        strengths, on the column they give (8.6, 8.61)."""
+        col = column(self.level)
+        fields.update(
+            attack=self.attack, defence=self.defence, odds=col, column=col, shift=self.shift,
+            modifier=table.die_modifier(self.level),
+        )
+        return PendingAttack(**fields) if attack is None else msgspec.structs.replace(attack, **fields)
+
 
 def strengths(state: State, adjacent, bombarding, defenders, passive_units=None, choose: str | None = None) -> Strengths:
     """8.32: every unit adjusted (range, morale, terrain), summed; the terrain option ``choose`` (8.45:
@@ -335,20 +345,13 @@ class RevisedCombat:
                 f"the bombardment would be at {s.attack} to {s.defence}, below 1-5: artillery may not bombard at less "
                 "than 1-5 odds",
             )
-        col = column(s.level)
-        return PendingAttack(
+        return s.attack_of(
             side=state.phasing,
             attackers=tuple(adjacent),
             bombarding=tuple(bombarding),
             defenders=tuple(defenders),
             defending=s.defending,
             passive=s.passive,
-            attack=s.attack,
-            defence=s.defence,
-            odds=col,
-            column=col,
-            shift=s.shift,
-            modifier=table.die_modifier(s.level),
         )
 
     def adjacent_choice(self, state: State, adjacent, hexes, guns, defenders, part=()) -> AdjacentChoice | None:
@@ -398,22 +401,12 @@ class RevisedCombat:
         return table.reductions(head.odds)
 
     def resolve(self, state: State, head: PendingAttack, odds: str | None, dice: Dice | None) -> list[Event]:
-        game = state.game
-        chosen = odds or head.column
-        allowed = table.reductions(head.odds)
-        if chosen not in allowed:
-            raise game.violation(
-                "reduce_odds",
-                f"the attack is at {head.odds}; it may be resolved at {head.odds} or reduced to a lower column "
-                f"({', '.join(allowed[1:]) or 'none'}), not at {chosen}",
-            )
-        if dice is None:
-            raise ValueError("resolving an attack needs a source of die rolls")
+        chosen = resolution_column(state, head, odds, table.reductions(head.odds))
         emit = Emitter(state)
         attack = head.attack
         level = table.shifted(table.column_index(attack, head.defence), head.shift)
         if night_turn(state):  # 11.23: the night die, just before the combat die
-            nd = _roll(dice)
+            nd = roll(dice, "resolving an attack")
             attack = rc.night_total(head.attack, nd)
             level = table.shifted(table.column_index(attack, head.defence), head.shift)
             emit(NightCombatDie(die=nd, attack=attack))
@@ -429,32 +422,20 @@ class RevisedCombat:
                 from rules.revised_movement import BreastworksRemoved
 
                 emit(BreastworksRemoved(hex=d, reason="its unit was attacked"))
-        die = _roll(dice)
+        die = roll(dice, "resolving an attack")
         result = table.result(col, die, modifier)
-        emit(
-            CombatResolved(
-                attackers=head.attackers,
-                bombarding=head.bombarding,
-                defenders=head.defenders,
-                defending=head.defending,
-                attack=attack,
-                defence=head.defence,
-                odds=head.odds,
-                column=col,
-                die=die,
-                result=result,
-            )
-        )
+        emit(resolved(head, attack, col, die, result))
         apply_result(emit, head, result, dice)
         settle(emit)
         return emit.events
 
 
-def _roll(dice: Dice) -> int:
-    die = int(dice())
-    if not 1 <= die <= 6:
-        raise ValueError(f"a die roll is 1 to 6, not {die}")
-    return die
+def advances_into(state: State, side: str, units, hexes) -> tuple[PendingAdvance, ...]:
+    """8.75, 8.76: one advance decision for each vacated hex, among ``units`` that took part; never
+    artillery (9.47) nor a Routed unit (12.35)."""
+    kinds = state.game.units
+    movers = tuple(u for u in units if kinds[u].type != "artillery" and level_of(state, u) != morale.ROUTED)
+    return tuple(PendingAdvance(side=side, units=movers, hexes=(h,)) for h in hexes) if movers else ()
 
 
 def apply_result(emit: Emitter, attack: PendingAttack, result: str, dice: Dice) -> None:
@@ -479,13 +460,10 @@ def apply_result(emit: Emitter, attack: PendingAttack, result: str, dice: Dice) 
             changes[u] = morale.worsen(changes.get(u, level_of(state, u)), steps)
 
     def advances(side, us, hexes):
-        # 8.75, 8.76: one unit into each vacated hex; never artillery (9.47) nor a Routed unit (12.35)
-        movers = tuple(u for u in us if units[u].type != "artillery" and level_of(state, u) != morale.ROUTED)
-        if movers:
-            decisions.extend(PendingAdvance(side=side, units=movers, hexes=(h,)) for h in hexes)
+        decisions.extend(advances_into(state, side, us, hexes))
 
     def rolls_for(us) -> None:
-        rolled = tuple((u, _roll(dice)) for u in us)
+        rolled = tuple((u, roll(dice)) for u in us)
         if rolled:
             emit(DisorderRolled(rolls=rolled))
             disorder([u for u, d in rolled if morale.disorder_roll(d)])
@@ -690,16 +668,37 @@ def _still_there(state: State, head: PendingBeforeCombat) -> tuple[str, ...]:
     return tuple(u for u in head.units if state.positions.get(u) in attack.defenders)
 
 
+def defenders_left(state: State, attack: PendingAttack) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """The attack's defending units still in its hexes (8.77, 12.34: others may have retreated before
+    combat), and the hexes they hold."""
+    present = tuple(u for u in attack.defending if state.positions.get(u) in attack.defenders)
+    hexes = tuple(d for d in attack.defenders if any(state.positions.get(u) == d for u in present))
+    return present, hexes
+
+
+def against_those_left(state: State, attack: PendingAttack, hexes, choose: str | None = None) -> Strengths:
+    """The strengths of the declared attack on the units left in ``hexes`` (8.77, 12.34), with the
+    terrain option ``choose`` (8.45) or the defender's best."""
+    return strengths(state, attack.attackers, attack.bombarding, hexes, passive_units=set(attack.passive), choose=choose)
+
+
+def recomputed(state: State, attack: PendingAttack, present, hexes, choose: str | None = None) -> PendingAttack:
+    """The declared attack on the ``present`` units left in ``hexes``; its hexes stay, for the advance
+    into those vacated before combat (8.76, 12.34)."""
+    s = against_those_left(state, attack, hexes, choose)
+    return s.attack_of(attack, defending=present, passive=tuple(u for u in attack.passive if u in present))
+
+
 def terrain_choices(state: State) -> tuple[str, ...]:
     """8.45, 10.25: the terrain options the defender may choose between for the declared attack now
     ("forest": the forest shift alone; "terrain": the halving and the other shifts), when they differ."""
     attack = next((p for p in state.pending if isinstance(p, PendingAttack)), None)
     if attack is None:
         return ()
-    hexes = tuple(d for d in attack.defenders if any(state.positions.get(u) == d for u in attack.defending))
+    _, hexes = defenders_left(state, attack)
     if not hexes:
         return ()
-    return strengths(state, attack.attackers, attack.bombarding, hexes, passive_units=set(attack.passive)).choices
+    return against_those_left(state, attack, hexes).choices
 
 
 class ChooseTerrain(Command, frozen=True, tag="choose_terrain"):
@@ -725,21 +724,7 @@ def decide_choose_terrain(state: State, command: ChooseTerrain, dice: Dice | Non
     if command.option not in options:
         raise game.violation("terrain_combat", f"the terrain options of this attack are: {', '.join(options)}")
     attack = next(p for p in state.pending if isinstance(p, PendingAttack))
-    present = tuple(u for u in attack.defending if state.positions.get(u) in attack.defenders)
-    hexes = tuple(d for d in attack.defenders if any(state.positions.get(u) == d for u in present))
-    s = strengths(state, attack.attackers, attack.bombarding, hexes, passive_units=set(attack.passive), choose=command.option)
-    col = column(s.level)
-    new = msgspec.structs.replace(
-        attack,
-        defending=present,
-        passive=tuple(u for u in attack.passive if u in present),
-        attack=s.attack,
-        defence=s.defence,
-        odds=col,
-        column=col,
-        shift=s.shift,
-        modifier=table.die_modifier(s.level),
-    )
+    new = recomputed(state, attack, *defenders_left(state, attack), choose=command.option)
     emit = Emitter(state)
     emit(TerrainChosen(option=command.option), AttackRecomputed(attack=new))
     settle(emit)
@@ -779,9 +764,7 @@ def decide_retreat_before_combat(state: State, command: RetreatBeforeCombat, dic
     emit = Emitter(state)
     die = None
     if head.what == "cavalry" and chosen:
-        if dice is None:
-            raise ValueError("a retreat before combat needs a source of die rolls")
-        die = _roll(dice)  # 8.77: 1-5 they retreat, 6 they stay
+        die = roll(dice, "a retreat before combat")  # 8.77: 1-5 they retreat, 6 they stay
     emit(BeforeCombatChosen(kind=head.what, units=chosen, die=die))
     if chosen and (die is None or die <= 5):
         side = other_side(state.phasing)
@@ -801,35 +784,16 @@ def _attack_after_retreats_before_combat(state: State, head: PendingAttack) -> l
     """8.77, 12.34: when units retreated before combat, the attack is on those left (or over)."""
     if not _revised(state):
         return None
-    present = tuple(u for u in head.defending if state.positions.get(u) in head.defenders)
+    present, hexes = defenders_left(state, head)
     if present == head.defending:
         return None
-    hexes = tuple(d for d in head.defenders if any(state.positions.get(u) == d for u in present))
     if not hexes:
         events: list[Event] = [AttackVoided(attackers=head.attackers, defenders=head.defenders)]
-        units = state.game.units
-        movers = tuple(u for u in head.attackers if units[u].type != "artillery" and level_of(state, u) != morale.ROUTED)
-        if movers:
-            advances = tuple(PendingAdvance(side=head.side, units=movers, hexes=(h,)) for h in head.defenders)
+        advances = advances_into(state, head.side, head.attackers, head.defenders)
+        if advances:
             events.append(DecisionsAwaited(decisions=advances, first=True))
         return events
-    s = strengths(state, head.attackers, head.bombarding, hexes, passive_units=set(head.passive))
-    col = column(s.level)
-    new = PendingAttack(
-        side=head.side,
-        attackers=head.attackers,
-        bombarding=head.bombarding,
-        defenders=head.defenders,  # the hexes vacated before combat stay, for the advance (8.76, 12.34)
-        defending=present,
-        passive=tuple(u for u in head.passive if u in present),
-        attack=s.attack,
-        defence=s.defence,
-        odds=col,
-        column=col,
-        shift=s.shift,
-        modifier=table.die_modifier(s.level),
-    )
-    return [AttackRecomputed(attack=new)]
+    return [AttackRecomputed(attack=recomputed(state, head, present, hexes))]
 
 
 @evolver(AttackRecomputed)
@@ -904,7 +868,7 @@ def decide_roll_rally(state: State, command: RollRally, dice: Dice | None) -> li
         raise ValueError("a rally needs a source of die rolls")
     emit = Emitter(state)
     # a unit that recovered meanwhile (11.3 at night) needs no roll; its marker goes all the same (12.42)
-    rolls = tuple((u, _roll(dice)) for u in head.units if u in state.positions and level_of(state, u) != morale.GOOD)
+    rolls = tuple((u, roll(dice)) for u in head.units if u in state.positions and level_of(state, u) != morale.GOOD)
     emit(RallyRolled(rolls=rolls, units=head.units))
     changes = []
     towns = town_hexes(game)
