@@ -7,6 +7,12 @@ at the start of the Combat Phase, and the marker removed at the end of it (10.37
 
 from __future__ import annotations
 
+import json
+
+import aiohttp
+import msgspec
+import pytest
+
 PATIENCE = 10_000  # ms: a guard against hanging, never a measure of speed
 
 
@@ -158,18 +164,67 @@ async def test_revised_markers_and_decisions(browser, server, shot):
         await page.context.close()
 
 
-async def test_a_gunboat_counter_is_drawn_9_6(browser, server):
-    # revised 9.6: the client's counters draw a gunboat with a hull in its type box (moves and
-    # bombardments come from the server's choices, which name units, not types)
+@pytest.fixture
+async def gunboat_server(redis_url, key_prefix):
+    """The real application serving, besides the shipped battles, ``gunboats``: the small river map of
+    tests/rules/test_gunboats.py (column 03 river) with a Union gunboat at 0301 and a rebel at 0609."""
+    from aiohttp.test_utils import TestServer
+
+    from api.app import make_app
+    from api.config import ServerConfig
+    from replay.games import GameCache
+    from scenarios.loader import load
+    from tests.rules.rulesmaps import rebel, union
+    from tests.rules.test_gunboats import gunboat, scenario
+
+    units = [gunboat("us-tyler", "0301", strength=4, designation="Tyler"), union("us-i", "0808", strength=3), rebel("cs-r", "0609", strength=1)]
+    river = msgspec.structs.replace(scenario(units), id="gunboats")
+    games = GameCache(load=lambda sid: river if sid == "gunboats" else load(sid))
+    config = ServerConfig(redis_url=redis_url, prefix=key_prefix, tail_block_ms=200, rate_per_second=1000, rate_burst=1000)
+    srv = TestServer(make_app(config, games=games), host="127.0.0.1")
+    await srv.start_server()
+    yield str(srv.make_url("")).rstrip("/")
+    await srv.close()
+
+
+async def test_a_gunboat_is_drawn_moves_up_the_river_and_bombards_9_6(browser, gunboat_server, shot):
+    # revised 9.6: the client draws a gunboat (a hull in its type box); its moves (9.62: eight river
+    # hexes, more than any land unit's allowance) and its bombardment (9.65, three hexes) are the
+    # server's choices, clicked as for any unit
+    server = gunboat_server
+    async with aiohttp.ClientSession() as http:
+        async with http.post(f"{server}/api/games", json={"scenario": "gunboats", "ruleset": "revised", "side": "union"}) as r:
+            game = await r.json()
+        async with http.post(f"{server}/api/games/{game['game_id']}/join", json={"invite": game["invite"]}) as r:
+            assert r.status == 200
     page = await new_page(browser)
-    await page.goto(f"{server}/")
-    svg = await js(
-        page,
-        """async () => (await import("/static/js/counters.js")).counter(
-            { id: "tyler", side: "union", type: "gunboat", strength: 2, designation: "Tyler" }, 50, 50, 40)""",
-    )
-    assert 'class="gunboat"' in svg and ">Tyler<" in svg and ">2<" in svg
+    seats = {game["game_id"]: {"seat": "union", "token": game["token"], "at": 0}}
+    await page.context.add_init_script(f"localStorage.setItem('bluegray.seats', JSON.stringify({json.dumps(seats)}))")
+    await page.goto(f"{server}/play/{game['game_id']}")
+    await page.wait_for_selector("#conn.live", timeout=PATIENCE)
+    await mine(page)
+    await page.wait_for_selector("#units .counter[data-unit='us-tyler'] path.gunboat", timeout=PATIENCE)
+    await js(page, "() => bluegray.selectUnit('us-tyler')")
+    await page.wait_for_selector("#overlay .shade.reach[data-hex='0309']", timeout=PATIENCE)
+    assert await page.locator("#overlay .shade.reach[data-hex='0401']").count() == 0  # clear: not its waters
+    await shot(page, "gunboat-reach")
+    await click_hex(page, "0309")
+    await until(page, "() => bluegray.board.state.positions['us-tyler'] === '0309'")
+    await end_phase(page)
+    await until(page, "() => bluegray.board.state.phase === 'combat' && bluegray.validChoices()?.attacks?.length > 0")
+    await click_hex(page, "0609")
+    await click_hex(page, "0309")  # tick the bombarding hex
+    await page.wait_for_selector("#declare:not([disabled])", timeout=PATIENCE)
+    assert "Odds 4-1" in await page.inner_text("#odds")  # 9.65: four, not reduced at three hexes (9.19)
+    await shot(page, "gunboat-bombards")
+    await page.click("#declare")
+    await page.wait_for_selector("#roll", timeout=PATIENCE)
+    await page.click("#roll")
+    await page.wait_for_selector("#combat-result", timeout=PATIENCE)
+    assert (await js(page, "() => bluegray.board.lastCombat"))["result"]
+    assert await js(page, "() => bluegray.board.state.positions['us-tyler']") == "0309"
     assert page.errors == []
+    await page.context.close()
 
 
 async def test_fractional_movement_costs_are_read_exactly_6_22(browser, server):
