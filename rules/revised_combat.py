@@ -51,6 +51,8 @@ NIGHT_FACTOR = {1: Fraction(2), 2: Fraction(1), 3: Fraction(1), 4: Fraction(1, 2
 def stage(strength: int, factor: Fraction | int = 1) -> int:
     """8.32: one stage of adjustment: ``strength`` times ``factor``, rounded to the nearest (0.5 up),
     never below 1."""
+    if factor == 1:  # most stages change nothing: no fraction to round
+        return max(1, strength)
     return max(1, nearest(Fraction(strength) * factor))
 
 
