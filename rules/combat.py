@@ -303,8 +303,10 @@ def check_attacks_made(state: State) -> None:
     owing = [h for h in eng.targets if eng.owing(h)]
     if owing:
         h = min(owing)
-        names = ", ".join(game.designation(u) for u in eng.owing(h))
-        raise game.violation("must_attack", f"{names} at {h} must attack: it is in an enemy zone of control")
+        owing = eng.owing(h)
+        names = ", ".join(game.designation(u) for u in owing)
+        they = "they are" if len(owing) > 1 else "it is"
+        raise game.violation("must_attack", f"{names} at {h} must attack: {they} in an enemy zone of control")
     if eng.owed:
         e = min(eng.owed)
         names = ", ".join(game.designation(u) for u in state.units_in(e))
