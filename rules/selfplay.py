@@ -104,7 +104,13 @@ def random_attack(attacks: list[AttackOption], rng: random.Random) -> DeclareAtt
     bombard = tuple(b for b in option.bombard if rng.random() < 0.5)
     if not adjacent.hexes:  # bombardment alone: every battery offered (revised 9.18 may refuse fewer)
         bombard = option.bombard
-    return declaration(option, adjacent.hexes, bombard, adjacent.units)
+    command = declaration(option, adjacent.hexes, bombard, adjacent.units)
+    if option.separate and adjacent.hexes and bombard:  # revised 9.14: a battery of a stack may stay out
+        guns = {u for h in bombard for u in option.groups[h].units}
+        kept = tuple(u for u in command.attackers if u not in guns or rng.random() < 0.7)
+        if any(u in guns for u in kept):
+            command = DeclareAttack(attackers=kept, defenders=option.defenders)
+    return command
 
 
 def random_command(state: State, rng: random.Random, end_weight: float = 0.15, legal: Choices | None = None) -> Command:

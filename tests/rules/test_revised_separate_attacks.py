@@ -8,6 +8,11 @@ Hexes (even columns half a hex lower): 0404 touches 0403 0504 0505 0405 0305 030
 
 from __future__ import annotations
 
+import random
+
+from hypothesis import HealthCheck, event, given, settings
+from hypothesis import strategies as st
+
 from rules.combat import DeclareAttack
 from rules.commands import EndPhase
 from rules.decisions import PendingLosses, PendingRetreat
@@ -16,6 +21,8 @@ from rules.legal import choices
 from rules.outcomes import DecisionDeclined
 from rules.reducer import execute, new_game
 from rules.retreat import Retreat
+from rules.selfplay import dice_from, random_attack, random_decision
+from rules.sequence import why_phase_may_not_end
 from tests.rules.combatmaps import refused, to_phase
 from tests.rules.rulesmaps import rebel, scenario, union
 from tests.rules.test_revised_shared_cases import declared, resolve
@@ -190,3 +197,41 @@ def test_a_units_combat_strength_is_unitary_8_31():
     assert refusal.case == "8.14" and refusal.message == "a has already attacked this Combat Phase"
     refusal = refused(stack(), DeclareAttack(("a", "a"), ("0505",)))
     assert refusal.case == "8.31" and "a is named twice" in refusal.message
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.integers(0, 2**32 - 1))
+def test_split_stacks_never_lead_to_a_dead_end_8_12_8_22(seed):
+    # 8.11, 8.12 with 8.22: whatever parts of stacks the player attacks with (the choices offered, any
+    # battery of a bombarding stack left out, 9.14), every decision answered at random, the Combat Phase
+    # can always be finished: when no attack is offered, the phase may end (no dead end)
+    rng = random.Random(seed)
+    hexes = [f"{c:02d}{r:02d}" for c in range(3, 7) for r in range(3, 7)]
+    rng.shuffle(hexes)
+    units = []
+    for i in range(rng.randint(2, 4)):  # Union stacks of two, now and then a battery in them
+        for j in range(2):
+            kind = "artillery" if rng.random() < 0.25 else "infantry"
+            units.append(union(f"u{i}{j}", hexes[i], type_=kind, strength=rng.randint(1, 6)))
+    for k in range(rng.randint(2, 4)):
+        units.append(rebel(f"r{k}", hexes[4 + k], strength=rng.randint(1, 6)))
+    units.append(union("gun1", "0101", type_="artillery"))
+    units.append(union("gun2", "0101", type_="artillery"))
+    state = start(units)
+    dice = dice_from(rng)
+    parts = 0
+    for _ in range(200):
+        if state.phase != "combat" or state.phasing != "union":
+            break
+        legal = choices(state)
+        if legal.decision is not None:
+            state, _ = execute(state, random_decision(legal.decision, rng), dice)
+            continue
+        if not legal.attacks:
+            assert legal.may_end_phase, why_phase_may_not_end(state)
+            break
+        parts += sum(1 for o in legal.attacks for a in o.adjacent if a.units)
+        state, _ = execute(state, random_attack(legal.attacks, rng), dice)
+    else:
+        raise AssertionError("the Combat Phase never ran out of attacks")
+    event("parts of stacks offered" if parts else "no part of a stack offered")
