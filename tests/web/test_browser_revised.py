@@ -54,8 +54,9 @@ async def end_phase(page) -> None:
     await page.wait_for_function("(v) => bluegray.board.version > v", arg=before, timeout=PATIENCE)
 
 
-async def test_revised_markers_and_decisions(browser, server, shot):
-    # -- the lobby offers the rule set; the Union player creates a revised game --------------------
+async def revised_game(browser, server):
+    """The Union player creates a revised game in the lobby, the Confederate joins by the invite: both
+    pages, connected."""
     union = await new_page(browser)
     await union.goto(f"{server}/")
     await union.wait_for_selector("select[name=ruleset] option[value=revised]", state="attached", timeout=PATIENCE)
@@ -69,6 +70,12 @@ async def test_revised_markers_and_decisions(browser, server, shot):
     confed = await new_page(browser)
     await confed.goto(invite)
     await confed.wait_for_selector("#conn.live", timeout=PATIENCE)
+    return union, confed
+
+
+async def test_revised_markers_and_decisions(browser, server, shot):
+    # -- the lobby offers the rule set; the Union player creates a revised game --------------------
+    union, confed = await revised_game(browser, server)
     for page in (union, confed):
         await page.wait_for_selector("#ruleset", timeout=PATIENCE)
         assert "revised (2nd edition)" in await page.inner_text("#ruleset")
@@ -246,19 +253,7 @@ STACK_HEX, ONE, OTHER = "1722", "1723", "1822"
 async def test_stacked_units_attack_separately_8_22(browser, server, shot):
     # 8.22: the attack panel has a box for each unit of a stack; the odds shown are those of the units
     # ticked (the server's offered part), and the declaration names exactly them
-    union = await new_page(browser)
-    await union.goto(f"{server}/")
-    await union.wait_for_selector("select[name=ruleset] option[value=revised]", state="attached", timeout=PATIENCE)
-    await union.select_option("select[name=ruleset]", "revised")
-    await union.select_option("select[name=side]", "union")
-    await union.click("#create")
-    await union.wait_for_selector("#invite-link", timeout=PATIENCE)
-    invite = await union.input_value("#invite-link")
-    await union.click("#open-game")
-    await union.wait_for_selector("#conn.live", timeout=PATIENCE)
-    confed = await new_page(browser)
-    await confed.goto(invite)
-    await confed.wait_for_selector("#conn.live", timeout=PATIENCE)
+    union, confed = await revised_game(browser, server)
     for unit, path in STACKED.items():
         await mine(union)
         await js(union, "([unit, path]) => bluegray.command({ type: 'move', unit, path })", [unit, path])
