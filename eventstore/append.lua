@@ -3,8 +3,9 @@
 -- that fails writes nothing (Redis does not roll back a script that fails half way).
 --
 -- KEYS: log (stream), meta (hash: version, head), cmd (hash: idempotency key -> "bodyhex first last")
--- ARGV: expected version, key field ("" for none), body hash hex, event count n,
---       then n times the nine values of FIELDS, in that order.
+-- ARGV: expected version, key field ("" for none), body hash hex, event count n, the channel to
+--       announce the append on ("" for none: PUBLISH channel <log key>, which the live tails of every
+--       server process follow, eventstore/tail.py), then n times the nine values of FIELDS, in order.
 -- Returns {"ok", first, last} | {"dup", first, last} | {"mismatch"} | {"conflict", version}
 --       | {"chain", head}; errors "BG_BADARGS ..." and "BG_CORRUPT ..." for what a caller cannot fix.
 
@@ -12,7 +13,7 @@ local log, meta, cmd = KEYS[1], KEYS[2], KEYS[3]
 local FIELDS = {'type', 'schema', 'payload', 'actor', 'command', 'time', 'digest', 'prev', 'hash'}
 local WIDTH = #FIELDS
 local PREV, HASH = 8, 9
-local HEADER = 4
+local HEADER = 5
 
 local function whole(s)
   local x = tonumber(s)
@@ -24,6 +25,7 @@ end
 local expected = whole(ARGV[1])
 local key, body = ARGV[2], ARGV[3]
 local n = whole(ARGV[4])
+local channel = ARGV[5]
 if not expected then return redis.error_reply('BG_BADARGS expected version is not a whole number') end
 if not n or n < 1 then return redis.error_reply('BG_BADARGS event count must be at least 1') end
 if #ARGV ~= HEADER + n * WIDTH then
@@ -78,7 +80,7 @@ elseif version ~= 0 then
   return redis.error_reply('BG_CORRUPT meta says version ' .. version .. ' but there is no log')
 end
 
--- 5. Write: the events, the new head, the key.
+-- 5. Write: the events, the new head, the key; then announce it.
 for i = 1, n do
   local args = {'XADD', log, string.format('%d-0', version + i)}
   for j = 1, WIDTH do
@@ -91,4 +93,5 @@ redis.call('HSET', meta, 'version', version + n, 'head', value(n, HASH))
 if key ~= '' then
   redis.call('HSET', cmd, key, string.format('%s %d %d', body, version + 1, version + n))
 end
+if channel ~= '' then redis.call('PUBLISH', channel, log) end
 return {'ok', version + 1, version + n}

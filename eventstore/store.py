@@ -11,7 +11,10 @@ tag `{g:<id>}` (one Redis Cluster slot):
   {g:<id>}:info    hash: scenario, status, created - the non-authoritative game index, with
   games            sorted set of game ids by creation time
 
-A store may be given a key `prefix` (tests use one each); it goes in front of every key.
+A store may be given a key `prefix` (tests use one each); it goes in front of every key. Every
+append is announced with PUBLISH on the channel `appended` (prefixed too; the message is the game's
+log key): the live tails (eventstore/tail.py) read only the streams that changed. A notification is
+not a record (nothing is kept of it); the log is the truth.
 
 The store fills each event's version, time (milliseconds since the epoch, the appending
 process's clock), prev and hash; the caller fills type, schema, payload, actor, command id and the
@@ -210,6 +213,11 @@ class RedisEventStore:
     def index_key(self) -> str:
         return f"{self.prefix}games"
 
+    @property
+    def channel(self) -> str:
+        """The pub/sub channel every append is announced on (the message: the game's log key)."""
+        return f"{self.prefix}appended"
+
     # -- appending -------------------------------------------------------
 
     async def append(
@@ -230,7 +238,9 @@ class RedisEventStore:
         if prev is None:
             prev = GENESIS  # past the end: the script answers with a conflict (or the duplicate)
         now = time.time_ns() // 1_000_000
-        args: list = [expected_version, key.field() if key else b"", key.body_hash.hex() if key else b"", len(events)]
+        args: list = [
+            expected_version, key.field() if key else b"", key.body_hash.hex() if key else b"", len(events), self.channel
+        ]
         sealed = []
         for i, event in enumerate(events, start=expected_version + 1):
             envelope = seal(event, version=i, time=now, prev=prev)
@@ -278,7 +288,7 @@ class RedisEventStore:
         if not envelopes:
             raise ValueError("nothing to append")
         k = self.keys(game_id)
-        args: list = [expected_version, b"", b"", len(envelopes)]
+        args: list = [expected_version, b"", b"", len(envelopes), self.channel]
         for i, e in enumerate(envelopes, start=expected_version + 1):
             if e.version != i or e.expected_hash() != e.hash:
                 raise ValueError(f"event {e.version} is not a sound envelope for version {i}")

@@ -9,11 +9,17 @@ A `Subscription` yields each event after `after_version` exactly once, in versio
 caller reads the history first (`store.read`) and subscribes with the last version it has; the
 tail fills any small gap between that and where it is reading itself.
 
-The reader is one task with one dedicated connection: a single XREAD with a finite BLOCK over the
-streams of every watched game. A new subscription does not wait for that BLOCK to expire: the tail
-wakes the reader with CLIENT UNBLOCK from another connection. If Redis goes away the reader
-reconnects with backoff and resumes after the last event it delivered. Cancelling or stopping the
-tail closes its connection.
+The reader is one task with two dedicated connections. On one it is SUBSCRIBEd to the store's
+channel, on which the append script announces every append (PUBLISH of the game's log key,
+eventstore/append.lua); on the other it reads, with one XREAD (no BLOCK), only the streams of the
+followed games that were announced since its last read. So a wake-up costs what changed, not one
+key and id per followed game. Nothing is missed: once subscribed (after every connect and
+reconnect) it reads every followed stream from its cursor, and it does the same whenever
+`block_ms` passes with no announcement, for appends that were never announced (a process of an
+older version, an entry added by hand). A pub/sub message is lost only with its connection, and a
+lost connection means a reconnect and a full read. If Redis goes away the reader reconnects with
+backoff and resumes after the last event it delivered. Cancelling or stopping the tail closes both
+connections.
 
 A full queue never blocks the reader: the subscriber is dropped, and once it has consumed what is
 already queued its iteration raises TailOverflow (read on from `last_version` + 1 and subscribe
@@ -31,7 +37,8 @@ from dataclasses import dataclass, field
 import redis.asyncio as aioredis
 from redis.asyncio.retry import Retry
 from redis.backoff import NoBackoff
-from redis.exceptions import ConnectionError, RedisError, ResponseError, TimeoutError
+from redis.exceptions import ConnectionError, ResponseError
+from redis.exceptions import TimeoutError as RedisTimeout
 
 from eventstore.envelope import Envelope
 from eventstore.errors import TailOverflow, UnreadableEvent
@@ -128,24 +135,33 @@ class Tail:
         queue_size: int = 1000,
         max_backoff: float = 2.0,
     ) -> None:
+        """`block_ms`: the longest the reader waits for an announcement before it reads every
+        followed stream anyway; `count`: entries per stream per read."""
         self.store = store
         self.block_ms = block_ms
         self.count = count
         self.queue_size = queue_size
         self.max_backoff = max_backoff
         self._games: dict[str, _Game] = {}
+        self._logs: dict[bytes, str] = {}  # log key -> game id, of the followed games
         self._joins: list[Subscription] = []
-        self._changed = asyncio.Event()
+        self._announced: set[bytes] = set()  # log keys announced since the last read
+        self._everything = True  # read every followed stream next (after a connect)
+        self._sweep_at = 0.0  # and when `block_ms` has passed since the last such read (loop time)
+        self._emptied: set[str] = set()  # games whose last subscriber left (unfollowed by the reader)
+        self._wake = asyncio.Event()  # an announcement, a new subscription or a lost connection
+        self._lost: Exception | None = None  # set by the listener when its connection fails
         self._pool: aioredis.ConnectionPool | None = None
-        self._conn = None  # the reader's one connection (redis.asyncio.Connection), held while connected
+        self._conn = None  # the reader's connection for XREAD (redis.asyncio.Connection)
+        self._listener = None  # the SUBSCRIBEd connection
+        self._listening: asyncio.Task | None = None
         self._client_id: int | None = None
-        # The XREAD, packed in parts that are reused between wake-ups: the command and the keys
-        # (renewed when the set of followed games changes), the ids (when a cursor moves).
-        self._layout: tuple[list[_Game], bytes, dict[bytes, str]] | None = None
+        # The XREAD over every followed game, packed in parts reused between full reads: the
+        # command and the keys (renewed when the set of followed games changes), the ids (when a
+        # cursor moves).
+        self._layout: tuple[list[_Game], bytes] | None = None
         self._since: bytes | None = None
-        self._blocked = False
         self._task: asyncio.Task | None = None
-        self._waker: asyncio.Task | None = None
 
     # -- the public side ---------------------------------------------------
 
@@ -154,16 +170,16 @@ class Tail:
             self._task = asyncio.create_task(self._run(), name="eventstore-tail")
 
     async def stop(self) -> None:
-        """Stop the reader, close its connection and end every subscription."""
-        for task in (self._waker, self._task):
-            # Cancel until it is done: on Python 3.11, asyncio.wait_for (which redis-py uses to send
-            # commands) can swallow a cancellation that arrives as the send completes.
-            while task is not None and not task.done():
-                task.cancel()
-                await asyncio.wait({task}, timeout=1)
-            if task is not None and not task.cancelled():
-                task.exception()  # already logged by the reader; retrieved so asyncio does not warn
-        self._task = self._waker = None
+        """Stop the reader, close its connections and end every subscription."""
+        task = self._task
+        # Cancel until it is done: on Python 3.11, asyncio.wait_for (which redis-py uses to send
+        # commands) can swallow a cancellation that arrives as the send completes.
+        while task is not None and not task.done():
+            task.cancel()
+            await asyncio.wait({task}, timeout=1)
+        if task is not None and not task.cancelled():
+            task.exception()  # already logged by the reader; retrieved so asyncio does not warn
+        self._task = None
 
     async def __aenter__(self) -> Tail:
         await self.start()
@@ -180,34 +196,45 @@ class Tail:
             subscription._finish(RuntimeError("the tail is not running"))
             return subscription
         self._joins.append(subscription)
-        self._changed.set()
-        if self._blocked and (self._waker is None or self._waker.done()):
-            self._waker = asyncio.create_task(self._unblock())
+        self._wake.set()
         return subscription
 
     @property
     def client_id(self) -> int | None:
-        """The Redis CLIENT ID of the reader's connection (None while disconnected)."""
+        """The Redis CLIENT ID of the connection the reader waits on, SUBSCRIBEd to the store's
+        channel (None while disconnected)."""
         return self._client_id
 
     # -- the reader --------------------------------------------------------
 
     async def _run(self) -> None:
         backoff = 0.05
+        loop = asyncio.get_running_loop()
         try:
             while True:
                 try:
                     if self._conn is None:
                         await self._connect()
                     await self._admit()
-                    if not self._games:
-                        self._changed.clear()
-                        if not self._joins:
-                            await self._changed.wait()
+                    if self._lost is not None:
+                        raise self._lost
+                    if loop.time() >= self._sweep_at:
+                        self._everything = True
+                    if self._games and (self._everything or self._announced):
+                        await self._read()
+                        backoff = 0.05
                         continue
-                    await self._read()
-                    backoff = 0.05
-                except (ConnectionError, TimeoutError, OSError) as exc:
+                    self._announced.clear()  # of no game followed here
+                    self._wake.clear()
+                    if self._joins or self._announced or self._lost is not None:
+                        continue
+                    if not self._games:
+                        await self._wake.wait()
+                        continue
+                    with contextlib.suppress(TimeoutError):  # the builtin one, raised by asyncio.timeout_at
+                        async with asyncio.timeout_at(self._sweep_at):
+                            await self._wake.wait()
+                except (ConnectionError, RedisTimeout, OSError) as exc:
                     log.warning("live tail: Redis unavailable (%s); retrying in %.2fs", exc, backoff)
                     await self._disconnect()
                     await asyncio.sleep(backoff)
@@ -228,56 +255,92 @@ class Tail:
         options["client_name"] = "bluegray-tail"
         options["retry"] = Retry(NoBackoff(), 0)  # the reader does its own reconnecting
         # No socket timeout: redis-py would wrap each send in asyncio.wait_for, which on Python 3.11
-        # can swallow a cancellation. The read is bounded by `_read` instead.
+        # can swallow a cancellation. Each read is bounded by `_read` instead.
         options["socket_timeout"] = None
-        self._pool = aioredis.ConnectionPool(connection_class=source.connection_class, max_connections=1, **options)
+        options["protocol"] = 2  # a SUBSCRIBEd RESP2 connection gets its messages as replies (RESP3: pushes)
+        self._pool = aioredis.ConnectionPool(connection_class=source.connection_class, max_connections=2, **options)
+        listener = await self._pool.get_connection()
+        self._listener = listener
+        await listener.send_command("CLIENT", "ID")
+        client_id = await listener.read_response()
+        await listener.send_command("SUBSCRIBE", self.store.channel)
+        await listener.read_response()  # subscribed: every append from now on is announced
         self._conn = await self._pool.get_connection()
-        await self._conn.send_command("CLIENT", "ID")
-        self._client_id = await self._conn.read_response()
+        self._lost = None
+        self._announced.clear()
+        self._everything = True  # what was appended before (or while disconnected) is read now
+        self._listening = asyncio.create_task(self._listen(listener), name="eventstore-tail-listener")
+        self._client_id = client_id
+
+    async def _listen(self, listener) -> None:
+        """Collect the announced log keys for the reader (which wakes up to read them)."""
+        try:
+            while True:
+                message = await listener.read_response(disable_decoding=True)
+                if isinstance(message, list) and len(message) == 3 and message[0] == b"message":
+                    self._announced.add(message[2])
+                    self._wake.set()
+        except asyncio.CancelledError:
+            raise
+        except Exception as exc:  # the connection is gone: the reader reconnects and reads everything
+            self._lost = ConnectionError(f"the notification connection failed: {exc}")
+            self._wake.set()
 
     async def _disconnect(self) -> None:
         self._client_id = None
-        conn, pool, self._conn, self._pool = self._conn, self._pool, None, None
-        if conn is not None:
-            with contextlib.suppress(Exception):
-                await conn.disconnect()
+        listening, self._listening = self._listening, None
+        if listening is not None:
+            listening.cancel()
+            with contextlib.suppress(BaseException):
+                await listening
+        conns = (self._listener, self._conn)
+        pool, self._conn, self._listener, self._pool = self._pool, None, None, None
+        for conn in conns:
+            if conn is not None:
+                with contextlib.suppress(Exception):
+                    await conn.disconnect()
         if pool is not None:
             await pool.disconnect()
 
-    async def _unblock(self) -> None:
-        """Wake the reader from its BLOCK so that it admits new subscriptions now."""
-        while self._joins and self._blocked:
-            client_id = self._client_id
-            try:
-                if client_id is not None and await self.store.redis.client_unblock(client_id):
-                    return
-            except RedisError:
-                return  # the reader will see the joins when its BLOCK ends
-            await asyncio.sleep(0.002)  # the XREAD has not reached the server yet
-
     async def _admit(self) -> None:
-        """Start following the games of new subscriptions and fill each one's gap."""
-        for gid in [gid for gid, game in self._games.items() if not game.subscribers]:
-            del self._games[gid]
-            self._layout = None
+        """Stop following games nobody follows any more; start following the games of new
+        subscriptions and fill each one's gap."""
+        while self._emptied:
+            gid = self._emptied.pop()
+            game = self._games.get(gid)
+            if game is not None and not game.subscribers:
+                self._unfollow(gid)
         while self._joins:
             subscription = self._joins[0]
+            gid = subscription.game_id
             if not subscription.ended:
                 try:
-                    game = self._games.get(subscription.game_id)
+                    game = self._games.get(gid)
                     if game is None:
-                        version, head = await self.store.head(subscription.game_id)
-                        game = _Game(version, head, self.store.keys(subscription.game_id).log.encode())
+                        version, head = await self.store.head(gid)
+                        game = _Game(version, head, self.store.keys(gid).log.encode())
                         game.move_to(version, head)
-                        self._games[subscription.game_id] = game
-                        self._layout = None
+                        self._follow(gid, game)
                     await self._catch_up(subscription, game.cursor)
                 except (UnreadableEvent, ResponseError) as exc:
                     subscription._finish(exc)  # this game fails closed; the others go on
+                    self._emptied.add(gid)
                 if not subscription.ended:
                     game.subscribers.append(subscription)
             subscription.joined.set()
             self._joins.pop(0)
+
+    def _follow(self, gid: str, game: _Game) -> None:
+        self._games[gid] = game
+        self._logs[game.log] = gid
+        self._announced.add(game.log)  # read it once: what came after its head was read
+        self._layout = None
+
+    def _unfollow(self, gid: str) -> None:
+        game = self._games.pop(gid, None)
+        if game is not None:
+            self._logs.pop(game.log, None)
+            self._layout = None
 
     async def _catch_up(self, subscription: Subscription, cursor: int) -> None:
         """Queue the events between the subscriber's version and the reader's cursor."""
@@ -292,34 +355,49 @@ class Tail:
                 return
 
     async def _read(self) -> None:
-        """One XREAD over every followed game; deliver what it returns.
+        """One XREAD (no BLOCK) over the announced games, or over every followed game after a
+        connect or a quiet spell; deliver what it returns. A stream that filled its COUNT is read
+        again next time.
 
-        The command is packed here from parts kept between wake-ups (redis-py would pack every
-        argument again, in Python, each time): only the ids of games whose cursor moved change."""
-        if self._layout is None:
-            games = list(self._games.values())
-            command = b"*%d\r\n$5\r\nXREAD\r\n$5\r\nCOUNT\r\n%s$5\r\nBLOCK\r\n%s$7\r\nSTREAMS\r\n" % (
-                6 + 2 * len(games), _bulk(b"%d" % self.count), _bulk(b"%d" % self.block_ms)
-            )
-            keys = {game.log: gid for gid, game in self._games.items()}
-            self._layout = (games, command + b"".join([_bulk(game.log) for game in games]), keys)
-            self._since = None
-        games, command, keys = self._layout
-        if self._since is None:
-            self._since = b"".join([game.since for game in games])
+        The command is packed here (redis-py would pack every argument again, in Python, each time);
+        the one over every game from parts kept between reads: only the ids of games whose cursor
+        moved change."""
+        if self._everything:
+            self._everything = False
+            self._sweep_at = asyncio.get_running_loop().time() + self.block_ms / 1000
+            self._announced.clear()
+            if self._layout is None:
+                games = list(self._games.values())
+                self._layout = (games, self._command(games) + b"".join([_bulk(game.log) for game in games]))
+                self._since = None
+            games, command = self._layout
+            if self._since is None:
+                self._since = b"".join([game.since for game in games])
+            since = self._since
+        else:
+            announced, self._announced = self._announced, set()
+            games = [self._games[gid] for gid in map(self._logs.get, announced) if gid is not None]
+            if not games:
+                return
+            command = self._command(games) + b"".join([_bulk(game.log) for game in games])
+            since = b"".join([game.since for game in games])
         conn = self._conn
-        self._blocked = True
-        try:
-            async with asyncio.timeout(self.block_ms / 1000 + 10):  # a silent server is a lost one
-                await conn.send_packed_command((command, self._since), check_health=False)
-                reply = await conn.read_response(disable_decoding=True)
-        finally:
-            self._blocked = False
+        async with asyncio.timeout(10):  # a silent server is a lost one
+            await conn.send_packed_command((command, since), check_health=False)
+            reply = await conn.read_response(disable_decoding=True)
         for key, entries in reply.items() if isinstance(reply, dict) else reply or []:
-            gid = keys[key]
-            game = self._games.get(gid)
+            gid = self._logs.get(key)
+            game = self._games.get(gid) if gid is not None else None
             if game is not None:
                 self._deliver(gid, game, entries)
+                if len(entries) >= self.count:
+                    self._announced.add(key)  # there may be more
+
+    def _command(self, games: list[_Game]) -> bytes:
+        """The head of an XREAD over `games` (their keys and ids follow)."""
+        return b"*%d\r\n$5\r\nXREAD\r\n$5\r\nCOUNT\r\n%s$7\r\nSTREAMS\r\n" % (
+            4 + 2 * len(games), _bulk(b"%d" % self.count)
+        )
 
     def _deliver(self, gid: str, game: _Game, entries) -> None:
         for entry_id, fields in entries:
@@ -330,19 +408,22 @@ class Tail:
             except UnreadableEvent as exc:
                 for subscription in game.subscribers:
                     subscription._finish(exc)
-                del self._games[gid]
-                self._layout = None
+                self._unfollow(gid)
                 return
             game.move_to(envelope.version, envelope.hash)
             self._since = None
             for subscription in list(game.subscribers):
                 if envelope.version > subscription.last_version and not subscription._offer(envelope):
                     game.subscribers.remove(subscription)
+        if not game.subscribers:
+            self._emptied.add(gid)
 
     def _leave(self, subscription: Subscription) -> None:
         game = self._games.get(subscription.game_id)
         if game is not None and subscription in game.subscribers:
             game.subscribers.remove(subscription)
+            if not game.subscribers:
+                self._emptied.add(subscription.game_id)
 
     def _end_all(self, end: BaseException) -> None:
         for game in self._games.values():
@@ -351,5 +432,7 @@ class Tail:
         for subscription in self._joins:
             subscription._finish(end)
         self._games.clear()
+        self._logs.clear()
+        self._emptied.clear()
         self._joins.clear()
         self._layout = None

@@ -35,12 +35,14 @@ async def eventually(condition, what: str) -> None:
     raise AssertionError(f"never: {what}")
 
 
-async def reader_blocked(tail: Tail) -> None:
-    async def blocked():
+async def reader_waiting(tail: Tail) -> None:
+    """Until the reader waits for announcements on its SUBSCRIBEd connection (with `block_ms` of
+    600 s, its next read of every stream is ten minutes away)."""
+    async def waiting():
         clients = await tail.store.redis.client_list()
-        return any(int(c["id"]) == tail.client_id and c["cmd"] == "xread" and "b" in c["flags"] for c in clients)
+        return any(int(c["id"]) == tail.client_id and "P" in c["flags"] for c in clients) and tail._wake.is_set() is False
 
-    await eventually(blocked, "the reader blocks in XREAD")
+    await eventually(waiting, "the reader waits for announcements")
 
 
 async def test_each_subscriber_gets_each_event_once_in_order(store):
@@ -67,9 +69,9 @@ async def test_each_subscriber_gets_each_event_once_in_order(store):
 
 async def test_a_new_subscription_does_not_wait_for_the_current_block(store):
     first, second = game(), game()
-    async with Tail(store, block_ms=600_000) as tail:  # a ten-minute BLOCK
+    async with Tail(store, block_ms=600_000) as tail:  # ten minutes between reads of every stream
         tail.subscribe(first, after_version=0)
-        await reader_blocked(tail)
+        await reader_waiting(tail)
         late = tail.subscribe(second, after_version=0)
         await store.append(second, numbered(1, 1), 0)
         assert await take(late, 1) == [1]
@@ -125,7 +127,7 @@ async def test_cancelling_the_reader_mid_block_closes_its_connection(store):
     tail = Tail(store, block_ms=600_000)
     await tail.start()
     subscription = tail.subscribe(game(), after_version=0)
-    await reader_blocked(tail)
+    await reader_waiting(tail)
     reader = tail.client_id
     await tail.stop()  # cancels the reader while it waits in XREAD BLOCK
 
@@ -144,7 +146,7 @@ async def test_cancelling_the_task_that_owns_the_tail_closes_its_connection(stor
     async def server_process():
         async with Tail(store, block_ms=600_000) as tail:
             tail.subscribe(game(), after_version=0)
-            await reader_blocked(tail)
+            await reader_waiting(tail)
             ids.append(tail.client_id)
             started.set()
             await asyncio.sleep(3600)
