@@ -199,6 +199,10 @@ class Tail:
         self._wake.set()
         return subscription
 
+    def follows(self, game_id: str) -> bool:
+        """Does the reader follow `game_id` now (some subscription of it is live)?"""
+        return game_id in self._games and game_id not in self._emptied
+
     @property
     def client_id(self) -> int | None:
         """The Redis CLIENT ID of the connection the reader waits on, SUBSCRIBEd to the store's
