@@ -1,10 +1,17 @@
 """A load test through the real protocol: self-playing games and spectators on websockets.
 
-Each game is played by a bot holding both seats' connections. It folds the events it receives
-(replay/history.py) and, after a think time, sends a random legal command for the seat the game
-waits for: chosen from its own fold (`rules.selfplay.random_player`), or, with ``choices``, from the
-`choices` the server sent (which makes the server compute them, as it does for a human's client).
-When a game ends the bot starts another, and the game's spectators follow it there.
+Each game is played by a bot holding both seats' connections. After a think time it sends a random
+legal command for the seat the game waits for: chosen from a fold of the events it received
+(`rules.selfplay.random_player`), or, with ``choices``, from the `choices` the server sent (which
+makes the server compute them, as it does for a human's client). When a game ends the bot starts
+another, and the game's spectators follow it there.
+
+The folding and the choosing (the rules engine: milliseconds a command, as much as the server
+spends on it) are done by `brain` processes (one per core, at a lower CPU priority: `brain_nice`),
+never in the process that talks to the server: its event loop only sends, receives and stamps
+messages, so what it measures is not its own computing, and the brains yield the CPU to the server
+(on a machine short of CPU they choose more slowly: fewer commands per second, which the figures
+show, rather than longer latencies).
 
 Every game and spectator connects first; the measured period (`duration`) starts once all are.
 Measured: command latency (sending a command until its `ack`), broadcast latency (an event's
@@ -18,7 +25,9 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import itertools
+import os
 import random
+import sys
 import time
 from collections import Counter
 from dataclasses import dataclass, field
@@ -27,13 +36,8 @@ import aiohttp
 import msgspec
 
 from api.protocol import Ack, ChoicesOut, Error, Events, ServerMessageType, Welcome
-from replay.games import GameCache
-from replay.history import History, HistoryError
-from rules.legal import Choices
-from rules.selfplay import random_command, random_player
 
 _decoder = msgspec.json.Decoder(ServerMessageType)
-_choices_decoder = msgspec.json.Decoder(Choices)
 
 
 @dataclass
@@ -41,6 +45,12 @@ class Figures:
     """What a run measured."""
 
     command_ms: list[float] = field(default_factory=list)
+    # CPU seconds in the measured period: the brain processes; and, set by the caller, the server,
+    # its Redis and this process.
+    brain_cpu_s: float | None = None
+    server_cpu_s: float | None = None
+    store_cpu_s: float | None = None
+    client_cpu_s: float = 0.0
     broadcast_ms: list[float] = field(default_factory=list)
     events: int = 0
     games_started: int = 0
@@ -56,6 +66,26 @@ def percentile(values: list[float], p: float) -> float | None:
         return None
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, int(round(p / 100 * (len(ordered) - 1))))]
+
+
+def cpu_seconds(*pids: int) -> float | None:
+    """User + system CPU seconds of these processes so far (Linux /proc), or None."""
+    total = 0.0
+    for pid in pids:
+        try:
+            fields = open(f"/proc/{pid}/stat").read().rsplit(")", 1)[1].split()
+            total += (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+        except (OSError, ValueError, IndexError, TypeError):
+            return None
+    return total
+
+
+def children(pid: int) -> list[int]:
+    """The child processes of `pid` (Linux /proc; [] elsewhere)."""
+    try:
+        return [int(c) for c in open(f"/proc/{pid}/task/{pid}/children").read().split()]
+    except (OSError, ValueError):
+        return []
 
 
 class Slot:
@@ -92,10 +122,10 @@ class Seat:
                 message = _decoder.decode(frame.data)
                 if isinstance(message, Events):
                     now = time.time() * 1000
-                    for event in message.events:
-                        if self.folds:
-                            bot.fold(event)
-                        elif not bot.watched and bot.run.measuring.is_set():
+                    if self.folds:
+                        bot.received(frame.data, message.events[-1].version)
+                    elif not bot.watched and bot.run.measuring.is_set():
+                        for event in message.events:
                             bot.figures.broadcast_ms.append(now - event.time)
                 elif isinstance(message, Ack | Error):
                     future = self.waiting.pop(message.command_id or "", None)
@@ -132,33 +162,26 @@ class Bot:
     def __init__(self, run: Run, slot: Slot, index: int) -> None:
         self.run = run
         self.slot = slot
-        self.rng = random.Random(index)
+        self.index = index
+        self.rng = random.Random(index)  # think times
+        self.brain: BrainClient = run.brains[index % len(run.brains)]
         self.figures = run.figures
         self.watched = run.spectators > 0
-        self.history: History | None = None
+        self.game_id: str | None = None
+        self.version = 0  # the last version received
         self.advanced = asyncio.Event()
         self.ids = itertools.count()
         self.counted = False
 
-    def fold(self, event) -> None:
-        from eventstore.envelope import Envelope
-
-        h = self.history
-        envelope = Envelope(
-            version=event.version, type=event.type, schema=event.schema, payload=bytes(event.data),
-            actor=event.actor, command_id=event.command_id, time=event.time, digest=bytes.fromhex(event.digest),
-            prev=h.head, hash=bytes.fromhex(event.hash),
-        )
-        if event.version <= h.version:
-            return
-        try:
-            h.apply(envelope)
-        except HistoryError as exc:
-            self.figures.error(f"fold: {exc}")
-        self.advanced.set()
+    def received(self, frame: str, version: int) -> None:
+        """An `events` message for the game's fold (made by the brain)."""
+        if version > self.version:
+            self.brain.fold(self.game_id, frame)
+            self.version = version
+            self.advanced.set()
 
     async def until(self, version: int) -> None:
-        while self.history.version < version:
+        while self.version < version:
             self.advanced.clear()
             await asyncio.wait_for(self.advanced.wait(), 30)
 
@@ -179,7 +202,8 @@ class Bot:
         async with session.post(f"/api/games/{game['game_id']}/join", json={"invite": game["invite"]}) as r:
             joined = await r.json()
         gid = game["game_id"]
-        self.history = History(gid, run.games_cache)
+        self.game_id, self.version = gid, 0
+        self.brain.begin(gid, self.index)
         self.figures.games_started += 1
         seats = {}
         for answer, folds in ((game, True), (joined, False)):
@@ -194,27 +218,32 @@ class Bot:
                 ready(run)
                 await asyncio.wait_for(run.measuring.wait(), run.setup_seconds)
             while time.monotonic() < run.deadline:
-                h = self.history
-                if h.finished is not None:
-                    self.figures.games_finished += 1
-                    return
                 if run.think:
                     await asyncio.sleep(self.rng.uniform(0.5, 1.5) * run.think)
-                side = h.session.to_act
-                seat = seats[side]
-                if run.choices:
-                    while seat.choices is None or seat.choices.version != h.version:
-                        seat.choices_arrived.clear()
-                        await asyncio.wait_for(seat.choices_arrived.wait(), 30)
-                    legal = _choices_decoder.decode(seat.choices.choices)
-                    command = random_command(h.state, self.rng, legal=legal)
+                if run.choices:  # the choices the server sent to the seat it waits for
+                    version = self.version
+                    seat = next((s for s in seats.values() if s.choices and s.choices.version == version), None)
+                    while seat is None:
+                        for s in seats.values():
+                            s.choices_arrived.clear()
+                        await asyncio.wait_for(_any(s.choices_arrived for s in seats.values()), 30)
+                        seat = next((s for s in seats.values() if s.choices and s.choices.version == version), None)
+                    picked = await self.brain.pick(gid, version, seat.choices.choices)
                 else:
-                    command = random_player(h.state, self.rng)
+                    picked = await self.brain.pick(gid, self.version)
+                if picked.error:
+                    self.figures.error(picked.error)
+                if picked.finished:
+                    self.figures.games_finished += 1
+                    return
+                if picked.command is None:  # the brain could not choose (counted as an error)
+                    await asyncio.sleep(0.05)
+                    continue
+                seat = seats[picked.side]
                 command_id = f"b{next(self.ids)}"
                 started = time.perf_counter()
                 answer = await asyncio.wait_for(
-                    seat.send(command_id, {"type": "command", "command_id": command_id,
-                                           "command": msgspec.to_builtins(command)}),
+                    seat.send(command_id, {"type": "command", "command_id": command_id, "command": msgspec.Raw(picked.command)}),
                     30,
                 )
                 if time.monotonic() < run.deadline:
@@ -229,6 +258,7 @@ class Bot:
         finally:
             for seat in seats.values():
                 await seat.close()
+            self.brain.forget(gid)
 
 
 async def spectate(run: Run, slot: Slot) -> None:
@@ -306,8 +336,11 @@ class Run:
     measuring: asyncio.Event = field(default_factory=asyncio.Event)
     over: asyncio.Event = field(default_factory=asyncio.Event)  # set at the deadline
     on_measuring: object = None  # called when the measured period starts
+    on_over: object = None  # and when it ends
     session: aiohttp.ClientSession | None = None
-    games_cache: GameCache = field(default_factory=GameCache)
+    brains: list = field(default_factory=list)  # BrainClient, one per core
+    brain_nice: int = 10  # the brains' CPU priority (nice value)
+    brain_cpu_start: float | None = None
 
 
 def ready(config: Run) -> None:
@@ -316,25 +349,223 @@ def ready(config: Run) -> None:
     if config.ready == config.games + config.spectators and not config.measuring.is_set():
         config.deadline = time.monotonic() + config.duration
         config.measuring.set()
-        asyncio.get_running_loop().call_later(config.duration, config.over.set)
+        config.brain_cpu_start = cpu_seconds(*(b.process.pid for b in config.brains))
+        asyncio.get_running_loop().call_later(config.duration, _over, config)
         if callable(config.on_measuring):
             config.on_measuring()
+
+
+def _over(config: Run) -> None:
+    """The measured period ends."""
+    config.over.set()
+    end = cpu_seconds(*(b.process.pid for b in config.brains))
+    if end is not None and config.brain_cpu_start is not None:
+        config.figures.brain_cpu_s = end - config.brain_cpu_start
+    if callable(config.on_over):
+        config.on_over()
 
 
 async def run(config: Run) -> Figures:
     """Connect every game and spectator, then run the load for `duration` seconds against the
     server at `url` (only that period is measured); returns the figures."""
-    config.games_cache.game(config.scenario, "classic", {})  # build the rules tables before the clock starts
+    config.brains = [
+        await BrainClient.spawn(config.scenario, config.brain_nice) for _ in range(max(1, min(4, os.cpu_count() or 1)))
+    ]
+    await asyncio.gather(*(brain.ready() for brain in config.brains))  # loaded before any game starts
     connector = aiohttp.TCPConnector(limit=0)
-    async with aiohttp.ClientSession(base_url=config.url, connector=connector) as session:
-        config.session = session
-        slots = [Slot() for _ in range(config.games)]
-        config.deadline = time.monotonic() + config.setup_seconds + config.duration
-        tasks = [asyncio.create_task(Bot(config, slot, i).play()) for i, slot in enumerate(slots)]
-        tasks += [asyncio.create_task(spectate(config, slots[i % len(slots)])) for i in range(config.spectators)]
-        await asyncio.wait(tasks, timeout=config.setup_seconds + config.duration + 60)
-        config.over.set()
-        for task in tasks:
-            task.cancel()
-        await asyncio.gather(*tasks, return_exceptions=True)
+    try:
+        async with aiohttp.ClientSession(base_url=config.url, connector=connector) as session:
+            await _load(config, session)
+    finally:
+        for brain in config.brains:
+            await brain.close()
     return config.figures
+
+
+async def _load(config: Run, session: aiohttp.ClientSession) -> None:
+    config.session = session
+    slots = [Slot() for _ in range(config.games)]
+    config.deadline = time.monotonic() + config.setup_seconds + config.duration
+    tasks = [asyncio.create_task(Bot(config, slot, i).play()) for i, slot in enumerate(slots)]
+    tasks += [asyncio.create_task(spectate(config, slots[i % len(slots)])) for i in range(config.spectators)]
+    await asyncio.wait(tasks, timeout=config.setup_seconds + config.duration + 60)
+    config.over.set()
+    for task in tasks:
+        task.cancel()
+    await asyncio.gather(*tasks, return_exceptions=True)
+
+
+async def _any(events) -> None:
+    """Until one of the asyncio events is set."""
+    waits = [asyncio.ensure_future(e.wait()) for e in events]
+    try:
+        await asyncio.wait(waits, return_when=asyncio.FIRST_COMPLETED)
+    finally:
+        for w in waits:
+            w.cancel()
+
+
+# -- the brains: folding and choosing, in processes of their own -----------------------------------
+class _Begin(msgspec.Struct, tag="begin"):
+    game: str
+    index: int
+
+
+class _Fold(msgspec.Struct, tag="fold"):
+    game: str
+    frame: str  # an `events` message as received
+
+
+class _Pick(msgspec.Struct, tag="pick"):
+    id: int
+    game: str
+    version: int  # what the bot has received (the fold has it: it was sent first)
+    choices: bytes | None = None  # the `choices` JSON the server sent, with --choices
+
+
+class _Forget(msgspec.Struct, tag="forget"):
+    game: str
+
+
+class Picked(msgspec.Struct):
+    id: int
+    side: str | None = None  # the seat the command is for
+    command: bytes | None = None  # its JSON
+    finished: bool = False
+    error: str | None = None
+
+
+_ToBrain = _Begin | _Fold | _Pick | _Forget
+
+
+class BrainClient:
+    """A brain process (`brain`), asked from the load generator's event loop: length-prefixed
+    msgpack both ways; only `pick` waits for an answer."""
+
+    def __init__(self, process) -> None:
+        self.process = process
+        self.waiting: dict[int, asyncio.Future] = {}
+        self.ids = itertools.count()
+        self.encoder = msgspec.msgpack.Encoder()
+        self.reader = asyncio.create_task(self._read())
+
+    @classmethod
+    async def spawn(cls, scenario: str, nice: int) -> BrainClient:
+        process = await asyncio.create_subprocess_exec(
+            sys.executable, "-c", f"from api.loadtest import brain; brain({scenario!r}, {int(nice)})",
+            stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE,
+        )
+        return cls(process)
+
+    def _send(self, message) -> None:
+        data = self.encoder.encode(message)
+        self.process.stdin.write(len(data).to_bytes(4, "big") + data)
+
+    def begin(self, game: str, index: int) -> None:
+        self._send(_Begin(game, index))
+
+    def fold(self, game: str, frame: str) -> None:
+        self._send(_Fold(game, frame))
+
+    def forget(self, game: str) -> None:
+        if self.process.returncode is None and not self.process.stdin.is_closing():
+            self._send(_Forget(game))
+
+    async def ready(self) -> None:
+        """Until the brain has loaded the rules (it answers a pick of no game)."""
+        await self.pick("", 0)
+
+    async def pick(self, game: str, version: int, choices: bytes | None = None) -> Picked:
+        future = asyncio.get_running_loop().create_future()
+        ask = next(self.ids)
+        self.waiting[ask] = future
+        self._send(_Pick(ask, game, version, bytes(choices) if choices is not None else None))
+        return await asyncio.wait_for(future, 60)
+
+    async def _read(self) -> None:
+        decoder = msgspec.msgpack.Decoder(Picked)
+        stdout = self.process.stdout
+        try:
+            while True:
+                size = int.from_bytes(await stdout.readexactly(4), "big")
+                picked = decoder.decode(await stdout.readexactly(size))
+                future = self.waiting.pop(picked.id, None)
+                if future is not None and not future.done():
+                    future.set_result(picked)
+        except (asyncio.IncompleteReadError, ConnectionError, msgspec.DecodeError):
+            for future in self.waiting.values():
+                if not future.done():
+                    future.set_exception(ConnectionError("the brain process ended"))
+
+    async def close(self) -> None:
+        self.process.stdin.close()
+        try:
+            await asyncio.wait_for(self.process.wait(), 10)
+        except TimeoutError:
+            self.process.kill()
+            await self.process.wait()
+        self.reader.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await self.reader
+
+
+def brain(scenario: str, nice: int) -> None:
+    """A brain process: folds each game's events as the bot received them and picks the next
+    command when asked. At a low CPU priority (`nice`): the server and the load generator's sockets
+    go first."""
+    from eventstore.envelope import Envelope
+    from replay.games import GameCache
+    from replay.history import History, HistoryError
+    from rules.legal import Choices
+    from rules.selfplay import random_command, random_player
+
+    os.nice(nice)
+    cache = GameCache()
+    cache.game(scenario, "classic", {})  # the rules tables, built before the clock starts
+    games: dict[str, tuple[History, random.Random, list[str]]] = {}  # history, rng, fold errors
+    decoder = msgspec.msgpack.Decoder(_ToBrain)
+    events = msgspec.json.Decoder(Events)
+    choices = msgspec.json.Decoder(Choices)
+    encoder = msgspec.msgpack.Encoder()
+    stdin, stdout = sys.stdin.buffer, sys.stdout.buffer
+    while header := stdin.read(4):
+        message = decoder.decode(stdin.read(int.from_bytes(header, "big")))
+        if isinstance(message, _Fold):
+            h, _, errors = games[message.game]
+            for event in events.decode(message.frame).events:
+                if event.version <= h.version:
+                    continue
+                envelope = Envelope(
+                    version=event.version, type=event.type, schema=event.schema, payload=bytes(event.data),
+                    actor=event.actor, command_id=event.command_id, time=event.time,
+                    digest=bytes.fromhex(event.digest), prev=h.head, hash=bytes.fromhex(event.hash),
+                )
+                try:
+                    h.apply(envelope)
+                except HistoryError as exc:
+                    errors.append(f"fold: {exc}")
+        elif isinstance(message, _Pick) and message.game not in games:  # `ready`
+            data = encoder.encode(Picked(message.id, finished=True))
+            stdout.write(len(data).to_bytes(4, "big") + data)
+            stdout.flush()
+        elif isinstance(message, _Pick):
+            h, rng, errors = games[message.game]
+            picked = Picked(message.id, error=errors.pop() if errors else None)
+            if h.finished is not None:
+                picked.finished = True
+            else:
+                try:
+                    if message.choices is not None:
+                        command = random_command(h.state, rng, legal=choices.decode(message.choices))
+                    else:
+                        command = random_player(h.state, rng)
+                    picked.side, picked.command = h.session.to_act, msgspec.json.encode(command)
+                except Exception as exc:  # a dead end or a bug of the rules: counted, the run goes on
+                    picked.error = f"brain: {type(exc).__name__}: {exc}"
+            data = encoder.encode(picked)
+            stdout.write(len(data).to_bytes(4, "big") + data)
+            stdout.flush()
+        elif isinstance(message, _Begin):
+            games[message.game] = (History(message.game, cache), random.Random(message.index), [])
+        else:
+            games.pop(message.game, None)

@@ -1,8 +1,10 @@
 """`bluegray loadtest`: self-playing games and spectators on websockets against a game server, with
 command latency, broadcast latency, errors and events/s (api/loadtest.py says what is measured).
 
-Without --url it starts its own `bluegray serve` (embedded Redis in a temporary directory, loopback
-only) and stops it at the end. Nothing is ever sent anywhere but the server it is given.
+Without --url it starts its own `bluegray serve` in another process (embedded Redis in a temporary
+directory, loopback only) and stops it at the end; the server's CPU and its Redis's are then
+reported. The bots' rules work runs in processes of its own (api/loadtest.py). Nothing is ever
+sent anywhere but the server it is given.
 """
 
 from __future__ import annotations
@@ -33,6 +35,10 @@ def add_arguments(parser) -> None:
         "--choices", action="store_true",
         help="players ask the server for their choices and pick from them (the server computes them, as for "
         "a human's client); default: each bot picks from its own fold",
+    )
+    parser.add_argument(
+        "--brain-nice", type=int, default=10,
+        help="CPU priority (nice) of the processes that fold the games and choose the bots' commands (default 10)",
     )
     parser.add_argument("--url", help="a running server (http://127.0.0.1:8080); default: start one")
     parser.add_argument("--fsync", choices=["always", "everysec"], default="always",
@@ -73,29 +79,26 @@ def run(args) -> int:
                 server.wait()
 
 
-def _cpu_seconds(pid: int | None) -> float | None:
-    """User + system CPU seconds of a process so far (Linux /proc), or None."""
-    try:
-        fields = open(f"/proc/{pid}/stat").read().rsplit(")", 1)[1].split()
-        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
-    except (OSError, ValueError, IndexError, TypeError):
-        return None
-
-
 async def _load(args, url: str, server_pid: int | None):
-    from api.loadtest import Run, run
+    from api.loadtest import Run, children, cpu_seconds, run
 
     marks = {}
+    store = children(server_pid) if server_pid else []  # the started server's embedded Redis
 
     def start() -> None:  # the measured period starts: CPU counted from here
-        marks["server"], marks["own"] = _cpu_seconds(server_pid), time.process_time()
+        marks["server"], marks["store"] = cpu_seconds(server_pid), cpu_seconds(*store) if store else None
+        marks["own"] = time.process_time()
 
-    figures = await run(Run(url=url, games=args.games, spectators=args.spectators, duration=args.duration,
-                            think=args.think, choices=args.choices, on_measuring=start))
-    end = _cpu_seconds(server_pid)
-    figures.server_cpu_s = None if end is None or marks.get("server") is None else end - marks["server"]
-    figures.client_cpu_s = time.process_time() - marks["own"] if marks else 0.0
-    return figures
+    def end() -> None:
+        server, redis = cpu_seconds(server_pid), cpu_seconds(*store) if store else None
+        figures.server_cpu_s = None if server is None or marks.get("server") is None else server - marks["server"]
+        figures.store_cpu_s = None if redis is None or marks.get("store") is None else redis - marks["store"]
+        figures.client_cpu_s = time.process_time() - marks["own"] if marks else 0.0
+
+    config = Run(url=url, games=args.games, spectators=args.spectators, duration=args.duration,
+                 think=args.think, choices=args.choices, brain_nice=args.brain_nice, on_measuring=start, on_over=end)
+    figures = config.figures
+    return await run(config)
 
 
 def _report(args, figures, server: str) -> int:
@@ -125,7 +128,9 @@ def _report(args, figures, server: str) -> int:
         "server_cpu_s": None if figures.server_cpu_s is None else round(figures.server_cpu_s, 1),
         "server_cpu_ms_per_command": round(figures.server_cpu_s * 1000 / len(figures.command_ms), 2)
         if figures.server_cpu_s is not None and figures.command_ms else None,
+        "store_cpu_s": None if figures.store_cpu_s is None else round(figures.store_cpu_s, 1),
         "loadtest_cpu_s": round(figures.client_cpu_s, 1),
+        "brains_cpu_s": None if figures.brain_cpu_s is None else round(figures.brain_cpu_s, 1),
         "load_average": [round(x, 2) for x in os.getloadavg()],
         "errors": sum(figures.errors.values()),
         "error_kinds": dict(figures.errors),
@@ -141,6 +146,7 @@ def _report(args, figures, server: str) -> int:
         print(f"command latency ms:   p50 {c['p50']}  p99 {c['p99']}  max {c['max']}")
         print(f"broadcast latency ms: p50 {b['p50']}  p99 {b['p99']}  max {b['max']}  ({b['deliveries']} deliveries)")
         print(f"cpu: server {report['server_cpu_s']} s ({report['server_cpu_ms_per_command']} ms/command), "
-              f"loadtest {report['loadtest_cpu_s']} s; load average {report['load_average']}")
+              f"its Redis {report['store_cpu_s']} s, loadtest {report['loadtest_cpu_s']} s "
+              f"(+ brains {report['brains_cpu_s']} s at nice {args.brain_nice}); load average {report['load_average']}")
         print(f"errors: {report['errors']} {report['error_kinds'] or ''}")
     return 0 if report["errors"] == 0 else 1
