@@ -111,6 +111,7 @@ class Seat:
         self.waiting: dict[str, asyncio.Future] = {}
         self.choices: ChoicesOut | None = None
         self.choices_arrived = asyncio.Event()
+        self.since = 1 << 62  # the welcome's version: what comes after it is broadcast, not catch-up
         self.task = asyncio.create_task(self._read())
 
     async def _read(self) -> None:
@@ -126,7 +127,8 @@ class Seat:
                         bot.received(frame.data, message.events[-1].version)
                     elif not bot.watched and bot.run.measuring.is_set():
                         for event in message.events:
-                            bot.figures.broadcast_ms.append(now - event.time)
+                            if event.version > self.since:  # not the catch-up on connecting
+                                bot.figures.broadcast_ms.append(now - event.time)
                 elif isinstance(message, Ack | Error):
                     future = self.waiting.pop(message.command_id or "", None)
                     if future is not None and not future.done():
@@ -136,6 +138,8 @@ class Seat:
                 elif isinstance(message, ChoicesOut):
                     self.choices = message
                     self.choices_arrived.set()
+                elif isinstance(message, Welcome):
+                    self.since = message.version
         except (aiohttp.ClientError, ConnectionError, asyncio.CancelledError):
             pass
         finally:
