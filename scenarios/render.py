@@ -36,7 +36,7 @@ TERRAIN_LABEL = {
     terrain.ROUGH: "Rough (3 MP, defender doubled)",
     terrain.FOREST_ROUGH: "Forest & Rough (6 MP, defender doubled)",
     terrain.TOWN: "Town (1 MP, defender doubled)",
-    terrain.RIVER: "River (may not enter)",
+    terrain.RIVER: "River (land units may not enter; gunboats sail it, revised 9.62)",
     terrain.FERRY: "River Ferry (3 MP, through its arrows)",
 }
 SIDE_STYLE = {"union": ("#1f3f8f", "#ffffff"), "confederate": ("#d9d9d9", "#111111")}  # fill, ink

@@ -12,7 +12,7 @@ export const TERRAIN_STYLE = {
   rough: ["#d7b98a", "rough", "Rough"],
   forest_rough: ["#93a86a", "forest_rough", "Forest & Rough"],
   town: ["#c9c2bb", "town", "Town"],
-  river: ["#5b9bd5", "river", "River (may not enter)"],
+  river: ["#5b9bd5", "river", "River (land units may not enter; gunboats sail it, revised 9.62)"],
   ferry: ["#a8cdee", "ferry", "River Ferry"],
 };
 const CREEK = "#1a5fb4";
