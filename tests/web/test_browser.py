@@ -278,12 +278,19 @@ async def seated_page(browser, server, game_id: str, seat: str, token: str, view
     return page
 
 
-async def test_reinforcements_enter_on_turn_two(browser, server, shot):
+async def started_game(server, **create) -> tuple[dict, dict]:
+    """A game of Chattanooga created over HTTP (``create``: more fields of the request) and joined by
+    its invite: (the creator's answer, the joiner's answer)."""
     async with aiohttp.ClientSession() as http:
-        async with http.post(f"{server}/api/games", json={"scenario": "chattanooga", "side": "union"}) as r:
+        async with http.post(f"{server}/api/games", json={"scenario": "chattanooga", **create}) as r:
             game = await r.json()
         async with http.post(f"{server}/api/games/{game['game_id']}/join", json={"invite": game["invite"]}) as r:
-            joined = await r.json()
+            assert r.status == 200
+            return game, await r.json()
+
+
+async def test_reinforcements_enter_on_turn_two(browser, server, shot):
+    game, joined = await started_game(server, side="union")
     union = await seated_page(browser, server, game["game_id"], "union", game["token"])
     confed = await seated_page(browser, server, game["game_id"], "confederate", joined["token"], viewport=TABLET)
     # Four phases end (Union movement and combat, Confederate movement and combat): Game-Turn 2.
@@ -325,11 +332,7 @@ async def test_replay_steps_back_and_returns_to_live(browser, server, shot):
 
     if "replay_seek" not in CLIENT_TAGS:
         pytest.skip("this server offers no replay yet (the replay_* messages of api/replaying.py)")
-    async with aiohttp.ClientSession() as http:
-        async with http.post(f"{server}/api/games", json={"scenario": "chattanooga"}) as r:
-            game = await r.json()
-        async with http.post(f"{server}/api/games/{game['game_id']}/join", json={"invite": game["invite"]}) as r:
-            assert r.status == 200
+    game, _ = await started_game(server)
     union = await seated_page(browser, server, game["game_id"], "union", game["token"])
     await until(union, "() => bluegray.validChoices() !== null")
     await click_hex(union, START)
@@ -365,11 +368,8 @@ async def test_fork_a_what_if_and_play_both_sides(browser, server, shot):
 
     if "replay_seek" not in CLIENT_TAGS:
         pytest.skip("this server offers no replay yet (the replay_* messages of api/replaying.py)")
+    game, _ = await started_game(server)
     async with aiohttp.ClientSession() as http:
-        async with http.post(f"{server}/api/games", json={"scenario": "chattanooga"}) as r:
-            game = await r.json()
-        async with http.post(f"{server}/api/games/{game['game_id']}/join", json={"invite": game["invite"]}) as r:
-            assert r.status == 200
         async with http.post(f"{server}/api/games/{game['game_id']}/fork", json={"version": 3}) as r:
             if r.status in (404, 405):
                 pytest.skip("this server cannot fork games yet (POST /api/games/{id}/fork)")
@@ -401,11 +401,8 @@ async def test_a_player_reads_the_whole_report_while_spectators_wait_for_the_del
     # The game hides its events from spectators for 50 events. The player's browser sends its seat
     # token for the report (never in the address) and gets the whole game so far; a spectator's
     # report stops before the first move.
+    game, _ = await started_game(server, options={"spectator_delay": 50})
     async with aiohttp.ClientSession() as http:
-        async with http.post(f"{server}/api/games", json={"scenario": "chattanooga", "options": {"spectator_delay": 50}}) as r:
-            game = await r.json()
-        async with http.post(f"{server}/api/games/{game['game_id']}/join", json={"invite": game["invite"]}) as r:
-            assert r.status == 200
         path = None
         async with http.ws_connect(f"{server}/ws") as ws:
             await ws.send_json({"type": "hello", "game_id": game["game_id"], "token": game["token"], "choices": True})
@@ -438,11 +435,7 @@ async def test_claim_the_game_of_a_silent_opponent(browser, server):
     # The game allows 6 s of silence. The Union player, who moves first, says nothing; the
     # Confederate player's page offers the claim once the silence has run out, and the claim ends the
     # game in his favour (api: `claim`, replay/session.py).
-    async with aiohttp.ClientSession() as http:
-        async with http.post(f"{server}/api/games", json={"scenario": "chattanooga", "side": "union", "options": {"silence_seconds": 6}}) as r:
-            game = await r.json()
-        async with http.post(f"{server}/api/games/{game['game_id']}/join", json={"invite": game["invite"]}) as r:
-            rebel = await r.json()
+    game, rebel = await started_game(server, side="union", options={"silence_seconds": 6})
     page = await seated_page(browser, server, game["game_id"], rebel["seat"], rebel["token"])
     assert rebel["seat"] == "confederate"
     left, hidden = await js(page, "() => [bluegray.silenceLeft(), document.querySelector('#claim').classList.contains('hidden')]")
