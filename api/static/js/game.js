@@ -1244,11 +1244,11 @@ export class GameView {
     this.$("#undo-request").disabled = off || !!s.undo || (s.created?.options?.undo === "none");
     this.$("#draw-offer").disabled = off || !!s.draw;
     this.$("#resign").disabled = off;
-    const claimable = !off && this.silenceLeft() <= 0;
+    const left = this.silenceLeft();
+    const claimable = !off && left <= 0;
     this.$("#claim").classList.toggle("hidden", !claimable);
     // The silence runs out with no event to say so: look again when it will have.
     clearTimeout(this.claimTimer);
-    const left = this.silenceLeft();
     if (!claimable && left < 2 ** 31 - 1) this.claimTimer = setTimeout(() => this.renderControls(this.validChoices()), Math.max(left, 0) + 500);
   }
 
