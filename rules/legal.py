@@ -19,6 +19,7 @@ from rules.combat_choices import AttackOption, DecisionChoice, attack_options, d
 from rules.errors import RuleViolation
 from rules.events import ReinforcementEntered, UnitMoved
 from rules.handlers import apply
+from rules.night import zoc_rules
 from rules.revised_combat_procedures import rally_candidates, rout_candidates
 from rules.scenario import Side
 from rules.sequence import to_act, why_phase_may_not_end
@@ -47,11 +48,21 @@ class Refusal(msgspec.Struct, frozen=True):
 
 
 class Choices(msgspec.Struct, kw_only=True):
-    """What the player to act may do now."""
+    """What the player to act may do now.
+
+    In a Movement Phase, ``may_move``, ``may_enter`` and ``may_move_strategically`` name the units
+    that may start a move, enter, or use Strategic Movement; where each may end is ``reach`` (the
+    server sends the choices without destinations, and one unit's reach when the client asks). The
+    full form, ``choices(state)``, also fills ``moves``, ``reinforcements`` and ``strategic`` with
+    every unit's destinations (rules tests and bots); a unit listed as free to start can still turn
+    out to have no hex to end in (5.13, 5.32), and is then absent from the tables."""
 
     side: Side | None
     turn: int
     phase: str
+    may_move: list[str] = []
+    may_enter: list[str] = []
+    may_move_strategically: list[str] = []  # revised 6.4; empty under the 1975 rules
     moves: dict[str, dict[str, Destination]] = {}
     reinforcements: dict[str, dict[str, Destination]] = {}
     # Revised 6.4: per unit that may use Strategic Movement, every hex it may reach by it (a
@@ -72,17 +83,23 @@ class Choices(msgspec.Struct, kw_only=True):
     end_phase_refused: Refusal | None = None
 
 
-def choices(state: State) -> Choices:
-    """Everything the player to act may do in ``state``."""
+def choices(state: State, destinations: bool = True) -> Choices:
+    """Everything the player to act may do in ``state``; without ``destinations``, the Movement
+    Phase's units that may move but not where (``reach`` gives one unit's)."""
     out = Choices(side=to_act(state), turn=state.turn, phase=state.phase)
     if state.game_over:
         return out
     if state.phase == MOVEMENT and not state.pending:
-        memo: dict[str, list[str]] = {}
-        out.moves = movement_choices(state, memo)
-        out.reinforcements = reinforcement_choices(state, memo)
+        out.may_move = movers(state)
+        out.may_enter = entrants(state)
         if state.game.ruleset.strategic_bonus:
-            out.strategic = strategic_choices(state, memo)
+            out.may_move_strategically = strategic_movers(state)
+        if destinations:
+            memo: dict[str, list[str]] = {}
+            out.moves = movement_choices(state, memo)
+            out.reinforcements = reinforcement_choices(state, memo)
+            if state.game.ruleset.strategic_bonus:
+                out.strategic = strategic_choices(state, memo)
         if state.game.exclusive.get("breastworks"):
             out.build_breastworks, out.complete_breastworks = breastworks_choices(state)
         out.rally = rally_candidates(state)
@@ -98,6 +115,77 @@ def choices(state: State) -> Choices:
     if problem is not None:
         out.end_phase_refused = Refusal(problem.case, problem.message)
     return out
+
+
+def movers(state: State) -> list[str]:
+    """The phasing player's units on the map that may start a move now (5.11, 5.17, exclusive rules)."""
+    units = state.game.units
+    side = state.phasing
+    return sorted(u for u in state.positions if units[u].side == side and movement.may_move(state, u))
+
+
+def entrants(state: State) -> list[str]:
+    """The reinforcements that may enter now at one of their entry hexes at least (15.11-15.13)."""
+    return [
+        u
+        for u in reinforcements.due(state)
+        if reinforcements.why_may_not_enter(state, u) is None
+        and any(reinforcements.entry_problem(state, u, e) is None for e in reinforcements.entry_hexes(state, u))
+    ]
+
+
+def strategic_movers(state: State) -> list[str]:
+    """Revised 6.4: the units that may use Strategic Movement now."""
+    from rules.revised_movement import strategic_problem
+
+    units = state.game.units
+    side = state.phasing
+    return sorted(u for u in state.positions if units[u].side == side and strategic_problem(state, u) is None)
+
+
+REACH = ("move", "enter", "strategic")
+
+
+def reach(state: State, unit: str, how: str = "move") -> tuple[dict[str, Destination], Refusal | None]:
+    """Where ``unit`` may end a move now (``how``: "move", "enter" as a reinforcement, "strategic" for
+    revised 6.4), exactly as the full choices list it; when nowhere, the reason."""
+    if how == "enter":
+        problem = reinforcements.why_may_not_enter(state, unit)
+        found = {} if problem else entry_moves(state, unit)
+    elif how == "strategic":
+        from rules.revised_movement import strategic_problem
+
+        problem = movement.why_unit_may_not_move(state, unit)
+        if problem is None and not state.game.ruleset.strategic_bonus:
+            problem = state.game.violation("movement", "there is no Strategic Movement under these rules")
+        problem = problem or strategic_problem(state, unit)
+        found = {} if problem else strategic_moves(state, unit)
+    else:
+        problem = movement.why_unit_may_not_move(state, unit)
+        found = {} if problem else unit_moves(state, unit)
+    if problem is None and not found:
+        problem = _nowhere(state, unit, how)
+    return found, None if problem is None else Refusal(problem.case, problem.message)
+
+
+def _nowhere(state: State, unit: str, how: str) -> RuleViolation:
+    """Why a unit free to start a move has no hex to end it in: 5.13, or 5.32 dead ends, or none open."""
+    game = state.game
+    name = game.designation(unit)
+    if how == "move":
+        here = state.positions[unit]
+        side = game.units[unit].side
+        if here in movement.enemy_zones_for(state, unit) and not zoc_rules(state, side, unit).may_exit:
+            return game.violation(
+                "leave_enemy_zoc", f"{name} is in an enemy zone of control at {here} and may not leave it during movement"
+            )
+        if movement.reachable(state, unit).ends:
+            return game.violation(
+                "stacking",
+                f"{name} has no hex to end a move in: each would leave a hex that could not be brought back "
+                f"to {stacking.limit(state)} units by the end of the phase",
+            )
+    return game.violation("movement", f"{name} has no hex it may end a move in now")
 
 
 def unit_moves(state: State, unit: str, memo: dict | None = None) -> dict[str, Destination]:
@@ -122,65 +210,78 @@ def unit_moves(state: State, unit: str, memo: dict | None = None) -> dict[str, D
 def movement_choices(state: State, memo: dict | None = None) -> dict[str, dict[str, Destination]]:
     """Per unit of the phasing side on the map, its destinations (units that may not move left out)."""
     memo = {} if memo is None else memo
-    units = state.game.units
-    side = state.phasing
     out = {}
-    for unit in sorted(u for u in state.positions if units[u].side == side):
+    for unit in movers(state):
         moves = unit_moves(state, unit, memo)
         if moves:
             out[unit] = moves
     return out
 
 
+def entry_moves(state: State, unit: str, memo: dict | None = None) -> dict[str, Destination]:
+    """Every hex a reinforcement that may enter now may reach, with the path from its entry hex
+    (15.13: the cheapest over its entry hexes)."""
+    memo = {} if memo is None else memo
+    free = _free_hexes(state, state.phasing)
+    best: dict[str, Destination] = {}
+    least: dict[str, object] = {}  # the exact cost of each of ``best``
+    for entry in reinforcements.entry_hexes(state, unit):
+        if reinforcements.entry_problem(state, unit, entry) is not None:
+            continue
+        reach = reinforcements.reachable_from_entry(state, unit, entry)
+        for d in reach.ends:
+            cost = reach.cost[d]
+            if d in least and least[d] <= cost:
+                continue
+            path = reach.path(d)
+            if free is None or d not in free:
+                event = ReinforcementEntered(unit=unit, path=path, cost=movement_points(cost))
+                if not _no_dead_end(state, unit, event, memo):
+                    continue
+            best[d], least[d] = _destination(cost, path), cost
+    return dict(sorted(best.items()))
+
+
 def reinforcement_choices(state: State, memo: dict | None = None) -> dict[str, dict[str, Destination]]:
     """Per reinforcement that may enter now, every hex it may reach (path from its entry hex)."""
     memo = {} if memo is None else memo
-    free = _free_hexes(state, state.phasing)
     out = {}
     for unit in reinforcements.due(state):
         if reinforcements.why_may_not_enter(state, unit) is not None:
             continue
-        best: dict[str, Destination] = {}
-        least: dict[str, object] = {}  # the exact cost of each of ``best``
-        for entry in reinforcements.entry_hexes(state, unit):
-            if reinforcements.entry_problem(state, unit, entry) is not None:
-                continue
-            reach = reinforcements.reachable_from_entry(state, unit, entry)
-            for d in reach.ends:
-                cost = reach.cost[d]
-                if d in least and least[d] <= cost:
-                    continue
-                path = reach.path(d)
-                if free is None or d not in free:
-                    event = ReinforcementEntered(unit=unit, path=path, cost=movement_points(cost))
-                    if not _no_dead_end(state, unit, event, memo):
-                        continue
-                best[d], least[d] = _destination(cost, path), cost
+        best = entry_moves(state, unit, memo)
         if best:
-            out[unit] = dict(sorted(best.items()))
+            out[unit] = best
     return out
+
+
+def strategic_moves(state: State, unit: str, memo: dict | None = None) -> dict[str, Destination]:
+    """Revised 6.4: every hex ``unit`` may reach by Strategic Movement ({} when it may not use it)."""
+    from rules.revised_movement import strategic_reach
+
+    reach = strategic_reach(state, unit)
+    if reach is None:
+        return {}
+    memo = {} if memo is None else memo
+    free = _free_hexes(state, state.phasing)
+    best = {}
+    for d in reach.ends:
+        path = reach.path(d)
+        if free is None or d not in free:
+            event = UnitMoved(unit=unit, path=path, cost=movement_points(reach.cost[d]))
+            if not _no_dead_end(state, unit, event, memo):
+                continue
+        best[d] = _destination(reach.cost[d], path)
+    return best
 
 
 def strategic_choices(state: State, memo: dict | None = None) -> dict[str, dict[str, Destination]]:
     """Revised 6.4: per unit of the phasing side that may use Strategic Movement, its destinations."""
-    from rules.revised_movement import strategic_reach
-
     memo = {} if memo is None else memo
     units = state.game.units
-    free = _free_hexes(state, state.phasing)
     out = {}
     for unit in sorted(u for u in state.positions if units[u].side == state.phasing):
-        reach = strategic_reach(state, unit)
-        if reach is None:
-            continue
-        best = {}
-        for d in reach.ends:
-            path = reach.path(d)
-            if free is None or d not in free:
-                event = UnitMoved(unit=unit, path=path, cost=movement_points(reach.cost[d]))
-                if not _no_dead_end(state, unit, event, memo):
-                    continue
-            best[d] = _destination(reach.cost[d], path)
+        best = strategic_moves(state, unit, memo)
         if best:
             out[unit] = best
     return out

@@ -24,7 +24,7 @@ from rules.errors import RuleViolation
 from rules.events import ReinforcementEntered, UnitMoved
 from rules.game import Game
 from rules.hexes import Grid, hex_number, hexside
-from rules.legal import choices
+from rules.legal import choices, reach
 from rules.night import zoc_rules
 from rules.reducer import decide, fold, new_game
 from rules.revised_movement import StrategicMove
@@ -97,6 +97,7 @@ def random_path(state, rng: random.Random, start: str) -> tuple[str, ...]:
 
 def check_agreement(state, rng: random.Random) -> None:
     legal = choices(state)
+    check_reach(state, legal)
     # Offered -> accepted, with the offered cost.
     for unit_id, dests in list(legal.moves.items())[:4]:
         for dest in rng.sample(list(dests.values()), min(3, len(dests))):
@@ -127,6 +128,26 @@ def check_agreement(state, rng: random.Random) -> None:
             continue
         dest = offered[unit_id][event.path[-1]]
         assert dest.cost <= event.cost
+
+
+def check_reach(state, legal) -> None:
+    """The summary the server sends names every unit of the full form, and each unit's reach is
+    exactly its destinations in the full form; a unit named but with no destination gets a reason."""
+    summary = choices(state, destinations=False)
+    assert not summary.moves and not summary.reinforcements and not summary.strategic
+    assert summary.may_move == legal.may_move and summary.may_enter == legal.may_enter
+    assert summary.may_move_strategically == legal.may_move_strategically
+    for how, listed, table in (
+        ("move", summary.may_move, legal.moves),
+        ("enter", summary.may_enter, legal.reinforcements),
+        ("strategic", summary.may_move_strategically, legal.strategic),
+    ):
+        assert set(table) <= set(listed)
+        for unit_id in listed:
+            found, refused = reach(state, unit_id, how)
+            assert found == table.get(unit_id, {})
+            assert (refused is None) == bool(found)
+            assert refused is None or (CASE.match(refused.case) and refused.message)
 
 
 def check_event(before, event, after) -> None:
