@@ -42,6 +42,7 @@ from replay.visibility import delayed, listing, visible_version
 from rules import commands as rules_commands
 from rules import state as rules_state
 from rules.legal import choices as legal_choices
+from rules.legal import reach as legal_reach
 
 log = logging.getLogger(__name__)
 
@@ -198,6 +199,7 @@ class LiveGame:
         self._advance_lock = asyncio.Lock()
         self._seed: bytes | None = None
         self._choices: tuple[bytes, bytes] | None = None  # (state digest, choices JSON)
+        self._reach: tuple[bytes, dict[tuple[str, str], bytes]] = (b"", {})  # (state digest, (how, unit) -> reach message)
         # (seat, command_id) of every action folded here -> (first, last, body hash or None)
         self._keys: dict[tuple[str, str], tuple[int, int, bytes | None]] = {}
         self._task: asyncio.Task | None = None
@@ -359,7 +361,7 @@ class LiveGame:
         key = self.history.digest()
         if self._choices is None or self._choices[0] != key:
             try:
-                data = msgspec.json.encode(legal_choices(self.history.state))
+                data = msgspec.json.encode(legal_choices(self.history.state, destinations=False))
             except Exception:  # noqa: BLE001 - the game goes on without choices
                 log.exception("game %s: computing the choices failed", self.game_id)
                 return
@@ -373,6 +375,27 @@ class LiveGame:
             if conn.choices_key != key:
                 conn.choices_key = key
                 conn.send_frame(frame)
+
+    def reach(self, seat: str | None, unit: str, how: str) -> bytes:
+        """The ``reach`` message for ``unit`` now, for the seat to act (computed once per state and
+        shared by its sockets); ProtocolError for anyone else, or when the game is over."""
+        if seat is None:
+            raise ProtocolError("unauthorized", "spectators cannot ask where a unit may move")
+        h = self.history
+        if h.finished is not None or h.state.game_over:
+            raise ProtocolError("game_over", "the game is over")
+        if h.session.to_act != seat:
+            raise ProtocolError("not_your_turn", "the game waits for the other player")
+        key = h.digest()
+        if self._reach[0] != key:
+            self._reach = (key, {})
+        cache = self._reach[1]
+        if (how, unit) not in cache:
+            found, refused = legal_reach(h.state, unit, how)
+            cache[(how, unit)] = protocol.encode(
+                protocol.ReachOut(version=h.version, unit=unit, how=how, destinations=found, refused=refused)
+            )
+        return cache[(how, unit)]
 
     # -- sockets ----------------------------------------------------------------------------------
     def admit(self) -> None:

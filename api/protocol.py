@@ -15,6 +15,7 @@ from typing import Literal, Union
 import msgspec
 
 from replay.records import GameFinished, SessionOptions
+from rules.legal import Destination, Refusal
 
 ErrorCode = Literal[
     "malformed",
@@ -108,6 +109,18 @@ class Chat(Action, frozen=True, kw_only=True, tag="chat"):
     text: str
 
 
+ReachHow = Literal["move", "enter", "strategic"]
+
+
+class Reach(ClientMessage, frozen=True, kw_only=True, tag="reach"):
+    """Ask where ``unit`` may end a move now: ``how`` "move" (a unit on the map), "enter" (a
+    reinforcement), "strategic" (revised 6.4). Only the seat the game waits for may ask; answered by a
+    ``reach`` to this socket. Not an action: nothing is appended."""
+
+    unit: str
+    how: ReachHow = "move"
+
+
 # -- replay (api/replaying.py): any connection, player or spectator, may scrub through the game --------
 ReplayUnit = Literal["event", "phase", "player_turn", "game_turn"]
 
@@ -146,6 +159,7 @@ class ReplayLive(ClientMessage, frozen=True, kw_only=True, tag="replay_live"):
 
 ClientMessageType = Union[  # noqa: UP007 - a runtime union for msgspec
     Hello,
+    Reach,
     ReplaySeek,
     ReplayStep,
     ReplayPlay,
@@ -267,6 +281,19 @@ class ChoicesOut(ServerMessage, frozen=True, kw_only=True, tag="choices"):
     choices: msgspec.Raw
 
 
+class ReachOut(ServerMessage, frozen=True, kw_only=True, tag="reach"):
+    """The answer to ``reach``: every hex ``unit`` may end its move in at ``version``, with the cost
+    and a cheapest path (`rules.legal.Destination`), exactly as the rules accept them; when none,
+    ``refused`` gives the rule's case and sentence. A client drops a reach whose ``version`` is not
+    that of its current choices."""
+
+    version: int
+    unit: str
+    how: ReachHow
+    destinations: dict[str, Destination]
+    refused: Refusal | None = None
+
+
 class Ack(ServerMessage, frozen=True, kw_only=True, tag="ack"):
     """The action ``command_id`` is in the log at versions ``first``..``last``; ``duplicate``: it
     had been appended before (this is the original outcome)."""
@@ -330,7 +357,7 @@ class ReplayFollowing(ServerMessage, frozen=True, kw_only=True, tag="replay_foll
 
 
 ServerMessageType = Union[  # noqa: UP007
-    Welcome, Events, Snapshot, ChoicesOut, Ack, Error, ReplayFrame, ReplayFollowing
+    Welcome, Events, Snapshot, ChoicesOut, ReachOut, Ack, Error, ReplayFrame, ReplayFollowing
 ]
 
 

@@ -17,7 +17,7 @@ from redis.exceptions import RedisError
 from api import protocol
 from api.app_keys import CONFIG, LIVE, SEATS
 from api.live import Connection, GameNotFound, LiveGame
-from api.protocol import Error, Hello, ProtocolError
+from api.protocol import Error, Hello, ProtocolError, Reach
 from api.replaying import REPLAY_MESSAGES, ReplayCursor, replay_cursor
 from eventstore.errors import EventStoreError
 
@@ -96,6 +96,11 @@ async def websocket(request: web.Request) -> web.WebSocketResponse:
                 except (RedisError, EventStoreError, OSError) as exc:
                     log.warning("game %s: a replay failed: %s", live.game_id, exc)
                     conn.send_message(Error(code="conflict", message="the event store is unavailable; ask again"))
+            elif isinstance(message, Reach):
+                try:
+                    conn.send(live.reach(conn.seat, message.unit, message.how))
+                except ProtocolError as exc:
+                    conn.send_message(exc.to_message())
             elif conn.seat is None:
                 conn.send_message(
                     Error(code="unauthorized", message="spectators cannot act", command_id=message.command_id)

@@ -29,10 +29,12 @@ def test_every_example_is_a_valid_message_and_every_message_has_one():
     shown = set()
     for block in re.findall(r"```json\n(.*?)```", text, re.S):
         tag = json.loads(block)["type"]
-        if tag in protocol.CLIENT_TAGS:
-            message = protocol.decode(block.encode())
-        else:
+        try:  # `reach` goes both ways: the answer is a server message, the question a client one
             message = server.decode(block.encode())
+        except msgspec.ValidationError:
+            if tag not in protocol.CLIENT_TAGS:
+                raise
+            message = protocol.decode(block.encode())
         shown.add(type(message))
     every = set(protocol.ClientMessageType.__args__) | set(protocol.ServerMessageType.__args__)
     assert every - shown == set(), f"no example of {sorted(t.__name__ for t in every - shown)}"

@@ -6,7 +6,7 @@ import random
 import msgspec
 from apiharness import GAMES, WsClient, new_game, play_game, play_steps
 
-from api.protocol import Ack, ChoicesOut, Error
+from api.protocol import Ack, ChoicesOut, Error, ReachOut
 from replay.history import fold_envelopes
 from replay.verify import verify
 from rules.commands import EndPhase
@@ -102,10 +102,14 @@ async def test_choices_go_to_the_player_to_act_only(client):
     offered = await union.expect(ChoicesOut)
     assert offered.side == "union" and offered.version == 3
     legal = msgspec.json.decode(offered.choices)
-    assert legal["side"] == "union" and legal["moves"]
-    unit, destinations = next(iter(legal["moves"].items()))
-    hex_, destination = next(iter(destinations.items()))
-    ack = await union.act("command", command={"type": "move", "unit": unit, "path": destination["path"]})
+    assert legal["side"] == "union" and legal["may_move"] and legal["moves"] == {}  # destinations: ask reach
+    unit = legal["may_move"][0]
+    await union.send(type="reach", unit=unit)
+    reach = await union.expect(ReachOut)
+    assert reach.version == offered.version and reach.unit == unit and reach.how == "move" and reach.refused is None
+    hex_, destination = next(iter(reach.destinations.items()))
+    assert destination.path[0] == union.history.state.positions[unit] and destination.path[-1] == hex_
+    ack = await union.act("command", command={"type": "move", "unit": unit, "path": destination.path})
     assert isinstance(ack, Ack)
     assert (await union.expect(ChoicesOut)).version == ack.last  # the new choices, after the events
     assert confederate.choices is None and not any(isinstance(m, ChoicesOut) for m in confederate.inbox)
@@ -113,3 +117,34 @@ async def test_choices_go_to_the_player_to_act_only(client):
     await union.act("command", command={"type": "end_phase"})  # no attack: the Confederate's turn
     offered = await confederate.expect(ChoicesOut)
     assert offered.side == "confederate" and offered.version == union.version
+
+
+async def test_reach_answers_the_seat_to_act_only(client):
+    game, joined = await new_game(client)
+    union = await WsClient(client, game["game_id"], game["token"]).connect(choices=True)
+    confederate = await WsClient(client, game["game_id"], joined["token"]).connect()
+    spectator = await WsClient(client, game["game_id"]).connect()
+    legal = msgspec.json.decode((await union.expect(ChoicesOut)).choices)
+    unit = legal["may_move"][0]
+    await union.send(type="reach", unit=unit)
+    first = await union.expect(ReachOut)
+    assert first.destinations and first.refused is None
+    await union.send(type="reach", unit=unit)  # asked again: the same answer, computed once
+    assert await union.expect(ReachOut) == first
+    await confederate.send(type="reach", unit=unit)
+    assert (await confederate.expect(Error)).code == "not_your_turn"
+    await spectator.send(type="reach", unit=unit)
+    assert (await spectator.expect(Error)).code == "unauthorized"
+    await union.send(type="reach", unit=unit, how="fly")
+    error = await union.expect(Error)
+    assert error.code == "malformed" and "reach" in error.message
+    # 5.17: once it has moved, the unit's reach is empty and says why (and nothing was appended)
+    hex_, destination = next(iter(first.destinations.items()))
+    ack = await union.act("command", command={"type": "move", "unit": unit, "path": destination.path})
+    await union.send(type="reach", unit=unit)
+    moved = await union.expect(ReachOut)
+    assert moved.version == ack.last and moved.destinations == {} and "already moved" in moved.refused.message
+    await union.send(type="reach", unit="nobody", how="enter")
+    nobody = await union.expect(ReachOut)
+    assert nobody.destinations == {} and "no unit 'nobody'" in nobody.refused.message
+    assert union.version == ack.last
