@@ -6,7 +6,10 @@
   same-run baselines for the same log: msgspec decoding it from JSON, and an empty loop over it;
 - a full self-played game, random and greedy players (median seconds per game, under the referee);
 - combat: the attack choices of a Combat Phase, validating a declaration, and resolving an attack
-  (die roll, result, decisions it leaves), each on positions met in self-play (median).
+  (die roll, result, decisions it leaves), each on positions met in self-play (median);
+- the choices the server computes at every version of a self-played game: the summary it sends and
+  one unit's reach (what a player's move asks for), beside the baseline of every unit's
+  destinations at once (what it sent before), with the sizes of the JSON messages.
 """
 
 from __future__ import annotations
@@ -113,7 +116,67 @@ def run(args) -> int:
     print(f"  baseline msgspec JSON decode of the same log: {decode_rate:,.0f} events/s (fold/decode = {fold_rate / decode_rate:.2f})")
     print(f"  baseline empty loop over the log: {loop_rate:,.0f} events/s (fold/loop = {fold_rate / loop_rate:.4f})")
     _bench_games_and_combat(args, start)
+    _bench_choices_per_version(args, start)
     return 0
+
+
+def _bench_choices_per_version(args, start) -> None:
+    """At each version of a self-played game (Movement Phases with nothing pending): the full choices
+    (every unit's destinations), the summary without destinations, and the reach of one unit that
+    may move (drawn at random, as a player picks one), in ms and JSON bytes."""
+    import msgspec
+
+    from rules.legal import choices, reach
+    from rules.selfplay import PLAYERS, play
+    from rules.state import MOVEMENT
+
+    rng = random.Random(args.seed)
+    positions = [
+        before.copy()
+        for before, _command, _events in play(start, rng, max_commands=600, players=PLAYERS["random"])
+        if before.phase == MOVEMENT and not before.pending
+    ]
+    full, summary, one, now = [], [], [], []  # now: summary + one reach, where a unit may move
+    full_bytes, summary_bytes, one_bytes = [], [], []
+    for state in positions:
+        t = time.perf_counter()
+        everything = choices(state)
+        full.append(time.perf_counter() - t)
+        t = time.perf_counter()
+        sent = choices(state, destinations=False)
+        summary.append(time.perf_counter() - t)
+        full_bytes.append(len(msgspec.json.encode(everything)))
+        summary_bytes.append(len(msgspec.json.encode(sent)))
+        if sent.may_move:
+            unit = rng.choice(sent.may_move)
+            t = time.perf_counter()
+            found, _ = reach(state, unit)
+            one.append(time.perf_counter() - t)
+            one_bytes.append(len(msgspec.json.encode(found)))
+            now.append(summary[-1] + one[-1])
+    if not one:
+        return
+
+    def line(name: str, times: list[float], sizes: list[int]) -> str:
+        return (
+            f"  {name}: p50 {_pct(times, 50) * 1e3:.2f} ms, p99 {_pct(times, 99) * 1e3:.2f} ms, "
+            f"max {max(times) * 1e3:.2f} ms; {statistics.median(sizes):,.0f} bytes at the median"
+        )
+
+    print(f"choices per version ({len(positions)} Movement Phase positions of a self-played game):")
+    print(line("baseline, every unit's destinations (sent before)", full, full_bytes))
+    print(line("summary, units that may move (sent now)", summary, summary_bytes))
+    print(line("one unit's reach (asked for each move)", one, one_bytes))
+    print(
+        f"  summary + one reach against the baseline: p50 {_pct(full, 50) / _pct(now, 50):.0f}x, "
+        f"p99 {_pct(full, 99) / _pct(now, 99):.0f}x less time; "
+        f"{statistics.median(full_bytes) / (statistics.median(summary_bytes) + statistics.median(one_bytes)):.0f}x fewer bytes"
+    )
+
+
+def _pct(values: list[float], p: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(len(ordered) * p / 100))]
 
 
 def _bench_games_and_combat(args, start) -> None:
