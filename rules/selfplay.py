@@ -17,7 +17,7 @@ nothing is read or written.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Generator, Iterator
 
 from rules import movement
 from rules.combat import AttackDeclared, ChooseLosses, DeclareAttack, ResolveAttack
@@ -37,7 +37,7 @@ from rules.crt import ratio
 from rules.errors import RuleViolation
 from rules.events import Event, PhaseBegan, PhaseEnded
 from rules.handlers import apply
-from rules.legal import Choices, choices, reinforcement_choices, unit_moves
+from rules.legal import Choices, Destination, choices, reinforcement_choices, unit_moves
 from rules.outcomes import UnitEliminated
 from rules.reducer import Dice, decide, fold
 from rules.retreat import Advance, Decline, Retreat
@@ -50,6 +50,7 @@ from rules.revised_combat_procedures import (
     rally_candidates,
     rout_candidates,
 )
+from rules.revised_movement import StrategicMove
 from rules.sequence import why_phase_may_not_end
 from rules.stacking import overstacked
 from rules.state import COMBAT, MOVEMENT, State
@@ -113,11 +114,28 @@ def random_attack(attacks: list[AttackOption], rng: random.Random) -> DeclareAtt
     return command
 
 
-def random_command(state: State, rng: random.Random, end_weight: float = 0.15, legal: Choices | None = None) -> Command:
-    """A legal command picked at random from the full choices: a pending decision's option; else end
-    the phase with probability ``end_weight`` when it may end; else move (or enter) a random unit to a
-    random destination, or declare a random attack."""
+def random_command(
+    state: State, rng: random.Random, end_weight: float = 0.15, legal: Choices | None = None
+) -> Command:
+    """A legal command picked at random from the full choices (``summary_command``, answered from
+    their tables of destinations)."""
     legal = choices(state) if legal is None else legal
+    tables = {"move": legal.moves, "enter": legal.reinforcements, "strategic": legal.strategic}
+    return answered(summary_command(legal, rng, end_weight), lambda how, unit: tables[how].get(unit, {}))
+
+
+Reaching = Generator[tuple[str, str], dict[str, Destination], Command]
+
+
+def summary_command(legal: Choices, rng: random.Random, end_weight: float = 0.15) -> Reaching:
+    """A legal command picked at random from the choices, needing only their summary (a client's,
+    ``choices(state, destinations=False)``): a pending decision's option; else end the phase with
+    probability ``end_weight`` when it may end; else declare a random attack, or draw a mover from
+    ``may_move``, ``may_enter`` and ``may_move_strategically`` (revised 6.4) and move it to a random
+    destination. A generator: it yields ``(how, unit)`` for the drawn mover's destinations
+    (``rules.legal.reach``) and is sent them; a mover with none (5.13, 5.32) is dropped and another
+    drawn, never the same one twice; with none left it ends the phase, if it may. Returns the command
+    (``StopIteration.value``; ``answered`` runs it with a function giving the destinations)."""
     if legal.decision is not None:
         return random_decision(legal.decision, rng)
     if legal.rally and rng.random() < 0.5:  # revised 12.41 (b)
@@ -128,16 +146,34 @@ def random_command(state: State, rng: random.Random, end_weight: float = 0.15, l
         if legal.may_end_phase and rng.random() < end_weight:
             return EndPhase()
         return random_attack(legal.attacks, rng)
-    movers = [("move", u) for u in legal.moves] + [("enter", u) for u in legal.reinforcements]
+    movers = [("move", u) for u in legal.may_move] + [("enter", u) for u in legal.may_enter]
+    movers += [("strategic", u) for u in legal.may_move_strategically]
     if legal.may_end_phase and (not movers or rng.random() < end_weight):
         return EndPhase()
-    if not movers:
-        raise DeadEnd(f"dead end: {legal.end_phase_refused}")
-    kind, unit = movers[rng.randrange(len(movers))]
-    table = legal.moves if kind == "move" else legal.reinforcements
-    dests = sorted(table[unit])
-    dest = table[unit][dests[rng.randrange(len(dests))]]
-    return MoveUnit(unit, dest.path) if kind == "move" else EnterReinforcement(unit, dest.path)
+    while movers:
+        how, unit = movers.pop(rng.randrange(len(movers)))
+        dests = yield how, unit
+        if dests:
+            path = dests[sorted(dests)[rng.randrange(len(dests))]].path
+            if how == "move":
+                return MoveUnit(unit, path)
+            if how == "enter":
+                return EnterReinforcement(unit, path)
+            return StrategicMove(unit=unit, path=path)
+    if legal.may_end_phase:
+        return EndPhase()
+    raise DeadEnd(f"dead end: {legal.end_phase_refused}")
+
+
+def answered(picking: Reaching, destinations: Callable[[str, str], dict[str, Destination]]) -> Command:
+    """The command a ``summary_command`` returns, each ``(how, unit)`` it asks answered by
+    ``destinations(how, unit)``."""
+    try:
+        ask = next(picking)
+        while True:
+            ask = picking.send(destinations(*ask))
+    except StopIteration as done:
+        return done.value
 
 
 def _random_move(state: State, rng: random.Random, end_weight: float) -> Command:
