@@ -2,9 +2,10 @@
 
 Each game is played by a bot holding both seats' connections. After a think time it sends a random
 legal command for the seat the game waits for: chosen from a fold of the events it received
-(`rules.selfplay.random_player`), or, with ``choices``, from the `choices` the server sent (which
-makes the server compute them, as it does for a human's client). When a game ends the bot starts
-another, and the game's spectators follow it there.
+(`rules.selfplay.random_player`), or, with ``choices``, as the web client plays: from the `choices`
+the server sent (without destinations), asking the server for the `reach` of the one unit it draws
+to move (`rules.selfplay.summary_command`; a unit with nowhere to go: another is drawn). When a game
+ends the bot starts another, and the game's spectators follow it there.
 
 The folding and the choosing (the rules engine: milliseconds a command, as much as the server
 spends on it) are done by `brain` processes (one per core, at a lower CPU priority: `brain_nice`),
@@ -16,8 +17,9 @@ show, rather than longer latencies).
 Every game and spectator connects first; the measured period (`duration`) starts once all are.
 Measured: command latency (sending a command until its `ack`), broadcast latency (an event's
 append time, stamped by the server, until a spectator, or with no spectators the opponent's socket,
-has it; one clock, loopback), errors, and events appended per second. Every loop ends at the
-deadline; nothing here talks to anything but the given server.
+has it; one clock, loopback), with ``choices`` reach latency (sending a `reach` until its reply)
+and how many reaches were asked and came back empty, errors, and events appended per second. Every
+loop ends at the deadline; nothing here talks to anything but the given server.
 """
 
 from __future__ import annotations
@@ -31,13 +33,34 @@ import sys
 import time
 from collections import Counter
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Union
 
 import aiohttp
 import msgspec
 
 from api.protocol import Ack, ChoicesOut, Error, Events, ServerMessageType, Welcome
 
-_decoder = msgspec.json.Decoder(ServerMessageType)
+if TYPE_CHECKING:  # the rules engine is loaded by the brains only
+    from rules.commands import Command
+    from rules.legal import Destination
+    from rules.selfplay import Reaching
+
+
+class ReachIn(msgspec.Struct, frozen=True, kw_only=True, tag_field="type", tag="reach"):
+    """The server's `reach` reply, as far as this process reads it: its destinations stay raw JSON,
+    for the brain (the whole frame is handed on)."""
+
+    version: int
+    unit: str
+    how: str
+    destinations: msgspec.Raw
+
+
+_decoder = msgspec.json.Decoder(
+    Union[  # noqa: UP007 - a runtime union for msgspec
+        tuple(t for t in ServerMessageType.__args__ if t.__struct_config__.tag != "reach") + (ReachIn,)
+    ]
+)
 
 
 @dataclass
@@ -52,6 +75,9 @@ class Figures:
     store_cpu_s: float | None = None
     client_cpu_s: float = 0.0
     broadcast_ms: list[float] = field(default_factory=list)
+    reach_ms: list[float] = field(default_factory=list)  # with --choices: a `reach` sent until its reply
+    reaches: int = 0  # `reach` replies received in the measured period
+    empty_reaches: int = 0  # of which with no destination
     events: int = 0
     games_started: int = 0
     games_finished: int = 0
@@ -109,6 +135,7 @@ class Seat:
         self.bot = bot
         self.folds = folds
         self.waiting: dict[str, asyncio.Future] = {}
+        self.reaching: tuple[tuple[str, str], asyncio.Future] | None = None  # (how, unit): the reach asked
         self.choices: ChoicesOut | None = None
         self.choices_arrived = asyncio.Event()
         self.since = 1 << 62  # the welcome's version: what comes after it is broadcast, not catch-up
@@ -129,8 +156,17 @@ class Seat:
                         for event in message.events:
                             if event.version > self.since:  # not the catch-up on connecting
                                 bot.figures.broadcast_ms.append(now - event.time)
+                elif isinstance(message, ReachIn):
+                    if self.reaching is not None and self.reaching[0] == (message.how, message.unit):
+                        self.reaching[1].set_result((message, frame.data))
+                        self.reaching = None
+                    else:
+                        bot.figures.error("reach not asked")
                 elif isinstance(message, Ack | Error):
                     future = self.waiting.pop(message.command_id or "", None)
+                    if future is None and message.command_id is None and self.reaching is not None:
+                        future = self.reaching[1]  # an action's error names it: this answers the reach
+                        self.reaching = None
                     if future is not None and not future.done():
                         future.set_result(message)
                     elif isinstance(message, Error):
@@ -143,7 +179,7 @@ class Seat:
         except (aiohttp.ClientError, ConnectionError, asyncio.CancelledError):
             pass
         finally:
-            for future in self.waiting.values():
+            for future in [*self.waiting.values(), *([self.reaching[1]] if self.reaching else [])]:
                 if not future.done():
                     future.set_exception(ConnectionError("the connection closed"))
 
@@ -151,6 +187,14 @@ class Seat:
         future = asyncio.get_running_loop().create_future()
         self.waiting[command_id] = future
         await self.ws.send_bytes(msgspec.json.encode(message))
+        return await future
+
+    async def reach(self, how: str, unit: str) -> tuple[ReachIn, str] | Error:
+        """Ask where ``unit`` may end a move (``how``: "move", "enter", "strategic"); the reply
+        (with its frame) or the server's error."""
+        future = asyncio.get_running_loop().create_future()
+        self.reaching = ((how, unit), future)
+        await self.ws.send_bytes(msgspec.json.encode({"type": "reach", "unit": unit, "how": how}))
         return await future
 
     async def close(self) -> None:
@@ -233,6 +277,8 @@ class Bot:
                         await asyncio.wait_for(_any(s.choices_arrived for s in seats.values()), 30)
                         seat = next((s for s in seats.values() if s.choices and s.choices.version == version), None)
                     picked = await self.brain.pick(gid, version, seat.choices.choices)
+                    while picked.reach is not None:  # the brain drew a unit to move: where may it go?
+                        picked = await self._reach(seat, version, *picked.reach)
                 else:
                     picked = await self.brain.pick(gid, self.version)
                 if picked.error:
@@ -263,6 +309,22 @@ class Bot:
             for seat in seats.values():
                 await seat.close()
             self.brain.forget(gid)
+
+    async def _reach(self, seat: Seat, version: int, how: str, unit: str) -> Picked:
+        """Ask the server for one unit's reach, timed; the brain's next answer, given the reply."""
+        started = time.perf_counter()
+        reply = await asyncio.wait_for(seat.reach(how, unit), 30)
+        measured = time.monotonic() < self.run.deadline
+        if isinstance(reply, Error):
+            return Picked(-1, error=f"reach {reply.code}")
+        message, frame = reply
+        if measured:
+            self.figures.reach_ms.append((time.perf_counter() - started) * 1000)
+            self.figures.reaches += 1
+            self.figures.empty_reaches += bytes(message.destinations) == b"{}"
+        if message.version != version:
+            return Picked(-1, error="reach for another version")
+        return await self.brain.reached(self.game_id, frame)
 
 
 async def spectate(run: Run, slot: Slot) -> None:
@@ -427,6 +489,12 @@ class _Pick(msgspec.Struct, tag="pick"):
     choices: bytes | None = None  # the `choices` JSON the server sent, with --choices
 
 
+class _Reached(msgspec.Struct, tag="reached"):
+    id: int
+    game: str
+    frame: str  # the server's `reach` reply to what the last answer asked, as received
+
+
 class _Forget(msgspec.Struct, tag="forget"):
     game: str
 
@@ -435,11 +503,12 @@ class Picked(msgspec.Struct):
     id: int
     side: str | None = None  # the seat the command is for
     command: bytes | None = None  # its JSON
+    reach: tuple[str, str] | None = None  # or: no command yet, first ask the server this (how, unit)
     finished: bool = False
     error: str | None = None
 
 
-_ToBrain = _Begin | _Fold | _Pick | _Forget
+_ToBrain = _Begin | _Fold | _Pick | _Reached | _Forget
 
 
 class BrainClient:
@@ -480,10 +549,18 @@ class BrainClient:
         await self.pick("", 0)
 
     async def pick(self, game: str, version: int, choices: bytes | None = None) -> Picked:
+        raw = bytes(choices) if choices is not None else None
+        return await self._ask(lambda ask: _Pick(ask, game, version, raw))
+
+    async def reached(self, game: str, frame: str) -> Picked:
+        """The pick goes on with the reach the last answer asked for."""
+        return await self._ask(lambda ask: _Reached(ask, game, frame))
+
+    async def _ask(self, message) -> Picked:
         future = asyncio.get_running_loop().create_future()
         ask = next(self.ids)
         self.waiting[ask] = future
-        self._send(_Pick(ask, game, version, bytes(choices) if choices is not None else None))
+        self._send(message(ask))
         return await asyncio.wait_for(future, 60)
 
     async def _read(self) -> None:
@@ -520,16 +597,21 @@ def brain(scenario: str, nice: int) -> None:
     from eventstore.envelope import Envelope
     from replay.games import GameCache
     from replay.history import History, HistoryError
-    from rules.legal import Choices
-    from rules.selfplay import random_command, random_player
+    from rules.legal import Choices, Destination
+    from rules.selfplay import random_player, summary_command
 
     os.nice(nice)
     cache = GameCache()
     cache.game(scenario, "classic", {})  # the rules tables, built before the clock starts
     games: dict[str, tuple[History, random.Random, list[str]]] = {}  # history, rng, fold errors
+    picking: dict[str, tuple[tuple[str, str], Reaching]] = {}  # per game: the reach asked, the pick asking
     decoder = msgspec.msgpack.Decoder(_ToBrain)
     events = msgspec.json.Decoder(Events)
     choices = msgspec.json.Decoder(Choices)
+    # what the brain reads of a `reach` reply
+    reaches = msgspec.json.Decoder(
+        msgspec.defstruct("Reach", [("unit", str), ("how", str), ("destinations", dict[str, Destination])])
+    )
     encoder = msgspec.msgpack.Encoder()
     stdin, stdout = sys.stdin.buffer, sys.stdout.buffer
     while header := stdin.read(4):
@@ -552,18 +634,29 @@ def brain(scenario: str, nice: int) -> None:
             data = encoder.encode(Picked(message.id, finished=True))
             stdout.write(len(data).to_bytes(4, "big") + data)
             stdout.flush()
-        elif isinstance(message, _Pick):
+        elif isinstance(message, _Pick | _Reached):
             h, rng, errors = games[message.game]
             picked = Picked(message.id, error=errors.pop() if errors else None)
+            asked, pick = picking.pop(message.game, (None, None))
             if h.finished is not None:
                 picked.finished = True
             else:
                 try:
-                    if message.choices is not None:
-                        command = random_command(h.state, rng, legal=choices.decode(message.choices))
+                    if isinstance(message, _Reached):
+                        reply = reaches.decode(message.frame)
+                        if pick is None or asked != (reply.how, reply.unit):
+                            raise ValueError(f"a reach of {reply.how} {reply.unit} not asked for")
+                        got = _step(pick, reply.destinations)
+                    elif message.choices is not None:  # the server's choices; destinations asked per unit
+                        pick = summary_command(choices.decode(message.choices), rng)
+                        got = _step(pick)
                     else:
-                        command = random_player(h.state, rng)
-                    picked.side, picked.command = h.session.to_act, msgspec.json.encode(command)
+                        got = random_player(h.state, rng)
+                    if isinstance(got, tuple):  # (how, unit): the server's reach first
+                        picked.reach = got
+                        picking[message.game] = (got, pick)
+                    else:
+                        picked.side, picked.command = h.session.to_act, msgspec.json.encode(got)
                 except Exception as exc:  # a dead end or a bug of the rules: counted, the run goes on
                     picked.error = f"brain: {type(exc).__name__}: {exc}"
             data = encoder.encode(picked)
@@ -573,3 +666,13 @@ def brain(scenario: str, nice: int) -> None:
             games[message.game] = (History(message.game, cache), random.Random(message.index), [])
         else:
             games.pop(message.game, None)
+            picking.pop(message.game, None)
+
+
+def _step(pick: Reaching, destinations: dict[str, Destination] | None = None) -> tuple[str, str] | Command:
+    """Run a ``summary_command`` on (sent the destinations it asked for, if any) to the next
+    ``(how, unit)`` it asks about, or to its command."""
+    try:
+        return pick.send(destinations)
+    except StopIteration as done:
+        return done.value

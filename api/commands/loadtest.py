@@ -33,8 +33,8 @@ def add_arguments(parser) -> None:
     )
     parser.add_argument(
         "--choices", action="store_true",
-        help="players ask the server for their choices and pick from them (the server computes them, as for "
-        "a human's client); default: each bot picks from its own fold",
+        help="players play as the web client does: from the choices the server sends, asking it for the reach "
+        "of the unit they draw to move; default: each bot picks from its own fold",
     )
     parser.add_argument(
         "--brain-nice", type=int, default=10,
@@ -135,6 +135,10 @@ def _report(args, figures, server: str) -> int:
         "errors": sum(figures.errors.values()),
         "error_kinds": dict(figures.errors),
     }
+    if args.choices:  # the bots asked the server for reach
+        report["reach_latency_ms"] = {"p50": ms(figures.reach_ms, 50), "p99": ms(figures.reach_ms, 99),
+                                      "max": ms(figures.reach_ms, 100)}
+        report["reaches"], report["empty_reaches"] = figures.reaches, figures.empty_reaches
     if args.json:
         print(json.dumps(report))
     else:
@@ -145,6 +149,10 @@ def _report(args, figures, server: str) -> int:
               f"({report['events_per_s']}/s), games started {report['games_started']}, finished {report['games_finished']}")
         print(f"command latency ms:   p50 {c['p50']}  p99 {c['p99']}  max {c['max']}")
         print(f"broadcast latency ms: p50 {b['p50']}  p99 {b['p99']}  max {b['max']}  ({b['deliveries']} deliveries)")
+        if args.choices:
+            r = report["reach_latency_ms"]
+            print(f"reach latency ms:     p50 {r['p50']}  p99 {r['p99']}  max {r['max']}  "
+                  f"({report['reaches']} reaches, {report['empty_reaches']} empty)")
         print(f"cpu: server {report['server_cpu_s']} s ({report['server_cpu_ms_per_command']} ms/command), "
               f"its Redis {report['store_cpu_s']} s, loadtest {report['loadtest_cpu_s']} s "
               f"(+ brains {report['brains_cpu_s']} s at nice {args.brain_nice}); load average {report['load_average']}")

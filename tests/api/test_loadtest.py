@@ -1,5 +1,7 @@
 """`bluegray loadtest` against the test server: bots play through the websocket (their commands
-chosen by the brain processes) while spectators watch; every figure is filled and nothing fails."""
+chosen by the brain processes) while spectators watch; every figure is filled and nothing fails.
+With ``choices`` the bots play as the web client does: from the server's choices, asking the server
+for the reach of each unit they draw to move."""
 
 from api.loadtest import Run, run
 
@@ -7,7 +9,12 @@ from api.loadtest import Run, run
 async def test_a_short_load_test_plays_and_measures(client):
     url = str(client.server.make_url("")).rstrip("/")
     for choices in (False, True):  # commands chosen from the bot's own fold, then from the server's choices
-        figures = await run(Run(url=url, games=2, spectators=2, duration=2.0, think=0.05, choices=choices))
+        figures = await run(Run(url=url, games=2, spectators=2, duration=3.0, think=0.05, choices=choices))
         assert not figures.errors, figures.errors
         assert figures.games_started >= 2 and len(figures.command_ms) > 0 and figures.events >= len(figures.command_ms)
         assert figures.broadcast_ms and figures.brain_cpu_s is not None
+        assert len(figures.reach_ms) == figures.reaches and figures.empty_reaches <= figures.reaches
+        if choices:  # every unit drawn to move was asked about; each reply came back, not all empty
+            assert figures.reaches > 0 and figures.empty_reaches < figures.reaches
+        else:
+            assert figures.reaches == 0
