@@ -158,8 +158,9 @@ class Seat:
                                 bot.figures.broadcast_ms.append(now - event.time)
                 elif isinstance(message, ReachIn):
                     if self.reaching is not None and self.reaching[0] == (message.how, message.unit):
-                        self.reaching[1].set_result((message, frame.data))
-                        self.reaching = None
+                        future, self.reaching = self.reaching[1], None
+                        if not future.done():  # (not given up on: a timeout)
+                            future.set_result((message, frame.data))
                     else:
                         bot.figures.error("reach not asked")
                 elif isinstance(message, Ack | Error):
