@@ -257,7 +257,9 @@ class Bot:
         seats = {}
         for answer, folds in ((game, True), (joined, False)):
             ws = await session.ws_connect("/ws", max_msg_size=0, heartbeat=None)
-            await ws.send_json({"type": "hello", "game_id": gid, "token": answer["token"], "choices": run.choices})
+            await ws.send_json(
+                {"type": "hello", "game_id": gid, "token": answer["token"], "choices": run.choices}
+            )
             seats[answer["seat"]] = Seat(ws, self, folds)
         self.slot.start(gid)
         try:
@@ -271,12 +273,16 @@ class Bot:
                     await asyncio.sleep(self.rng.uniform(0.5, 1.5) * run.think)
                 if run.choices:  # the choices the server sent to the seat it waits for
                     version = self.version
-                    seat = next((s for s in seats.values() if s.choices and s.choices.version == version), None)
+                    seat = next(
+                        (s for s in seats.values() if s.choices and s.choices.version == version), None
+                    )
                     while seat is None:
                         for s in seats.values():
                             s.choices_arrived.clear()
                         await asyncio.wait_for(_any(s.choices_arrived for s in seats.values()), 30)
-                        seat = next((s for s in seats.values() if s.choices and s.choices.version == version), None)
+                        seat = next(
+                            (s for s in seats.values() if s.choices and s.choices.version == version), None
+                        )
                     picked = await self.brain.pick(gid, version, seat.choices.choices)
                     while picked.reach is not None:  # the brain drew a unit to move: where may it go?
                         picked = await self._reach(seat, version, *picked.reach)
@@ -294,7 +300,10 @@ class Bot:
                 command_id = f"b{next(self.ids)}"
                 started = time.perf_counter()
                 answer = await asyncio.wait_for(
-                    seat.send(command_id, {"type": "command", "command_id": command_id, "command": msgspec.Raw(picked.command)}),
+                    seat.send(
+                        command_id,
+                        {"type": "command", "command_id": command_id, "command": msgspec.Raw(picked.command)},
+                    ),
                     30,
                 )
                 if time.monotonic() < run.deadline:
@@ -436,7 +445,8 @@ async def run(config: Run) -> Figures:
     """Connect every game and spectator, then run the load for `duration` seconds against the
     server at `url` (only that period is measured); returns the figures."""
     config.brains = [
-        await BrainClient.spawn(config.scenario, config.brain_nice) for _ in range(max(1, min(4, os.cpu_count() or 1)))
+        await BrainClient.spawn(config.scenario, config.brain_nice)
+        for _ in range(max(1, min(4, os.cpu_count() or 1)))
     ]
     await asyncio.gather(*(brain.ready() for brain in config.brains))  # loaded before any game starts
     connector = aiohttp.TCPConnector(limit=0)
@@ -526,8 +536,11 @@ class BrainClient:
     @classmethod
     async def spawn(cls, scenario: str, nice: int) -> BrainClient:
         process = await asyncio.create_subprocess_exec(
-            sys.executable, "-c", f"from api.loadtest import brain; brain({scenario!r}, {int(nice)})",
-            stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE,
+            sys.executable,
+            "-c",
+            f"from api.loadtest import brain; brain({scenario!r}, {int(nice)})",
+            stdin=asyncio.subprocess.PIPE,
+            stdout=asyncio.subprocess.PIPE,
         )
         return cls(process)
 
@@ -623,9 +636,16 @@ def brain(scenario: str, nice: int) -> None:
                 if event.version <= h.version:
                     continue
                 envelope = Envelope(
-                    version=event.version, type=event.type, schema=event.schema, payload=bytes(event.data),
-                    actor=event.actor, command_id=event.command_id, time=event.time,
-                    digest=bytes.fromhex(event.digest), prev=h.head, hash=bytes.fromhex(event.hash),
+                    version=event.version,
+                    type=event.type,
+                    schema=event.schema,
+                    payload=bytes(event.data),
+                    actor=event.actor,
+                    command_id=event.command_id,
+                    time=event.time,
+                    digest=bytes.fromhex(event.digest),
+                    prev=h.head,
+                    hash=bytes.fromhex(event.hash),
                 )
                 try:
                     h.apply(envelope)

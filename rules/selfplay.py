@@ -193,7 +193,9 @@ def _random_move(state: State, rng: random.Random, end_weight: float) -> Command
     side = state.phasing
     arriving = reinforcement_choices(state)
     movers = [("enter", u) for u in arriving]
-    movers += [("move", u) for u in sorted(state.positions) if units[u].side == side and movement.may_move(state, u)]
+    movers += [
+        ("move", u) for u in sorted(state.positions) if units[u].side == side and movement.may_move(state, u)
+    ]
     rng.shuffle(movers)
     for kind, unit in movers:
         dests = arriving[unit] if kind == "enter" else unit_moves(state, unit)
@@ -283,7 +285,9 @@ def greedy_player(state: State, rng: random.Random, end_weight: float = 0.15) ->
             cheapest = min(decision.options, key=lambda o: (sum(units[u].strength for u in o), len(o), o))
             return ChooseLosses(cheapest)
         if isinstance(decision, AdvanceChoice):
-            return Advance(decision.options[0].unit, decision.options[0].to) if decision.options else Decline()
+            return (
+                Advance(decision.options[0].unit, decision.options[0].to) if decision.options else Decline()
+            )
         return random_decision(decision, rng)
     if state.phase != COMBAT:
         return _random_move(state, rng, end_weight)
@@ -338,7 +342,10 @@ def play(
 
 
 def play_game(
-    state: State, rng: random.Random, max_commands: int = 10_000, players: dict[str, Player] | Player | None = None
+    state: State,
+    rng: random.Random,
+    max_commands: int = 10_000,
+    players: dict[str, Player] | Player | None = None,
 ) -> tuple[State, list[Event]]:
     """A whole game: the final state and every event."""
     log: list[Event] = []
@@ -379,7 +386,9 @@ class Referee:
                 self.phases += 1
                 over = overstacked(state)
                 if over:
-                    raise InvariantBroken(f"5.32: {over} over the stacking limit as the {state.phase} phase ends")
+                    raise InvariantBroken(
+                        f"5.32: {over} over the stacking limit as the {state.phase} phase ends"
+                    )
             if isinstance(event, PhaseBegan):
                 self.engaged = set()
             apply(state, event)
@@ -388,7 +397,9 @@ class Referee:
         for u, h in state.positions.items():
             kind = game.terrain.get(h)
             if kind is None or kind == "river" or h in game.ferry_hexes:
-                raise InvariantBroken(f"{game.designation(u)} is at {h} ({kind}): off the map, in a river or a ferry hex")
+                raise InvariantBroken(
+                    f"{game.designation(u)} is at {h} ({kind}): off the map, in a river or a ferry hex"
+                )
         self.log.extend(events)
         return state
 
@@ -398,13 +409,18 @@ class Referee:
         if params(final):
             counted = recount(self.start, self.log)
             if counted != {s: final.vp.get(s, 0) for s in counted}:
-                raise InvariantBroken(f"20.1: victory points recounted from the log {counted} != the state's {final.vp}")
+                raise InvariantBroken(
+                    f"20.1: victory points recounted from the log {counted} != the state's {final.vp}"
+                )
             if final.result is None:
                 raise InvariantBroken("20.2: the game ended without a level of victory")
 
 
 def refereed_game(
-    start: State, rng: random.Random, players: dict[str, Player] | Player | None = None, max_commands: int = 20_000
+    start: State,
+    rng: random.Random,
+    players: dict[str, Player] | Player | None = None,
+    max_commands: int = 20_000,
 ) -> tuple[State, list[Event], Referee]:
     """A whole game played under the referee's eye; raises ``InvariantBroken`` or ``DeadEnd``."""
     referee = Referee(start)

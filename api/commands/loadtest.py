@@ -25,24 +25,35 @@ HELP = "Self-playing games and spectators over websockets; prints command and br
 
 def add_arguments(parser) -> None:
     parser.add_argument("--games", type=int, default=10, help="concurrent self-playing games (default 10)")
-    parser.add_argument("--spectators", type=int, default=0, help="spectators, spread over the games (default 0)")
+    parser.add_argument(
+        "--spectators", type=int, default=0, help="spectators, spread over the games (default 0)"
+    )
     parser.add_argument("--duration", type=float, default=10.0, help="seconds to run (default 10)")
     parser.add_argument(
-        "--think", type=float, default=1.0,
+        "--think",
+        type=float,
+        default=1.0,
         help="mean seconds a bot waits before each command (default 1.0; 0: as fast as it can)",
     )
     parser.add_argument(
-        "--choices", action="store_true",
+        "--choices",
+        action="store_true",
         help="players play as the web client does: from the choices the server sends, asking it for the reach "
         "of the unit they draw to move; default: each bot picks from its own fold",
     )
     parser.add_argument(
-        "--brain-nice", type=int, default=10,
+        "--brain-nice",
+        type=int,
+        default=10,
         help="CPU priority (nice) of the processes that fold the games and choose the bots' commands (default 10)",
     )
     parser.add_argument("--url", help="a running server (http://127.0.0.1:8080); default: start one")
-    parser.add_argument("--fsync", choices=["always", "everysec"], default="always",
-                        help="the started server's appendfsync (default always)")
+    parser.add_argument(
+        "--fsync",
+        choices=["always", "everysec"],
+        default="always",
+        help="the started server's appendfsync (default always)",
+    )
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
 
 
@@ -58,9 +69,22 @@ def run(args) -> int:
         return _report(args, asyncio.run(_load(args, args.url, None)), "given")
     with tempfile.TemporaryDirectory(prefix="bluegray-load-") as data:
         server = subprocess.Popen(
-            [sys.executable, "-m", "api", "serve", "--port", "0", "--data-dir", data, "--fsync", args.fsync,
-             "--log-level", "WARNING"],
-            stdout=subprocess.PIPE, text=True,
+            [
+                sys.executable,
+                "-m",
+                "api",
+                "serve",
+                "--port",
+                "0",
+                "--data-dir",
+                data,
+                "--fsync",
+                args.fsync,
+                "--log-level",
+                "WARNING",
+            ],
+            stdout=subprocess.PIPE,
+            text=True,
         )
         try:
             line = server.stdout.readline()
@@ -91,12 +115,23 @@ async def _load(args, url: str, server_pid: int | None):
 
     def end() -> None:
         server, redis = cpu_seconds(server_pid), cpu_seconds(*store) if store else None
-        figures.server_cpu_s = None if server is None or marks.get("server") is None else server - marks["server"]
+        figures.server_cpu_s = (
+            None if server is None or marks.get("server") is None else server - marks["server"]
+        )
         figures.store_cpu_s = None if redis is None or marks.get("store") is None else redis - marks["store"]
         figures.client_cpu_s = time.process_time() - marks["own"] if marks else 0.0
 
-    config = Run(url=url, games=args.games, spectators=args.spectators, duration=args.duration,
-                 think=args.think, choices=args.choices, brain_nice=args.brain_nice, on_measuring=start, on_over=end)
+    config = Run(
+        url=url,
+        games=args.games,
+        spectators=args.spectators,
+        duration=args.duration,
+        think=args.think,
+        choices=args.choices,
+        brain_nice=args.brain_nice,
+        on_measuring=start,
+        on_over=end,
+    )
     figures = config.figures
     return await run(config)
 
@@ -121,13 +156,21 @@ def _report(args, figures, server: str) -> int:
         "events_per_s": round(figures.events / args.duration, 1),
         "games_started": figures.games_started,
         "games_finished": figures.games_finished,
-        "command_latency_ms": {"p50": ms(figures.command_ms, 50), "p99": ms(figures.command_ms, 99),
-                               "max": ms(figures.command_ms, 100)},
-        "broadcast_latency_ms": {"p50": ms(figures.broadcast_ms, 50), "p99": ms(figures.broadcast_ms, 99),
-                                 "max": ms(figures.broadcast_ms, 100), "deliveries": len(figures.broadcast_ms)},
+        "command_latency_ms": {
+            "p50": ms(figures.command_ms, 50),
+            "p99": ms(figures.command_ms, 99),
+            "max": ms(figures.command_ms, 100),
+        },
+        "broadcast_latency_ms": {
+            "p50": ms(figures.broadcast_ms, 50),
+            "p99": ms(figures.broadcast_ms, 99),
+            "max": ms(figures.broadcast_ms, 100),
+            "deliveries": len(figures.broadcast_ms),
+        },
         "server_cpu_s": None if figures.server_cpu_s is None else round(figures.server_cpu_s, 1),
         "server_cpu_ms_per_command": round(figures.server_cpu_s * 1000 / len(figures.command_ms), 2)
-        if figures.server_cpu_s is not None and figures.command_ms else None,
+        if figures.server_cpu_s is not None and figures.command_ms
+        else None,
         "store_cpu_s": None if figures.store_cpu_s is None else round(figures.store_cpu_s, 1),
         "loadtest_cpu_s": round(figures.client_cpu_s, 1),
         "brains_cpu_s": None if figures.brain_cpu_s is None else round(figures.brain_cpu_s, 1),
@@ -136,25 +179,38 @@ def _report(args, figures, server: str) -> int:
         "error_kinds": dict(figures.errors),
     }
     if args.choices:  # the bots asked the server for reach
-        report["reach_latency_ms"] = {"p50": ms(figures.reach_ms, 50), "p99": ms(figures.reach_ms, 99),
-                                      "max": ms(figures.reach_ms, 100)}
+        report["reach_latency_ms"] = {
+            "p50": ms(figures.reach_ms, 50),
+            "p99": ms(figures.reach_ms, 99),
+            "max": ms(figures.reach_ms, 100),
+        }
         report["reaches"], report["empty_reaches"] = figures.reaches, figures.empty_reaches
     if args.json:
         print(json.dumps(report))
     else:
         c, b = report["command_latency_ms"], report["broadcast_latency_ms"]
-        print(f"{args.games} games, {args.spectators} spectators, {args.duration:g} s, think {args.think:g} s, "
-              f"choices from the server: {'yes' if args.choices else 'no'}; server {server}")
-        print(f"commands {report['commands']} ({report['commands_per_s']}/s), events {report['events']} "
-              f"({report['events_per_s']}/s), games started {report['games_started']}, finished {report['games_finished']}")
+        print(
+            f"{args.games} games, {args.spectators} spectators, {args.duration:g} s, think {args.think:g} s, "
+            f"choices from the server: {'yes' if args.choices else 'no'}; server {server}"
+        )
+        print(
+            f"commands {report['commands']} ({report['commands_per_s']}/s), events {report['events']} "
+            f"({report['events_per_s']}/s), games started {report['games_started']}, finished {report['games_finished']}"
+        )
         print(f"command latency ms:   p50 {c['p50']}  p99 {c['p99']}  max {c['max']}")
-        print(f"broadcast latency ms: p50 {b['p50']}  p99 {b['p99']}  max {b['max']}  ({b['deliveries']} deliveries)")
+        print(
+            f"broadcast latency ms: p50 {b['p50']}  p99 {b['p99']}  max {b['max']}  ({b['deliveries']} deliveries)"
+        )
         if args.choices:
             r = report["reach_latency_ms"]
-            print(f"reach latency ms:     p50 {r['p50']}  p99 {r['p99']}  max {r['max']}  "
-                  f"({report['reaches']} reaches, {report['empty_reaches']} empty)")
-        print(f"cpu: server {report['server_cpu_s']} s ({report['server_cpu_ms_per_command']} ms/command), "
-              f"its Redis {report['store_cpu_s']} s, loadtest {report['loadtest_cpu_s']} s "
-              f"(+ brains {report['brains_cpu_s']} s at nice {args.brain_nice}); load average {report['load_average']}")
+            print(
+                f"reach latency ms:     p50 {r['p50']}  p99 {r['p99']}  max {r['max']}  "
+                f"({report['reaches']} reaches, {report['empty_reaches']} empty)"
+            )
+        print(
+            f"cpu: server {report['server_cpu_s']} s ({report['server_cpu_ms_per_command']} ms/command), "
+            f"its Redis {report['store_cpu_s']} s, loadtest {report['loadtest_cpu_s']} s "
+            f"(+ brains {report['brains_cpu_s']} s at nice {args.brain_nice}); load average {report['load_average']}"
+        )
         print(f"errors: {report['errors']} {report['error_kinds'] or ''}")
     return 0 if report["errors"] == 0 else 1

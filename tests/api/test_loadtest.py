@@ -11,7 +11,11 @@ async def test_a_short_load_test_plays_and_measures(client):
     for choices in (False, True):  # commands chosen from the bot's own fold, then from the server's choices
         figures = await run(Run(url=url, games=2, spectators=2, duration=3.0, think=0.05, choices=choices))
         assert not figures.errors, figures.errors
-        assert figures.games_started >= 2 and len(figures.command_ms) > 0 and figures.events >= len(figures.command_ms)
+        assert (
+            figures.games_started >= 2
+            and len(figures.command_ms) > 0
+            and figures.events >= len(figures.command_ms)
+        )
         assert figures.broadcast_ms and figures.brain_cpu_s is not None
         assert len(figures.reach_ms) == figures.reaches and figures.empty_reaches <= figures.reaches
         if choices:  # every unit drawn to move was asked about; each reply came back, not all empty
