@@ -5,6 +5,7 @@ answered with the rule's sentence, a dropped connection that catches up by itsel
 
 from __future__ import annotations
 
+import asyncio
 import json
 
 import aiohttp
@@ -132,6 +133,7 @@ async def test_play_watch_undo_attack(browser, server, shot):
     # -- move: select the unit, reachable hexes shaded with their cost, path preview, click ---------
     await click_hex(union, START)
     await until(union, "(u) => bluegray.selection?.unit === u", MOVER)
+    await union.wait_for_selector(f"#overlay .shade.reach[data-hex='{DEST}']", timeout=PATIENCE)
     shaded = await union.eval_on_selector_all("#overlay .shade.reach", "gs => gs.map(g => [g.dataset.hex, g.textContent])")
     assert DEST in dict(shaded)
     x, y = await js(union, "(h) => { bluegray.map.centreOn(h); return bluegray.map.clientOf(h); }", DEST)
@@ -160,11 +162,13 @@ async def test_play_watch_undo_attack(browser, server, shot):
     await until(union, "() => bluegray.validChoices() !== null")
     await click_hex(union, START)
     await until(union, "(u) => bluegray.selection?.unit === u", MOVER)
+    await union.wait_for_selector(f"#overlay .shade.reach[data-hex='{DEST}']", timeout=PATIENCE)
     await click_hex(union, DEST)
     await until(union, "([u, h]) => bluegray.board.state.positions[u] === h", [MOVER, DEST])
     await until(union, "() => bluegray.validChoices() !== null")
-    await click_hex(union, DEST)  # select it again: it has no move now
+    await click_hex(union, DEST)  # select it again: it has no move now (its reach is refused)
     await until(union, "(u) => bluegray.selection?.unit === u", MOVER)
+    await union.wait_for_selector("#reach-refused", timeout=PATIENCE)
     await click_hex(union, "0827")  # a neighbouring hex the server did not offer: ask the rules why
     toast = union.locator(".toast.illegal")
     await toast.wait_for(timeout=PATIENCE)
@@ -264,10 +268,13 @@ async def test_bad_invite_is_explained(browser, server, invite):
     await page.context.close()
 
 
-async def seated_page(browser, server, game_id: str, seat: str, token: str, viewport=LAPTOP):
+async def seated_page(browser, server, game_id: str, seat: str, token: str, viewport=LAPTOP, frames=None):
     """A page of /play/<game> in a browser that holds `seat` (its token in localStorage, as the lobby
-    or the invite page leaves it)."""
+    or the invite page leaves it). ``frames``: a list that gets every websocket message of the page,
+    as ("sent" or "received", the message)."""
     page = await new_page(browser, viewport=viewport)
+    if frames is not None:
+        page.on("websocket", lambda ws: record_frames(ws, frames))
     seats = {game_id: {"seat": seat, "token": token, "at": 0}}
     await page.context.add_init_script(
         "const held = JSON.parse(localStorage.getItem('bluegray.seats') || '{}');"
@@ -276,6 +283,21 @@ async def seated_page(browser, server, game_id: str, seat: str, token: str, view
     await page.goto(f"{server}/play/{game_id}")
     await page.wait_for_selector("#conn.live", timeout=PATIENCE)
     return page
+
+
+def record_frames(ws, frames: list) -> None:
+    ws.on("framesent", lambda data: frames.append(("sent", json.loads(data))))
+    ws.on("framereceived", lambda data: frames.append(("received", json.loads(data))))
+
+
+async def until_frame(frames: list, test) -> tuple[str, dict]:
+    """The first of ``frames`` for which ``test(direction, message)`` holds, once it has come."""
+    async with asyncio.timeout(PATIENCE / 1000):
+        while True:
+            for direction, message in frames:
+                if test(direction, message):
+                    return direction, message
+            await asyncio.sleep(0.02)
 
 
 async def started_game(server, **create) -> tuple[dict, dict]:
@@ -298,12 +320,16 @@ async def test_reinforcements_enter_on_turn_two(browser, server, shot):
         await until(page, "(p) => bluegray.board.state.phase === p && bluegray.validChoices()?.may_end_phase", phase)
         await page.keyboard.press("e")
         await until(page, "(p) => bluegray.board.state.phase !== p", phase)
-    await until(union, "() => bluegray.board.state.turn === 2 && Object.keys(bluegray.validChoices()?.reinforcements || {}).length > 0")
+    await until(union, "() => bluegray.board.state.turn === 2 && bluegray.validChoices()?.may_enter?.length > 0")
     unit = await union.get_attribute("#reinforcements button.enter >> nth=0", "data-unit")
     await union.click(f"#reinforcements button.enter[data-unit='{unit}']")
-    dests = await js(union, "(u) => bluegray.validChoices().reinforcements[u]", unit)
+    dests = await js(union, "(u) => bluegray.reach(u, 'enter')", unit)
     dest = max(dests, key=lambda h: (dests[h]["cost"], h))
     await union.wait_for_selector(f"#overlay .shade.reach[data-hex='{dest}']", timeout=PATIENCE)
+    # the map was brought to the entry: the cheapest destination's first hex is in the middle
+    entry = min(dests.values(), key=lambda d: d["cost"])["path"][0]
+    middle = "(h) => { const [x, y] = bluegray.map.layout.centre(h); const v = bluegray.map.view; return [v.x + v.w / 2 - x, v.y + v.h / 2 - y]; }"
+    assert [abs(d) < 1 for d in await js(union, middle, entry)] == [True, True]
     await shot(union, "reinforcement-reach")
     await click_hex(union, dest)
     for page in (union, confed):
@@ -313,6 +339,64 @@ async def test_reinforcements_enter_on_turn_two(browser, server, shot):
     for page in (union, confed):
         assert not page.errors, page.errors
         await page.context.close()
+
+
+async def test_a_selected_unit_asks_where_it_may_go_once_per_version(browser, server, shot):
+    # The choices name the units that may move; where one may go is asked of the server when it is
+    # selected (a `reach`), once per version of the choices: drawn when it comes, a click on a drawn
+    # hex moves there; a unit that has moved is refused with the rule's case (5.17).
+    game, _ = await started_game(server, side="union")
+    frames: list[tuple[str, dict]] = []
+    union = await seated_page(browser, server, game["game_id"], "union", game["token"], frames=frames)
+    await until(union, "() => bluegray.validChoices() !== null")
+    first = await js(union, "() => bluegray.choices.version")
+    assert MOVER in await js(union, "() => bluegray.validChoices().may_move")
+    assert await js(union, "() => bluegray.validChoices().moves") == {}  # no destinations in the choices
+
+    # -- select: asked, drawn; deselect and select again: drawn from what the server said ---------------
+    await click_hex(union, START)
+    await union.wait_for_selector(f"#overlay .shade.reach[data-hex='{DEST}']", timeout=PATIENCE)
+    assert await union.locator("#reach-loading").count() == 0
+    await union.keyboard.press("Escape")
+    await until(union, "() => bluegray.selection === null")
+    await click_hex(union, START)
+    await union.wait_for_selector(f"#overlay .shade.reach[data-hex='{DEST}']", timeout=PATIENCE)
+    await click_hex(union, DEST)
+    _, move = await until_frame(frames, lambda d, m: d == "sent" and m["type"] == "command")
+    assert move["command"] == {"type": "move", "unit": MOVER, "path": move["command"]["path"]}
+    assert move["command"]["path"][0] == START and move["command"]["path"][-1] == DEST
+    _, ack = await until_frame(frames, lambda d, m: d == "received" and m.get("command_id") == move["command_id"])
+    assert ack["type"] == "ack"
+    before_move = frames[: frames.index(("sent", move))]
+    asked = [m for d, m in before_move if d == "sent" and m["type"] == "reach"]
+    assert asked == [{"type": "reach", "unit": MOVER, "how": "move"}]
+    replies = [m for d, m in before_move if d == "received" and m["type"] == "reach"]
+    assert len(replies) == 1 and replies[0]["version"] == first and replies[0]["refused"] is None
+    assert move["command"]["path"] == replies[0]["destinations"][DEST]["path"]
+    await until(union, "([u, h]) => bluegray.board.state.positions[u] === h", [MOVER, DEST])
+
+    # -- new choices: another unit, selected, shows it is being asked (nothing drawn) until it comes -------
+    await until(union, "(v) => bluegray.validChoices() !== null && bluegray.choices.version > v", first)
+    other = await js(union, "(u) => bluegray.validChoices().may_move.find((x) => x !== u)", MOVER)
+    waiting = await js(union, """(u) => { bluegray.selectUnit(u);
+        return [!!document.querySelector('#reach-loading'), document.querySelectorAll('#overlay .shade.reach').length]; }""", other)
+    assert waiting == [True, 0]
+    dests = await js(union, "(u) => bluegray.reach(u)", other)
+    await union.wait_for_selector(f"#overlay .shade.reach[data-hex='{next(iter(dests))}']", timeout=PATIENCE)
+    assert await union.locator("#reach-loading").count() == 0
+
+    # -- the unit that moved: refused, with the rule's case and sentence as an illegal command's -----------
+    await click_hex(union, DEST)
+    await until(union, "(u) => bluegray.selection?.unit === u", MOVER)
+    toast = union.locator(".toast.illegal")
+    await toast.wait_for(timeout=PATIENCE)
+    assert "Rule 5.17" in await toast.inner_text()
+    assert "5.17" in await union.inner_text("#reach-refused")
+    assert await union.locator("#overlay .shade.reach").count() == 0
+    assert await js(union, "(u) => bluegray.reachOf(u).refused.case", MOVER) == "5.17"
+    await shot(union, "reach-refused")
+    assert not union.errors, union.errors
+    await union.context.close()
 
 
 async def test_a_refused_seat_token_watches_instead(browser, server):
@@ -337,6 +421,7 @@ async def test_replay_steps_back_and_returns_to_live(browser, server, shot):
     await until(union, "() => bluegray.validChoices() !== null")
     await click_hex(union, START)
     await until(union, "(u) => bluegray.selection?.unit === u", MOVER)
+    await union.wait_for_selector(f"#overlay .shade.reach[data-hex='{DEST}']", timeout=PATIENCE)
     await click_hex(union, DEST)
     await until(union, "([u, h]) => bluegray.board.state.positions[u] === h", [MOVER, DEST])
     await until(union, "() => bluegray.validChoices() !== null")
@@ -403,15 +488,20 @@ async def test_a_player_reads_the_whole_report_while_spectators_wait_for_the_del
     # report stops before the first move.
     game, _ = await started_game(server, options={"spectator_delay": 50})
     async with aiohttp.ClientSession() as http:
-        path = None
+        path, movers = None, None
         async with http.ws_connect(f"{server}/ws") as ws:
             await ws.send_json({"type": "hello", "game_id": game["game_id"], "token": game["token"], "choices": True})
             async for frame in ws:
                 message = frame.json()
-                if message["type"] == "choices" and path is None:
-                    unit, reachable = next(iter(message["choices"]["moves"].items()))
-                    path = next(iter(reachable.values()))["path"]
-                    move = {"type": "move", "unit": unit, "path": path}
+                if message["type"] == "choices" and movers is None:
+                    movers = list(message["choices"]["may_move"])
+                    await ws.send_json({"type": "reach", "unit": movers.pop(0), "how": "move"})
+                elif message["type"] == "reach" and path is None:
+                    if not message["destinations"]:  # this one has nowhere to go: the next
+                        await ws.send_json({"type": "reach", "unit": movers.pop(0), "how": "move"})
+                        continue
+                    path = next(iter(message["destinations"].values()))["path"]
+                    move = {"type": "move", "unit": message["unit"], "path": path}
                     await ws.send_json({"type": "command", "command_id": "first", "command": move})
                 elif message["type"] == "ack":
                     break

@@ -91,6 +91,7 @@ async def test_revised_markers_and_decisions(browser, server, shot):
     # -- a unit enters a town hex: Disordered (12.17), its badge on the counter -----------------------
     await mine(union)
     await js(union, "(u) => bluegray.selectUnit(u)", TOWNSMAN)
+    assert TOWN in await js(union, "(u) => bluegray.reach(u, 'move')", TOWNSMAN)
     await click_hex(union, TOWN)
     for page in (union, confed):
         await until(page, "(u) => bluegray.board.state.morale[u] === 'disordered'", TOWNSMAN)

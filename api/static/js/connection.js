@@ -1,5 +1,5 @@
 // The websocket to /ws: hello (seat token or spectate, with the last version the board has), then
-// events, snapshots, choices, acks and errors. It reconnects by itself after a drop (backing off),
+// events, snapshots, choices, reach replies, acks and errors. It reconnects by itself after a drop (backing off),
 // asking for what it missed; actions in flight are sent again with the same command_id, which the
 // server answers with the original outcome. `onState` hears "connecting", "live", "reconnecting",
 // "offline" and "gone" (the server will not serve this game any more).
@@ -93,6 +93,19 @@ export class Connection {
     this.closed = true;
     clearTimeout(this.timer);
     if (this.ws) this.ws.close(1000, "bye");
+  }
+
+  /** Send a message that is not an action (no command_id, never resent): true if it went out now. */
+  send(message) {
+    if (this.state !== "live" || !this.ws || this.ws.readyState !== WebSocket.OPEN) return false;
+    this.ws.send(JSON.stringify(message));
+    return true;
+  }
+
+  /** Ask where `unit` may go now (`how`: "move", "enter", "strategic"): the server answers with a
+   * `reach` message for the version of the choices it computed it for. */
+  reach(unit, how = "move") {
+    return this.send({ type: "reach", unit, how });
   }
 
   /** Send an action; resolves with its ack or error (after reconnects if need be). */

@@ -1,8 +1,10 @@
 // The game page: play a seat, or watch. The board is the server's state (model.js); what the player
-// may do is exactly the server's `choices` for the current state: movement destinations with their
-// cost and path, the attacks that may be declared with their odds, the options of a pending decision
-// (resolve and reduce the odds, retreat, exchange losses, advance), and whether the phase may end.
-// Anything refused comes back as a typed error, shown with the rule's case and sentence.
+// may do is exactly the server's `choices` for the current state: the units that may move, enter or
+// move strategically, the attacks that may be declared with their odds, the options of a pending
+// decision (resolve and reduce the odds, retreat, exchange losses, advance), and whether the phase may
+// end. Where one unit may go (each hex with its cost and path) is asked of the server when the unit
+// is selected (a `reach`), and kept until the next choices. Anything refused comes back as a typed
+// error or a reach's refusal, shown with the rule's case and sentence.
 
 import { getJSON, h, saveSeat, scenario as loadScenario, seatOf } from "./api.js";
 import { Connection } from "./connection.js";
@@ -48,7 +50,14 @@ export class GameView {
     this.board = new Board(scenario);
     this.choices = null; // {version, side, choices, digest}
     this.digest = null; // the digest of the state the board shows (null after a snapshot)
-    this.selection = null; // {mode: "move"|"enter", unit} | {mode: "attack", ...}
+    this.selection = null; // {mode: "move"|"enter"|"strategic", unit, fresh, centre} | {mode: "attack", ...}
+    // Where units may go at the version of this.choices, by reachKey(how, unit): the server's reach
+    // replies ({destinations, refused}), the keys asked and not answered (oldest first), those the
+    // server answered with an error, and the tests' promises (bluegray.reach) waiting for one.
+    this.reaches = new Map();
+    this.asking = [];
+    this.reachFailed = new Map();
+    this.reachWaiters = new Map();
     this.selectedHex = null;
     this.busy = false;
     this.log = [];
@@ -265,6 +274,13 @@ export class GameView {
         break;
       case "choices":
         this.choices = { ...m, digest: this.digest };
+        this.reaches = new Map();
+        this.asking = [];
+        this.reachFailed = new Map();
+        this.askAgain();
+        break;
+      case "reach":
+        this.onReach(m);
         break;
       case "replay_frame":
         this.replayFrame(m);
@@ -294,7 +310,8 @@ export class GameView {
           this.$("#replay-bar").classList.add("hidden");
           this.$("#game").classList.remove("replaying");
           this.toast("This server does not offer replays yet.", "info");
-        } else if (!m.command_id) this.showError(m);
+        } else if (!m.command_id && this.asking.length) this.onReachError(m);
+        else if (!m.command_id) this.showError(m);
         break;
     }
     this.render();
@@ -394,11 +411,90 @@ export class GameView {
   }
 
   // -- the map -----------------------------------------------------------------------------------
-  /** The destinations of the selected unit in `c` (a normal move, an entry, or a strategic move, 6.4). */
+  /** The destinations of the selected unit while choices `c` hold (a normal move, an entry, or a
+   * strategic move, 6.4): the server's reach for it; null while it has not answered. */
   dests(sel, c) {
-    if (!sel || !c) return null;
-    const table = { move: c.moves, enter: c.reinforcements, strategic: c.strategic }[sel.mode];
-    return table?.[sel.unit] || null;
+    if (!isMove(sel) || !c) return null;
+    return this.reaches.get(reachKey(sel.mode, sel.unit))?.destinations || null;
+  }
+
+  /** Ask the server where `unit` may go (`how`: "move", "enter", "strategic"), unless it has told
+   * this client already at this version or is being asked. Only the seat to act may ask. */
+  askReach(unit, how = "move") {
+    const key = reachKey(how, unit);
+    if (!this.seat || !this.choices || this.reaches.has(key) || this.asking.includes(key)) return;
+    this.reachFailed.delete(key);
+    if (this.conn?.reach(unit, how)) this.asking.push(key);
+  }
+
+  /** New choices dropped what the server had said: ask again for the selection and any test waiting. */
+  askAgain() {
+    if (isMove(this.selection)) this.askReach(this.selection.unit, this.selection.mode);
+    for (const key of this.reachWaiters.keys()) {
+      const [how, unit] = splitReachKey(key);
+      this.askReach(unit, how);
+    }
+  }
+
+  /** A reach reply: kept if it was computed for the choices this client has (else new choices are on
+   * their way, and the question is asked again when they come). */
+  onReach(m) {
+    const key = reachKey(m.how, m.unit);
+    if (m.version !== this.choices?.version) return;
+    this.asking = this.asking.filter((k) => k !== key);
+    const reply = { destinations: m.destinations || {}, refused: m.refused || null };
+    this.reaches.set(key, reply);
+    for (const resolve of this.reachWaiters.get(key) || []) resolve(reply.destinations);
+    this.reachWaiters.delete(key);
+    const sel = this.selection;
+    if (isMove(sel) && sel.unit === m.unit && sel.mode === m.how) this.reachArrived(sel);
+  }
+
+  /** An error that is no command's answer while reaches are asked: the oldest question's (the server
+   * answers one socket's messages in order), e.g. not_your_turn or rate_limited. */
+  onReachError(m) {
+    const key = this.asking.shift();
+    this.reachFailed.set(key, m);
+    for (const resolve of this.reachWaiters.get(key) || []) resolve(null);
+    this.reachWaiters.delete(key);
+    this.showError(m);
+  }
+
+  /** The reach of a fresh selection is known: a refusal is shown as an illegal command's would be
+   * (the rule's case and sentence); a reinforcement's entry is brought into view. */
+  reachArrived(sel) {
+    const got = this.reaches.get(reachKey(sel.mode, sel.unit));
+    if (!got || !sel.fresh) return;
+    sel.fresh = false;
+    if (got.refused) this.showError({ code: "illegal", case: got.refused.case, message: got.refused.message });
+    const dests = Object.values(got.destinations);
+    // A reinforcement: its cheapest destination is next to its entry hex.
+    if (sel.centre && dests.length) this.map.centreOn(dests.sort((a, b) => mpValue(a.cost) - mpValue(b.cost))[0].path[0]);
+  }
+
+  /** Select `unit` to move it (`mode`: "move", "enter", "strategic") and ask where it may go. */
+  choose(unit, mode = "move", { centre = false } = {}) {
+    const sel = { mode, unit, fresh: true, centre };
+    this.selection = sel;
+    this.askReach(unit, mode);
+    this.reachArrived(sel);
+  }
+
+  /** For tests and the curious: `await bluegray.reach(unit, how)` is the unit's destinations at the
+   * current choices (asked for if need be; {} with a refusal), or null if the server answered with
+   * an error. `bluegray.reachOf(unit, how)`: the reply kept, {destinations, refused}, if any. */
+  reach(unit, how = "move") {
+    const key = reachKey(how, unit);
+    const got = this.reaches.get(key);
+    if (got) return Promise.resolve(got.destinations);
+    return new Promise((resolve) => {
+      this.reachWaiters.set(key, [...(this.reachWaiters.get(key) || []), resolve]);
+      this.askReach(unit, how);
+    });
+  }
+
+  reachOf(unit, how = "move") {
+    return this.reaches.get(reachKey(how, unit)) || null;
   }
 
   unitsIn(hex) {
@@ -411,16 +507,19 @@ export class GameView {
     this.selectedHex = hex;
     if (c?.decision) {
       this.clickDecision(c.decision, hex);
-    } else if (sel && (sel.mode === "move" || sel.mode === "enter" || sel.mode === "strategic")) {
-      const dests = this.dests(sel, c) || {};
+    } else if (isMove(sel)) {
+      const known = this.dests(sel, c);
+      const dests = known || {};
       if (hex in dests) {
         const d = dests[hex];
         this.selection = null;
         this.map.setPath(null);
         this.command({ type: { move: "move", enter: "enter_reinforcement", strategic: "strategic_move" }[sel.mode], unit: sel.unit, path: d.path });
-      } else if (sel.mode === "move" && this.board.state.positions[sel.unit] !== hex && neighbours(this.map.layout, this.board.state.positions[sel.unit]).includes(hex) && !this.unitsIn(hex).some((u) => this.board.units[u].side === this.seat)) {
+      } else if (known && sel.mode === "move" && this.board.state.positions[sel.unit] !== hex && neighbours(this.map.layout, this.board.state.positions[sel.unit]).includes(hex) && !this.unitsIn(hex).some((u) => this.board.units[u].side === this.seat)) {
         // Not offered: let the rules say why (the server answers with the case and its sentence).
         this.command({ type: "move", unit: sel.unit, path: [this.board.state.positions[sel.unit], hex] });
+      } else if (!known && !this.reachFailed.has(reachKey(sel.mode, sel.unit)) && !this.unitsIn(hex).some((u) => this.board.units[u].side === this.seat)) {
+        // Still asking where it may go: a click on another hex waits for the answer.
       } else {
         this.selectUnitAt(hex, c);
       }
@@ -438,22 +537,19 @@ export class GameView {
       this.selection = null;
       return;
     }
-    const movable = mine.filter((u) => c.moves?.[u]);
+    const movable = mine.filter((u) => c.may_move?.includes(u));
     const pool = movable.length ? movable : mine;
     const cur = this.selection?.mode === "move" ? pool.indexOf(this.selection.unit) : -1;
-    this.selection = { mode: "move", unit: pool[(cur + 1) % pool.length] };
+    this.choose(pool[(cur + 1) % pool.length], "move");
   }
 
   selectUnit(unit, mode = "move") {
-    this.selection = { mode, unit };
     const hex = this.board.state.positions[unit];
+    // A reinforcement: the map shows where it may go when its reach comes.
+    this.choose(unit, mode, { centre: !hex });
     if (hex) {
       this.selectedHex = hex;
       this.map.centreOn(hex);
-    } else {
-      // A reinforcement: show where it may go (its cheapest destination is next to its entry hex).
-      const dests = Object.values(this.validChoices()?.reinforcements?.[unit] || {});
-      if (dests.length) this.map.centreOn(dests.sort((a, b) => mpValue(a.cost) - mpValue(b.cost))[0].path[0]);
     }
     this.render();
   }
@@ -462,7 +558,7 @@ export class GameView {
     const c = this.validChoices();
     const sel = this.selection;
     const info = this.$("#hover");
-    if (sel && (sel.mode === "move" || sel.mode === "enter" || sel.mode === "strategic")) {
+    if (isMove(sel)) {
       const d = this.dests(sel, c)?.[hex];
       if (d) this.map.setPath(d.path, "preview", `${d.cost} MP`);
       else this.map.setPath(null);
@@ -902,7 +998,7 @@ export class GameView {
     const shades = {};
     const rings = [];
     let selUnit = null;
-    if (sel && (sel.mode === "move" || sel.mode === "enter" || sel.mode === "strategic")) {
+    if (isMove(sel)) {
       selUnit = sel.unit;
       const dests = this.dests(sel, c) || {};
       const max = Math.max(1, ...Object.values(dests).map((d) => mpValue(d.cost)));
@@ -991,16 +1087,24 @@ export class GameView {
 
   movementView(c) {
     const sel = this.selection;
-    const n = Object.keys(c.moves || {}).length;
-    const r = Object.keys(c.reinforcements || {}).length;
+    const n = (c.may_move || []).length;
+    const r = (c.may_enter || []).length;
     const out = [h("h3", {}, "Movement")];
-    if (sel && (sel.mode === "move" || sel.mode === "enter" || sel.mode === "strategic")) {
+    if (isMove(sel)) {
       const u = this.board.units[sel.unit];
-      const dests = this.dests(sel, c);
-      out.push(h("p", { class: "selected-unit", id: "selected-unit", html: `${counterIcon(u, 30, this.marksOf(sel.unit))} <b>${esc(u.designation)}</b> ${u.strength} ${u.type}${sel.mode === "strategic" ? " — <b>strategic movement (6.4)</b>" : ""}` }));
-      out.push(h("p", {}, dests ? `${Object.keys(dests).length} hexes in reach, shaded with their cost in movement points. Point at one for the path; click to move there.` : "This unit has no move now. Click a neighbouring hex to ask the rules why."));
-      if (sel.mode === "move" && c.strategic?.[sel.unit]) out.push(h("button", { id: "strategic-toggle", onclick: () => { this.selection = { mode: "strategic", unit: sel.unit }; this.render(); } }, "Strategic movement instead (6.4)"));
-      if (sel.mode === "strategic") out.push(h("button", { id: "strategic-toggle", onclick: () => { this.selection = { mode: "move", unit: sel.unit }; this.render(); } }, "Normal movement instead"));
+      const key = reachKey(sel.mode, sel.unit);
+      const got = this.reaches.get(key);
+      const failed = this.reachFailed.get(key);
+      const loading = !got && !failed;
+      out.push(h("p", { class: `selected-unit${loading ? " loading" : ""}`, id: "selected-unit", html: `${counterIcon(u, 30, this.marksOf(sel.unit))} <b>${esc(u.designation)}</b> ${u.strength} ${u.type}${sel.mode === "strategic" ? " — <b>strategic movement (6.4)</b>" : ""}` }));
+      const count = got ? Object.keys(got.destinations).length : 0;
+      if (loading) out.push(h("p", { class: "muted", id: "reach-loading" }, "Asking the server where it may go…"));
+      else if (failed) out.push(h("p", { class: "warn", id: "reach-failed" }, `Where it may go is not known (${failed.code}): ${failed.message}`));
+      else if (got.refused) out.push(h("p", { class: "warn", id: "reach-refused" }, `It may not ${sel.mode === "enter" ? "enter" : "move"} now (${got.refused.case}): ${got.refused.message}`));
+      else if (count) out.push(h("p", {}, `${count} hexes in reach, shaded with their cost in movement points. Point at one for the path; click to move there.`));
+      else out.push(h("p", {}, "No hex in reach now."));
+      if (sel.mode === "move" && c.may_move_strategically?.includes(sel.unit)) out.push(h("button", { id: "strategic-toggle", onclick: () => { this.choose(sel.unit, "strategic"); this.render(); } }, "Strategic movement instead (6.4)"));
+      if (sel.mode === "strategic") out.push(h("button", { id: "strategic-toggle", onclick: () => { this.choose(sel.unit, "move"); this.render(); } }, "Normal movement instead"));
       out.push(h("button", { onclick: () => { this.selection = null; this.render(); } }, "Cancel ", h("kbd", {}, "Esc")));
     } else {
       out.push(h("p", {}, n ? `${n} unit(s) may move: click one on the map.` : "No unit may move now."), r ? h("p", {}, `${r} reinforcement(s) may enter: see Reinforcements below.`) : "");
@@ -1050,7 +1154,7 @@ export class GameView {
         h("p", { class: "muted" }, "Before any unit moves: put Rally markers on units in poor order. They may not move this phase; the rally die is rolled at the start of your Combat Phase."),
         ...this.pickUnits(`rally:${b.version}`, c.rally, { id: "place-rally", verb: "Place Rally markers", send: (units) => this.command({ type: "place_rally", units }) })));
     }
-    const strategic = Object.keys(c.strategic || {});
+    const strategic = c.may_move_strategically || [];
     if (strategic.length) {
       out.push(h("details", { class: "revised-choice", id: "strategic-choice" },
         h("summary", {}, `Strategic movement (6.4): ${strategic.length} unit(s)`),
@@ -1269,7 +1373,7 @@ export class GameView {
       units.length
         ? h("ul", { class: "stack-list" }, units.map((u) => {
             const unit = this.shown.units[u];
-            const can = c?.moves?.[u];
+            const can = c?.may_move?.includes(u);
             return h("li", { "data-unit": u },
               h("span", { html: counterIcon(unit, 30, marks(u)) }),
               h("span", {}, h("b", {}, unit.designation), ` ${unit.strength} ${unit.type}`, marks(u).moved ? " · moved" : "", marks(u).ineffective ? " · ineffective" : "",
@@ -1293,7 +1397,7 @@ export class GameView {
       let status;
       if (b.state.positions[u.id]) status = `on the map (${b.state.positions[u.id]})`;
       else if (b.state.eliminated.includes(u.id)) status = "eliminated";
-      else if (c?.reinforcements?.[u.id]) status = null;
+      else if (c?.may_enter?.includes(u.id)) status = null;
       else status = `turn ${u.arrives} at ${u.entry.join(", ")}`;
       return h("li", {},
         h("span", { html: counterIcon(u, 26) }), ` ${u.designation} `,
@@ -1302,6 +1406,21 @@ export class GameView {
     const sides = [...new Set(late.map((u) => u.side))];
     el.replaceChildren(h("h3", {}, sides.length === 1 ? `${SIDE_NAME[sides[0]]} reinforcements` : "Reinforcements"), h("ul", { class: "reinf" }, items));
   }
+}
+
+/** A selection that moves a unit (as opposed to planning an attack). */
+function isMove(sel) {
+  return !!sel && (sel.mode === "move" || sel.mode === "enter" || sel.mode === "strategic");
+}
+
+/** The reach cache's key of a unit and how it goes ("move", "enter", "strategic"), and back. */
+function reachKey(how, unit) {
+  return `${how} ${unit}`;
+}
+
+function splitReachKey(key) {
+  const at = key.indexOf(" ");
+  return [key.slice(0, at), key.slice(at + 1)];
 }
 
 function findOption(options, defenders) {
