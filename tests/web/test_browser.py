@@ -169,6 +169,8 @@ async def test_play_watch_undo_attack(browser, server, shot):
     await click_hex(union, DEST)  # select it again: it has no move now (its reach is refused)
     await until(union, "(u) => bluegray.selection?.unit === u", MOVER)
     await union.wait_for_selector("#reach-refused", timeout=PATIENCE)
+    await union.locator(".toast.illegal").wait_for(timeout=PATIENCE)  # the reach's refusal
+    await js(union, "() => document.querySelectorAll('.toast').forEach((t) => t.remove())")
     await click_hex(union, "0827")  # a neighbouring hex the server did not offer: ask the rules why
     toast = union.locator(".toast.illegal")
     await toast.wait_for(timeout=PATIENCE)
