@@ -134,7 +134,9 @@ async def test_play_watch_undo_attack(browser, server, shot):
     await click_hex(union, START)
     await until(union, "(u) => bluegray.selection?.unit === u", MOVER)
     await union.wait_for_selector(f"#overlay .shade.reach[data-hex='{DEST}']", timeout=PATIENCE)
-    shaded = await union.eval_on_selector_all("#overlay .shade.reach", "gs => gs.map(g => [g.dataset.hex, g.textContent])")
+    shaded = await union.eval_on_selector_all(
+        "#overlay .shade.reach", "gs => gs.map(g => [g.dataset.hex, g.textContent])"
+    )
     assert DEST in dict(shaded)
     x, y = await js(union, "(h) => { bluegray.map.centreOn(h); return bluegray.map.clientOf(h); }", DEST)
     await union.mouse.move(x, y)
@@ -155,7 +157,11 @@ async def test_play_watch_undo_attack(browser, server, shot):
     await shot(confed, "undo-answer")
     await confed.click("#undo-accept")
     for page in (union, confed, watcher):
-        await until(page, "([u, h]) => bluegray.board.state.positions[u] === h && !bluegray.board.stale", [MOVER, START])
+        await until(
+            page,
+            "([u, h]) => bluegray.board.state.positions[u] === h && !bluegray.board.stale",
+            [MOVER, START],
+        )
     assert "Units moved this phase: 0 " in await union.inner_text("#quota")
 
     # -- move again, then a rule refusal: a unit that moved may not move again (5.17) ------------------
@@ -180,7 +186,9 @@ async def test_play_watch_undo_attack(browser, server, shot):
 
     # -- end the phase: the Combat Phase; plan the attack and see the odds before declaring ------------
     await union.keyboard.press("e")
-    await until(union, "() => bluegray.board.state.phase === 'combat' && bluegray.validChoices()?.attacks?.length > 0")
+    await until(
+        union, "() => bluegray.board.state.phase === 'combat' && bluegray.validChoices()?.attacks?.length > 0"
+    )
     await union.wait_for_selector(f"#overlay .ring.target[data-hex='{TARGET}']", timeout=PATIENCE)
     await click_hex(union, TARGET)
     await union.wait_for_selector("#declare", timeout=PATIENCE)
@@ -233,7 +241,9 @@ async def test_play_watch_undo_attack(browser, server, shot):
     assert await js(union, "() => bluegray.validChoices().may_end_phase"), await union.inner_text("#action")
     await union.keyboard.press("e")
     await until(union, "() => bluegray.board.state.phasing === 'confederate'")
-    await until(watcher, "(v) => bluegray.conn.state === 'live' && bluegray.board.version === v", await version(union))
+    await until(
+        watcher, "(v) => bluegray.conn.state === 'live' && bluegray.board.version === v", await version(union)
+    )
     for unit, hex_ in (await js(union, "() => bluegray.board.state.positions")).items():
         assert await position(watcher, unit) == hex_
     assert await js(watcher, "() => bluegray.board.state.phasing") == "confederate"
@@ -308,7 +318,9 @@ async def started_game(server, **create) -> tuple[dict, dict]:
     async with aiohttp.ClientSession() as http:
         async with http.post(f"{server}/api/games", json={"scenario": "chattanooga", **create}) as r:
             game = await r.json()
-        async with http.post(f"{server}/api/games/{game['game_id']}/join", json={"invite": game["invite"]}) as r:
+        async with http.post(
+            f"{server}/api/games/{game['game_id']}/join", json={"invite": game["invite"]}
+        ) as r:
             assert r.status == 200
             return game, await r.json()
 
@@ -316,13 +328,19 @@ async def started_game(server, **create) -> tuple[dict, dict]:
 async def test_reinforcements_enter_on_turn_two(browser, server, shot):
     game, joined = await started_game(server, side="union")
     union = await seated_page(browser, server, game["game_id"], "union", game["token"])
-    confed = await seated_page(browser, server, game["game_id"], "confederate", joined["token"], viewport=TABLET)
+    confed = await seated_page(
+        browser, server, game["game_id"], "confederate", joined["token"], viewport=TABLET
+    )
     # Four phases end (Union movement and combat, Confederate movement and combat): Game-Turn 2.
     for page, phase in ((union, "movement"), (union, "combat"), (confed, "movement"), (confed, "combat")):
-        await until(page, "(p) => bluegray.board.state.phase === p && bluegray.validChoices()?.may_end_phase", phase)
+        await until(
+            page, "(p) => bluegray.board.state.phase === p && bluegray.validChoices()?.may_end_phase", phase
+        )
         await page.keyboard.press("e")
         await until(page, "(p) => bluegray.board.state.phase !== p", phase)
-    await until(union, "() => bluegray.board.state.turn === 2 && bluegray.validChoices()?.may_enter?.length > 0")
+    await until(
+        union, "() => bluegray.board.state.turn === 2 && bluegray.validChoices()?.may_enter?.length > 0"
+    )
     unit = await union.get_attribute("#reinforcements button.enter >> nth=0", "data-unit")
     await union.click(f"#reinforcements button.enter[data-unit='{unit}']")
     dests = await js(union, "(u) => bluegray.reach(u, 'enter')", unit)
@@ -367,7 +385,9 @@ async def test_a_selected_unit_asks_where_it_may_go_once_per_version(browser, se
     _, move = await until_frame(frames, lambda d, m: d == "sent" and m["type"] == "command")
     assert move["command"] == {"type": "move", "unit": MOVER, "path": move["command"]["path"]}
     assert move["command"]["path"][0] == START and move["command"]["path"][-1] == DEST
-    _, ack = await until_frame(frames, lambda d, m: d == "received" and m.get("command_id") == move["command_id"])
+    _, ack = await until_frame(
+        frames, lambda d, m: d == "received" and m.get("command_id") == move["command_id"]
+    )
     assert ack["type"] == "ack"
     before_move = frames[: frames.index(("sent", move))]
     asked = [m for d, m in before_move if d == "sent" and m["type"] == "reach"]
@@ -380,8 +400,12 @@ async def test_a_selected_unit_asks_where_it_may_go_once_per_version(browser, se
     # -- new choices: another unit, selected, shows it is being asked (nothing drawn) until it comes -------
     await until(union, "(v) => bluegray.validChoices() !== null && bluegray.choices.version > v", first)
     other = await js(union, "(u) => bluegray.validChoices().may_move.find((x) => x !== u)", MOVER)
-    waiting = await js(union, """(u) => { bluegray.selectUnit(u);
-        return [!!document.querySelector('#reach-loading'), document.querySelectorAll('#overlay .shade.reach').length]; }""", other)
+    waiting = await js(
+        union,
+        """(u) => { bluegray.selectUnit(u);
+        return [!!document.querySelector('#reach-loading'), document.querySelectorAll('#overlay .shade.reach').length]; }""",
+        other,
+    )
     assert waiting == [True, 0]
     dests = await js(union, "(u) => bluegray.reach(u)", other)
     await union.wait_for_selector(f"#overlay .shade.reach[data-hex='{next(iter(dests))}']", timeout=PATIENCE)
@@ -474,7 +498,9 @@ async def test_fork_a_what_if_and_play_both_sides(browser, server, shot):
     await until(union, "([u, h]) => bluegray.board.state.positions[u] === h", [MOVER, START])
     # One player plays both sides: when the Confederate is to act, the page takes his seat.
     for phase in ("movement", "combat"):
-        await until(union, "(p) => bluegray.board.state.phase === p && bluegray.validChoices()?.may_end_phase", phase)
+        await until(
+            union, "(p) => bluegray.board.state.phase === p && bluegray.validChoices()?.may_end_phase", phase
+        )
         await union.keyboard.press("e")
         await until(union, "(p) => bluegray.board.state.phase !== p", phase)
     await until(union, "() => bluegray.seat === 'confederate' && bluegray.validChoices() !== null")
@@ -492,7 +518,9 @@ async def test_a_player_reads_the_whole_report_while_spectators_wait_for_the_del
     async with aiohttp.ClientSession() as http:
         path, movers = None, None
         async with http.ws_connect(f"{server}/ws") as ws:
-            await ws.send_json({"type": "hello", "game_id": game["game_id"], "token": game["token"], "choices": True})
+            await ws.send_json(
+                {"type": "hello", "game_id": game["game_id"], "token": game["token"], "choices": True}
+            )
             async for frame in ws:
                 message = frame.json()
                 if message["type"] == "choices" and movers is None:
@@ -530,7 +558,9 @@ async def test_claim_the_game_of_a_silent_opponent(browser, server):
     game, rebel = await started_game(server, side="union", options={"silence_seconds": 6})
     page = await seated_page(browser, server, game["game_id"], rebel["seat"], rebel["token"])
     assert rebel["seat"] == "confederate"
-    left, hidden = await js(page, "() => [bluegray.silenceLeft(), document.querySelector('#claim').classList.contains('hidden')]")
+    left, hidden = await js(
+        page, "() => [bluegray.silenceLeft(), document.querySelector('#claim').classList.contains('hidden')]"
+    )
     assert 0 < left <= 6000 and hidden
     await page.wait_for_selector("#claim:not(.hidden)", timeout=PATIENCE)
     await page.click("#claim")

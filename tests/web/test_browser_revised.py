@@ -39,6 +39,7 @@ async def click_hex(page, hex_: str) -> None:
     await page.mouse.move(x, y)
     await page.mouse.click(x, y)
 
+
 BUILDER = "us-1-1-xiv"  # at 1717 at start: may begin breastworks on Game-Turn 1 (no enemy within 3 hexes)
 TOWNSMAN, TOWN = "us-1-2-iv", "1212"  # 1212 is a Chattanooga town hex, in reach on Game-Turn 1
 
@@ -59,7 +60,9 @@ async def revised_game(browser, server):
     pages, connected."""
     union = await new_page(browser)
     await union.goto(f"{server}/")
-    await union.wait_for_selector("select[name=ruleset] option[value=revised]", state="attached", timeout=PATIENCE)
+    await union.wait_for_selector(
+        "select[name=ruleset] option[value=revised]", state="attached", timeout=PATIENCE
+    )
     await union.select_option("select[name=ruleset]", "revised")
     await union.select_option("select[name=side]", "union")
     await union.click("#create")
@@ -95,7 +98,9 @@ async def test_revised_markers_and_decisions(browser, server, shot):
     await click_hex(union, TOWN)
     for page in (union, confed):
         await until(page, "(u) => bluegray.board.state.morale[u] === 'disordered'", TOWNSMAN)
-        await page.wait_for_selector(f"#units .counter[data-unit='{TOWNSMAN}'] .morale-mark.disordered", timeout=PATIENCE)
+        await page.wait_for_selector(
+            f"#units .counter[data-unit='{TOWNSMAN}'] .morale-mark.disordered", timeout=PATIENCE
+        )
     await js(union, "() => { bluegray.map.zoom(2.2); bluegray.map.centreOn('1514'); }")
     await shot(union, "revised-disordered-and-building")
 
@@ -117,7 +122,9 @@ async def test_revised_markers_and_decisions(browser, server, shot):
     # -- complete the breastworks with a facing the server offers (10.34) ------------------------------
     await mine(union)
     await union.wait_for_selector("#complete-choice", timeout=PATIENCE)
-    facing = await union.get_attribute(f".complete-breastworks[data-unit='{BUILDER}'] >> nth=0", "data-facing")
+    facing = await union.get_attribute(
+        f".complete-breastworks[data-unit='{BUILDER}'] >> nth=0", "data-facing"
+    )
     await union.click(f".complete-breastworks[data-unit='{BUILDER}'] >> nth=0")
     await union.wait_for_selector("#works .works.breastworks[data-hex='1717']", timeout=PATIENCE)
     works = await js(union, "() => bluegray.board.state.breastworks['1717']")
@@ -133,7 +140,9 @@ async def test_revised_markers_and_decisions(browser, server, shot):
     assert "rolls the rally dice" in await confed.inner_text("#action")
     await shot(union, "revised-rally-decision")
     await union.click("#roll-rally")
-    await until(union, "() => bluegray.board.state.rallying.length === 0 && bluegray.board.state.pending.length === 0")
+    await until(
+        union, "() => bluegray.board.state.rallying.length === 0 && bluegray.board.state.pending.length === 0"
+    )
     assert await union.locator("#units .rally-mark").count() == 0
     await union.click("#legend summary")
     await shot(union, "revised-after-rally")
@@ -152,19 +161,41 @@ async def test_revised_markers_and_decisions(browser, server, shot):
     # -- the other decision panels, drawn from decisions shaped as the server sends them (schema
     # `choices.decision`); this checks the drawing only, the game above checks the round trip ---------
     panels = {
-        "before-combat-decision": {"type": "before_combat", "kind": "cavalry", "units": [TOWNSMAN], "options": []},
-        "terrain-decision": {"type": "before_combat", "kind": "terrain", "units": [], "options": ["forest", "terrain"]},
+        "before-combat-decision": {
+            "type": "before_combat",
+            "kind": "cavalry",
+            "units": [TOWNSMAN],
+            "options": [],
+        },
+        "terrain-decision": {
+            "type": "before_combat",
+            "kind": "terrain",
+            "units": [],
+            "options": ["forest", "terrain"],
+        },
         "losses-decision": {"type": "exchange_losses", "at_least": 4, "options": [[TOWNSMAN]]},
         "generic-decision": {"type": "something_new", "units": []},
     }
     for panel, decision in panels.items():
-        await js(union, "(d) => document.querySelector('#action').replaceChildren(bluegray.decisionView(d))", decision)
+        await js(
+            union,
+            "(d) => document.querySelector('#action').replaceChildren(bluegray.decisionView(d))",
+            decision,
+        )
         await union.wait_for_selector(f"#{panel}", timeout=PATIENCE)
-    await js(union, "(d) => document.querySelector('#action').replaceChildren(bluegray.decisionView(d))", panels["before-combat-decision"])
+    await js(
+        union,
+        "(d) => document.querySelector('#action').replaceChildren(bluegray.decisionView(d))",
+        panels["before-combat-decision"],
+    )
     assert await union.locator("#retreat-before-combat-units input[type=checkbox]").count() == 1
     assert await union.locator("#retreat-before-combat-none").count() == 1
     await shot(union, "revised-before-combat-panel")
-    await js(union, "(d) => document.querySelector('#action').replaceChildren(bluegray.decisionView(d))", panels["terrain-decision"])
+    await js(
+        union,
+        "(d) => document.querySelector('#action').replaceChildren(bluegray.decisionView(d))",
+        panels["terrain-decision"],
+    )
     assert await union.locator(".terrain-option").count() == 2
     await shot(union, "revised-terrain-panel")
     for page in (union, confed):
@@ -185,10 +216,16 @@ async def gunboat_server(redis_url, key_prefix):
     from tests.rules.rulesmaps import rebel, union
     from tests.rules.test_gunboats import gunboat, scenario
 
-    units = [gunboat("us-tyler", "0301", strength=4, designation="Tyler"), union("us-i", "0808", strength=3), rebel("cs-r", "0609", strength=1)]
+    units = [
+        gunboat("us-tyler", "0301", strength=4, designation="Tyler"),
+        union("us-i", "0808", strength=3),
+        rebel("cs-r", "0609", strength=1),
+    ]
     river = msgspec.structs.replace(scenario(units), id="gunboats")
     games = GameCache(load=lambda sid: river if sid == "gunboats" else load(sid))
-    config = ServerConfig(redis_url=redis_url, prefix=key_prefix, tail_block_ms=200, rate_per_second=1000, rate_burst=1000)
+    config = ServerConfig(
+        redis_url=redis_url, prefix=key_prefix, tail_block_ms=200, rate_per_second=1000, rate_burst=1000
+    )
     srv = TestServer(make_app(config, games=games), host="127.0.0.1")
     await srv.start_server()
     yield str(srv.make_url("")).rstrip("/")
@@ -201,13 +238,19 @@ async def test_a_gunboat_is_drawn_moves_up_the_river_and_bombards_9_6(browser, g
     # server's choices, clicked as for any unit
     server = gunboat_server
     async with aiohttp.ClientSession() as http:
-        async with http.post(f"{server}/api/games", json={"scenario": "gunboats", "ruleset": "revised", "side": "union"}) as r:
+        async with http.post(
+            f"{server}/api/games", json={"scenario": "gunboats", "ruleset": "revised", "side": "union"}
+        ) as r:
             game = await r.json()
-        async with http.post(f"{server}/api/games/{game['game_id']}/join", json={"invite": game["invite"]}) as r:
+        async with http.post(
+            f"{server}/api/games/{game['game_id']}/join", json={"invite": game["invite"]}
+        ) as r:
             assert r.status == 200
     page = await new_page(browser)
     seats = {game["game_id"]: {"seat": "union", "token": game["token"], "at": 0}}
-    await page.context.add_init_script(f"localStorage.setItem('bluegray.seats', JSON.stringify({json.dumps(seats)}))")
+    await page.context.add_init_script(
+        f"localStorage.setItem('bluegray.seats', JSON.stringify({json.dumps(seats)}))"
+    )
     await page.goto(f"{server}/play/{game['game_id']}")
     await page.wait_for_selector("#conn.live", timeout=PATIENCE)
     await mine(page)
@@ -219,7 +262,9 @@ async def test_a_gunboat_is_drawn_moves_up_the_river_and_bombards_9_6(browser, g
     await click_hex(page, "0309")
     await until(page, "() => bluegray.board.state.positions['us-tyler'] === '0309'")
     await end_phase(page)
-    await until(page, "() => bluegray.board.state.phase === 'combat' && bluegray.validChoices()?.attacks?.length > 0")
+    await until(
+        page, "() => bluegray.board.state.phase === 'combat' && bluegray.validChoices()?.attacks?.length > 0"
+    )
     await click_hex(page, "0609")
     await click_hex(page, "0309")  # tick the bombarding hex
     await page.wait_for_selector("#declare:not([disabled])", timeout=PATIENCE)
@@ -240,14 +285,20 @@ async def test_fractional_movement_costs_are_read_exactly_6_22(browser, server):
     # for sorting and shading the reach
     page = await new_page(browser)
     await page.goto(f"{server}/")
-    values = await js(page, """async () => { const g = await import("/static/js/game.js"); return [g.mpValue("4/3"), g.mpValue(2), g.mpValue("20/3")]; }""")
+    values = await js(
+        page,
+        """async () => { const g = await import("/static/js/game.js"); return [g.mpValue("4/3"), g.mpValue(2), g.mpValue("20/3")]; }""",
+    )
     assert values[1] == 2 and abs(values[0] - 4 / 3) < 1e-12 and abs(values[2] - 20 / 3) < 1e-12
     assert page.errors == []
 
 
 # Two Union units that reach 1722 on Game-Turn 1 of the revised Chattanooga, where the stack is next to
 # the Confederates at 1723 and 1822: each of them may attack one of those hexes alone (8.22).
-STACKED = {"us-1-1-xiv": ["1717", "1718", "1719", "1720", "1721", "1722"], "us-2-1-xiv": ["1718", "1719", "1720", "1721", "1722"]}
+STACKED = {
+    "us-1-1-xiv": ["1717", "1718", "1719", "1720", "1721", "1722"],
+    "us-2-1-xiv": ["1718", "1719", "1720", "1721", "1722"],
+}
 STACK_HEX, ONE, OTHER = "1722", "1723", "1822"
 
 
@@ -260,12 +311,18 @@ async def test_stacked_units_attack_separately_8_22(browser, server, shot):
         await js(union, "([unit, path]) => bluegray.command({ type: 'move', unit, path })", [unit, path])
         await until(union, "([u, h]) => bluegray.board.state.positions[u] === h", [unit, STACK_HEX])
     await end_phase(union)
-    await until(union, "() => bluegray.board.state.phase === 'combat' && bluegray.validChoices()?.attacks?.length > 0")
-    offered = await js(union, "(d) => bluegray.validChoices().attacks.find((o) => o.defenders.join() === d)", ONE)
+    await until(
+        union, "() => bluegray.board.state.phase === 'combat' && bluegray.validChoices()?.attacks?.length > 0"
+    )
+    offered = await js(
+        union, "(d) => bluegray.validChoices().attacks.find((o) => o.defenders.join() === d)", ONE
+    )
     assert offered["separate"] and offered["groups"][STACK_HEX]["units"] == sorted(STACKED)
     parts = {tuple(a["units"]): a["odds"] for a in offered["adjacent"]}
-    strengths = {tuple(a["units"]): a["attack"] for a in offered["adjacent"]}  # adjusted (8.32): halved in forest
-    assert set(parts) == {(u,) for u in STACKED}  # the whole stack against 1723 alone would strand 1822 (8.11)
+    # adjusted (8.32): halved in forest
+    strengths = {tuple(a["units"]): a["attack"] for a in offered["adjacent"]}
+    # the whole stack against 1723 alone would strand 1822 (8.11)
+    assert set(parts) == {(u,) for u in STACKED}
 
     # -- plan an attack on 1723: one unit ticked, its odds shown ---------------------------------------
     await click_hex(union, ONE)
