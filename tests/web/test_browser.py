@@ -42,6 +42,13 @@ async def click_hex(page, hex_: str) -> None:
     await page.mouse.click(x, y)
 
 
+async def reach(page, unit: str, how: str = "move") -> dict:
+    """The unit's destinations as the page has them from the server (asked for if need be)."""
+    return await asyncio.wait_for(
+        js(page, "([u, how]) => bluegray.reach(u, how)", [unit, how]), PATIENCE / 1000
+    )
+
+
 async def position(page, unit: str):
     return await js(page, "(u) => bluegray.board.state.positions[u] || null", unit)
 
@@ -343,7 +350,7 @@ async def test_reinforcements_enter_on_turn_two(browser, server, shot):
     )
     unit = await union.get_attribute("#reinforcements button.enter >> nth=0", "data-unit")
     await union.click(f"#reinforcements button.enter[data-unit='{unit}']")
-    dests = await js(union, "(u) => bluegray.reach(u, 'enter')", unit)
+    dests = await reach(union, unit, "enter")
     dest = max(dests, key=lambda h: (dests[h]["cost"], h))
     await union.wait_for_selector(f"#overlay .shade.reach[data-hex='{dest}']", timeout=PATIENCE)
     # the map was brought to the entry: the cheapest destination's first hex is in the middle
@@ -397,8 +404,13 @@ async def test_a_selected_unit_asks_where_it_may_go_once_per_version(browser, se
     assert move["command"]["path"] == replies[0]["destinations"][DEST]["path"]
     await until(union, "([u, h]) => bluegray.board.state.positions[u] === h", [MOVER, DEST])
 
-    # -- new choices: another unit, selected, shows it is being asked (nothing drawn) until it comes -------
+    # -- new choices, then a chat (a later version, the same position: no new choices); another unit,
+    # selected, shows it is being asked (nothing drawn) until its reach comes, then drawn ---------------
     await until(union, "(v) => bluegray.validChoices() !== null && bluegray.choices.version > v", first)
+    assert (await js(union, "() => bluegray.act({ type: 'chat', text: 'Onward.' })"))["type"] == "ack"
+    await until(
+        union, "() => bluegray.board.version > bluegray.choices.version && bluegray.validChoices() !== null"
+    )
     other = await js(union, "(u) => bluegray.validChoices().may_move.find((x) => x !== u)", MOVER)
     waiting = await js(
         union,
@@ -407,7 +419,7 @@ async def test_a_selected_unit_asks_where_it_may_go_once_per_version(browser, se
         other,
     )
     assert waiting == [True, 0]
-    dests = await js(union, "(u) => bluegray.reach(u)", other)
+    dests = await reach(union, other)
     await union.wait_for_selector(f"#overlay .shade.reach[data-hex='{next(iter(dests))}']", timeout=PATIENCE)
     assert await union.locator("#reach-loading").count() == 0
 

@@ -7,6 +7,7 @@ at the start of the Combat Phase, and the marker removed at the end of it (10.37
 
 from __future__ import annotations
 
+import asyncio
 import json
 
 import aiohttp
@@ -94,7 +95,8 @@ async def test_revised_markers_and_decisions(browser, server, shot):
     # -- a unit enters a town hex: Disordered (12.17), its badge on the counter -----------------------
     await mine(union)
     await js(union, "(u) => bluegray.selectUnit(u)", TOWNSMAN)
-    assert TOWN in await js(union, "(u) => bluegray.reach(u, 'move')", TOWNSMAN)
+    reach = js(union, "(u) => bluegray.reach(u, 'move')", TOWNSMAN)
+    assert TOWN in await asyncio.wait_for(reach, PATIENCE / 1000)
     await click_hex(union, TOWN)
     for page in (union, confed):
         await until(page, "(u) => bluegray.board.state.morale[u] === 'disordered'", TOWNSMAN)

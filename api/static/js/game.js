@@ -51,11 +51,13 @@ export class GameView {
     this.choices = null; // {version, side, choices, digest}
     this.digest = null; // the digest of the state the board shows (null after a snapshot)
     this.selection = null; // {mode: "move"|"enter"|"strategic", unit, fresh, centre} | {mode: "attack", ...}
-    // Where units may go at the version of this.choices, by reachKey(how, unit): the server's reach
-    // replies ({destinations, refused}), the keys asked and not answered (oldest first), those the
-    // server answered with an error, and the tests' promises (bluegray.reach) waiting for one.
+    // Where units may go at this.choices, by reachKey(how, unit): the server's reach replies
+    // ({destinations, refused}), those it answered with an error, and the tests' promises
+    // (bluegray.reach) waiting for one. `questions`: the reaches asked on this socket and not
+    // answered, oldest first ({key, current}: asked under the current choices or before them); the
+    // server answers a socket's messages in order.
     this.reaches = new Map();
-    this.asking = [];
+    this.questions = [];
     this.reachFailed = new Map();
     this.reachWaiters = new Map();
     this.selectedHex = null;
@@ -238,6 +240,7 @@ export class GameView {
     switch (m.type) {
       case "welcome":
         this.welcome = m;
+        this.questions = []; // a new socket: what was asked on the last one is not answered
         if (this.token && m.seat === null) this.toast("This browser's seat token was not accepted: watching instead.", "error");
         this.seat = m.seat;
         if (!m.seat) {
@@ -275,8 +278,8 @@ export class GameView {
       case "choices":
         this.choices = { ...m, digest: this.digest };
         this.reaches = new Map();
-        this.asking = [];
         this.reachFailed = new Map();
+        for (const q of this.questions) q.current = false;
         this.askAgain();
         break;
       case "reach":
@@ -310,7 +313,7 @@ export class GameView {
           this.$("#replay-bar").classList.add("hidden");
           this.$("#game").classList.remove("replaying");
           this.toast("This server does not offer replays yet.", "info");
-        } else if (!m.command_id && this.asking.length) this.onReachError(m);
+        } else if (!m.command_id && this.questions.length) this.onReachError(m);
         else if (!m.command_id) this.showError(m);
         break;
     }
@@ -422,9 +425,9 @@ export class GameView {
    * this client already at this version or is being asked. Only the seat to act may ask. */
   askReach(unit, how = "move") {
     const key = reachKey(how, unit);
-    if (!this.seat || !this.choices || this.reaches.has(key) || this.asking.includes(key)) return;
+    if (!this.seat || !this.choices || this.reaches.has(key) || this.questions.some((q) => q.key === key && q.current)) return;
     this.reachFailed.delete(key);
-    if (this.conn?.reach(unit, how)) this.asking.push(key);
+    if (this.conn?.reach(unit, how)) this.questions.push({ key, current: true });
   }
 
   /** New choices dropped what the server had said: ask again for the selection and any test waiting. */
@@ -436,12 +439,18 @@ export class GameView {
     }
   }
 
-  /** A reach reply: kept if it was computed for the choices this client has (else new choices are on
-   * their way, and the question is asked again when they come). */
+  /** A reach reply. The answer to a question asked before the current choices is kept only if its
+   * version is theirs (else it is about another position; the question was asked again). The answer
+   * to a question asked under them is about the server's position now: theirs, or new choices are on
+   * their way and drop it. Its version need not be theirs: the server keeps one reach per position,
+   * stamped with the version it was first computed at, and sends choices once per position, so after
+   * a chat (the same position, a later version) or an undo back to a position it answered for before
+   * (an earlier version), the versions differ for the same position. */
   onReach(m) {
     const key = reachKey(m.how, m.unit);
-    if (m.version !== this.choices?.version) return;
-    this.asking = this.asking.filter((k) => k !== key);
+    const at = this.questions.findIndex((q) => q.key === key);
+    const asked = at >= 0 ? this.questions.splice(at, 1)[0] : null;
+    if (!asked?.current && m.version !== this.choices?.version) return;
     const reply = { destinations: m.destinations || {}, refused: m.refused || null };
     this.reaches.set(key, reply);
     for (const resolve of this.reachWaiters.get(key) || []) resolve(reply.destinations);
@@ -451,9 +460,11 @@ export class GameView {
   }
 
   /** An error that is no command's answer while reaches are asked: the oldest question's (the server
-   * answers one socket's messages in order), e.g. not_your_turn or rate_limited. */
+   * answers one socket's messages in order), e.g. not_your_turn or rate_limited; not shown when that
+   * question was asked before the current choices (it is moot, or asked again). */
   onReachError(m) {
-    const key = this.asking.shift();
+    const { key, current } = this.questions.shift();
+    if (!current) return;
     this.reachFailed.set(key, m);
     for (const resolve of this.reachWaiters.get(key) || []) resolve(null);
     this.reachWaiters.delete(key);
