@@ -198,8 +198,9 @@ class LiveGame:
         self._act_lock = asyncio.Lock()
         self._advance_lock = asyncio.Lock()
         self._seed: bytes | None = None
-        self._choices: tuple[bytes, bytes] | None = None  # (state digest, choices JSON)
-        self._reach: tuple[bytes, dict[tuple[str, str], bytes]] = (b"", {})  # (state digest, (how, unit) -> reach message)
+        self._at: tuple[bytes, int] = (b"", 0)  # the position: its state digest, the version it was first seen at
+        self._choices: bytes | None = None  # the position's choices JSON, once computed
+        self._reach: dict[tuple[str, str], bytes] = {}  # the position's reach messages, by (how, unit)
         # (seat, command_id) of every action folded here -> (first, last, body hash or None)
         self._keys: dict[tuple[str, str], tuple[int, int, bytes | None]] = {}
         self._task: asyncio.Task | None = None
@@ -350,26 +351,34 @@ class LiveGame:
             )
         )
 
+    def _position(self) -> tuple[bytes, int]:
+        """The current position: the state's digest and the version this process first saw it at. The
+        choices and every reach of one position carry that version, so a client matches them even
+        when chat, a draw offer or an undo request moved the version on and left the state as it was."""
+        key = self.history.digest()
+        if self._at[0] != key:
+            self._at = (key, self.history.version)
+            self._choices = None
+            self._reach = {}
+        return self._at
+
     def _offer_choices(self, conns) -> None:
-        """Send the choices to the sockets of the seat to act that want them (once per state)."""
+        """Send the choices to the sockets of the seat to act that want them (once per position)."""
         side = self.history.session.to_act
         if side is None:
             return
         wanting = [c for c in conns if c.seat == side and c.wants_choices]
         if not wanting:
             return
-        key = self.history.digest()
-        if self._choices is None or self._choices[0] != key:
+        key, version = self._position()
+        if self._choices is None:
             try:
-                data = msgspec.json.encode(legal_choices(self.history.state, destinations=False))
+                self._choices = msgspec.json.encode(legal_choices(self.history.state, destinations=False))
             except Exception:  # noqa: BLE001 - the game goes on without choices
                 log.exception("game %s: computing the choices failed", self.game_id)
                 return
-            self._choices = (key, data)
         frame = text_frame(
-            protocol.encode(
-                protocol.ChoicesOut(version=self.history.version, side=side, choices=msgspec.Raw(self._choices[1]))
-            )
+            protocol.encode(protocol.ChoicesOut(version=version, side=side, choices=msgspec.Raw(self._choices)))
         )
         for conn in wanting:
             if conn.choices_key != key:
@@ -377,7 +386,7 @@ class LiveGame:
                 conn.send_frame(frame)
 
     def reach(self, seat: str | None, unit: str, how: str) -> bytes:
-        """The ``reach`` message for ``unit`` now, for the seat to act (computed once per state and
+        """The ``reach`` message for ``unit`` now, for the seat to act (computed once per position and
         shared by its sockets); ProtocolError for anyone else, or when the game is over."""
         if seat is None:
             raise ProtocolError("unauthorized", "spectators cannot ask where a unit may move")
@@ -386,16 +395,13 @@ class LiveGame:
             raise ProtocolError("game_over", "the game is over")
         if h.session.to_act != seat:
             raise ProtocolError("not_your_turn", "the game waits for the other player")
-        key = h.digest()
-        if self._reach[0] != key:
-            self._reach = (key, {})
-        cache = self._reach[1]
-        if (how, unit) not in cache:
+        _, version = self._position()
+        if (how, unit) not in self._reach:
             found, refused = legal_reach(h.state, unit, how)
-            cache[(how, unit)] = protocol.encode(
-                protocol.ReachOut(version=h.version, unit=unit, how=how, destinations=found, refused=refused)
+            self._reach[(how, unit)] = protocol.encode(
+                protocol.ReachOut(version=version, unit=unit, how=how, destinations=found, refused=refused)
             )
-        return cache[(how, unit)]
+        return self._reach[(how, unit)]
 
     # -- sockets ----------------------------------------------------------------------------------
     def admit(self) -> None:

@@ -148,3 +148,19 @@ async def test_reach_answers_the_seat_to_act_only(client):
     nobody = await union.expect(ReachOut)
     assert nobody.destinations == {} and "no unit 'nobody'" in nobody.refused.message
     assert union.version == ack.last
+
+
+async def test_a_reach_carries_the_version_of_the_choices_of_its_position(client):
+    # chat moves the version on and leaves the position as it was: the choices are not sent again, and
+    # a reach asked after it carries the version of the choices the player holds, so the client can
+    # match the two
+    game, joined = await new_game(client)
+    union = await WsClient(client, game["game_id"], game["token"]).connect(choices=True)
+    offered = await union.expect(ChoicesOut)
+    await union.act("chat", text="good luck")
+    assert union.version == offered.version + 1
+    unit = msgspec.json.decode(offered.choices)["may_move"][0]
+    await union.send(type="reach", unit=unit)
+    reach = await union.expect(ReachOut)
+    assert reach.version == offered.version and reach.destinations
+    assert not any(isinstance(m, ChoicesOut) for m in union.inbox)
