@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import msgspec
 
-from rules import fieldworks, movement, reinforcements, stacking
+from rules import exclusive, fieldworks, movement, reinforcements, stacking
 from rules.arith import movement_points
 from rules.combat_choices import AttackOption, DecisionChoice, attack_options, decision_choice
 from rules.errors import RuleViolation
@@ -196,12 +196,12 @@ def unit_moves(state: State, unit: str, memo: dict | None = None) -> dict[str, D
     reach = movement.reachable(state, unit)
     memo[unit] = reach.ends
     free = _free_hexes(state, state.game.units[unit].side)
+    ends = _DeadEnds(state, unit, memo)
     out = {}
     for d in reach.ends:
         path = reach.path(d)
         if free is None or d not in free:
-            event = UnitMoved(unit=unit, path=path, cost=movement_points(reach.cost[d]))
-            if not _no_dead_end(state, unit, event, memo):
+            if not ends.allows(UnitMoved(unit=unit, path=path, cost=movement_points(reach.cost[d]))):
                 continue
         out[d] = _destination(reach.cost[d], path)
     return out
@@ -223,6 +223,7 @@ def entry_moves(state: State, unit: str, memo: dict | None = None) -> dict[str, 
     (15.13: the cheapest over its entry hexes)."""
     memo = {} if memo is None else memo
     free = _free_hexes(state, state.phasing)
+    ends = _DeadEnds(state, unit, memo)
     best: dict[str, Destination] = {}
     least: dict[str, object] = {}  # the exact cost of each of ``best``
     for entry in reinforcements.entry_hexes(state, unit):
@@ -235,8 +236,7 @@ def entry_moves(state: State, unit: str, memo: dict | None = None) -> dict[str, 
                 continue
             path = reach.path(d)
             if free is None or d not in free:
-                event = ReinforcementEntered(unit=unit, path=path, cost=movement_points(cost))
-                if not _no_dead_end(state, unit, event, memo):
+                if not ends.allows(ReinforcementEntered(unit=unit, path=path, cost=movement_points(cost))):
                     continue
             best[d], least[d] = _destination(cost, path), cost
     return dict(sorted(best.items()))
@@ -264,12 +264,12 @@ def strategic_moves(state: State, unit: str, memo: dict | None = None) -> dict[s
         return {}
     memo = {} if memo is None else memo
     free = _free_hexes(state, state.phasing)
+    ends = _DeadEnds(state, unit, memo)
     best = {}
     for d in reach.ends:
         path = reach.path(d)
         if free is None or d not in free:
-            event = UnitMoved(unit=unit, path=path, cost=movement_points(reach.cost[d]))
-            if not _no_dead_end(state, unit, event, memo):
+            if not ends.allows(UnitMoved(unit=unit, path=path, cost=movement_points(reach.cost[d]))):
                 continue
         best[d] = _destination(reach.cost[d], path)
     return best
@@ -318,11 +318,29 @@ class _NotIn:
         return hex_ not in self.full
 
 
-def _no_dead_end(state: State, unit: str, event, memo: dict) -> bool:
-    after = state.copy()
-    apply(after, event)
-    try:
-        movement.check_no_dead_end(after, unit, memo)
-    except RuleViolation:
-        return False
-    return True
+class _DeadEnds:
+    """5.32, no dead end, at every hex one unit might end its move in: ``movement.check_no_dead_end``
+    on the state after each move, with what does not depend on the hex worked out once
+    (``stacking.Arrivals``). The states after two moves of the unit differ only in its place, unless the
+    paths change the control of different hexes (17.14: the quota's bonus hex) or, for a
+    reinforcement, start at different entry hexes: one ``Arrivals`` per such difference."""
+
+    def __init__(self, state: State, unit: str, memo: dict):
+        self.state = state
+        self.unit = unit
+        self.side = state.game.units[unit].side
+        self.destinations = movement.kept_ends(memo)
+        self._arrivals: dict[tuple, stacking.Arrivals] = {}
+
+    def allows(self, event: UnitMoved | ReinforcementEntered) -> bool:
+        control = self.state.control
+        path = event.path
+        key = (path[0], frozenset(h for h in path if h in control and control[h] != self.side))
+        arrivals = self._arrivals.get(key)
+        if arrivals is None:
+            after = self.state.copy()
+            apply(after, event)
+            quota = exclusive.quota_remaining(after, self.side)
+            arrivals = stacking.Arrivals(after, self.unit, movement.may_move, self.destinations, quota)
+            self._arrivals[key] = arrivals
+        return arrivals.allows(path[-1])

@@ -243,6 +243,17 @@ def check_path(
 
 
 # -- no dead end ---------------------------------------------------------------------------------
+def kept_ends(memo: dict) -> Callable[[State, str], list[str]]:
+    """A unit's possible ends (``reachable``) for the 5.32 checks, each unit's kept in ``memo``."""
+
+    def destinations(s: State, u: str) -> list[str]:
+        if u not in memo:
+            memo[u] = reachable(s, u).ends
+        return memo[u]
+
+    return destinations
+
+
 def check_no_dead_end(after: State, unit: str, cache: dict | None = None) -> None:
     """5.32: refuse a move after which some hex could no longer be brought within the stacking limit
     by the end of the phase. ``after`` is the state with the move applied."""
@@ -252,13 +263,7 @@ def check_no_dead_end(after: State, unit: str, cache: dict | None = None) -> Non
     n = stacking.limit(after)
     if sum(1 for u, h in after.positions.items() if h == dest) <= n and not stacking.overstacked(after, side):
         return
-    memo = {} if cache is None else cache
-
-    def destinations(s: State, u: str):
-        if u not in memo:
-            memo[u] = reachable(s, u).ends
-        return memo[u]
-
+    destinations = kept_ends({} if cache is None else cache)
     if not stacking.resolvable(after, side, may_move, destinations, exclusive.quota_remaining(after, side)):
         raise game.violation(
             "stacking",

@@ -60,20 +60,81 @@ def resolvable(
 
     ``movable(state, unit)``: may the unit still move; ``destinations(state, unit)``: the hexes it
     could end a move in; ``quota_remaining``: moves left under a quota, or None."""
-    over = overstacked(state, side)
+    return _resolvable(
+        limit(state),
+        overstacked(state, side),
+        counts(state, side),
+        lambda hex_: [u for u in state.units_in(hex_) if movable(state, u)],
+        lambda u: destinations(state, u),
+        quota_remaining,
+    )
+
+
+class Arrivals:
+    """5.32, no dead end, for one unit that has just moved, at each hex it might have ended its move
+    in: ``after`` is the state after its move to any one of them. Only the unit's own place differs
+    between those states, so who may still move, where, and the quota are worked out once."""
+
+    def __init__(
+        self,
+        after: State,
+        unit: str,
+        movable: Callable[[State, str], bool],
+        destinations: Callable[[State, str], Iterable[str]],
+        quota_remaining: int | None,
+    ):
+        self.after = after
+        self.unit = unit
+        self.movable = movable
+        self.destinations = destinations
+        self.quota_remaining = quota_remaining
+        self.n = limit(after)
+        self.occupancy = counts(after, after.game.units[unit].side)  # without the unit:
+        self.occupancy[after.positions[unit]] -= 1
+        self._candidates: dict[str, list[str]] = {}
+
+    def allows(self, dest: str) -> bool:
+        """Could every over-full hex still be brought within the limit, the unit having ended in ``dest``?"""
+        occupancy = dict(self.occupancy)
+        occupancy[dest] = occupancy.get(dest, 0) + 1
+        over = {h: c - self.n for h, c in occupancy.items() if c > self.n}
+        return _resolvable(
+            self.n,
+            over,
+            occupancy,
+            self._movable_in,
+            lambda u: self.destinations(self.after, u),
+            self.quota_remaining,
+        )
+
+    def _movable_in(self, hex_: str) -> list[str]:
+        if hex_ not in self._candidates:
+            after = self.after
+            self._candidates[hex_] = [u for u in after.units_in(hex_) if u != self.unit and self.movable(after, u)]
+        return self._candidates[hex_]
+
+
+def _resolvable(
+    n: int,
+    over: dict[str, int],
+    occupancy,
+    movable_in: Callable[[str], list[str]],
+    destinations: Callable[[str], Iterable[str]],
+    quota_remaining: int | None,
+) -> bool:
+    """``resolvable`` on its parts: the over-full hexes with their excess, units per hex, the units of
+    a hex that may still move, a unit's possible ends, the quota left."""
     if not over:
         return True
     need = sum(over.values())
     if quota_remaining is not None and need > quota_remaining:
         return False
-    n = limit(state)
-    occupancy = counts(state, side)
     room = {}  # free places per hex, filled lazily
     # Each over-full hex needs `excess` of its units moved out to a hex with room.
     slots: list[str] = []  # one entry per unit that must leave, naming its hex
     candidates: dict[str, list[str]] = {}
     for hex_, excess in sorted(over.items()):
-        units = [u for u in state.units_in(hex_) if movable(state, u)]
+        units = movable_in(hex_)
         if len(units) < excess:
             return False
         candidates[hex_] = units
@@ -82,7 +143,7 @@ def resolvable(
     for hex_, units in candidates.items():
         for u in units:
             dests = []
-            for d in destinations(state, u):
+            for d in destinations(u):
                 if d == hex_:
                     continue
                 if d not in room:

@@ -65,3 +65,44 @@ def test_offered_overstack_can_always_be_resolved():
     # One of a and b must now leave; both may.
     legal = choices(state)
     assert set(legal.moves) == {"a", "b"}
+
+
+@pytest.mark.parametrize("ruleset", ["classic", "revised"])
+def test_the_offered_ends_are_those_the_move_itself_would_pass(ruleset):
+    # 5.32: choices check every end of a unit at once (stacking.Arrivals); at over-stacked positions of a
+    # self-played Chattanooga game they keep exactly the ends that check_no_dead_end, on the state
+    # after each move, lets through
+    import random
+
+    from rules.events import UnitMoved
+    from rules.game import Game
+    from rules.handlers import apply
+    from rules.movement import check_no_dead_end, reachable
+    from rules.reducer import new_game
+    from rules.selfplay import PLAYERS, play
+    from rules.stacking import overstacked
+    from rules.state import MOVEMENT
+    from scenarios.loader import load
+
+    start_ = new_game(Game(load("chattanooga"), ruleset))
+    checked = 0
+    for before, _command, _events in play(start_, random.Random(2), max_commands=500, players=PLAYERS["random"]):
+        if before.phase != MOVEMENT or before.pending or not overstacked(before, before.phasing):
+            continue
+        legal = choices(before)
+        for unit in legal.may_move[:4]:
+            reach = reachable(before, unit)
+            kept = set()
+            for d in reach.ends:
+                after = before.copy()
+                apply(after, UnitMoved(unit=unit, path=reach.path(d), cost=1))
+                try:
+                    check_no_dead_end(after, unit)
+                except RuleViolation:
+                    continue
+                kept.add(d)
+            assert set(legal.moves.get(unit, {})) == kept
+            checked += 1
+        if checked >= 12:
+            break
+    assert checked >= 12
