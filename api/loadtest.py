@@ -246,7 +246,7 @@ class Bot:
     async def _game(self) -> None:
         run = self.run
         session = run.session
-        async with session.post("/api/games", json={"scenario": run.scenario}) as r:
+        async with session.post("/api/games", json={"scenario": run.scenario, "ruleset": run.ruleset}) as r:
             game = await r.json()
         async with session.post(f"/api/games/{game['game_id']}/join", json={"invite": game["invite"]}) as r:
             joined = await r.json()
@@ -405,6 +405,7 @@ class Run:
     think: float
     choices: bool
     scenario: str = "chattanooga"
+    ruleset: str = "classic"
     figures: Figures = field(default_factory=Figures)
     deadline: float = 0.0
     setup_seconds: float = 300.0  # at most this long for every game and spectator to connect
@@ -445,7 +446,7 @@ async def run(config: Run) -> Figures:
     """Connect every game and spectator, then run the load for `duration` seconds against the
     server at `url` (only that period is measured); returns the figures."""
     config.brains = [
-        await BrainClient.spawn(config.scenario, config.brain_nice)
+        await BrainClient.spawn(config.scenario, config.ruleset, config.brain_nice)
         for _ in range(max(1, min(4, os.cpu_count() or 1)))
     ]
     await asyncio.gather(*(brain.ready() for brain in config.brains))  # loaded before any game starts
@@ -534,11 +535,11 @@ class BrainClient:
         self.reader = asyncio.create_task(self._read())
 
     @classmethod
-    async def spawn(cls, scenario: str, nice: int) -> BrainClient:
+    async def spawn(cls, scenario: str, ruleset: str, nice: int) -> BrainClient:
         process = await asyncio.create_subprocess_exec(
             sys.executable,
             "-c",
-            f"from api.loadtest import brain; brain({scenario!r}, {int(nice)})",
+            f"from api.loadtest import brain; brain({scenario!r}, {ruleset!r}, {int(nice)})",
             stdin=asyncio.subprocess.PIPE,
             stdout=asyncio.subprocess.PIPE,
         )
@@ -604,7 +605,7 @@ class BrainClient:
             await self.reader
 
 
-def brain(scenario: str, nice: int) -> None:
+def brain(scenario: str, ruleset: str, nice: int) -> None:
     """A brain process: folds each game's events as the bot received them and picks the next
     command when asked. At a low CPU priority (`nice`): the server and the load generator's sockets
     go first."""
@@ -616,7 +617,7 @@ def brain(scenario: str, nice: int) -> None:
 
     os.nice(nice)
     cache = GameCache()
-    cache.game(scenario, "classic", {})  # the rules tables, built before the clock starts
+    cache.game(scenario, ruleset, {})  # the rules tables, built before the clock starts
     games: dict[str, tuple[History, random.Random, list[str]]] = {}  # history, rng, fold errors
     picking: dict[str, tuple[tuple[str, str], Reaching]] = {}  # per game: the reach asked, the pick asking
     decoder = msgspec.msgpack.Decoder(_ToBrain)

@@ -26,6 +26,9 @@ HELP = "Self-playing games and spectators over websockets; prints command and br
 def add_arguments(parser) -> None:
     parser.add_argument("--games", type=int, default=10, help="concurrent self-playing games (default 10)")
     parser.add_argument(
+        "--ruleset", choices=["classic", "revised"], default="classic", help="the games' rule set (default classic)"
+    )
+    parser.add_argument(
         "--spectators", type=int, default=0, help="spectators, spread over the games (default 0)"
     )
     parser.add_argument("--duration", type=float, default=10.0, help="seconds to run (default 10)")
@@ -128,6 +131,7 @@ async def _load(args, url: str, server_pid: int | None):
         duration=args.duration,
         think=args.think,
         choices=args.choices,
+        ruleset=args.ruleset,
         brain_nice=args.brain_nice,
         on_measuring=start,
         on_over=end,
@@ -145,6 +149,7 @@ def _report(args, figures, server: str) -> int:
 
     report = {
         "games": args.games,
+        "ruleset": args.ruleset,
         "spectators": args.spectators,
         "duration_s": args.duration,
         "think_s": args.think,
@@ -190,7 +195,7 @@ def _report(args, figures, server: str) -> int:
     else:
         c, b = report["command_latency_ms"], report["broadcast_latency_ms"]
         print(
-            f"{args.games} games, {args.spectators} spectators, {args.duration:g} s, think {args.think:g} s, "
+            f"{args.games} {args.ruleset} games, {args.spectators} spectators, {args.duration:g} s, think {args.think:g} s, "
             f"choices from the server: {'yes' if args.choices else 'no'}; server {server}"
         )
         print(
