@@ -135,12 +135,13 @@ def entrants(state: State) -> list[str]:
 
 
 def strategic_movers(state: State) -> list[str]:
-    """Revised 6.4: the units that may use Strategic Movement now."""
-    from rules.revised_movement import strategic_problem
+    """Revised 6.4: the units that may use Strategic Movement now, with a route to take (6.45)."""
+    from rules.revised_movement import route_out, strategic_problem
 
     units = state.game.units
     side = state.phasing
-    return sorted(u for u in state.positions if units[u].side == side and strategic_problem(state, u) is None)
+    mine = sorted(u for u in state.positions if units[u].side == side)
+    return [u for u in mine if strategic_problem(state, u) is None and route_out(state, u)]
 
 
 REACH = ("move", "enter", "strategic")
@@ -185,6 +186,11 @@ def _nowhere(state: State, unit: str, how: str) -> RuleViolation:
                 f"{name} has no hex to end a move in: each would leave a hex that could not be brought back "
                 f"to {stacking.limit(state)} units by the end of the phase",
             )
+    if how == "strategic":
+        return game.violation(
+            "strategic.routes",
+            f"{name} has no route to follow from {state.positions[unit]} that keeps three hexes from every enemy unit",
+        )
     return game.violation("movement", f"{name} has no hex it may end a move in now")
 
 

@@ -215,28 +215,37 @@ def _far(game, hex_: str, enemies: set[str]) -> bool:
 
 def _within(game, hexes, n: int) -> frozenset[str]:
     """Every numbered hex at most ``n`` hexes (Grid.distance) from one of ``hexes``: ``h in
-    _within(game, hexes, n)`` is ``any(game.grid.distance(h, e) <= n for e in hexes)``. Kept per
-    Game for the last few (n, hexes) asked, so one position's checks share one table."""
+    _within(game, hexes, n)`` is ``any(game.grid.distance(h, e) <= n for e in hexes)``. The union of
+    each hex's disk (kept per Game: the map does not change); the last few unions asked are kept
+    too, so one position's checks share one table."""
     key = (n, frozenset(hexes))
     cache = game.__dict__.setdefault("_within", {})
     found = cache.get(key)
     if found is None:
-        from rules.hexes import HexError
-
-        grid = game.grid
-        out = set()
-        for h in key[1]:
-            q, r = grid.axial(h)
-            for dq in range(-n, n + 1):
-                for dr in range(max(-n, -dq - n), min(n, n - dq) + 1):
-                    try:
-                        out.add(grid.number(q + dq, r + dr))
-                    except HexError:  # off the numbering: no hex there
-                        pass
-        found = frozenset(out)
+        found = frozenset().union(*(_disk(game, h, n) for h in key[1]))
         if len(cache) >= 32:
             cache.clear()
         cache[key] = found
+    return found
+
+
+def _disk(game, hex_: str, n: int) -> frozenset[str]:
+    """The numbered hexes at most ``n`` hexes from ``hex_`` (itself included)."""
+    disks = game.__dict__.setdefault("_disks", {})
+    found = disks.get((hex_, n))
+    if found is None:
+        from rules.hexes import HexError
+
+        grid = game.grid
+        q, r = grid.axial(hex_)
+        out = set()
+        for dq in range(-n, n + 1):
+            for dr in range(max(-n, -dq - n), min(n, n - dq) + 1):
+                try:
+                    out.add(grid.number(q + dq, r + dr))
+                except HexError:  # off the numbering: no hex there
+                    pass
+        found = disks[(hex_, n)] = frozenset(out)
     return found
 
 
@@ -257,6 +266,16 @@ def strategic_problem(state: State, unit: str):
             f"{game.designation(unit)} is within two hexes of an enemy unit and may not use Strategic Movement",
         )
     return None
+
+
+def route_out(state: State, unit: str) -> bool:
+    """6.44, 6.45: does a route lead from the unit's hex into a hex three or more hexes from every enemy
+    unit? Without one, a unit free to use Strategic Movement has nowhere to go by it."""
+    game = state.game
+    near_enemy = _within(game, _enemy_hexes(state, game.units[unit].side), 2)
+    here = state.positions[unit]
+    m = game.scenario.map
+    return any(m.features(here, b) & terrain.ROUTES and b not in near_enemy for b, _ in game.steps_for(unit)[here])
 
 
 def strategic_reach(state: State, unit: str):

@@ -438,3 +438,26 @@ def test_no_combat_in_the_movement_phase_6_14():
 
     state = start([union("i", "0101"), rebel("r", "0102")])
     assert refused(state, DeclareAttack(attackers=("i",), defenders=("0102",))) == "6.14"
+
+
+def test_only_units_with_a_route_to_take_are_offered_strategic_movement():
+    # 6.45: Strategic Movement follows routes only; a unit off every route is not named in the choices,
+    # and asked anyway, its reach says which rule stops it
+    from rules.legal import reach
+
+    state = start([union("r", "0101"), union("o", "0505"), rebel("c", "1010")], hexsides=road_column())
+    summary = choices(state, destinations=False)
+    assert summary.may_move_strategically == ["r"]
+    assert set(choices(state).strategic) == {"r"}
+    found, why = reach(state, "o", "strategic")
+    assert found == {} and why.case == "6.45" and "no route to follow from 0505" in why.message
+
+
+def test_hexes_within_a_distance_are_those_the_grid_measures():
+    # 6.41, 6.44, 10.34: "within n hexes" of a set of hexes, by the union of each hex's disk
+    from rules.revised_movement import _within
+
+    g = game([union("u", "0101"), rebel("c", "1010")])
+    for hexes, n in ((["0505"], 2), (["0101", "1010", "0407"], 3), ([], 2)):
+        near = _within(g, hexes, n) & set(g.terrain)  # (it may name hexes off the map: never asked about)
+        assert near == {h for h in g.terrain if any(g.grid.distance(h, e) <= n for e in hexes)}
