@@ -93,7 +93,7 @@ def choices(state: State, destinations: bool = True) -> Choices:
         out.may_move = movers(state)
         out.may_enter = entrants(state)
         if state.game.ruleset.strategic_bonus:
-            out.may_move_strategically = strategic_movers(state)
+            out.may_move_strategically = strategic_movers(state, out.may_move)
         if destinations:
             memo: dict[str, list[str]] = {}
             out.moves = movement_choices(state, memo)
@@ -101,7 +101,7 @@ def choices(state: State, destinations: bool = True) -> Choices:
             if state.game.ruleset.strategic_bonus:
                 out.strategic = strategic_choices(state, memo)
         if state.game.exclusive.get("breastworks"):
-            out.build_breastworks, out.complete_breastworks = breastworks_choices(state)
+            out.build_breastworks, out.complete_breastworks = breastworks_choices(state, out.may_move)
         out.rally = rally_candidates(state)
     if state.pending:
         out.decision = decision_choice(state)
@@ -134,14 +134,19 @@ def entrants(state: State) -> list[str]:
     ]
 
 
-def strategic_movers(state: State) -> list[str]:
-    """Revised 6.4: the units that may use Strategic Movement now, with a route to take (6.45)."""
+def strategic_movers(state: State, free: list[str]) -> list[str]:
+    """Revised 6.4: of the units that may start a move (``free``), those that may use Strategic
+    Movement now, with a route to take (6.45)."""
     from rules.revised_movement import route_out, strategic_problem
 
+    enemies = _enemy_hexes(state)
+    return [u for u in free if strategic_problem(state, u, enemies) is None and route_out(state, u, enemies)]
+
+
+def _enemy_hexes(state: State) -> set[str]:
+    """The hexes holding a unit of the phasing player's enemy."""
     units = state.game.units
-    side = state.phasing
-    mine = sorted(u for u in state.positions if units[u].side == side)
-    return [u for u in mine if strategic_problem(state, u) is None and route_out(state, u)]
+    return {h for u, h in state.positions.items() if units[u].side != state.phasing}
 
 
 REACH = ("move", "enter", "strategic")
@@ -293,13 +298,15 @@ def strategic_choices(state: State, memo: dict | None = None) -> dict[str, dict[
     return out
 
 
-def breastworks_choices(state: State) -> tuple[list[str], dict[str, list[tuple[str, ...]]]]:
-    """Revised 10.34: who may begin breastworks, and whose marker may be flipped with which facings."""
+def breastworks_choices(state: State, free: list[str]) -> tuple[list[str], dict[str, list[tuple[str, ...]]]]:
+    """Revised 10.34: of the units that may start a move (``free``: a builder spends its move), who may
+    begin breastworks; and whose marker may be flipped with which facings."""
     from rules.revised_movement import build_problem, complete_problem, facings
 
     units = state.game.units
     mine = sorted(u for u in state.positions if units[u].side == state.phasing)
-    build = [u for u in mine if build_problem(state, u) is None]
+    enemies = _enemy_hexes(state)
+    build = [u for u in free if build_problem(state, u, enemies) is None]
     complete = {u: facings(state, u) for u in mine if complete_problem(state, u) is None}
     return build, complete
 

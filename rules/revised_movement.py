@@ -249,8 +249,9 @@ def _disk(game, hex_: str, n: int) -> frozenset[str]:
     return found
 
 
-def strategic_problem(state: State, unit: str):
-    """Why ``unit`` may not use Strategic Movement now (6.4x), or None."""
+def strategic_problem(state: State, unit: str, enemies: set[str] | None = None):
+    """Why ``unit`` may not use Strategic Movement now (6.4x), or None. ``enemies``: the hexes of the
+    unit's enemies, when the caller has them."""
     from rules.movement import why_unit_may_not_move
 
     problem = why_unit_may_not_move(state, unit)
@@ -259,7 +260,8 @@ def strategic_problem(state: State, unit: str):
     game = state.game
     if strategic_allowance(state, unit) is None:
         return game.violation("movement", f"the {game.ruleset.name} rules have no strategic movement")
-    enemies = _enemy_hexes(state, game.units[unit].side)
+    if enemies is None:
+        enemies = _enemy_hexes(state, game.units[unit].side)
     if not _far(game, state.positions[unit], enemies):
         return game.violation(
             "strategic.distance",
@@ -268,11 +270,13 @@ def strategic_problem(state: State, unit: str):
     return None
 
 
-def route_out(state: State, unit: str) -> bool:
+def route_out(state: State, unit: str, enemies: set[str] | None = None) -> bool:
     """6.44, 6.45: does a route lead from the unit's hex into a hex three or more hexes from every enemy
     unit? Without one, a unit free to use Strategic Movement has nowhere to go by it."""
     game = state.game
-    near_enemy = _within(game, _enemy_hexes(state, game.units[unit].side), 2)
+    if enemies is None:
+        enemies = _enemy_hexes(state, game.units[unit].side)
+    near_enemy = _within(game, enemies, 2)
     here = state.positions[unit]
     m = game.scenario.map
     return any(m.features(here, b) & terrain.ROUTES and b not in near_enemy for b, _ in game.steps_for(unit)[here])
@@ -407,8 +411,9 @@ def _busy(state: State, unit: str):
     return why_unit_may_not_move(state, unit)
 
 
-def build_problem(state: State, unit: str):
-    """Why ``unit`` may not begin breastworks now (10.34 i, 10.36), or None."""
+def build_problem(state: State, unit: str, enemies: set[str] | None = None):
+    """Why ``unit`` may not begin breastworks now (10.34 i, 10.36), or None. ``enemies``: the hexes of
+    the unit's enemies, when the caller has them."""
     game = state.game
     if not _may_build(state):
         return game.violation("breastworks", "breastworks may not be built in this game (10.34: games of 1863 onwards)")
@@ -423,7 +428,7 @@ def build_problem(state: State, unit: str):
         return game.violation("breastworks", f"{u.designation} is {state.morale[unit]} and may not construct breastworks")
     if here in state.breastworks:
         return game.violation("breastworks.one_per_hex", f"{here} already has a Breastworks Marker")
-    if here in _within(game, _enemy_hexes(state, u.side), 3):
+    if here in _within(game, _enemy_hexes(state, u.side) if enemies is None else enemies, 3):
         return game.violation("breastworks", f"{u.designation} is within three hexes of an enemy unit")
     return None
 
