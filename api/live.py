@@ -79,8 +79,8 @@ class _Outbox:
     """The sockets of this process with frames waiting, written out once per turn of the event loop.
 
     `Connection.send` only appends a ready frame to the socket's list; one callback per loop turn
-    then writes every waiting socket's frames in one call each (a command's events, choices and
-    ack go out in one write). No task per socket, no per-socket encoding."""
+    then writes every waiting socket's frames in one call each (a command's events and ack go out
+    in one write, the next choices in the next turn's). No task per socket, no per-socket encoding."""
 
     def __init__(self) -> None:
         self.waiting: list[Connection] = []
@@ -200,6 +200,7 @@ class LiveGame:
         self._seed: bytes | None = None
         self._at: tuple[bytes, int] = (b"", 0)  # the position: its state digest, the version it was first seen at
         self._choices: bytes | None = None  # the position's choices JSON, once computed
+        self._choices_due = False  # the choices are to be offered on the next turn of the loop
         self._reach: dict[tuple[str, str], bytes] = {}  # the position's reach messages, by (how, unit)
         # (seat, command_id) of every action folded here -> (first, last, body hash or None)
         self._keys: dict[tuple[str, str], tuple[int, int, bytes | None]] = {}
@@ -307,7 +308,18 @@ class LiveGame:
                 conn.send_frame(snapshot)
         if self.view is not None:
             await self._advance_view([c for c in everyone if c.seat is None])
-        self._offer_choices(everyone)
+        self._choices_soon()
+
+    def _choices_soon(self) -> None:
+        """Offer the choices of the new position on the next turn of the event loop, once this turn's
+        frames (the events, the command's ack) are written: an ack never waits for the choices."""
+        if not self._choices_due:
+            self._choices_due = True
+            asyncio.get_running_loop().call_soon(self._offer_due_choices)
+
+    def _offer_due_choices(self) -> None:
+        self._choices_due = False
+        self._offer_choices(list(self.conns))
 
     async def _advance_view(self, spectators: list[Connection]) -> None:
         """Fold the spectators' view up to what they may see now, and send them that."""
