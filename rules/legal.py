@@ -206,6 +206,12 @@ def unit_moves(state: State, unit: str, memo: dict | None = None) -> dict[str, D
     memo = {} if memo is None else memo
     reach = movement.reachable(state, unit)
     memo[unit] = reach.ends
+    return _ends(state, unit, reach, memo)
+
+
+def _ends(state: State, unit: str, reach: movement.Reach, memo: dict) -> dict[str, Destination]:
+    """The hexes of ``reach`` a move of ``unit`` on the map may end in (5.32: no dead end), with cost
+    and path."""
     free = _free_hexes(state, state.game.units[unit].side)
     ends = _DeadEnds(state, unit, memo)
     out = {}
@@ -273,17 +279,7 @@ def strategic_moves(state: State, unit: str, memo: dict | None = None) -> dict[s
     reach = strategic_reach(state, unit)
     if reach is None:
         return {}
-    memo = {} if memo is None else memo
-    free = _free_hexes(state, state.phasing)
-    ends = _DeadEnds(state, unit, memo)
-    best = {}
-    for d in reach.ends:
-        path = reach.path(d)
-        if free is None or d not in free:
-            if not ends.allows(UnitMoved(unit=unit, path=path, cost=movement_points(reach.cost[d]))):
-                continue
-        best[d] = _destination(reach.cost[d], path)
-    return best
+    return _ends(state, unit, reach, {} if memo is None else memo)
 
 
 def strategic_choices(state: State, memo: dict | None = None) -> dict[str, dict[str, Destination]]:
