@@ -439,13 +439,11 @@ export class GameView {
     }
   }
 
-  /** A reach reply. The answer to a question asked before the current choices is kept only if its
-   * version is theirs (else it is about another position; the question was asked again). The answer
-   * to a question asked under them is about the server's position now: theirs, or new choices are on
-   * their way and drop it. Its version need not be theirs: the server keeps one reach per position,
-   * stamped with the version it was first computed at, and sends choices once per position, so after
-   * a chat (the same position, a later version) or an undo back to a position it answered for before
-   * (an earlier version), the versions differ for the same position. */
+  /** A reach reply. The server stamps the choices and every reach of one position with the same
+   * version (the position's, which chat or an undo request do not change). The answer to a question
+   * asked before the current choices is kept only if its version is theirs (else it is about another
+   * position; the question was asked again). The answer to a question asked under them is about the
+   * server's position now: theirs, or new choices are on their way and drop it. */
   onReach(m) {
     const key = reachKey(m.how, m.unit);
     const at = this.questions.findIndex((q) => q.key === key);
