@@ -24,6 +24,7 @@ from rules.revised_combat_procedures import rally_candidates, rout_candidates
 from rules.scenario import Side
 from rules.sequence import to_act, why_phase_may_not_end
 from rules.state import COMBAT, MOVEMENT, State
+from rules.zoc import enemy_occupied
 
 
 class Destination(msgspec.Struct, frozen=True):
@@ -139,17 +140,8 @@ def strategic_movers(state: State, free: list[str]) -> list[str]:
     Movement now, with a route to take (6.45)."""
     from rules.revised_movement import route_out, strategic_problem
 
-    enemies = _enemy_hexes(state)
+    enemies = enemy_occupied(state, state.phasing)
     return [u for u in free if strategic_problem(state, u, enemies) is None and route_out(state, u, enemies)]
-
-
-def _enemy_hexes(state: State) -> set[str]:
-    """The hexes holding a unit of the phasing player's enemy."""
-    units = state.game.units
-    return {h for u, h in state.positions.items() if units[u].side != state.phasing}
-
-
-REACH = ("move", "enter", "strategic")
 
 
 def reach(state: State, unit: str, how: str = "move") -> tuple[dict[str, Destination], Refusal | None]:
@@ -161,10 +153,10 @@ def reach(state: State, unit: str, how: str = "move") -> tuple[dict[str, Destina
     elif how == "strategic":
         from rules.revised_movement import strategic_problem
 
-        problem = movement.why_unit_may_not_move(state, unit)
-        if problem is None and not state.game.ruleset.strategic_bonus:
+        problem = None
+        if not state.game.ruleset.strategic_bonus:
             problem = state.game.violation("movement", "there is no Strategic Movement under these rules")
-        problem = problem or strategic_problem(state, unit)
+        problem = problem or strategic_problem(state, unit)  # (5.17 and the rest first: why_unit_may_not_move)
         found = {} if problem else strategic_moves(state, unit)
     else:
         problem = movement.why_unit_may_not_move(state, unit)
@@ -301,7 +293,7 @@ def breastworks_choices(state: State, free: list[str]) -> tuple[list[str], dict[
 
     units = state.game.units
     mine = sorted(u for u in state.positions if units[u].side == state.phasing)
-    enemies = _enemy_hexes(state)
+    enemies = enemy_occupied(state, state.phasing)
     build = [u for u in free if build_problem(state, u, enemies) is None]
     complete = {u: facings(state, u) for u in mine if complete_problem(state, u) is None}
     return build, complete

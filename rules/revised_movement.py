@@ -34,6 +34,7 @@ from rules.night import ZocRules
 from rules.scenario import Side
 from rules.sequence import at_end_of_phase, night_turn
 from rules.state import State
+from rules.zoc import enemy_occupied
 
 UNIT_TYPES = ("infantry", "cavalry", "artillery")
 _TRAIL_SLOW = frozenset({terrain.FOREST, terrain.ROUGH, terrain.FOREST_ROUGH, terrain.SWAMP})  # 6.24
@@ -203,11 +204,6 @@ def strategic_allowance(state: State, unit: str):
     return allowance_now(state, unit) + bonus
 
 
-def _enemy_hexes(state: State, side: str) -> set[str]:
-    units = state.game.units
-    return {h for u, h in state.positions.items() if units[u].side != side}
-
-
 def _far(game, hex_: str, enemies: set[str]) -> bool:
     """6.41, 6.44: three or more hexes from every enemy unit."""
     return hex_ not in _within(game, enemies, 2)
@@ -261,7 +257,7 @@ def strategic_problem(state: State, unit: str, enemies: set[str] | None = None):
     if strategic_allowance(state, unit) is None:
         return game.violation("movement", f"the {game.ruleset.name} rules have no strategic movement")
     if enemies is None:
-        enemies = _enemy_hexes(state, game.units[unit].side)
+        enemies = enemy_occupied(state, game.units[unit].side)
     if not _far(game, state.positions[unit], enemies):
         return game.violation(
             "strategic.distance",
@@ -275,7 +271,7 @@ def route_out(state: State, unit: str, enemies: set[str] | None = None) -> bool:
     unit? Without one, a unit free to use Strategic Movement has nowhere to go by it."""
     game = state.game
     if enemies is None:
-        enemies = _enemy_hexes(state, game.units[unit].side)
+        enemies = enemy_occupied(state, game.units[unit].side)
     near_enemy = _within(game, enemies, 2)
     here = state.positions[unit]
     m = game.scenario.map
@@ -293,7 +289,7 @@ def strategic_reach(state: State, unit: str):
         return None
     game = state.game
     allowance = strategic_allowance(state, unit)
-    near_enemy = _within(game, _enemy_hexes(state, game.units[unit].side), 2)  # 6.44
+    near_enemy = _within(game, enemy_occupied(state, game.units[unit].side), 2)  # 6.44
     start = state.positions[unit]
     steps = game.steps_for(unit)
     m = game.scenario.map
@@ -331,7 +327,7 @@ def decide_strategic_move(state: State, command: StrategicMove, dice) -> list:
     here = state.positions[command.unit]
     if len(path) < 2 or path[0] != here or path[-1] == here:
         raise game.violation("movement", f"a move of {name} must start at its hex {here} and end in another hex")
-    enemies = _enemy_hexes(state, game.units[command.unit].side)
+    enemies = enemy_occupied(state, game.units[command.unit].side)
     step_cost = game.step_cost_for(command.unit)
     m = game.scenario.map
     cost = 0
@@ -428,7 +424,7 @@ def build_problem(state: State, unit: str, enemies: set[str] | None = None):
         return game.violation("breastworks", f"{u.designation} is {state.morale[unit]} and may not construct breastworks")
     if here in state.breastworks:
         return game.violation("breastworks.one_per_hex", f"{here} already has a Breastworks Marker")
-    if here in _within(game, _enemy_hexes(state, u.side) if enemies is None else enemies, 3):
+    if here in _within(game, enemy_occupied(state, u.side) if enemies is None else enemies, 3):
         return game.violation("breastworks", f"{u.designation} is within three hexes of an enemy unit")
     return None
 
