@@ -19,7 +19,6 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Generator, Iterator
 
-from rules import movement
 from rules.combat import AttackDeclared, ChooseLosses, DeclareAttack, ResolveAttack
 from rules.combat_choices import (
     AdvanceChoice,
@@ -38,6 +37,7 @@ from rules.errors import RuleViolation
 from rules.events import Event, PhaseBegan, PhaseEnded
 from rules.handlers import apply
 from rules.legal import Choices, Destination, choices, reinforcement_choices, unit_moves
+from rules.legal import movers as legal_movers
 from rules.outcomes import UnitEliminated
 from rules.reducer import Dice, decide, fold
 from rules.retreat import Advance, Decline, Retreat
@@ -189,13 +189,8 @@ def _random_move(state: State, rng: random.Random, end_weight: float) -> Command
         extra = revised_movement_command(state, rng)
         if extra is not None:
             return extra
-    units = state.game.units
-    side = state.phasing
     arriving = reinforcement_choices(state)
-    movers = [("enter", u) for u in arriving]
-    movers += [
-        ("move", u) for u in sorted(state.positions) if units[u].side == side and movement.may_move(state, u)
-    ]
+    movers = [("enter", u) for u in arriving] + [("move", u) for u in legal_movers(state)]
     rng.shuffle(movers)
     for kind, unit in movers:
         dests = arriving[unit] if kind == "enter" else unit_moves(state, unit)
