@@ -73,18 +73,16 @@ from rules.errors import RuleViolation
 from rules.events import Event
 from rules.fieldworks import trench_facings
 from rules.gunboats import GUNBOAT, without_gunboats
-from rules.handlers import Dice, decider, evolver
+from rules.handlers import Dice
 from rules.hexes import hexside
 from rules.outcomes import (
     DecisionsAwaited,
     Emitter,
     UnitEliminated,
     auto_single_choice,
-    automatic,
     settle,
 )
 from rules.scenario import other_side
-from rules.sequence import may_end
 from rules.state import COMBAT, MOVEMENT, State
 from rules.terrain import BRIDGE, FORD, REDOUBT
 from rules.zoc import enemy_controlled
@@ -294,7 +292,6 @@ def engagement(state: State) -> Engagement:
     )
 
 
-@may_end(COMBAT)
 def check_attacks_made(state: State) -> None:
     """7.11, 7.12: the Combat Phase ends only when every phasing unit in an enemy zone of control has
     attacked and every enemy unit with a phasing unit in its zone of control has been attacked."""
@@ -519,7 +516,6 @@ def _dead_end(state: State, eng: Engagement, stranded: tuple[str, str], attackin
     )
 
 
-@decider(DeclareAttack)
 def decide_declare(state: State, command: DeclareAttack, dice: Dice | None) -> list[Event]:
     events: list[Event] = [AttackDeclared(attack=examine(state, command.attackers, command.defenders))]
     proc = combat_procedures(state.game)
@@ -528,7 +524,6 @@ def decide_declare(state: State, command: DeclareAttack, dice: Dice | None) -> l
     return events
 
 
-@evolver(AttackDeclared)
 def apply_attack_declared(state: State, event: AttackDeclared) -> None:
     a = event.attack
     state.attacked.update(a.attackers)
@@ -538,7 +533,6 @@ def apply_attack_declared(state: State, event: AttackDeclared) -> None:
 
 
 # -- resolving ------------------------------------------------------------------------------------
-@decider(ResolveAttack)
 def decide_resolve(state: State, command: ResolveAttack, dice: Dice | None) -> list[Event]:
     game = state.game
     head = first_pending(state)
@@ -647,13 +641,11 @@ def apply_result(emit: Emitter, attack: PendingAttack, result: str) -> None:
         emit(DecisionsAwaited(decisions=tuple(decisions)))
 
 
-@evolver(OddsReduced)
 def apply_odds_reduced(state: State, event: OddsReduced) -> None:
     head = state.pending[0]
     state.pending = [msgspec.structs.replace(head, column=event.column), *state.pending[1:]]
 
 
-@evolver(CombatResolved)
 def apply_combat_resolved(state: State, event: CombatResolved) -> None:
     state.pending = state.pending[1:]
 
@@ -676,8 +668,7 @@ def loss_options(state: State, head: PendingLosses) -> list[tuple[str, ...]]:
     return out
 
 
-@automatic(PendingLosses)
-def _automatic_losses(state: State, head: PendingLosses) -> list[Event] | None:
+def automatic_losses(state: State, head: PendingLosses) -> list[Event] | None:
     options = loss_options(state, head)
     if len(options) > 1 or (options and not auto_single_choice(state)):
         return None
@@ -694,7 +685,6 @@ def _losses_events(state: State, head: PendingLosses, units) -> list[Event]:
     return events
 
 
-@decider(ChooseLosses)
 def decide_losses(state: State, command: ChooseLosses, dice: Dice | None) -> list[Event]:
     game = state.game
     head = first_pending(state)
@@ -721,6 +711,5 @@ def decide_losses(state: State, command: ChooseLosses, dice: Dice | None) -> lis
     return emit.events
 
 
-@evolver(LossesTaken)
 def apply_losses_taken(state: State, event: LossesTaken) -> None:
     made(state, PendingLosses)

@@ -20,9 +20,8 @@ from collections.abc import Iterable
 
 from rules.decisions import PendingRetreat
 from rules.events import Event
-from rules.handlers import evolver
 from rules.outcomes import DecisionsAwaited, Emitter, settle
-from rules.sequence import at_end_of_game_turn, at_start_of_phase, before_end_of_phase, night_turn
+from rules.sequence import night_turn
 from rules.state import COMBAT, State
 from rules.zoc import enemy_controlled
 
@@ -59,7 +58,6 @@ def lose_effectiveness(state: State, attackers: Iterable[str]) -> AttackEffectiv
     return AttackEffectivenessLost(units=units)
 
 
-@at_start_of_phase
 def engaged_at_start_of_combat(state: State) -> list[Event]:
     """11.31: note which ineffective units begin the Combat Phase in an enemy zone of control."""
     if not enabled(state) or state.phase != COMBAT or not state.ineffective:
@@ -76,7 +74,6 @@ def engaged_at_start_of_combat(state: State) -> list[Event]:
     return [IneffectiveUnitsEngaged(units=units)] if units else []
 
 
-@before_end_of_phase
 def retreat_engaged(state: State) -> list[Event]:
     """11.31: engaged units still in an enemy zone of control retreat (no advance follows)."""
     if not state.engaged or state.phase != COMBAT:
@@ -95,7 +92,6 @@ def retreat_engaged(state: State) -> list[Event]:
     return emit.events
 
 
-@at_end_of_game_turn
 def recover_at_night(state: State) -> list[Event]:
     """11.4: at the end of any night Game-Turn all units recover their Attack Effectiveness."""
     if state.ineffective and night_turn(state) and enabled(state):
@@ -103,16 +99,13 @@ def recover_at_night(state: State) -> list[Event]:
     return []
 
 
-@evolver(AttackEffectivenessLost)
 def apply_lost(state: State, event: AttackEffectivenessLost) -> None:
     state.ineffective.update(event.units)
 
 
-@evolver(AttackEffectivenessRecovered)
 def apply_recovered(state: State, event: AttackEffectivenessRecovered) -> None:
     state.ineffective.difference_update(event.units)
 
 
-@evolver(IneffectiveUnitsEngaged)
 def apply_engaged(state: State, event: IneffectiveUnitsEngaged) -> None:
     state.engaged = set(event.units)

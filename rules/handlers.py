@@ -1,63 +1,65 @@
-"""The dispatch tables of the reducer: one decider per command type, one evolver per event type.
+"""A rule set's handler table: what each command and event does, and the steps the sequence of play
+takes at each of its moments. One explicit value per rule set (rules/rulesets/), never filled by
+importing a module: the reducer and the sequence of play read the table of the rule set in force,
+``state.game.ruleset.handlers``.
 
-Topic modules (movement, reinforcements, sequence; combat later) register into them with
-``@decider(CommandType)`` and ``@evolver(EventType)``; ``rules.reducer`` imports every topic and
-dispatches. This module imports no topic, so any topic may be imported first.
+- ``deciders``: command type -> ``decide(state, command, dice) -> events`` (raises RuleViolation);
+  a command type missing from the table is one the rule set does not allow.
+- ``evolvers``: event type -> ``apply(state, event)``, in place.
+- ``after_command``: called after every command with the state before it and its events; returns the
+  events that follow from them whatever the command was (victory points for eliminations, 20.11).
+- ``phase_end_checks``: (phase or None for every phase, check): a check raises RuleViolation while
+  the phase may not end (stacking 5.32, attacks still owed 7.11).
+- ``before_end_of_phase``: events, and their decisions, that come before a phase may end (11.31:
+  ineffective units retreat); ``end_of_phase``: events as a phase ends, before ``PhaseEnded``
+  (reinforcements lost 15.12); ``start_of_phase``: right after ``PhaseBegan`` (11.31);
+  ``end_of_game_turn``: in the Interphase (11.4); ``end_of_game``: before ``GameEnded`` (20.12).
+  Each is called with a scratch state that has the events decided so far applied.
+- ``automatic``: pending decision type -> the events that make it when its player has no choice,
+  or None.
+- ``movement_restrictions``: who may not start a move, beyond the standard rules (night 17.2,
+  rallying revised 12.41): each returns a RuleViolation or None.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
 
-from rules.commands import Command
-from rules.events import Event
-from rules.state import State
+if TYPE_CHECKING:
+    from rules.errors import RuleViolation
+    from rules.events import Event
+    from rules.state import State
 
 #: A source of die rolls for ``decide``: called with no argument, returns 1..6. Deciders that roll
 #: write each roll into the events they return.
 Dice = Callable[[], int]
 
-Decider = Callable[[State, Any, Dice | None], list[Event]]
-Evolver = Callable[[State, Any], None]
-
-DECIDERS: dict[type, Decider] = {}
-EVOLVERS: dict[type, Evolver] = {}
-#: Called by ``decide`` after every command with the state before it and its events; returns events
-#: that follow from them whatever the command was (victory points for eliminations, 20.11).
-AFTER_COMMAND: list[Callable[[State, list[Event]], list[Event]]] = []
-
-
-def decider(command_type: type[Command]):
-    """Register the function that decides ``command_type``."""
-
-    def register(fn: Decider) -> Decider:
-        if command_type in DECIDERS:
-            raise ValueError(f"{command_type.__name__} already has a decider")
-        DECIDERS[command_type] = fn
-        return fn
-
-    return register
+Decider = Callable[["State", Any, "Dice | None"], "list[Event]"]
+Evolver = Callable[["State", Any], None]
+AfterCommand = Callable[["State", "list[Event]"], "list[Event]"]
+Hook = Callable[["State"], "list[Event]"]
+Check = Callable[["State"], None]
+Automatic = Callable[["State", Any], "list[Event] | None"]
+Restriction = Callable[["State", str], "RuleViolation | None"]
 
 
-def evolver(event_type: type[Event]):
-    """Register the function that applies ``event_type`` to a state (in place)."""
-
-    def register(fn: Evolver) -> Evolver:
-        if event_type in EVOLVERS:
-            raise ValueError(f"{event_type.__name__} already has an evolver")
-        EVOLVERS[event_type] = fn
-        return fn
-
-    return register
-
-
-def after_command(fn):
-    """Register a function called after every command (see ``AFTER_COMMAND``)."""
-    AFTER_COMMAND.append(fn)
-    return fn
+@dataclass(frozen=True)
+class Handlers:
+    deciders: Mapping[type, Decider]
+    evolvers: Mapping[type, Evolver]
+    after_command: tuple[AfterCommand, ...] = ()
+    phase_end_checks: tuple[tuple[str | None, Check], ...] = ()
+    before_end_of_phase: tuple[Hook, ...] = ()
+    end_of_phase: tuple[Hook, ...] = ()
+    start_of_phase: tuple[Hook, ...] = ()
+    end_of_game_turn: tuple[Hook, ...] = ()
+    end_of_game: tuple[Hook, ...] = ()
+    automatic: Mapping[type, Automatic] = field(default_factory=dict)
+    movement_restrictions: tuple[Restriction, ...] = ()
 
 
 def apply(state: State, event: Event) -> None:
-    """Apply one event to ``state`` in place."""
-    EVOLVERS[type(event)](state, event)
+    """Apply one event to ``state`` in place, by the evolver of the rule set in force."""
+    state.game.ruleset.handlers.evolvers[type(event)](state, event)

@@ -30,18 +30,11 @@ from rules.control import entered
 from rules.errors import RuleViolation
 from rules.events import Event, UnitMoved
 from rules.gunboats import GUNBOAT
-from rules.handlers import Dice, apply, decider, evolver
-from rules.night import night_restriction, zoc_rules
+from rules.handlers import Dice, apply
+from rules.night import zoc_rules
 from rules.sequence import night_turn
 from rules.state import MOVEMENT, State
 from rules.zoc import enemy_controlled, enemy_occupied
-
-#: Who may move at all, beyond the standard rules: each returns a RuleViolation or None.
-RESTRICTIONS: list[Callable[[State, str], RuleViolation | None]] = [
-    exclusive.immobile,  # 16.11
-    night_restriction,  # 17.2
-    exclusive.quota_restriction,  # 17.11, 17.14
-]
 
 
 class Reach:
@@ -81,7 +74,7 @@ def why_unit_may_not_move(state: State, unit: str, entering: bool = False) -> Ru
         return game.violation("movement", f"{name} is not on the map")
     if unit in state.moved:
         return game.violation("moved_once", f"{name} has already moved this Movement Phase")
-    for restriction in RESTRICTIONS:
+    for restriction in game.ruleset.handlers.movement_restrictions:  # exclusive rules, 17.2
         problem = restriction(state, unit)
         if problem is not None:
             return problem
@@ -273,7 +266,6 @@ def check_no_dead_end(after: State, unit: str, cache: dict | None = None) -> Non
 
 
 # -- the command ---------------------------------------------------------------------------------
-@decider(MoveUnit)
 def decide_move(state: State, command: MoveUnit, dice: Dice | None) -> list[Event]:
     problem = why_unit_may_not_move(state, command.unit)
     if problem is not None:
@@ -300,7 +292,6 @@ def decide_move(state: State, command: MoveUnit, dice: Dice | None) -> list[Even
     return [event]
 
 
-@evolver(UnitMoved)
 def apply_unit_moved(state: State, event: UnitMoved) -> None:
     state.positions[event.unit] = event.path[-1]
     state.moved.add(event.unit)

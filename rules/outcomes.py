@@ -12,17 +12,15 @@ the decisions that make themselves.
 ``settle`` runs after every command that makes or creates decisions: while the first pending
 decision leaves its player no choice (a retreat with no hex open eliminates the unit; an advance
 nobody can make lapses) it is applied at once, and, with the game option ``auto_single_choice``, so is
-one with a single option. Topic modules register what "no choice" means for their decision type with
-``@automatic(PendingType)``.
+one with a single option. What "no choice" means for each decision type is in the rule set's handler
+table (``Handlers.automatic``).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 from rules.decisions import Decision, PendingRetreat
 from rules.events import Event
-from rules.handlers import apply, evolver
+from rules.handlers import apply
 from rules.scenario import Side
 from rules.state import State
 
@@ -53,7 +51,6 @@ class DecisionDeclined(Event, frozen=True, tag="decision_declined"):
     reason: str
 
 
-@evolver(UnitEliminated)
 def apply_unit_eliminated(state: State, event: UnitEliminated) -> None:
     state.positions.pop(event.unit, None)
     state.eliminated.append(event.unit)
@@ -63,7 +60,6 @@ def apply_unit_eliminated(state: State, event: UnitEliminated) -> None:
         state.pending = [p for p in state.pending if not (isinstance(p, PendingRetreat) and p.unit == event.unit)]
 
 
-@evolver(DecisionsAwaited)
 def apply_decisions_awaited(state: State, event: DecisionsAwaited) -> None:
     if event.first:
         state.pending = [*event.decisions, *state.pending]
@@ -71,7 +67,6 @@ def apply_decisions_awaited(state: State, event: DecisionsAwaited) -> None:
         state.pending = [*state.pending, *event.decisions]
 
 
-@evolver(DecisionDeclined)
 def apply_decision_declined(state: State, event: DecisionDeclined) -> None:
     state.pending = state.pending[1:]
 
@@ -91,18 +86,6 @@ class Emitter:
             self.events.append(e)
 
 
-#: For a pending decision type: the events that make it when its player has no choice, or None.
-AUTOMATIC: dict[type, Callable[[State, Decision], list[Event] | None]] = {}
-
-
-def automatic(kind: type):
-    def register(fn):
-        AUTOMATIC[kind] = fn
-        return fn
-
-    return register
-
-
 def auto_single_choice(state: State) -> bool:
     return bool(state.options.get(AUTO_SINGLE_CHOICE, False))
 
@@ -112,7 +95,7 @@ def settle(emit: Emitter) -> None:
     state = emit.state
     while state.pending and not state.game_over:
         head = state.pending[0]
-        rule = AUTOMATIC.get(type(head))
+        rule = state.game.ruleset.handlers.automatic.get(type(head))
         events = rule(state, head) if rule else None
         if not events:
             return

@@ -6,9 +6,8 @@
     for e in events:
         state = evolve(state, e)
 
-Each command type has one decider and each event type one evolver, registered by the topic modules
-(movement, reinforcements, sequence; combat later) with ``@decider(CommandType)`` and
-``@evolver(EventType)`` from rules/handlers.py. A topic never edits another's handler. Deciders raise
+Each command type has one decider and each event type one evolver, in the handler table of the rule
+set in force (rules/handlers.py ``Handlers``, ``state.game.ruleset.handlers``). Deciders raise
 ``RuleViolation`` (with the case of the rule set in force); evolvers mutate the state they are given and never fail on an event
 a decider produced, never roll dice, never read a clock.
 """
@@ -18,11 +17,12 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
+from rules import fieldworks
 from rules.commands import Command
 from rules.errors import RuleViolation
 from rules.events import Event
 from rules.game import Game
-from rules.handlers import AFTER_COMMAND, DECIDERS, EVOLVERS, Dice, apply, decider, evolver
+from rules.handlers import Dice, apply
 from rules.scenario import Scenario
 from rules.state import State
 
@@ -61,11 +61,12 @@ def decide(state: State, command: Command, dice: Dice | None = None) -> list[Eve
     game = state.game
     if state.game_over:
         raise game.violation("sequence", "the game is over")
-    handler = DECIDERS.get(type(command))
+    handlers = game.ruleset.handlers
+    handler = handlers.deciders.get(type(command))
     if handler is None:
         raise game.violation("sequence", f"no rule allows a {type(command).__name__} command")
     events = handler(state, command, dice)
-    for hook in AFTER_COMMAND:  # what follows from any command's events (victory points, 20.11)
+    for hook in handlers.after_command:  # what follows from any command's events (victory points, 20.11)
         more = hook(state, events)
         if more:
             events = [*events, *more]
@@ -75,14 +76,14 @@ def decide(state: State, command: Command, dice: Dice | None = None) -> list[Eve
 def evolve(state: State, event: Event) -> State:
     """The state after ``event``; ``state`` itself is left as it was."""
     new = state.copy()
-    EVOLVERS[type(event)](new, event)
+    apply(new, event)
     return new
 
 
 def fold(state: State, events: Iterable[Event]) -> State:
     """The state after all ``events``: one copy, then every event applied in place."""
     new = state.copy()
-    table = EVOLVERS
+    table = state.game.ruleset.handlers.evolvers
     for event in events:
         table[type(event)](new, event)
     return new
@@ -99,19 +100,8 @@ __all__ = [
     "RuleViolation",
     "apply",
     "decide",
-    "decider",
     "evolve",
-    "evolver",
     "execute",
     "fold",
     "new_game",
 ]
-
-# The topics register their handlers (rules/handlers.py) on import. Combat adds its module here.
-from rules import movement, reinforcements, sequence  # noqa: E402, F401, I001
-from rules import combat, effectiveness, retreat, victory  # noqa: E402, F401, I001
-from rules import revised_movement  # noqa: E402, F401, I001
-from rules import revised_combat_procedures  # noqa: E402, F401, I001
-from rules import fieldworks  # noqa: E402, I001
-
-decider(fieldworks.RemoveBreastworks)(fieldworks.decide_remove)  # revised 10.37 (see rules/fieldworks.py)

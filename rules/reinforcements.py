@@ -28,8 +28,7 @@ from rules.commands import EnterReinforcement
 from rules.control import entered
 from rules.errors import RuleViolation
 from rules.events import Event, ReinforcementEntered, ReinforcementLost
-from rules.handlers import Dice, apply, decider, evolver
-from rules.sequence import at_end_of_phase
+from rules.handlers import Dice, apply
 from rules.state import MOVEMENT, State
 from rules.zoc import enemy_controlled, enemy_occupied
 
@@ -128,7 +127,6 @@ def reachable_from_entry(state: State, unit: str, hex_: str) -> movement.Reach:
     return reach
 
 
-@decider(EnterReinforcement)
 def decide_enter(state: State, command: EnterReinforcement, dice: Dice | None) -> list[Event]:
     problem = why_may_not_enter(state, command.unit)
     if problem is not None:
@@ -148,7 +146,6 @@ def decide_enter(state: State, command: EnterReinforcement, dice: Dice | None) -
     return [event]
 
 
-@evolver(ReinforcementEntered)
 def apply_entered(state: State, event: ReinforcementEntered) -> None:
     state.positions[event.unit] = event.path[-1]
     state.moved.add(event.unit)
@@ -156,7 +153,6 @@ def apply_entered(state: State, event: ReinforcementEntered) -> None:
     entered(state, state.game.units[event.unit].side, event.path)  # 17.15
 
 
-@at_end_of_phase
 def lose_reinforcements(state: State) -> list[Event]:
     """15.12: reinforcements still waiting when their Movement Phase ends are eliminated."""
     if not lost_if_not_entered(state) or state.phase != MOVEMENT:
@@ -164,6 +160,5 @@ def lose_reinforcements(state: State) -> list[Event]:
     return [ReinforcementLost(unit=u) for u in due(state)]
 
 
-@evolver(ReinforcementLost)
 def apply_lost(state: State, event: ReinforcementLost) -> None:
     state.eliminated.append(event.unit)

@@ -46,14 +46,13 @@ from rules.control import entered
 from rules.decisions import PendingAdvance, PendingRetreat, first_pending, made
 from rules.errors import RuleViolation
 from rules.events import Event
-from rules.handlers import Dice, decider, evolver
+from rules.handlers import Dice
 from rules.outcomes import (
     DecisionDeclined,
     DecisionsAwaited,
     Emitter,
     UnitEliminated,
     auto_single_choice,
-    automatic,
     settle,
 )
 from rules.state import State
@@ -197,8 +196,7 @@ def _retreat_events(state: State, head: PendingRetreat, option: RetreatOption) -
     ]
 
 
-@automatic(PendingRetreat)
-def _automatic_retreat(state: State, head: PendingRetreat) -> list[Event] | None:
+def automatic_retreat(state: State, head: PendingRetreat) -> list[Event] | None:
     if head.unit not in state.positions:
         return [DecisionDeclined(side=head.side, kind="retreat", reason="the unit is no longer on the map")]
     if head.optional and exclusive.retreat_eliminates(state, head.unit):
@@ -238,8 +236,7 @@ def advance_options(state: State, head: PendingAdvance) -> list[AdvanceOption]:
     return out
 
 
-@automatic(PendingAdvance)
-def _automatic_advance(state: State, head: PendingAdvance) -> list[Event] | None:
+def automatic_advance(state: State, head: PendingAdvance) -> list[Event] | None:
     if not advance_options(state, head):
         return [DecisionDeclined(side=head.side, kind="advance", reason="no unit may advance")]
     return None
@@ -254,7 +251,6 @@ def _head(state: State, kind: type, what: str):
     return head
 
 
-@decider(Retreat)
 def decide_retreat(state: State, command: Retreat, dice: Dice | None) -> list[Event]:
     game = state.game
     head = _head(state, PendingRetreat, "retreat")
@@ -306,7 +302,6 @@ def _why_not(state: State, unit: str, command: Retreat, options: list[RetreatOpt
     )
 
 
-@decider(Advance)
 def decide_advance(state: State, command: Advance, dice: Dice | None) -> list[Event]:
     game = state.game
     head = _head(state, PendingAdvance, "advance")
@@ -329,7 +324,6 @@ def decide_advance(state: State, command: Advance, dice: Dice | None) -> list[Ev
     return emit.events
 
 
-@decider(Decline)
 def decide_decline(state: State, command: Decline, dice: Dice | None) -> list[Event]:
     game = state.game
     head = first_pending(state)
@@ -348,7 +342,6 @@ def decide_decline(state: State, command: Decline, dice: Dice | None) -> list[Ev
 
 
 # -- evolvers --------------------------------------------------------------------------------------
-@evolver(UnitRetreated)
 def apply_unit_retreated(state: State, event: UnitRetreated) -> None:
     game = state.game
     pending = state.pending
@@ -367,7 +360,6 @@ def apply_unit_retreated(state: State, event: UnitRetreated) -> None:
     state.pending = pending
 
 
-@evolver(UnitAdvanced)
 def apply_unit_advanced(state: State, event: UnitAdvanced) -> None:
     made(state, PendingAdvance)
     to = event.path[-1]

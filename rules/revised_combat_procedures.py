@@ -67,11 +67,11 @@ from rules.effectiveness import IneffectiveUnitsEngaged
 from rules.errors import RuleViolation
 from rules.events import Event
 from rules.gunboats import GUNBOAT, without_gunboats
-from rules.handlers import Dice, after_command, apply, decider, evolver
-from rules.outcomes import DecisionDeclined, DecisionsAwaited, Emitter, UnitEliminated, automatic, settle
+from rules.handlers import Dice, apply
+from rules.outcomes import DecisionDeclined, DecisionsAwaited, Emitter, UnitEliminated, settle
 from rules.retreat import retreat_options
 from rules.scenario import other_side
-from rules.sequence import at_end_of_phase, at_start_of_phase, night_turn
+from rules.sequence import night_turn
 from rules.state import COMBAT, MOVEMENT, State
 from rules.zoc import enemy_controlled
 
@@ -516,7 +516,6 @@ def apply_result(emit: Emitter, attack: PendingAttack, result: str, dice: Dice) 
         emit(DecisionsAwaited(decisions=tuple(decisions)))
 
 
-@evolver(MoraleChanged)
 def apply_morale_changed(state: State, event: MoraleChanged) -> None:
     for u, lv in event.changes:
         if u not in state.positions:
@@ -531,12 +530,10 @@ def apply_morale_changed(state: State, event: MoraleChanged) -> None:
             state.ineffective.discard(u)
 
 
-@evolver(DisorderRolled)
 def apply_disorder_rolled(state: State, event: DisorderRolled) -> None:
     pass  # the rolls are on record; their effect is the MoraleChanged that follows
 
 
-@evolver(NightCombatDie)
 def apply_night_die(state: State, event: NightCombatDie) -> None:
     pass  # on record; the CombatResolved that follows carries the strength it gave
 
@@ -556,7 +553,6 @@ def town_disorder(state: State) -> MoraleChanged | None:
     return MoraleChanged(changes=changes, case=state.game.case("town_disorders")) if changes else None
 
 
-@after_command
 def disorder_in_towns(state: State, events: list[Event]) -> list[Event]:
     """12.17 after every command (moves, retreats, advances, arrivals; Union units set up in a town are
     Disordered by the first command of the game)."""
@@ -571,7 +567,6 @@ def disorder_in_towns(state: State, events: list[Event]) -> list[Event]:
     return [event] if event else []
 
 
-@at_end_of_phase
 def record_stationary(state: State) -> list[Event]:
     """11.21, 12.16: remember which phasing units did not move in the Movement Phase now ending."""
     if state.phase != MOVEMENT or not _revised(state):
@@ -581,12 +576,10 @@ def record_stationary(state: State) -> list[Event]:
     return [StationaryRecorded(units=still)]
 
 
-@evolver(StationaryRecorded)
 def apply_stationary(state: State, event: StationaryRecorded) -> None:
     state.stationary = set(event.units)
 
 
-@at_start_of_phase
 def combat_phase_begins(state: State) -> list[Event]:
     """At the start of a Combat Phase (revised): 11.3 and 12.41 (a) at night; 12.41 (b) rally dice
     awaited; 12.32 the Routed units in an enemy zone of control noted (they retreat at its end unless
@@ -714,7 +707,6 @@ class TerrainChosen(Event, frozen=True, tag="terrain_chosen"):
     option: str
 
 
-@decider(ChooseTerrain)
 def decide_choose_terrain(state: State, command: ChooseTerrain, dice: Dice | None) -> list[Event]:
     game = state.game
     head = first_pending(state)
@@ -731,13 +723,11 @@ def decide_choose_terrain(state: State, command: ChooseTerrain, dice: Dice | Non
     return emit.events
 
 
-@evolver(TerrainChosen)
 def apply_terrain_chosen(state: State, event: TerrainChosen) -> None:
     made(state, PendingBeforeCombat)
 
 
-@automatic(PendingBeforeCombat)
-def _automatic_before_combat(state: State, head: PendingBeforeCombat) -> list[Event] | None:
+def automatic_before_combat(state: State, head: PendingBeforeCombat) -> list[Event] | None:
     if head.what == "terrain":
         if len(terrain_choices(state)) < 2:
             return [DecisionDeclined(side=head.side, kind="before_combat", reason="no terrain choice in this attack")]
@@ -747,7 +737,6 @@ def _automatic_before_combat(state: State, head: PendingBeforeCombat) -> list[Ev
     return None
 
 
-@decider(RetreatBeforeCombat)
 def decide_retreat_before_combat(state: State, command: RetreatBeforeCombat, dice: Dice | None) -> list[Event]:
     game = state.game
     head = first_pending(state)
@@ -774,13 +763,11 @@ def decide_retreat_before_combat(state: State, command: RetreatBeforeCombat, dic
     return emit.events
 
 
-@evolver(BeforeCombatChosen)
 def apply_before_combat_chosen(state: State, event: BeforeCombatChosen) -> None:
     made(state, PendingBeforeCombat)
 
 
-@automatic(PendingAttack)
-def _attack_after_retreats_before_combat(state: State, head: PendingAttack) -> list[Event] | None:
+def attack_after_retreats_before_combat(state: State, head: PendingAttack) -> list[Event] | None:
     """8.77, 12.34: when units retreated before combat, the attack is on those left (or over)."""
     if not _revised(state):
         return None
@@ -796,13 +783,11 @@ def _attack_after_retreats_before_combat(state: State, head: PendingAttack) -> l
     return [AttackRecomputed(attack=recomputed(state, head, present, hexes))]
 
 
-@evolver(AttackRecomputed)
 def apply_attack_recomputed(state: State, event: AttackRecomputed) -> None:
     i = next(i for i, p in enumerate(state.pending) if isinstance(p, PendingAttack))
     state.pending = [*state.pending[:i], event.attack, *state.pending[i + 1 :]]
 
 
-@evolver(AttackVoided)
 def apply_attack_voided(state: State, event: AttackVoided) -> None:
     made(state, PendingAttack)
 
@@ -826,7 +811,6 @@ def rally_candidates(state: State) -> tuple[str, ...]:
     )
 
 
-@decider(PlaceRally)
 def decide_place_rally(state: State, command: PlaceRally, dice: Dice | None) -> list[Event]:
     game = state.game
     if not _revised(state):
@@ -846,7 +830,6 @@ def decide_place_rally(state: State, command: PlaceRally, dice: Dice | None) -> 
     return [RallyMarkersPlaced(units=chosen)]
 
 
-@evolver(RallyMarkersPlaced)
 def apply_rally_placed(state: State, event: RallyMarkersPlaced) -> None:
     state.rallying.update(event.units)
 
@@ -858,7 +841,6 @@ def rally_restriction(state: State, unit: str) -> RuleViolation | None:
     return None
 
 
-@decider(RollRally)
 def decide_roll_rally(state: State, command: RollRally, dice: Dice | None) -> list[Event]:
     game = state.game
     head = first_pending(state)
@@ -884,7 +866,6 @@ def decide_roll_rally(state: State, command: RollRally, dice: Dice | None) -> li
     return emit.events
 
 
-@evolver(RallyRolled)
 def apply_rally_rolled(state: State, event: RallyRolled) -> None:
     made(state, PendingRally)
     state.rallying.difference_update(u for u, _ in event.rolls)  # 12.42
@@ -907,7 +888,6 @@ def rout_candidates(state: State) -> tuple[str, ...]:
     )
 
 
-@decider(VoluntaryRout)
 def decide_voluntary_rout(state: State, command: VoluntaryRout, dice: Dice | None) -> list[Event]:
     game = state.game
     allowed = set(rout_candidates(state))
@@ -928,18 +908,3 @@ def decide_voluntary_rout(state: State, command: VoluntaryRout, dice: Dice | Non
         events.append(IneffectiveUnitsEngaged(units=engaged))  # 12.32: it retreats at the end of the phase
     return events
 
-
-REVISED_COMBAT = RevisedCombat()
-
-
-def _register() -> None:
-    """Plug into the seam: the revised rule set's procedure ``combat``, and the rally restriction on
-    movement (12.41 b)."""
-    from rules import movement, revised_movement
-
-    revised_movement.PROCEDURES.setdefault("combat", REVISED_COMBAT)
-    if rally_restriction not in movement.RESTRICTIONS:
-        movement.RESTRICTIONS.append(rally_restriction)
-
-
-_register()

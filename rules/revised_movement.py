@@ -25,14 +25,13 @@ from fractions import Fraction
 
 import msgspec
 
-from rules import gunboats, revised_sight, terrain
+from rules import gunboats, terrain
 from rules.arith import movement_points
 from rules.commands import Command
 from rules.events import Event
-from rules.handlers import decider, evolver
 from rules.night import ZocRules
 from rules.scenario import Side
-from rules.sequence import at_end_of_phase, night_turn
+from rules.sequence import night_turn
 from rules.state import State
 from rules.zoc import enemy_occupied
 
@@ -312,7 +311,6 @@ def strategic_reach(state: State, unit: str):
     return Reach(start, cost, prev, ends)
 
 
-@decider(StrategicMove)
 def decide_strategic_move(state: State, command: StrategicMove, dice) -> list:
     from rules.events import UnitMoved
     from rules.handlers import apply
@@ -450,7 +448,6 @@ def facings(state: State, unit: str) -> list[tuple[str, str, str]]:
     return [tuple(ring[(i + k) % 6] for k in range(3)) for i in range(6)]
 
 
-@decider(BuildBreastworks)
 def decide_build(state: State, command: BuildBreastworks, dice) -> list:
     problem = build_problem(state, command.unit)
     if problem is not None:
@@ -461,7 +458,6 @@ def decide_build(state: State, command: BuildBreastworks, dice) -> list:
     return [event]
 
 
-@decider(CompleteBreastworks)
 def decide_complete(state: State, command: CompleteBreastworks, dice) -> list:
     problem = complete_problem(state, command.unit)
     if problem is not None:
@@ -487,7 +483,6 @@ def _no_dead_end(state: State, unit: str, event) -> None:
     check_no_dead_end(after, unit)
 
 
-@evolver(BreastworksBegun)
 def apply_begun(state: State, event: BreastworksBegun) -> None:
     from rules.fieldworks import Breastworks
 
@@ -495,19 +490,16 @@ def apply_begun(state: State, event: BreastworksBegun) -> None:
     state.moved.add(event.unit)  # 10.34 i: it does not move, and counts against a movement quota
 
 
-@evolver(BreastworksCompleted)
 def apply_completed(state: State, event: BreastworksCompleted) -> None:
     old = state.breastworks[event.hex]
     state.breastworks[event.hex] = msgspec.structs.replace(old, status="breastworks", facing=event.facing)
     state.moved.add(event.unit)  # 10.34 i: the second Game-Turn of construction counts too
 
 
-@evolver(BreastworksRemoved)
 def apply_removed(state: State, event: BreastworksRemoved) -> None:
     state.breastworks.pop(event.hex, None)
 
 
-@at_end_of_phase
 def remove_unfinished_breastworks(state: State) -> list:
     """10.34 i: an Under Construction Marker goes when its unit has left the hex, and when an enemy
     unit ends a Combat Phase adjacent to it."""
@@ -563,11 +555,3 @@ def _hexside(a: str, b: str) -> str:
     from rules.hexes import hexside
 
     return hexside(a, b)
-
-
-PROCEDURES: dict = {
-    "movement_costs": movement_costs,
-    "zoc_rules": zoc_rules,
-    "reinforcement_entry": RevisedEntry(),
-    "line_of_sight": revised_sight.line_of_sight,  # 9.31-9.37 with elevation
-}

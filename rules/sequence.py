@@ -2,75 +2,19 @@
 Phase (no Combat Phase on a night Game-Turn, 10.0), the Game-Turn Record Interphase, and the end of
 the game after the final Game-Turn.
 
-Other topics hook into the sequence without editing it:
-
-- ``@may_end(phase)`` (or ``phase=None`` for every phase): raise RuleViolation while the phase may
-  not end (stacking 5.32, attacks still owed 7.11...).
-- ``@before_end_of_phase``: events that must happen, and whose decisions must be made, before the
-  phase can end (11.31: ineffective units retreat). When they leave decisions pending, ``EndPhase``
-  stops there and the player ends the phase again once they are made.
-- ``@at_end_of_phase``: events that happen as a phase ends, before ``PhaseEnded`` (reinforcements
-  lost 15.12).
-- ``@at_start_of_phase``: events right after ``PhaseBegan`` (attack effectiveness 11.31).
-- ``@at_end_of_game_turn``: events in the Interphase, before ``GameTurnAdvanced`` (11.4).
-- ``@at_end_of_game``: events before ``GameEnded`` (victory points at the game's end, 20.12).
-
-Each hook is called with a scratch state that already has the events decided so far applied.
+The rule set's handler table (rules/handlers.py ``Handlers``) names the steps other topics add at
+each moment: checks before a phase may end, events before and as it ends, as the next begins, in the
+Interphase and at the end of the game.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 from rules.commands import EndPhase
 from rules.errors import RuleViolation
 from rules.events import Event, GameEnded, GameTurnAdvanced, PhaseBegan, PhaseEnded
-from rules.handlers import Dice, apply, decider, evolver
+from rules.handlers import Dice, apply
 from rules.scenario import Side, other_side
 from rules.state import State
-
-Hook = Callable[[State], list[Event]]
-Check = Callable[[State], None]
-
-PHASE_END_CHECKS: list[tuple[str | None, Check]] = []
-BEFORE_END_OF_PHASE: list[Hook] = []
-END_OF_PHASE: list[Hook] = []
-START_OF_PHASE: list[Hook] = []
-END_OF_GAME_TURN: list[Hook] = []
-END_OF_GAME: list[Hook] = []
-
-
-def may_end(phase: str | None = None):
-    def register(fn: Check) -> Check:
-        PHASE_END_CHECKS.append((phase, fn))
-        return fn
-
-    return register
-
-
-def before_end_of_phase(fn: Hook) -> Hook:
-    BEFORE_END_OF_PHASE.append(fn)
-    return fn
-
-
-def at_end_of_phase(fn: Hook) -> Hook:
-    END_OF_PHASE.append(fn)
-    return fn
-
-
-def at_start_of_phase(fn: Hook) -> Hook:
-    START_OF_PHASE.append(fn)
-    return fn
-
-
-def at_end_of_game_turn(fn: Hook) -> Hook:
-    END_OF_GAME_TURN.append(fn)
-    return fn
-
-
-def at_end_of_game(fn: Hook) -> Hook:
-    END_OF_GAME.append(fn)
-    return fn
 
 
 # -- questions -----------------------------------------------------------------------------------
@@ -106,7 +50,7 @@ def why_phase_may_not_end(state: State) -> RuleViolation | None:
         return game.violation("sequence", "the game is over")
     if state.pending:
         return game.violation("sequence", "a decision is pending and must be made before the phase ends")
-    for phase, check in PHASE_END_CHECKS:
+    for phase, check in game.ruleset.handlers.phase_end_checks:
         if phase is None or phase == state.phase:
             try:
                 check(state)
@@ -130,13 +74,13 @@ def next_phase(state: State) -> tuple[int, Side, str] | None:
 
 
 # -- EndPhase ------------------------------------------------------------------------------------
-@decider(EndPhase)
 def decide_end_phase(state: State, command: EndPhase, dice: Dice | None) -> list[Event]:
     """4.1: the phase ends; the next begins (through the Interphase when a Game-Turn ends), or the
     game ends after the final Game-Turn."""
     problem = why_phase_may_not_end(state)
     if problem is not None:
         raise problem
+    hooks = state.game.ruleset.handlers
     scratch = state.copy()
     events: list[Event] = []
 
@@ -145,38 +89,36 @@ def decide_end_phase(state: State, command: EndPhase, dice: Dice | None) -> list
             apply(scratch, e)
             events.append(e)
 
-    for hook in BEFORE_END_OF_PHASE:
+    for hook in hooks.before_end_of_phase:
         emit(hook(scratch))
     if scratch.pending:  # decisions to make first (11.31); the player ends the phase again after them
         return events
-    for hook in END_OF_PHASE:
+    for hook in hooks.end_of_phase:
         emit(hook(scratch))
     emit([PhaseEnded(turn=state.turn, side=state.phasing, phase=state.phase)])
     nxt = next_phase(state)
     if nxt is None:  # after the final Game-Turn (4.0)
-        for hook in END_OF_GAME_TURN:
+        for hook in hooks.end_of_game_turn:
             emit(hook(scratch))
-        for hook in END_OF_GAME:
+        for hook in hooks.end_of_game:
             emit(hook(scratch))
         emit([GameEnded(reason="last_turn", result=scratch.result)])  # the level of victory (20.2)
         return events
     turn, side, phase = nxt
     if turn != state.turn:  # Game-Turn Record Interphase
-        for hook in END_OF_GAME_TURN:
+        for hook in hooks.end_of_game_turn:
             emit(hook(scratch))
         emit([GameTurnAdvanced(turn=turn)])
     emit([PhaseBegan(turn=turn, side=side, phase=phase)])
-    for hook in START_OF_PHASE:
+    for hook in hooks.start_of_phase:
         emit(hook(scratch))
     return events
 
 
-@evolver(PhaseEnded)
 def apply_phase_ended(state: State, event: PhaseEnded) -> None:
     state.moved = set()
 
 
-@evolver(PhaseBegan)
 def apply_phase_began(state: State, event: PhaseBegan) -> None:
     state.turn = event.turn
     state.phasing = event.side
@@ -190,12 +132,10 @@ def apply_phase_began(state: State, event: PhaseBegan) -> None:
     state.engaged = set()
 
 
-@evolver(GameTurnAdvanced)
 def apply_game_turn_advanced(state: State, event: GameTurnAdvanced) -> None:
     state.turn = event.turn
 
 
-@evolver(GameEnded)
 def apply_game_ended(state: State, event: GameEnded) -> None:
     state.game_over = True
     state.result = event.result

@@ -14,7 +14,6 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable, Iterable
 
-from rules.sequence import may_end
 from rules.state import State
 
 
@@ -34,7 +33,6 @@ def overstacked(state: State, side: str | None = None) -> dict[str, int]:
     return {h: c - n for h, c in counts(state, side).items() if c > n}
 
 
-@may_end()
 def check_stacking_at_end_of_phase(state: State) -> None:
     """5.32: no phase ends with more than two units in a hex."""
     over = overstacked(state)

@@ -31,10 +31,9 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from rules.events import Event, GameEnded, ReinforcementLost
-from rules.handlers import after_command, apply, evolver
+from rules.handlers import apply
 from rules.outcomes import UnitEliminated
 from rules.scenario import SIDES, Side, other_side
-from rules.sequence import at_end_of_game
 from rules.state import State
 
 
@@ -93,7 +92,6 @@ def due(state: State) -> list[VictoryPointsAwarded]:
     return out
 
 
-@after_command
 def award_during_play(state: State, events: list[Event]) -> list[Event]:
     """20.11: award what a command's events earned (an elimination, a first control)."""
     if not params(state) or not events or isinstance(events[-1], GameEnded):
@@ -106,7 +104,6 @@ def award_during_play(state: State, events: list[Event]) -> list[Event]:
     return list(due(after))
 
 
-@evolver(VictoryPointsAwarded)
 def apply_awarded(state: State, event: VictoryPointsAwarded) -> None:
     state.vp[event.side] = state.vp.get(event.side, 0) + event.points
     if event.kind in ("eliminated", "first_control"):
@@ -156,7 +153,6 @@ def level_of(state_or_game, differential: int) -> str | None:
     return None
 
 
-@at_end_of_game
 def determine_victory(state: State) -> list[Event]:
     """4.0, 20.0: at the end of the final Game-Turn: points still due, the end-of-game points, then
     the differential and the level of victory."""
@@ -172,7 +168,6 @@ def determine_victory(state: State) -> list[Event]:
     return [*awards, VictoryDetermined(union=totals["union"], confederate=totals["confederate"], differential=diff, level=level)]
 
 
-@evolver(VictoryDetermined)
 def apply_determined(state: State, event: VictoryDetermined) -> None:
     state.result = event.level
 

@@ -27,7 +27,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from rules.handlers import Handlers
 
 #: Movement points: whole numbers in the 1975 book; exact fractions in the revised one (6.22: 2/3).
 MP = int | Fraction
@@ -81,6 +84,8 @@ class Ruleset:
     deployment_trenches: bool = False  # revised 10.33: a deployment's Breastworks Markers are Trenches
     # The procedures that differ from the shared ones, by name (see the module's docstring).
     procedures: Mapping[str, Any] = field(default_factory=dict)
+    # What each command and event does, and the steps of the sequence of play (rules/handlers.py).
+    handlers: Handlers | None = None
 
     def case(self, name: str) -> str:
         return self.cases[name]

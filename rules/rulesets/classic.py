@@ -3,7 +3,24 @@ case numbers its Chattanooga exclusive rules carry in that book."""
 
 from __future__ import annotations
 
-from rules import terrain
+from rules import (
+    combat,
+    effectiveness,
+    exclusive,
+    movement,
+    night,
+    outcomes,
+    reinforcements,
+    retreat,
+    sequence,
+    stacking,
+    terrain,
+    victory,
+)
+from rules import events as ev
+from rules.commands import EndPhase, EnterReinforcement, MoveUnit
+from rules.decisions import PendingAdvance, PendingLosses, PendingRetreat
+from rules.handlers import Handlers
 from rules.rulesets import Ruleset
 
 # 9.0 Terrain Effects Chart: movement points to enter a hex (None: may not enter).
@@ -92,6 +109,60 @@ CASES: dict[str, str] = {
     "victory.levels": "20.2",
 }
 
+# What each command and event does, and the steps of the sequence of play (rules/handlers.py).
+HANDLERS = Handlers(
+    deciders={
+        EndPhase: sequence.decide_end_phase,  # 4.1
+        MoveUnit: movement.decide_move,  # 5.0
+        EnterReinforcement: reinforcements.decide_enter,  # 15.1
+        combat.DeclareAttack: combat.decide_declare,  # 7.0
+        combat.ResolveAttack: combat.decide_resolve,  # 7.5
+        combat.ChooseLosses: combat.decide_losses,  # 7.6 exchange
+        retreat.Retreat: retreat.decide_retreat,  # 7.7
+        retreat.Advance: retreat.decide_advance,  # 7.75
+        retreat.Decline: retreat.decide_decline,
+    },
+    evolvers={
+        ev.PhaseEnded: sequence.apply_phase_ended,
+        ev.PhaseBegan: sequence.apply_phase_began,
+        ev.GameTurnAdvanced: sequence.apply_game_turn_advanced,
+        ev.GameEnded: sequence.apply_game_ended,
+        ev.UnitMoved: movement.apply_unit_moved,
+        ev.ReinforcementEntered: reinforcements.apply_entered,
+        ev.ReinforcementLost: reinforcements.apply_lost,
+        outcomes.UnitEliminated: outcomes.apply_unit_eliminated,
+        outcomes.DecisionsAwaited: outcomes.apply_decisions_awaited,
+        outcomes.DecisionDeclined: outcomes.apply_decision_declined,
+        effectiveness.AttackEffectivenessLost: effectiveness.apply_lost,
+        effectiveness.AttackEffectivenessRecovered: effectiveness.apply_recovered,
+        effectiveness.IneffectiveUnitsEngaged: effectiveness.apply_engaged,
+        combat.AttackDeclared: combat.apply_attack_declared,
+        combat.OddsReduced: combat.apply_odds_reduced,
+        combat.CombatResolved: combat.apply_combat_resolved,
+        combat.LossesTaken: combat.apply_losses_taken,
+        retreat.UnitRetreated: retreat.apply_unit_retreated,
+        retreat.UnitAdvanced: retreat.apply_unit_advanced,
+        victory.VictoryPointsAwarded: victory.apply_awarded,
+        victory.VictoryDetermined: victory.apply_determined,
+    },
+    after_command=(victory.award_during_play,),  # 20.11
+    phase_end_checks=(
+        (None, stacking.check_stacking_at_end_of_phase),  # 5.32
+        ("combat", combat.check_attacks_made),  # 7.11
+    ),
+    before_end_of_phase=(effectiveness.retreat_engaged,),  # 11.31
+    end_of_phase=(reinforcements.lose_reinforcements,),  # 15.12
+    start_of_phase=(effectiveness.engaged_at_start_of_combat,),  # 11.31
+    end_of_game_turn=(effectiveness.recover_at_night,),  # 11.4
+    end_of_game=(victory.determine_victory,),  # 20.12
+    automatic={
+        PendingLosses: combat.automatic_losses,
+        PendingRetreat: retreat.automatic_retreat,
+        PendingAdvance: retreat.automatic_advance,
+    },
+    movement_restrictions=(exclusive.immobile, night.night_restriction, exclusive.quota_restriction),  # 16.11, 17.2, 17.11
+)
+
 CLASSIC = Ruleset(
     name="classic",
     movement_allowance=6,  # 2.4, 5.0
@@ -110,4 +181,5 @@ CLASSIC = Ruleset(
     defence_hexside={terrain.BRIDGE: 2, terrain.FORD: 2, terrain.REDOUBT: 3},
     bombard_range=3,  # 8.11, 8.12
     blocking_terrain=frozenset({terrain.FOREST, terrain.FOREST_ROUGH, terrain.TOWN}),  # 8.33
+    handlers=HANDLERS,
 )

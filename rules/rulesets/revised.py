@@ -2,18 +2,21 @@
 (``../shared/rulebooks/003_a0a5e96e61d1e57b.txt``; 1.0-6.31 also in the cleaner ``004``).
 
 The tables of this book and the case number of every shared mechanic in its numbering; the
-procedures that differ from the 1975 ones are in ``PROCEDURES`` (rules/revised_movement.py for the
-non-combat ones; the combat half adds its own there). Movement points are exact: ``Fraction`` where
+procedures that differ from the 1975 ones are in ``PROCEDURES``; its handler table (``HANDLERS``) is
+the 1975 one with this book's own commands, events and steps added. Movement points are exact: ``Fraction`` where
 the book gives thirds (6.22: a turnpike is 2/3 MP), ints otherwise; never floats.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from fractions import Fraction
 
-from rules import terrain
-from rules.rulesets import Ruleset
+from rules import fieldworks, revised_sight, terrain
+from rules import revised_combat_procedures as rcp
+from rules import revised_movement as rm
+from rules.decisions import PendingAttack, PendingBeforeCombat
+from rules.handlers import Handlers
+from rules.rulesets import Ruleset, classic
 
 # 10.1 Terrain Effects Chart: movement points to enter a hex (None: may not enter). "Where two
 # Movement Point costs are indicated ... the first cost applies to infantry and cavalry units, and the
@@ -154,24 +157,63 @@ CASES: dict[str, str] = {
 }
 
 
-class _Procedures(Mapping):
-    """This book's procedures (rules/revised_movement.py ``PROCEDURES``, which the combat half
-    extends), imported on first use so that importing the tables imports no mechanics."""
+# The 1975 handlers and this book's own (rules/handlers.py), in the order of the sequence of play.
+HANDLERS = Handlers(
+    deciders={
+        **classic.HANDLERS.deciders,
+        rm.StrategicMove: rm.decide_strategic_move,  # 6.4
+        rm.BuildBreastworks: rm.decide_build,  # 10.3
+        rm.CompleteBreastworks: rm.decide_complete,  # 10.3
+        fieldworks.RemoveBreastworks: fieldworks.decide_remove,  # 10.37
+        rcp.ChooseTerrain: rcp.decide_choose_terrain,  # 10.2
+        rcp.RetreatBeforeCombat: rcp.decide_retreat_before_combat,  # 8.77
+        rcp.PlaceRally: rcp.decide_place_rally,  # 12.41
+        rcp.RollRally: rcp.decide_roll_rally,  # 12.41
+        rcp.VoluntaryRout: rcp.decide_voluntary_rout,  # 12.16
+    },
+    evolvers={
+        **classic.HANDLERS.evolvers,
+        rm.BreastworksBegun: rm.apply_begun,
+        rm.BreastworksCompleted: rm.apply_completed,
+        rm.BreastworksRemoved: rm.apply_removed,
+        rcp.MoraleChanged: rcp.apply_morale_changed,
+        rcp.DisorderRolled: rcp.apply_disorder_rolled,
+        rcp.NightCombatDie: rcp.apply_night_die,
+        rcp.StationaryRecorded: rcp.apply_stationary,
+        rcp.TerrainChosen: rcp.apply_terrain_chosen,
+        rcp.BeforeCombatChosen: rcp.apply_before_combat_chosen,
+        rcp.AttackRecomputed: rcp.apply_attack_recomputed,
+        rcp.AttackVoided: rcp.apply_attack_voided,
+        rcp.RallyMarkersPlaced: rcp.apply_rally_placed,
+        rcp.RallyRolled: rcp.apply_rally_rolled,
+    },
+    after_command=(*classic.HANDLERS.after_command, rcp.disorder_in_towns),  # 12.17
+    phase_end_checks=classic.HANDLERS.phase_end_checks,
+    before_end_of_phase=classic.HANDLERS.before_end_of_phase,
+    end_of_phase=(
+        *classic.HANDLERS.end_of_phase,
+        rm.remove_unfinished_breastworks,  # 10.35
+        rcp.record_stationary,  # 12.16
+    ),
+    start_of_phase=(*classic.HANDLERS.start_of_phase, rcp.combat_phase_begins),  # 12.34, 12.32
+    end_of_game_turn=classic.HANDLERS.end_of_game_turn,
+    end_of_game=classic.HANDLERS.end_of_game,
+    automatic={
+        **classic.HANDLERS.automatic,
+        PendingBeforeCombat: rcp.automatic_before_combat,
+        PendingAttack: rcp.attack_after_retreats_before_combat,
+    },
+    movement_restrictions=(*classic.HANDLERS.movement_restrictions, rcp.rally_restriction),  # 12.41 b
+)
 
-    def _table(self) -> dict:
-        from rules import revised_movement
-
-        return revised_movement.PROCEDURES
-
-    def __getitem__(self, name: str):
-        return self._table()[name]
-
-    def __iter__(self):
-        return iter(self._table())
-
-    def __len__(self) -> int:
-        return len(self._table())
-
+# This book's procedures where they differ from the 1975 ones (rules/rulesets/__init__.py).
+PROCEDURES = {
+    "movement_costs": rm.movement_costs,
+    "zoc_rules": rm.zoc_rules,
+    "reinforcement_entry": rm.RevisedEntry(),
+    "line_of_sight": revised_sight.line_of_sight,  # 9.31-9.37 with elevation
+    "combat": rcp.RevisedCombat(),
+}
 
 REVISED = Ruleset(
     name="revised",
@@ -204,5 +246,6 @@ REVISED = Ruleset(
     always_one_hex=True,  # 6.16
     artillery_zoc_support=True,  # 7.3
     deployment_trenches=True,  # 10.33, 10.39
-    procedures=_Procedures(),
+    procedures=PROCEDURES,
+    handlers=HANDLERS,
 )
