@@ -33,12 +33,13 @@ def in_range(game: Game, firer: str, target: str, reach: int | None = None) -> b
 def sight_blocker(game: Game, firer: str, target: str) -> str | None:
     """What blocks the line of sight from ``firer`` to ``target`` (words), or None when it is clear.
 
-    The rule set's procedure ``line_of_sight(game, firer, target)`` where its book has its own (revised
-    9.3x, with elevation: rules/revised_sight.py); else 8.31–8.35: nothing between the two hexes blocks
-    (8.32 along a hexside: both hexes)."""
-    own = game.ruleset.procedure("line_of_sight")
-    if own is not None:
-        return own(game, firer, target)
+    The rule set's procedure ``line_of_sight(game, firer, target)``: 1975 8.31-8.35
+    (``standard_sight_blocker``); revised 9.3x, with elevation (rules/revised_sight.py)."""
+    return game.ruleset.procedures.line_of_sight(game, firer, target)
+
+
+def standard_sight_blocker(game: Game, firer: str, target: str) -> str | None:
+    """8.31-8.35: nothing between the two hexes blocks (8.32 along a hexside: both hexes)."""
     blocking = game.ruleset.blocking_terrain
     terrain = game.terrain
     if game.grid.line_of_sight(firer, target, lambda h: terrain.get(h) in blocking):

@@ -146,18 +146,10 @@ class LossesTaken(Event, frozen=True, tag="losses_taken"):
     units: tuple[str, ...]
 
 
-def combat_procedures(game):
-    """The rule set's own combat procedures (revised: rules/revised_combat_procedures.py), or None
-    where the 1975 ones in this module apply."""
-    get = getattr(game.ruleset, "procedure", None)
-    return get("combat") if get is not None else None
-
-
 def separate_attacks(game) -> bool:
     """May the units of one hex attack separately (revised 8.22, 9.14)? In 1975 they attack together
     (7.22, 8.14)."""
-    proc = combat_procedures(game)
-    return proc is not None and proc.separate_attacks
+    return game.ruleset.procedures.combat.separate_attacks
 
 
 # -- who may attack, who must -------------------------------------------------------------------------
@@ -254,8 +246,7 @@ def engagement(state: State) -> Engagement:
     targets: dict[str, frozenset[str]] = {}
     hex_units: dict[str, tuple[str, ...]] = {}
     binding: set[str] = set()  # friendly hexes with a unit that binds its neighbours to be attacked
-    proc = combat_procedures(game)
-    voluntary = proc.voluntary(state) if proc is not None else frozenset()  # revised 11.21
+    voluntary = game.ruleset.procedures.combat.voluntary(state)  # revised 11.21
     optional: set[str] = set()
     trenches = trench_facings(state)  # revised 10.39
     trench: dict[str, frozenset[str]] = {}
@@ -361,8 +352,7 @@ def odds_of(state: State, attack: int, defence: int) -> str:
 def phase_problem(state: State) -> RuleViolation | None:
     """Why no attack may be declared now (sequence 4.1, 5.14, 10.1), or None."""
     game = state.game
-    proc = combat_procedures(game)
-    problem = proc.night_problem(state) if proc is not None else night.no_combat_at_night(state)  # 10.1; revised 11.2
+    problem = game.ruleset.procedures.combat.night_problem(state)  # 10.1; revised 11.2
     if problem is not None:
         return problem
     if state.phase == MOVEMENT:
@@ -459,30 +449,12 @@ def examine(state: State, attackers, defenders, eng: Engagement | None = None) -
             names = ", ".join(game.designation(u) for u in fellows)
             rule = "whole_stack_attacks" if h in ezoc or h in trenched else "bombard_same_hex"
             raise game.violation(rule, f"the units at {h} attack together: {names} must join this attack too")
-    attacking_hexes = frozenset(state.positions[u] for u in adjacent)
     eng = engagement(state) if eng is None else eng
     stranded = eng.stranded(frozenset(adjacent), frozenset(defenders))
     if stranded is not None:
         raise _dead_end(state, eng, stranded, frozenset(adjacent))
-    proc = combat_procedures(game)
-    if proc is not None:  # revised 8.3, 8.4, 9.x, 10.2, 12.2: its own strengths, shifts and table
-        return proc.pending_attack(state, tuple(adjacent), tuple(bombarding), defenders)
-    units = game.units
-    attack = sum(units[u].strength for u in attackers)
-    defence, defending, passive = defence_strength(state, defenders, attacking_hexes)
-    odds = odds_of(state, attack, defence)
-    return PendingAttack(
-        side=side,
-        attackers=tuple(adjacent),
-        bombarding=tuple(bombarding),
-        defenders=defenders,
-        defending=defending,
-        passive=passive,
-        attack=attack,
-        defence=defence,
-        odds=odds,
-        column=odds,
-    )
+    # 7.0, 8.0; revised 8.3, 8.4, 9.x, 10.2, 12.2: the book's own strengths, shifts and table
+    return game.ruleset.procedures.combat.pending_attack(state, tuple(adjacent), tuple(bombarding), defenders)
 
 
 def _not_adjacent(state: State, name: str, h: str, d: str, n: int) -> RuleViolation:
@@ -518,9 +490,8 @@ def _dead_end(state: State, eng: Engagement, stranded: tuple[str, str], attackin
 
 def decide_declare(state: State, command: DeclareAttack, dice: Dice | None) -> list[Event]:
     events: list[Event] = [AttackDeclared(attack=examine(state, command.attackers, command.defenders))]
-    proc = combat_procedures(state.game)
-    if proc is not None:  # revised 8.77, 12.34: decisions before the die
-        events.extend(proc.after_declaration(state, events[0].attack))
+    # revised 8.77, 12.34: decisions before the die (none in 1975)
+    events.extend(state.game.ruleset.procedures.combat.after_declaration(state, events[0].attack))
     return events
 
 
@@ -538,13 +509,78 @@ def decide_resolve(state: State, command: ResolveAttack, dice: Dice | None) -> l
     head = first_pending(state)
     if not isinstance(head, PendingAttack):
         raise game.violation("sequence", "there is no declared attack to resolve")
-    proc = combat_procedures(game)
-    if proc is not None:  # revised 8.6, 8.61, 11.23, 12.1
-        return proc.resolve(state, head, command.odds, dice)
+    return game.ruleset.procedures.combat.resolve(state, head, command.odds, dice)  # revised 8.6, 8.61, 11.23, 12.1
+
+
+class StandardCombat:
+    """The 1975 combat procedures (the rule set's procedure ``combat``; the revised book's are in
+    rules/revised_combat_procedures.py)."""
+
+    separate_attacks = False  # 7.22, 8.14: the units of a hex attack together
+
+    def voluntary(self, state: State) -> frozenset[str]:
+        return frozenset()  # 7.11: every unit in an enemy zone must attack
+
+    def night_problem(self, state: State) -> RuleViolation | None:
+        return night.no_combat_at_night(state)  # 10.1
+
+    def bombardment_allowed(self, state: State) -> bool:
+        return True  # 8.0
+
+    def pending_attack(self, state: State, adjacent, bombarding, defenders) -> PendingAttack:
+        """7.4 (strengths and terrain), 7.5 (odds), 8.1 (bombardment adds its strength)."""
+        units = state.game.units
+        attack = sum(units[u].strength for u in (*adjacent, *bombarding))
+        attacking_hexes = frozenset(state.positions[u] for u in adjacent)
+        defence, defending, passive = defence_strength(state, defenders, attacking_hexes)
+        odds = odds_of(state, attack, defence)
+        return PendingAttack(
+            side=state.phasing,
+            attackers=tuple(adjacent),
+            bombarding=tuple(bombarding),
+            defenders=defenders,
+            defending=defending,
+            passive=passive,
+            attack=attack,
+            defence=defence,
+            odds=odds,
+            column=odds,
+        )
+
+    def adjacent_choice(self, state: State, adjacent, hexes, guns, defenders, part=()):
+        """The odds of the units of ``hexes`` against ``defenders``, with and without the bombarding
+        ``guns`` (7.4, 7.5, 8.1)."""
+        from rules.combat_choices import AdjacentChoice
+
+        units = state.game.units
+        attack = sum(units[u].strength for u in adjacent)
+        bombard_strength = sum(units[u].strength for u in guns)
+        defence, _, _ = defence_strength(state, defenders, hexes)
+        return AdjacentChoice(
+            hexes=hexes,
+            attack=attack,
+            defence=defence,
+            odds=odds_of(state, attack, defence) if hexes else None,
+            odds_with_bombardment=odds_of(state, attack + bombard_strength, defence) if guns else None,
+        )
+
+    def after_declaration(self, state: State, attack: PendingAttack) -> list[Event]:
+        return []  # nothing comes between the declaration and the die in 1975
+
+    def reductions(self, state: State, head: PendingAttack) -> list[str]:
+        return crt.reductions(head.odds, state.game.scenario.crt.columns)  # 7.9
+
+    def resolve(self, state: State, head: PendingAttack, odds: str | None, dice: Dice | None) -> list[Event]:
+        """7.5-7.9: the die on the Combat Results Table, the result applied."""
+        return _resolve_1975(state, head, odds, dice)
+
+
+def _resolve_1975(state: State, head: PendingAttack, odds: str | None, dice: Dice | None) -> list[Event]:
+    game = state.game
     table = game.scenario.crt
     if table is None:
         raise game.violation("crt", "this game has no Combat Results Table")
-    column = resolution_column(state, head, command.odds, crt.reductions(head.odds, table.columns))
+    column = resolution_column(state, head, odds, crt.reductions(head.odds, table.columns))
     die = roll(dice, "resolving an attack")
     result = crt.result(table, column, die)
     emit = Emitter(state)

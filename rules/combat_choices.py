@@ -26,15 +26,12 @@ from itertools import combinations, product
 
 import msgspec
 
-from rules import artillery, crt
+from rules import artillery
 from rules.combat import (
-    combat_procedures,
-    defence_strength,
     engagement,
     examine,
     loss_options,
     may_attack,
-    odds_of,
     phase_problem,
     separate_attacks,
 )
@@ -144,8 +141,8 @@ def attack_options(state: State) -> list[AttackOption]:
         if targets:
             reach[h] = targets
             groups[h] = AttackerGroup(h, guns, sum(units[u].strength for u in guns), bombarding=True)
-    proc = combat_procedures(game)
-    if proc is not None and not proc.bombardment_allowed(state):  # revised 11.24: none at night
+    proc = game.ruleset.procedures.combat
+    if not proc.bombardment_allowed(state):  # revised 11.24: none at night
         reach = {}
     split = separate_attacks(game)
     sets: set[tuple[str, ...]] = set()
@@ -160,7 +157,6 @@ def attack_options(state: State) -> list[AttackOption]:
         dset = frozenset(defenders)
         candidates = sorted(h for h, ts in eng.targets.items() if dset <= ts)
         bombard = tuple(sorted(b for b, ts in reach.items() if ts & dset))
-        bombard_strength = sum(groups[b].strength for b in bombard)
         guns = [u for b in bombard for u in groups[b].units]
         adjacent = []
         for r in range(len(candidates) + 1):
@@ -171,22 +167,10 @@ def attack_options(state: State) -> list[AttackOption]:
                     attacking = part or [u for h in hexes for u in groups[h].units]
                     if not eng.feasible(frozenset(attacking), dset):
                         continue
-                    if proc is not None:  # revised: the rule set's strengths and odds (8.3, 8.4, 9.x, 12.2)
-                        choice = proc.adjacent_choice(state, attacking, hexes, guns, defenders, part)
-                        if choice is not None:
-                            adjacent.append(choice)
-                        continue
-                    attack = sum(groups[h].strength for h in hexes)
-                    defence, _, _ = defence_strength(state, defenders, hexes)
-                    adjacent.append(
-                        AdjacentChoice(
-                            hexes=hexes,
-                            attack=attack,
-                            defence=defence,
-                            odds=odds_of(state, attack, defence) if hexes else None,
-                            odds_with_bombardment=odds_of(state, attack + bombard_strength, defence) if bombard else None,
-                        )
-                    )
+                    # the rule set's strengths and odds (7.4, 7.5, 8.1; revised 8.3, 8.4, 9.x, 12.2)
+                    choice = proc.adjacent_choice(state, attacking, hexes, guns, defenders, part)
+                    if choice is not None:
+                        adjacent.append(choice)
         if not adjacent:
             continue
         used = {h for a in adjacent for h in a.hexes} | set(bombard)
@@ -276,11 +260,8 @@ def decision_choice(state: State) -> DecisionChoice | None:
         return None
     head = state.pending[0]
     if isinstance(head, PendingAttack):
-        proc = combat_procedures(state.game)
-        if proc is not None:  # revised 8.9 on the rule set's own table
-            return ResolveChoice(attack=head, columns=tuple(proc.reductions(head)))
-        table = state.game.scenario.crt
-        return ResolveChoice(attack=head, columns=tuple(crt.reductions(head.odds, table.columns)))
+        # 7.9 (revised 8.9 on its own table)
+        return ResolveChoice(attack=head, columns=tuple(state.game.ruleset.procedures.combat.reductions(state, head)))
     if isinstance(head, PendingRetreat):
         options = retreat_options(state, head.unit, displaced=head.cause == "displaced")
         return RetreatChoice(head.unit, state.positions.get(head.unit, ""), tuple(options), head.optional)

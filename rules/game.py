@@ -40,23 +40,10 @@ class Game:
             h: tuple(n for n in self.grid.neighbours(h) if n in self.terrain) for h in self.terrain
         }
         # steps[a]: every (b, movement points) a unit may move from a into b, units aside (5.2, 9.0).
-        # The rule set's ``movement_costs`` procedure may give each unit type its own table and a
-        # cost for steps into an enemy-controlled hex (revised 10.1, 7.2); else one table for all.
-        costs = self.ruleset.procedure("movement_costs")
-        if costs is not None:
-            self.steps_by_type, self.zoc_cost_by_type = costs(self)
-            self.steps = self.steps_by_type["infantry"]
-        else:
-            self.steps = {}
-            for a, around in self.neighbours.items():
-                out = []
-                for b in around:
-                    cost = self._step_cost(a, b)
-                    if cost is not None:
-                        out.append((b, cost))
-                self.steps[a] = tuple(out)
-            self.steps_by_type = {t: self.steps for t in ("infantry", "cavalry", "artillery")}
-            self.zoc_cost_by_type = {}
+        # The rule set's ``movement_costs`` procedure: 1975, one table for all (rules/movement.py);
+        # revised, each unit type its own and a cost for steps into an enemy-controlled hex (10.1, 7.2).
+        self.steps_by_type, self.zoc_cost_by_type = self.ruleset.procedures.movement_costs(self)
+        self.steps = self.steps_by_type["infantry"]
         if self.ruleset.gunboat_range:  # revised 9.62: river hexes (and the scenario's own) only
             self.steps_by_type = {**self.steps_by_type, gunboats.GUNBOAT: gunboats.steps(self)}
         self.step_cost_by_type = {
@@ -119,7 +106,8 @@ class Game:
         return self.ruleset.bombard_range
 
     # -- terrain ---------------------------------------------------------------------------------
-    def _step_cost(self, a: str, b: str) -> int | None:
+    def step_cost_1975(self, a: str, b: str) -> int | None:
+        """5.2, 9.0: the movement points to move from a into adjacent b, or None where no unit may."""
         return None if self.step_problem(a, b) else self._cost(a, b)
 
     def _cost(self, a: str, b: str) -> int:

@@ -37,6 +37,20 @@ from rules.state import MOVEMENT, State
 from rules.zoc import enemy_controlled, enemy_occupied
 
 
+def movement_costs(game) -> tuple[dict, dict]:
+    """5.2, 9.0 (the rule set's procedure ``movement_costs``): one step table for every unit type;
+    a step into an enemy-controlled hex costs what any step costs."""
+    steps = {}
+    for a, around in game.neighbours.items():
+        out = []
+        for b in around:
+            cost = game.step_cost_1975(a, b)
+            if cost is not None:
+                out.append((b, cost))
+        steps[a] = tuple(out)
+    return {t: steps for t in ("infantry", "cavalry", "artillery")}, {}
+
+
 class Reach:
     """The hexes one unit may reach: cheapest cost to each, and a path."""
 

@@ -34,11 +34,13 @@ def zoc_rules(state: State, side: Side, unit: str | None = None) -> ZocRules:
         # 11.2: an ineffective unit may not enter an enemy controlled hex until it recovers.
         rules = zoc_rules(state, side)
         return rules._replace(may_enter=False, case="ineffective") if rules.may_enter else rules
-    own = state.game.ruleset.procedure("zoc_rules")  # revised 11.12
-    if own is not None:
-        rules = own(state, side, unit)
-        if rules is not None:
-            return rules
+    return state.game.ruleset.procedures.zoc_rules(state, side, unit)  # revised 11.12
+
+
+def standard_zoc_rules(state: State, side: Side, unit: str | None = None) -> ZocRules:
+    """The 1975 rule (the rule set's procedure ``zoc_rules``): by day a unit enters an enemy zone and
+    stops (6.0), never leaves one during movement (5.13); at night neither (10.2), or as the scenario's
+    ``night_movement`` says (17.2)."""
     if not night_turn(state):
         return ZocRules(True, False, "zone_of_control")
     params = state.game.exclusive.get("night_movement")

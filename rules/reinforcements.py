@@ -33,6 +33,20 @@ from rules.state import MOVEMENT, State
 from rules.zoc import enemy_controlled, enemy_occupied
 
 
+class StandardEntry:
+    """15.11-15.13 (the rule set's procedure ``reinforcement_entry``): at one of the unit's entry
+    hexes, never one in an enemy zone of control, for the terrain cost of the entry hex."""
+
+    may_enter_enemy_zoc = False  # 15.12
+
+    def entry_hexes(self, state: State, unit: str) -> list[str]:
+        return list(state.game.units[unit].entry)  # 15.11
+
+    def entry_cost(self, state: State, unit: str, hex_: str) -> int | None:
+        game = state.game
+        return game.ruleset.terrain_cost.get(game.terrain[hex_])  # 15.13
+
+
 def lost_if_not_entered(state: State) -> bool:
     return bool((state.game.exclusive.get("reinforcements") or {}).get("lost_if_not_entered"))
 
@@ -60,17 +74,14 @@ def due(state: State) -> list[str]:
 def entry_hexes(state: State, unit: str) -> list[str]:
     """The hexes ``unit`` may enter at now: its entry hexes (15.11), or the rule set's own answer
     (revised 5.5: also map-edge hexes near them on a later Game-Turn)."""
-    own = state.game.ruleset.procedure("reinforcement_entry")
-    if own is not None:
-        return own.entry_hexes(state, unit)
-    return list(state.game.units[unit].entry)
+    return state.game.ruleset.procedures.reinforcement_entry.entry_hexes(state, unit)
 
 
 def entry_problem(state: State, unit: str, hex_: str) -> RuleViolation | None:
     """Why ``unit`` may not enter the map at ``hex_`` now (15.12, 15.13, 5.12), or None."""
     game = state.game
     u = game.units[unit]
-    own = game.ruleset.procedure("reinforcement_entry")
+    own = game.ruleset.procedures.reinforcement_entry
     if hex_ not in entry_hexes(state, unit):
         listed = ", ".join(entry_hexes(state, unit)) or "none"
         return game.violation("reinforcements", f"{u.designation} may enter only at its entry hexes ({listed}), not {hex_}")
@@ -78,7 +89,7 @@ def entry_problem(state: State, unit: str, hex_: str) -> RuleViolation | None:
         return game.violation("movement", f"the entry hex {hex_} is not on the map")
     if hex_ in enemy_occupied(state, u.side):
         return game.violation("enemy_occupied", f"{u.designation} may not enter at {hex_}: it holds an enemy unit")
-    if hex_ in enemy_controlled(state, u.side) and not (own is not None and own.may_enter_enemy_zoc):
+    if hex_ in enemy_controlled(state, u.side) and not own.may_enter_enemy_zoc:
         return game.violation(
             "reinforcements.enemy_zoc",
             f"{u.designation} may not enter at {hex_}: the entry hex is in an enemy zone of control",
@@ -95,9 +106,8 @@ def entry_cost(state: State, hex_: str, unit: str | None = None) -> int | None:
     """15.13: the terrain cost of the entry hex (9.0); the rule set's own (revised 5.0: rising with
     each stack entered there before) when it has one."""
     game = state.game
-    own = game.ruleset.procedure("reinforcement_entry")
-    if own is not None and unit is not None:
-        return own.entry_cost(state, unit, hex_)
+    if unit is not None:
+        return game.ruleset.procedures.reinforcement_entry.entry_cost(state, unit, hex_)
     return game.ruleset.terrain_cost.get(game.terrain[hex_])
 
 

@@ -1,5 +1,5 @@
 """The revised rule set's combat procedures (003: 8.x, 9.x, 11.2x, 12.x), plugged into the shared combat
-code through the rule set's procedure ``combat`` (rules/combat.py ``combat_procedures``).
+code through the rule set's procedure ``combat`` (rules/rulesets/__init__.py ``CombatProcedures``).
 
 What differs from 1975 and is decided here:
 
@@ -397,7 +397,7 @@ class RevisedCombat:
         settle(emit)
         return emit.events
 
-    def reductions(self, head: PendingAttack) -> list[str]:
+    def reductions(self, state: State, head: PendingAttack) -> list[str]:
         return table.reductions(head.odds)
 
     def resolve(self, state: State, head: PendingAttack, odds: str | None, dice: Dice | None) -> list[Event]:
@@ -540,8 +540,7 @@ def apply_night_die(state: State, event: NightCombatDie) -> None:
 
 # -- hooks: town hexes, night recovery, stationary units, routed units in an enemy zone ----------------------
 def _revised(state: State) -> bool:
-    get = getattr(state.game.ruleset, "procedure", None)
-    return get is not None and isinstance(get("combat"), RevisedCombat)
+    return isinstance(state.game.ruleset.procedures.combat, RevisedCombat)
 
 
 def town_disorder(state: State) -> MoraleChanged | None:

@@ -29,7 +29,7 @@ from rules import gunboats, terrain
 from rules.arith import movement_points
 from rules.commands import Command
 from rules.events import Event
-from rules.night import ZocRules
+from rules.night import ZocRules, standard_zoc_rules
 from rules.scenario import Side
 from rules.sequence import night_turn
 from rules.state import State
@@ -120,12 +120,12 @@ def movement_costs(game):
     return steps_by_type, zoc_by_type
 
 
-def zoc_rules(state: State, side: Side, unit: str | None = None) -> ZocRules | None:
+def zoc_rules(state: State, side: Side, unit: str | None = None) -> ZocRules:
     """11.12 at night: a unit may leave an enemy-controlled hex; one that begins in one may not enter
     another this Game-Turn. A scenario's ``night_movement`` may say otherwise
-    (``may_enter_enemy_zoc``, ``may_exit_enemy_zoc``). By day: None (the shared rule, 7.0, 6.13)."""
+    (``may_enter_enemy_zoc``, ``may_exit_enemy_zoc``). By day: the shared rule (7.0, 6.13)."""
     if not night_turn(state):
-        return None
+        return standard_zoc_rules(state, side, unit)
     params = state.game.exclusive.get("night_movement") or {}
     may_exit = bool(params.get("may_exit_enemy_zoc", True))
     may_enter = bool(params.get("may_enter_enemy_zoc", True))

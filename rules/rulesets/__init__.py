@@ -4,36 +4,85 @@ The 1975 Standard Rules are ``classic`` (rules/rulesets/classic.py); the revised
 ``revised`` (rules/rulesets/revised.py), with its own tables and its own case numbers (5.13 in the
 1975 book is 6.13 in the revised one).
 
-The seam: a ``Ruleset`` holds data (tables, case numbers) that the shared mechanics read, and, in
-``procedures``, the functions or objects that replace a shared procedure where the book's procedure
-differs (``Ruleset.procedure(name)``; None: the shared one). The shared modules ask for a procedure
-by name at the one place where it applies; nothing else in them knows which book is in force.
+The seam: a ``Ruleset`` holds data (tables, case numbers) that the shared mechanics read, its handler
+table (rules/handlers.py), and its ``procedures``: one implementation for each step where the books'
+procedures differ, typed by the Protocols below. The 1975 book has its own implementation of each
+(``classic``), the revised book its own (``revised``); the mechanics call ``ruleset.procedures.<name>``
+and never ask which book is in force.
 
-Procedure names (see rules/revised_movement.py for the revised ones):
-
-- ``movement_costs(game) -> MovementCosts``: the movement points of every step, by unit type, and the
-  cost of a step into an enemy-controlled hex (revised 6.2x, 7.2, 10.1);
-- ``zoc_rules(state, side, unit) -> ZocRules | None``: how enemy zones of control bind a moving unit
-  (revised 11.12 at night); None: the shared rule (rules/night.py);
-- ``reinforcement_entry``: an object answering where and at what cost a reinforcement enters
-  (revised 5.0-5.5; rules/reinforcements.py ``ClassicEntry`` is the shared one);
+- ``movement_costs(game) -> (steps by unit type, zoc step cost by unit type)``: the movement points
+  of every step (1975 5.2, 9.0; revised 6.2x, 7.2, 10.1);
+- ``zoc_rules(state, side, unit) -> ZocRules``: how enemy zones of control bind a moving unit (1975
+  6.0, 10.2, 17.2; revised 7.0, 11.12);
+- ``reinforcement_entry``: where and at what cost a reinforcement enters (1975 15.1x; revised 5.0-5.5);
 - ``line_of_sight(game, firer, target) -> str | None``: what blocks an artillery unit's line of sight
-  (words; None: clear) where the book has its own (revised 9.3x with elevation: rules/revised_sight.py);
-  the shared one is 1975 8.3x with ``blocking_terrain`` (rules/artillery.py).
+  (words; None: clear) (1975 8.3x; revised 9.3x with elevation);
+- ``combat``: declaring and resolving attacks (1975 7.0-8.0, 10.1; revised 8.0-12.0).
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Protocol
 
 if TYPE_CHECKING:
-    from rules.handlers import Handlers
+    from rules.combat_choices import AdjacentChoice
+    from rules.decisions import PendingAttack
+    from rules.errors import RuleViolation
+    from rules.events import Event
+    from rules.game import Game
+    from rules.handlers import Dice, Handlers
+    from rules.night import ZocRules
+    from rules.scenario import Side
+    from rules.state import State
 
 #: Movement points: whole numbers in the 1975 book; exact fractions in the revised one (6.22: 2/3).
 MP = int | Fraction
+
+
+class ReinforcementEntry(Protocol):
+    """Where and at what cost a reinforcement enters the map."""
+
+    may_enter_enemy_zoc: bool  # 1975 15.12: no; revised 5.4: yes, and it stops there
+
+    def entry_hexes(self, state: State, unit: str) -> list[str]: ...
+
+    def entry_cost(self, state: State, unit: str, hex_: str) -> MP | None: ...
+
+
+class CombatProcedures(Protocol):
+    """Declaring and resolving attacks where the books differ."""
+
+    separate_attacks: bool  # may the units of one hex attack separately (1975 7.22, 8.14: no; revised 8.22: yes)
+
+    def voluntary(self, state: State) -> frozenset[str]: ...
+
+    def night_problem(self, state: State) -> RuleViolation | None: ...
+
+    def bombardment_allowed(self, state: State) -> bool: ...
+
+    def pending_attack(self, state: State, adjacent, bombarding, defenders) -> PendingAttack: ...
+
+    def adjacent_choice(self, state: State, adjacent, hexes, guns, defenders, part=()) -> AdjacentChoice | None: ...
+
+    def after_declaration(self, state: State, attack: PendingAttack) -> list[Event]: ...
+
+    def reductions(self, state: State, head: PendingAttack) -> list[str]: ...
+
+    def resolve(self, state: State, head: PendingAttack, odds: str | None, dice: Dice | None) -> list[Event]: ...
+
+
+@dataclass(frozen=True)
+class Procedures:
+    """One rule book's implementation of each step where the books differ (see the module)."""
+
+    movement_costs: Callable[[Game], tuple[dict, dict]]
+    zoc_rules: Callable[[State, Side, str | None], ZocRules]
+    reinforcement_entry: ReinforcementEntry
+    line_of_sight: Callable[[Game, str, str], str | None]
+    combat: CombatProcedures
 
 
 @dataclass(frozen=True)
@@ -82,17 +131,13 @@ class Ruleset:
     always_one_hex: bool = False  # revised 6.16: a unit may always move one hex
     artillery_zoc_support: bool = False  # revised 7.3: artillery enters an enemy zone only beside friends
     deployment_trenches: bool = False  # revised 10.33: a deployment's Breastworks Markers are Trenches
-    # The procedures that differ from the shared ones, by name (see the module's docstring).
-    procedures: Mapping[str, Any] = field(default_factory=dict)
+    # This book's implementation of each step where the books differ (see the module's docstring).
+    procedures: Procedures | None = None
     # What each command and event does, and the steps of the sequence of play (rules/handlers.py).
     handlers: Handlers | None = None
 
     def case(self, name: str) -> str:
         return self.cases[name]
-
-    def procedure(self, name: str) -> Any:
-        """This book's own procedure called ``name``, or None where the shared one applies."""
-        return self.procedures.get(name)
 
 
 NAMES = ("classic", "revised")

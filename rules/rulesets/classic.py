@@ -4,6 +4,7 @@ case numbers its Chattanooga exclusive rules carry in that book."""
 from __future__ import annotations
 
 from rules import (
+    artillery,
     combat,
     effectiveness,
     exclusive,
@@ -21,7 +22,7 @@ from rules import events as ev
 from rules.commands import EndPhase, EnterReinforcement, MoveUnit
 from rules.decisions import PendingAdvance, PendingLosses, PendingRetreat
 from rules.handlers import Handlers
-from rules.rulesets import Ruleset
+from rules.rulesets import Procedures, Ruleset
 
 # 9.0 Terrain Effects Chart: movement points to enter a hex (None: may not enter).
 TERRAIN_COST: dict[str, int | None] = {
@@ -163,6 +164,15 @@ HANDLERS = Handlers(
     movement_restrictions=(exclusive.immobile, night.night_restriction, exclusive.quota_restriction),  # 16.11, 17.2, 17.11
 )
 
+# This book's implementation of each step where the books differ (rules/rulesets/__init__.py).
+PROCEDURES = Procedures(
+    movement_costs=movement.movement_costs,  # 5.2, 9.0
+    zoc_rules=night.standard_zoc_rules,  # 6.0, 5.13, 10.2, 17.2
+    reinforcement_entry=reinforcements.StandardEntry(),  # 15.11-15.13
+    line_of_sight=artillery.standard_sight_blocker,  # 8.31-8.35
+    combat=combat.StandardCombat(),  # 7.0-8.0, 10.1
+)
+
 CLASSIC = Ruleset(
     name="classic",
     movement_allowance=6,  # 2.4, 5.0
@@ -181,5 +191,6 @@ CLASSIC = Ruleset(
     defence_hexside={terrain.BRIDGE: 2, terrain.FORD: 2, terrain.REDOUBT: 3},
     bombard_range=3,  # 8.11, 8.12
     blocking_terrain=frozenset({terrain.FOREST, terrain.FOREST_ROUGH, terrain.TOWN}),  # 8.33
+    procedures=PROCEDURES,
     handlers=HANDLERS,
 )

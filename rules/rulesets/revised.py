@@ -16,7 +16,7 @@ from rules import revised_combat_procedures as rcp
 from rules import revised_movement as rm
 from rules.decisions import PendingAttack, PendingBeforeCombat
 from rules.handlers import Handlers
-from rules.rulesets import Ruleset, classic
+from rules.rulesets import Procedures, Ruleset, classic
 
 # 10.1 Terrain Effects Chart: movement points to enter a hex (None: may not enter). "Where two
 # Movement Point costs are indicated ... the first cost applies to infantry and cavalry units, and the
@@ -207,13 +207,13 @@ HANDLERS = Handlers(
 )
 
 # This book's procedures where they differ from the 1975 ones (rules/rulesets/__init__.py).
-PROCEDURES = {
-    "movement_costs": rm.movement_costs,
-    "zoc_rules": rm.zoc_rules,
-    "reinforcement_entry": rm.RevisedEntry(),
-    "line_of_sight": revised_sight.line_of_sight,  # 9.31-9.37 with elevation
-    "combat": rcp.RevisedCombat(),
-}
+PROCEDURES = Procedures(
+    movement_costs=rm.movement_costs,  # 6.2x, 7.2, 10.1
+    zoc_rules=rm.zoc_rules,  # 7.0, 11.12
+    reinforcement_entry=rm.RevisedEntry(),  # 5.0-5.5
+    line_of_sight=revised_sight.line_of_sight,  # 9.31-9.37 with elevation
+    combat=rcp.RevisedCombat(),  # 8.0-12.0
+)
 
 REVISED = Ruleset(
     name="revised",
