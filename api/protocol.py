@@ -413,12 +413,12 @@ def schema() -> dict:
 
     from replay.records import RecordType
     from rules import reducer  # noqa: F401 - imports every rules topic, so every command and event
-    from rules.commands import command_types
-    from rules.events import event_types
+    from rules.commands import COMMAND_TYPES
+    from rules.events import EVENT_TYPES
     from rules.legal import Choices
 
-    commands = Union[tuple(sorted(command_types(), key=lambda t: t.__struct_config__.tag))]  # noqa: UP007
-    events = Union[(*RecordType.__args__, *sorted(event_types(), key=lambda t: t.__struct_config__.tag))]  # noqa: UP007
+    commands = Union[tuple(sorted(COMMAND_TYPES, key=lambda t: t.__struct_config__.tag))]  # noqa: UP007
+    events = Union[(*RecordType.__args__, *sorted(EVENT_TYPES, key=lambda t: t.__struct_config__.tag))]  # noqa: UP007
     (client, server, command, data, offered), components = msgspec.json.schema_components(
         [ClientMessageType, ServerMessageType, commands, events, Choices]
     )

@@ -67,83 +67,29 @@ from itertools import combinations
 import msgspec
 
 from rules import artillery, crt, effectiveness, night
-from rules.commands import Command
+from rules.commands import ChooseLosses, DeclareAttack, ResolveAttack
 from rules.decisions import PendingAdvance, PendingAttack, PendingLosses, PendingRetreat, first_pending, made
 from rules.errors import RuleViolation
-from rules.events import Event
+from rules.events import (
+    AttackDeclared,
+    CombatResolved,
+    DecisionsAwaited,
+    Event,
+    LossesTaken,
+    OddsReduced,
+    UnitEliminated,
+)
 from rules.fieldworks import trench_facings
 from rules.gunboats import GUNBOAT, without_gunboats
 from rules.handlers import Dice
 from rules.hexes import hexside
-from rules.outcomes import (
-    DecisionsAwaited,
-    Emitter,
-    UnitEliminated,
-    auto_single_choice,
-    settle,
-)
+from rules.outcomes import Emitter, auto_single_choice, settle
 from rules.scenario import other_side
 from rules.state import COMBAT, MOVEMENT, State
 from rules.terrain import BRIDGE, FORD, REDOUBT
 from rules.zoc import enemy_controlled
 
-
 # -- commands and events -------------------------------------------------------------------------
-class DeclareAttack(Command, frozen=True, tag="declare_attack"):
-    """The Phasing Player declares an attack: ``attackers`` (unit ids: every unit of each hex used that
-    may attack, 7.22; under the revised rules any of them, 8.22, 9.14) against the enemy-occupied
-    ``defenders`` (hexes, 7.21, 7.25)."""
-
-    attackers: tuple[str, ...]
-    defenders: tuple[str, ...]
-
-
-class ResolveAttack(Command, frozen=True, tag="resolve_attack"):
-    """Roll the die for the declared attack, on the column ``odds`` (the computed odds or a lower
-    column, 7.9; None: the computed odds)."""
-
-    odds: str | None = None
-
-
-class ChooseLosses(Command, frozen=True, tag="exchange_losses"):
-    """7.6 Ex: the attacking units the attacker eliminates."""
-
-    units: tuple[str, ...]
-
-
-class AttackDeclared(Event, frozen=True, tag="attack_declared"):
-    """An attack is declared: its units are engaged for the phase (7.14); it waits to be resolved."""
-
-    attack: PendingAttack
-
-
-class OddsReduced(Event, frozen=True, tag="odds_reduced"):
-    """7.9: the attacker resolves the attack at ``column`` instead of its ``odds``."""
-
-    odds: str
-    column: str
-
-
-class CombatResolved(Event, frozen=True, tag="combat_resolved"):
-    """The die roll (rolled in ``decide``) and the result read on the table (7.0, 7.6)."""
-
-    attackers: tuple[str, ...]
-    bombarding: tuple[str, ...]
-    defenders: tuple[str, ...]
-    defending: tuple[str, ...]
-    attack: int
-    defence: int
-    odds: str
-    column: str
-    die: int
-    result: str
-
-
-class LossesTaken(Event, frozen=True, tag="losses_taken"):
-    """7.6 Ex: the attacker chose these units to lose (each then ``UnitEliminated``)."""
-
-    side: str
-    units: tuple[str, ...]
 
 
 def separate_attacks(game) -> bool:

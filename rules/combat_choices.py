@@ -27,14 +27,7 @@ from itertools import combinations, product
 import msgspec
 
 from rules import artillery
-from rules.combat import (
-    engagement,
-    examine,
-    loss_options,
-    may_attack,
-    phase_problem,
-    separate_attacks,
-)
+from rules.combat import engagement, examine, loss_options, may_attack, phase_problem, separate_attacks
 from rules.decisions import (
     PendingAdvance,
     PendingAttack,

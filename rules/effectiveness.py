@@ -19,8 +19,14 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from rules.decisions import PendingRetreat
-from rules.events import Event
-from rules.outcomes import DecisionsAwaited, Emitter, settle
+from rules.events import (
+    AttackEffectivenessLost,
+    AttackEffectivenessRecovered,
+    DecisionsAwaited,
+    Event,
+    IneffectiveUnitsEngaged,
+)
+from rules.outcomes import Emitter, settle
 from rules.sequence import night_turn
 from rules.state import COMBAT, State
 from rules.zoc import enemy_controlled
@@ -30,24 +36,6 @@ OPTION = "attack_effectiveness"
 
 def enabled(state: State) -> bool:
     return bool(state.options.get(OPTION, False))
-
-
-class AttackEffectivenessLost(Event, frozen=True, tag="attack_effectiveness_lost"):
-    """11.1: these units become ineffective (their counters are turned face-down)."""
-
-    units: tuple[str, ...]
-
-
-class AttackEffectivenessRecovered(Event, frozen=True, tag="attack_effectiveness_recovered"):
-    """11.4: these units are effective again (the end of a night Game-Turn)."""
-
-    units: tuple[str, ...]
-
-
-class IneffectiveUnitsEngaged(Event, frozen=True, tag="ineffective_units_engaged"):
-    """11.31: the ineffective units in an enemy-controlled hex at the start of their Combat Phase."""
-
-    units: tuple[str, ...]
 
 
 def lose_effectiveness(state: State, attackers: Iterable[str]) -> AttackEffectivenessLost | None:

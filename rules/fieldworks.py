@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING
 
 import msgspec
 
-from rules.commands import Command
+from rules.commands import RemoveBreastworks
 
 if TYPE_CHECKING:
     from rules.errors import RuleViolation
@@ -74,13 +74,6 @@ def zoc_blocked(trenches: dict[str, frozenset[str]], from_hex: str, into_hex: st
 REMOVERS = ("infantry", "cavalry")
 
 
-class RemoveBreastworks(Command, frozen=True, tag="remove_breastworks"):
-    """10.37: at the end of his Combat Phase the phasing player removes the Breastworks Marker (of
-    either side) of ``hex``, where at least one of his infantry or cavalry units remains."""
-
-    hex: str
-
-
 def removal_problem(state: State, hex_: str, may_end: RuleViolation | None | bool = True) -> RuleViolation | None:
     """Why the phasing player may not remove the marker of ``hex_`` now (10.37), or None. "At the end of
     any Friendly Combat Phase" is read as: in his Combat Phase, nothing pending, once the phase may end
@@ -112,6 +105,6 @@ def decide_remove(state: State, command: RemoveBreastworks, dice) -> list:
     problem = removal_problem(state, command.hex)
     if problem is not None:
         raise problem
-    from rules.revised_movement import BreastworksRemoved
+    from rules.events import BreastworksRemoved
 
     return [BreastworksRemoved(hex=command.hex, reason=f"removed by the {state.phasing} player at the end of his Combat Phase")]

@@ -18,37 +18,13 @@ table (``Handlers.automatic``).
 
 from __future__ import annotations
 
-from rules.decisions import Decision, PendingRetreat
-from rules.events import Event
+from rules.decisions import PendingRetreat
+from rules.events import DecisionDeclined, DecisionsAwaited, Event, UnitEliminated
 from rules.handlers import apply
-from rules.scenario import Side
 from rules.state import State
 
 #: Option name: apply a pending decision by itself when it has exactly one legal option.
 AUTO_SINGLE_CHOICE = "auto_single_choice"
-
-
-class UnitEliminated(Event, frozen=True, tag="unit_eliminated"):
-    """A unit is removed from the map (7.6 Ae, De, Ex; 7.72 no hex open to retreat into; 7.82
-    displacement that would eliminate; 16.11; 19.13). ``case``: the rule that removed it."""
-
-    unit: str
-    case: str
-
-
-class DecisionsAwaited(Event, frozen=True, tag="decisions_awaited"):
-    """Decisions the game now waits for, in order; ``first``: before those already pending."""
-
-    decisions: tuple[Decision, ...]
-    first: bool = False
-
-
-class DecisionDeclined(Event, frozen=True, tag="decision_declined"):
-    """The first pending decision is dropped: declined by its player, or lapsed (``reason``)."""
-
-    side: Side
-    kind: str
-    reason: str
 
 
 def apply_unit_eliminated(state: State, event: UnitEliminated) -> None:

@@ -64,7 +64,8 @@ def decide(state: State, command: Command, dice: Dice | None = None) -> list[Eve
     handlers = game.ruleset.handlers
     handler = handlers.deciders.get(type(command))
     if handler is None:
-        raise game.violation("sequence", f"no rule allows a {type(command).__name__} command")
+        tag = type(command).__struct_config__.tag
+        raise game.violation("sequence", f"the {game.ruleset.name} rules have no {tag!r} command")
     events = handler(state, command, dice)
     for hook in handlers.after_command:  # what follows from any command's events (victory points, 20.11)
         more = hook(state, events)

@@ -41,20 +41,20 @@ from __future__ import annotations
 import msgspec
 
 from rules import exclusive
-from rules.commands import Command
+from rules.commands import Advance, Decline, Retreat
 from rules.control import entered
 from rules.decisions import PendingAdvance, PendingRetreat, first_pending, made
 from rules.errors import RuleViolation
-from rules.events import Event
-from rules.handlers import Dice
-from rules.outcomes import (
+from rules.events import (
     DecisionDeclined,
     DecisionsAwaited,
-    Emitter,
+    Event,
+    UnitAdvanced,
     UnitEliminated,
-    auto_single_choice,
-    settle,
+    UnitRetreated,
 )
+from rules.handlers import Dice
+from rules.outcomes import Emitter, auto_single_choice, settle
 from rules.state import State
 from rules.zoc import enemy_controlled, enemy_occupied
 
@@ -62,42 +62,6 @@ MAX_CHAIN = 6  # Ruling: the longest chain of displacements considered (7.82)
 
 
 # -- commands and events -------------------------------------------------------------------------
-class Retreat(Command, frozen=True, tag="retreat"):
-    """The owning player retreats ``unit`` one hex ``to`` (7.71), displacing the friendly unit
-    ``displace`` there when that is its only way (7.81)."""
-
-    unit: str
-    to: str
-    displace: str | None = None
-
-
-class Advance(Command, frozen=True, tag="advance"):
-    """A victorious unit advances into a hex vacated by the combat (7.75)."""
-
-    unit: str
-    to: str
-
-
-class Decline(Command, frozen=True, tag="decline"):
-    """Decline the first pending decision when it is optional: an advance (7.75), or bombarding
-    artillery's elective retreat (8.16)."""
-
-
-class UnitRetreated(Event, frozen=True, tag="unit_retreated"):
-    """``unit`` retreated along ``path`` (its hex, the hex it entered); ``displaces``: the unit it
-    displaced there (7.81), whose own retreat is decided next."""
-
-    unit: str
-    path: tuple[str, str]
-    cause: str = "combat"
-    displaces: str | None = None
-
-
-class UnitAdvanced(Event, frozen=True, tag="unit_advanced"):
-    """``unit`` advanced after combat along ``path`` (its hex, the vacated hex) (7.75)."""
-
-    unit: str
-    path: tuple[str, str]
 
 
 class RetreatOption(msgspec.Struct, frozen=True):

@@ -50,9 +50,9 @@ import msgspec
 from rules import artillery, fieldworks, morale
 from rules import crt_revised as table
 from rules import revised_combat as rc
-from rules.combat import OddsReduced, resolution_column, resolved, roll
+from rules.combat import resolution_column, resolved, roll
 from rules.combat_choices import AdjacentChoice
-from rules.commands import Command
+from rules.commands import ChooseTerrain, PlaceRally, RetreatBeforeCombat, RollRally, VoluntaryRout
 from rules.decisions import (
     PendingAdvance,
     PendingAttack,
@@ -63,12 +63,28 @@ from rules.decisions import (
     first_pending,
     made,
 )
-from rules.effectiveness import IneffectiveUnitsEngaged
 from rules.errors import RuleViolation
-from rules.events import Event
+from rules.events import (
+    AttackRecomputed,
+    AttackVoided,
+    BeforeCombatChosen,
+    DecisionDeclined,
+    DecisionsAwaited,
+    DisorderRolled,
+    Event,
+    IneffectiveUnitsEngaged,
+    MoraleChanged,
+    NightCombatDie,
+    OddsReduced,
+    RallyMarkersPlaced,
+    RallyRolled,
+    StationaryRecorded,
+    TerrainChosen,
+    UnitEliminated,
+)
 from rules.gunboats import GUNBOAT, without_gunboats
 from rules.handlers import Dice, apply
-from rules.outcomes import DecisionDeclined, DecisionsAwaited, Emitter, UnitEliminated, settle
+from rules.outcomes import Emitter, settle
 from rules.retreat import retreat_options
 from rules.scenario import other_side
 from rules.sequence import night_turn
@@ -79,91 +95,6 @@ INFANTRY_OR_CAVALRY = ("infantry", "cavalry")
 
 
 # -- events and commands -------------------------------------------------------------------------------
-class MoraleChanged(Event, frozen=True, tag="morale_changed"):
-    """Units' morale levels change (12.1, 12.17, 12.41): ``changes`` pairs a unit with its new level
-    ("" when it recovers); ``case``: the rule."""
-
-    changes: tuple[tuple[str, str], ...]
-    case: str
-
-
-class DisorderRolled(Event, frozen=True, tag="disorder_rolled"):
-    """12.12, 12.13: the die rolled for each unit that may become Disordered (4-6 disorders)."""
-
-    rolls: tuple[tuple[str, int], ...]
-
-
-class NightCombatDie(Event, frozen=True, tag="night_combat_die"):
-    """11.23: the attacker's separate die before a night combat and the attack strength it gives."""
-
-    die: int
-    attack: int
-
-
-class StationaryRecorded(Event, frozen=True, tag="stationary_recorded"):
-    """The phasing units that did not move in the Movement Phase just ended (11.21, 12.16)."""
-
-    units: tuple[str, ...]
-
-
-class RallyMarkersPlaced(Event, frozen=True, tag="rally_markers_placed"):
-    """12.41 (b): Rally markers on these units; they may not move in this Movement Phase."""
-
-    units: tuple[str, ...]
-
-
-class RallyRolled(Event, frozen=True, tag="rally_rolled"):
-    """12.41 (b), 12.42: a rally die for each unit with a Rally marker; the markers are removed."""
-
-    rolls: tuple[tuple[str, int], ...]
-    units: tuple[str, ...] = ()  # every unit whose Rally marker is removed
-
-
-class BeforeCombatChosen(Event, frozen=True, tag="before_combat_chosen"):
-    """8.77 / 12.34: the units named to retreat two hexes before the die; for cavalry the defender's die
-    (1-5: they retreat; 6: they stay and defend)."""
-
-    kind: str
-    units: tuple[str, ...]
-    die: int | None = None
-
-
-class AttackRecomputed(Event, frozen=True, tag="attack_recomputed"):
-    """The declared attack after units retreated before combat: the strengths and odds of those left."""
-
-    attack: PendingAttack
-
-
-class AttackVoided(Event, frozen=True, tag="attack_voided"):
-    """8.79, 12.34: every defending unit retreated before combat; the attack is over (its units have
-    attacked for the phase)."""
-
-    attackers: tuple[str, ...]
-    defenders: tuple[str, ...]
-
-
-class RetreatBeforeCombat(Command, frozen=True, tag="retreat_before_combat"):
-    """8.77 (the defender, his cavalry) or 12.34 (the attacker, the defender's Routed units): the units to
-    retreat two hexes before the die; none: an empty tuple."""
-
-    units: tuple[str, ...] = ()
-
-
-class PlaceRally(Command, frozen=True, tag="place_rally"):
-    """12.41 (b): at the start of his Movement Phase the player puts Rally markers on these units."""
-
-    units: tuple[str, ...]
-
-
-class VoluntaryRout(Command, frozen=True, tag="voluntary_rout"):
-    """12.16: at the start of his Combat Phase the player turns these Shaken units, which did not move,
-    Routed (so they need not make an unfavourable attack)."""
-
-    units: tuple[str, ...]
-
-
-class RollRally(Command, frozen=True, tag="roll_rally"):
-    """12.41 (b): at the start of the Combat Phase, before any attack, roll for every Rally marker."""
 
 
 # -- the procedures --------------------------------------------------------------------------------------
@@ -388,7 +319,7 @@ class RevisedCombat:
         # 8.45: the defender's terrain choice, if there is one once the retreats are made, comes last
         decisions.append(PendingBeforeCombat(side=other_side(attack.side), what="terrain", units=()))
         del units
-        from rules.combat import AttackDeclared
+        from rules.events import AttackDeclared
 
         scratch = state.copy()
         apply(scratch, AttackDeclared(attack=attack))
@@ -419,7 +350,7 @@ class RevisedCombat:
         for d in head.defenders:  # 10.34 i: "the Breastworks Under Construction Marker is automatically removed"
             m = state.breastworks.get(d)
             if m is not None and m.status == fieldworks.BUILDING:
-                from rules.revised_movement import BreastworksRemoved
+                from rules.events import BreastworksRemoved
 
                 emit(BreastworksRemoved(hex=d, reason="its unit was attacked"))
         die = roll(dice, "resolving an attack")
@@ -691,19 +622,6 @@ def terrain_choices(state: State) -> tuple[str, ...]:
     if not hexes:
         return ()
     return against_those_left(state, attack, hexes).choices
-
-
-class ChooseTerrain(Command, frozen=True, tag="choose_terrain"):
-    """8.45: the defender's choice between the forest shift ("forest") and the other terrain benefits
-    ("terrain") for the declared attack."""
-
-    option: str
-
-
-class TerrainChosen(Event, frozen=True, tag="terrain_chosen"):
-    """8.45: the defender's terrain option; the attack as it now stands follows (``AttackRecomputed``)."""
-
-    option: str
 
 
 def decide_choose_terrain(state: State, command: ChooseTerrain, dice: Dice | None) -> list[Event]:

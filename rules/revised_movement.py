@@ -27,8 +27,8 @@ import msgspec
 
 from rules import gunboats, terrain
 from rules.arith import movement_points
-from rules.commands import Command
-from rules.events import Event
+from rules.commands import BuildBreastworks, CompleteBreastworks, StrategicMove
+from rules.events import BreastworksBegun, BreastworksCompleted, BreastworksRemoved
 from rules.night import ZocRules, standard_zoc_rules
 from rules.scenario import Side
 from rules.sequence import night_turn
@@ -181,12 +181,6 @@ class RevisedEntry:
 
 
 # -- strategic movement (6.4) ---------------------------------------------------------------------
-class StrategicMove(Command, frozen=True, tag="strategic_move"):
-    """Move one unit by Strategic Movement (revised 6.4) along ``path`` (its hex first): further
-    than its allowance, along routes only, never within two hexes of an enemy unit."""
-
-    unit: str
-    path: tuple[str, ...]
 
 
 def strategic_allowance(state: State, unit: str):
@@ -357,40 +351,6 @@ def decide_strategic_move(state: State, command: StrategicMove, dice) -> list:
 
 
 # -- breastworks (10.34) ---------------------------------------------------------------------------
-class BuildBreastworks(Command, frozen=True, tag="build_breastworks"):
-    """10.34 i: place a Breastworks Under Construction Marker on an infantry unit that does not move
-    this Movement Phase, no enemy unit within three hexes."""
-
-    unit: str
-
-
-class CompleteBreastworks(Command, frozen=True, tag="complete_breastworks"):
-    """10.34 ii, 4.0: flip the marker of a unit that has not moved since, facing three adjacent
-    hexsides (``facing``: the three hexes beyond them, contiguous)."""
-
-    unit: str
-    facing: tuple[str, ...]
-
-
-class BreastworksBegun(Event, frozen=True, tag="breastworks_begun"):
-    unit: str
-    hex: str
-    side: str
-    turn: int
-
-
-class BreastworksCompleted(Event, frozen=True, tag="breastworks_completed"):
-    hex: str
-    facing: tuple[str, ...]
-    unit: str
-
-
-class BreastworksRemoved(Event, frozen=True, tag="breastworks_removed"):
-    """10.34 i: an Under Construction Marker removed (its unit moved off, or an enemy unit ended a
-    Combat Phase adjacent to it)."""
-
-    hex: str
-    reason: str
 
 
 def _may_build(state: State) -> bool:

@@ -19,7 +19,6 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Generator, Iterator
 
-from rules.combat import AttackDeclared, ChooseLosses, DeclareAttack, ResolveAttack
 from rules.combat_choices import (
     AdvanceChoice,
     AttackOption,
@@ -31,26 +30,32 @@ from rules.combat_choices import (
     attack_options,
     decision_choice,
 )
-from rules.commands import Command, EndPhase, EnterReinforcement, MoveUnit
+from rules.commands import (
+    Advance,
+    ChooseLosses,
+    ChooseTerrain,
+    Command,
+    DeclareAttack,
+    Decline,
+    EndPhase,
+    EnterReinforcement,
+    MoveUnit,
+    PlaceRally,
+    ResolveAttack,
+    Retreat,
+    RetreatBeforeCombat,
+    RollRally,
+    StrategicMove,
+    VoluntaryRout,
+)
 from rules.crt import ratio
 from rules.errors import RuleViolation
-from rules.events import Event, PhaseBegan, PhaseEnded
+from rules.events import AttackDeclared, Event, PhaseBegan, PhaseEnded, UnitEliminated
 from rules.handlers import apply
 from rules.legal import Choices, Destination, choices, reinforcement_choices, unit_moves
 from rules.legal import movers as legal_movers
-from rules.outcomes import UnitEliminated
 from rules.reducer import Dice, decide, fold
-from rules.retreat import Advance, Decline, Retreat
-from rules.revised_combat_procedures import (
-    ChooseTerrain,
-    PlaceRally,
-    RetreatBeforeCombat,
-    RollRally,
-    VoluntaryRout,
-    rally_candidates,
-    rout_candidates,
-)
-from rules.revised_movement import StrategicMove
+from rules.revised_combat_procedures import rally_candidates, rout_candidates
 from rules.sequence import why_phase_may_not_end
 from rules.stacking import overstacked
 from rules.state import COMBAT, MOVEMENT, State
@@ -206,15 +211,8 @@ def _random_move(state: State, rng: random.Random, end_weight: float) -> Command
 def revised_movement_command(state: State, rng: random.Random, chance: float = 0.1) -> Command | None:
     """Now and then, a revised-only movement decision: a strategic move (6.4), breastworks begun or
     completed (10.34), for one unit drawn at random; None when the draw or the unit offers nothing."""
-    from rules.revised_movement import (
-        BuildBreastworks,
-        CompleteBreastworks,
-        StrategicMove,
-        build_problem,
-        complete_problem,
-        facings,
-        strategic_reach,
-    )
+    from rules.commands import BuildBreastworks, CompleteBreastworks, StrategicMove
+    from rules.revised_movement import build_problem, complete_problem, facings, strategic_reach
 
     if rng.random() >= chance:
         return None

@@ -30,31 +30,17 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from rules.events import Event, GameEnded, ReinforcementLost
+from rules.events import (
+    Event,
+    GameEnded,
+    ReinforcementLost,
+    UnitEliminated,
+    VictoryDetermined,
+    VictoryPointsAwarded,
+)
 from rules.handlers import apply
-from rules.outcomes import UnitEliminated
-from rules.scenario import SIDES, Side, other_side
+from rules.scenario import SIDES, other_side
 from rules.state import State
-
-
-class VictoryPointsAwarded(Event, frozen=True, tag="victory_points_awarded"):
-    """``side`` scores ``points`` for ``kind`` ("eliminated", "first_control", "town_zoc",
-    "last_control") about ``subject`` (a unit id or a hex)."""
-
-    side: Side
-    points: int
-    kind: str
-    subject: str
-    case: str
-
-
-class VictoryDetermined(Event, frozen=True, tag="victory_determined"):
-    """20.2: the final totals, the differential (Union minus Confederate) and the level of victory."""
-
-    union: int
-    confederate: int
-    differential: int
-    level: str
 
 
 def params(state_or_game) -> dict | None:

@@ -35,7 +35,7 @@ def run(args) -> int:
 
     import msgspec
 
-    from rules.events import Event, GameEnded, encode, event_types
+    from rules.events import EVENT_TYPES, Event, GameEnded, encode
     from rules.game import Game
     from rules.legal import choices
     from rules.movement import reachable
@@ -95,7 +95,7 @@ def run(args) -> int:
     fold_rate = len(log) / statistics.median(fold_times)
 
     lines = [encode(e) for e in log]
-    decoder = msgspec.json.Decoder(Union[event_types()])  # noqa: UP007
+    decoder = msgspec.json.Decoder(Union[EVENT_TYPES])  # noqa: UP007
     dec_times = []
     for _ in range(args.rounds):
         t = time.perf_counter()
@@ -181,8 +181,8 @@ def _pct(values: list[float], p: float) -> float:
 
 def _bench_games_and_combat(args, start) -> None:
     """A whole self-played game per player kind, and combat on positions met in self-play."""
-    from rules.combat import DeclareAttack, ResolveAttack
     from rules.combat_choices import attack_options
+    from rules.commands import DeclareAttack, ResolveAttack
     from rules.reducer import decide, fold
     from rules.selfplay import PLAYERS, declaration, dice_from, play, refereed_game
 

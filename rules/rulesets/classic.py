@@ -19,8 +19,34 @@ from rules import (
     victory,
 )
 from rules import events as ev
-from rules.commands import EndPhase, EnterReinforcement, MoveUnit
+from rules.commands import (
+    Advance,
+    ChooseLosses,
+    DeclareAttack,
+    Decline,
+    EndPhase,
+    EnterReinforcement,
+    MoveUnit,
+    ResolveAttack,
+    Retreat,
+)
 from rules.decisions import PendingAdvance, PendingLosses, PendingRetreat
+from rules.events import (
+    AttackDeclared,
+    AttackEffectivenessLost,
+    AttackEffectivenessRecovered,
+    CombatResolved,
+    DecisionDeclined,
+    DecisionsAwaited,
+    IneffectiveUnitsEngaged,
+    LossesTaken,
+    OddsReduced,
+    UnitAdvanced,
+    UnitEliminated,
+    UnitRetreated,
+    VictoryDetermined,
+    VictoryPointsAwarded,
+)
 from rules.handlers import Handlers
 from rules.rulesets import Procedures, Ruleset
 
@@ -116,12 +142,12 @@ HANDLERS = Handlers(
         EndPhase: sequence.decide_end_phase,  # 4.1
         MoveUnit: movement.decide_move,  # 5.0
         EnterReinforcement: reinforcements.decide_enter,  # 15.1
-        combat.DeclareAttack: combat.decide_declare,  # 7.0
-        combat.ResolveAttack: combat.decide_resolve,  # 7.5
-        combat.ChooseLosses: combat.decide_losses,  # 7.6 exchange
-        retreat.Retreat: retreat.decide_retreat,  # 7.7
-        retreat.Advance: retreat.decide_advance,  # 7.75
-        retreat.Decline: retreat.decide_decline,
+        DeclareAttack: combat.decide_declare,  # 7.0
+        ResolveAttack: combat.decide_resolve,  # 7.5
+        ChooseLosses: combat.decide_losses,  # 7.6 exchange
+        Retreat: retreat.decide_retreat,  # 7.7
+        Advance: retreat.decide_advance,  # 7.75
+        Decline: retreat.decide_decline,
     },
     evolvers={
         ev.PhaseEnded: sequence.apply_phase_ended,
@@ -131,20 +157,20 @@ HANDLERS = Handlers(
         ev.UnitMoved: movement.apply_unit_moved,
         ev.ReinforcementEntered: reinforcements.apply_entered,
         ev.ReinforcementLost: reinforcements.apply_lost,
-        outcomes.UnitEliminated: outcomes.apply_unit_eliminated,
-        outcomes.DecisionsAwaited: outcomes.apply_decisions_awaited,
-        outcomes.DecisionDeclined: outcomes.apply_decision_declined,
-        effectiveness.AttackEffectivenessLost: effectiveness.apply_lost,
-        effectiveness.AttackEffectivenessRecovered: effectiveness.apply_recovered,
-        effectiveness.IneffectiveUnitsEngaged: effectiveness.apply_engaged,
-        combat.AttackDeclared: combat.apply_attack_declared,
-        combat.OddsReduced: combat.apply_odds_reduced,
-        combat.CombatResolved: combat.apply_combat_resolved,
-        combat.LossesTaken: combat.apply_losses_taken,
-        retreat.UnitRetreated: retreat.apply_unit_retreated,
-        retreat.UnitAdvanced: retreat.apply_unit_advanced,
-        victory.VictoryPointsAwarded: victory.apply_awarded,
-        victory.VictoryDetermined: victory.apply_determined,
+        UnitEliminated: outcomes.apply_unit_eliminated,
+        DecisionsAwaited: outcomes.apply_decisions_awaited,
+        DecisionDeclined: outcomes.apply_decision_declined,
+        AttackEffectivenessLost: effectiveness.apply_lost,
+        AttackEffectivenessRecovered: effectiveness.apply_recovered,
+        IneffectiveUnitsEngaged: effectiveness.apply_engaged,
+        AttackDeclared: combat.apply_attack_declared,
+        OddsReduced: combat.apply_odds_reduced,
+        CombatResolved: combat.apply_combat_resolved,
+        LossesTaken: combat.apply_losses_taken,
+        UnitRetreated: retreat.apply_unit_retreated,
+        UnitAdvanced: retreat.apply_unit_advanced,
+        VictoryPointsAwarded: victory.apply_awarded,
+        VictoryDetermined: victory.apply_determined,
     },
     after_command=(victory.award_during_play,),  # 20.11
     phase_end_checks=(

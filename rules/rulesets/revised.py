@@ -14,7 +14,33 @@ from fractions import Fraction
 from rules import fieldworks, revised_sight, terrain
 from rules import revised_combat_procedures as rcp
 from rules import revised_movement as rm
+from rules.commands import (
+    BuildBreastworks,
+    ChooseTerrain,
+    CompleteBreastworks,
+    PlaceRally,
+    RemoveBreastworks,
+    RetreatBeforeCombat,
+    RollRally,
+    StrategicMove,
+    VoluntaryRout,
+)
 from rules.decisions import PendingAttack, PendingBeforeCombat
+from rules.events import (
+    AttackRecomputed,
+    AttackVoided,
+    BeforeCombatChosen,
+    BreastworksBegun,
+    BreastworksCompleted,
+    BreastworksRemoved,
+    DisorderRolled,
+    MoraleChanged,
+    NightCombatDie,
+    RallyMarkersPlaced,
+    RallyRolled,
+    StationaryRecorded,
+    TerrainChosen,
+)
 from rules.handlers import Handlers
 from rules.rulesets import Procedures, Ruleset, classic
 
@@ -161,31 +187,31 @@ CASES: dict[str, str] = {
 HANDLERS = Handlers(
     deciders={
         **classic.HANDLERS.deciders,
-        rm.StrategicMove: rm.decide_strategic_move,  # 6.4
-        rm.BuildBreastworks: rm.decide_build,  # 10.3
-        rm.CompleteBreastworks: rm.decide_complete,  # 10.3
-        fieldworks.RemoveBreastworks: fieldworks.decide_remove,  # 10.37
-        rcp.ChooseTerrain: rcp.decide_choose_terrain,  # 10.2
-        rcp.RetreatBeforeCombat: rcp.decide_retreat_before_combat,  # 8.77
-        rcp.PlaceRally: rcp.decide_place_rally,  # 12.41
-        rcp.RollRally: rcp.decide_roll_rally,  # 12.41
-        rcp.VoluntaryRout: rcp.decide_voluntary_rout,  # 12.16
+        StrategicMove: rm.decide_strategic_move,  # 6.4
+        BuildBreastworks: rm.decide_build,  # 10.3
+        CompleteBreastworks: rm.decide_complete,  # 10.3
+        RemoveBreastworks: fieldworks.decide_remove,  # 10.37
+        ChooseTerrain: rcp.decide_choose_terrain,  # 10.2
+        RetreatBeforeCombat: rcp.decide_retreat_before_combat,  # 8.77
+        PlaceRally: rcp.decide_place_rally,  # 12.41
+        RollRally: rcp.decide_roll_rally,  # 12.41
+        VoluntaryRout: rcp.decide_voluntary_rout,  # 12.16
     },
     evolvers={
         **classic.HANDLERS.evolvers,
-        rm.BreastworksBegun: rm.apply_begun,
-        rm.BreastworksCompleted: rm.apply_completed,
-        rm.BreastworksRemoved: rm.apply_removed,
-        rcp.MoraleChanged: rcp.apply_morale_changed,
-        rcp.DisorderRolled: rcp.apply_disorder_rolled,
-        rcp.NightCombatDie: rcp.apply_night_die,
-        rcp.StationaryRecorded: rcp.apply_stationary,
-        rcp.TerrainChosen: rcp.apply_terrain_chosen,
-        rcp.BeforeCombatChosen: rcp.apply_before_combat_chosen,
-        rcp.AttackRecomputed: rcp.apply_attack_recomputed,
-        rcp.AttackVoided: rcp.apply_attack_voided,
-        rcp.RallyMarkersPlaced: rcp.apply_rally_placed,
-        rcp.RallyRolled: rcp.apply_rally_rolled,
+        BreastworksBegun: rm.apply_begun,
+        BreastworksCompleted: rm.apply_completed,
+        BreastworksRemoved: rm.apply_removed,
+        MoraleChanged: rcp.apply_morale_changed,
+        DisorderRolled: rcp.apply_disorder_rolled,
+        NightCombatDie: rcp.apply_night_die,
+        StationaryRecorded: rcp.apply_stationary,
+        TerrainChosen: rcp.apply_terrain_chosen,
+        BeforeCombatChosen: rcp.apply_before_combat_chosen,
+        AttackRecomputed: rcp.apply_attack_recomputed,
+        AttackVoided: rcp.apply_attack_voided,
+        RallyMarkersPlaced: rcp.apply_rally_placed,
+        RallyRolled: rcp.apply_rally_rolled,
     },
     after_command=(*classic.HANDLERS.after_command, rcp.disorder_in_towns),  # 12.17
     phase_end_checks=classic.HANDLERS.phase_end_checks,

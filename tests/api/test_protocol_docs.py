@@ -11,7 +11,7 @@ import msgspec
 from api import protocol
 from replay.records import RECORD_TYPES
 from rules import reducer  # noqa: F401 - every rules topic, so every event type
-from rules.events import event_types
+from rules.events import EVENT_TYPES
 
 DOCS = Path(__file__).resolve().parents[2] / "docs"
 
@@ -47,4 +47,4 @@ def test_every_error_code_is_documented():
 
 
 def test_session_records_and_rules_events_never_share_a_tag():
-    assert not set(RECORD_TYPES) & {t.__struct_config__.tag for t in event_types()}
+    assert not set(RECORD_TYPES) & {t.__struct_config__.tag for t in EVENT_TYPES}

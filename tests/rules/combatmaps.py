@@ -9,8 +9,7 @@ from __future__ import annotations
 
 import pytest
 
-from rules.combat import DeclareAttack, ResolveAttack
-from rules.commands import EndPhase
+from rules.commands import DeclareAttack, EndPhase, ResolveAttack
 from rules.errors import RuleViolation
 from rules.reducer import decide, execute, fold
 

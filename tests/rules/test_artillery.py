@@ -7,13 +7,11 @@ along the hexside between 0504 and 0505 (the congruent case of 8.32).
 from combatmaps import attack, declare, refused, to_phase
 from rulesmaps import board, rebel, sides, start, union
 
-from rules.combat import DeclareAttack
 from rules.combat_choices import preview
-from rules.commands import EndPhase
+from rules.commands import DeclareAttack, Decline, EndPhase, Retreat
 from rules.decisions import PendingRetreat
 from rules.legal import choices
 from rules.reducer import execute
-from rules.retreat import Decline, Retreat
 
 
 def battery(target="0704", terrain=None, more=(), gun_strength=4, **kw):

@@ -12,24 +12,14 @@ from combatmaps import attack, declare, of_type, refused, rolls, to_phase
 from rulesmaps import board, chattanooga_crt, rebel, sides, start, union
 
 from rules import crt
-from rules.combat import (
-    AttackDeclared,
-    ChooseLosses,
-    CombatResolved,
-    DeclareAttack,
-    LossesTaken,
-    OddsReduced,
-    ResolveAttack,
-    defence_multiplier,
-)
+from rules.combat import defence_multiplier
 from rules.combat_choices import preview
-from rules.commands import EndPhase
+from rules.commands import ChooseLosses, DeclareAttack, Decline, EndPhase, ResolveAttack, Retreat
 from rules.decisions import PendingAttack, PendingLosses, PendingRetreat
+from rules.events import AttackDeclared, CombatResolved, LossesTaken, OddsReduced, UnitEliminated
 from rules.hexes import hexside
 from rules.legal import choices
-from rules.outcomes import UnitEliminated
 from rules.reducer import decide, execute, fold
-from rules.retreat import Decline, Retreat
 from rules.scenario import Hexside
 from rules.selfplay import dice_from, random_player
 from rules.sequence import to_act

@@ -3,13 +3,11 @@
 from combatmaps import attack, refused, to_phase
 from rulesmaps import rebel, start, union
 
-from rules.combat import DeclareAttack
-from rules.commands import EndPhase, MoveUnit
+from rules.commands import Advance, DeclareAttack, Decline, EndPhase, MoveUnit, Retreat
 from rules.decisions import PendingRetreat
-from rules.effectiveness import AttackEffectivenessLost, IneffectiveUnitsEngaged
+from rules.events import AttackEffectivenessLost, IneffectiveUnitsEngaged
 from rules.legal import choices
 from rules.reducer import execute, fold
-from rules.retreat import Advance, Decline, Retreat
 
 ON = {"attack_effectiveness": True}
 

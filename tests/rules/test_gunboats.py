@@ -7,9 +7,8 @@ import random
 
 import pytest
 
-from rules.combat import DeclareAttack
 from rules.combat_choices import attack_options
-from rules.commands import EndPhase, EnterReinforcement, MoveUnit
+from rules.commands import DeclareAttack, EndPhase, EnterReinforcement, MoveUnit
 from rules.game import Game
 from rules.legal import choices
 from rules.reducer import decide, execute, new_game

@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 from rulesmaps import scenario, unit
 
 from rules import state as state_codec
-from rules.commands import EndPhase, EnterReinforcement, MoveUnit
+from rules.commands import EndPhase, EnterReinforcement, MoveUnit, StrategicMove
 from rules.errors import RuleViolation
 from rules.events import ReinforcementEntered, UnitMoved
 from rules.game import Game
@@ -27,7 +27,6 @@ from rules.hexes import Grid, hex_number, hexside
 from rules.legal import choices, reach
 from rules.night import zoc_rules
 from rules.reducer import decide, fold, new_game
-from rules.revised_movement import StrategicMove
 from rules.scenario import Hexside
 from rules.selfplay import dice_from, random_command
 from rules.sequence import night_turn

@@ -10,12 +10,12 @@ from combatmaps import attack, of_type, refused, to_phase
 from rulesmaps import board, rebel, sides, start, union
 
 from rules import exclusive
-from rules.combat import DeclareAttack
+from rules.commands import Advance, DeclareAttack, Decline, Retreat
 from rules.decisions import PendingAdvance, PendingRetreat
+from rules.events import UnitAdvanced, UnitEliminated, UnitRetreated
 from rules.legal import choices
-from rules.outcomes import UnitEliminated
 from rules.reducer import decide, execute
-from rules.retreat import Advance, Decline, Retreat, RetreatOption, UnitAdvanced, UnitRetreated
+from rules.retreat import RetreatOption
 from rules.sequence import to_act
 
 

@@ -14,7 +14,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from test_selfplay import CASE, GRID, battlefield
 
-from rules.combat import AttackDeclared, DeclareAttack, may_attack
+from rules.combat import may_attack
 from rules.combat_choices import (
     AdvanceChoice,
     BeforeCombatChoice,
@@ -23,11 +23,12 @@ from rules.combat_choices import (
     ResolveChoice,
     RetreatChoice,
 )
+from rules.commands import DeclareAttack, Retreat
 from rules.errors import RuleViolation
+from rules.events import AttackDeclared
 from rules.game import Game
 from rules.legal import choices
 from rules.reducer import decide, fold, new_game
-from rules.retreat import Retreat
 from rules.selfplay import PLAYERS, declaration, dice_from, random_decision, refereed_game
 
 

@@ -12,14 +12,22 @@ from __future__ import annotations
 
 import pytest
 
-from rules.combat import ChooseLosses, DeclareAttack, ResolveAttack, why_may_not_attack
+from rules.combat import why_may_not_attack
 from rules.combat_choices import LossesChoice, RallyChoice, decision_choice
-from rules.commands import EndPhase, MoveUnit
+from rules.commands import (
+    ChooseLosses,
+    DeclareAttack,
+    EndPhase,
+    MoveUnit,
+    PlaceRally,
+    ResolveAttack,
+    RollRally,
+)
 from rules.decisions import PendingAdvance, PendingLosses, PendingRally, PendingRetreat
+from rules.events import MoraleChanged, NightCombatDie
 from rules.game import Game
 from rules.legal import choices
 from rules.reducer import decide, execute, fold, new_game
-from rules.revised_combat_procedures import MoraleChanged, NightCombatDie, PlaceRally, RollRally
 from rules.scenario import Hexside
 from tests.rules.combatmaps import of_type, refused, rolls, to_phase
 from tests.rules.rulesmaps import board, rebel, scenario, union
@@ -280,7 +288,7 @@ def test_a_routed_unit_does_not_advance_12_35_and_routed_artillery_gets_no_bonus
     s = to_phase(start(units))
     s.morale["r1"] = "routed"
     s, _ = declared(s, ["a"], ["0505"])
-    from rules.revised_combat_procedures import RetreatBeforeCombat
+    from rules.commands import RetreatBeforeCombat
 
     s = fold(s, decide(s, RetreatBeforeCombat(())))  # 12.34: the attacker leaves the Routed unit in place
     a = s.pending[0]
@@ -354,7 +362,7 @@ def test_a_routed_unit_rallying_on_a_six_is_eliminated_12_43():
 
 # -- retreat before combat (8.77-8.79, 12.19, 12.34) ---------------------------------------------------
 def _retreat_first_option(s):
-    from rules.retreat import Retreat
+    from rules.commands import Retreat
 
     choice = decision_choice(s)
     o = choice.options[0]
@@ -362,8 +370,9 @@ def _retreat_first_option(s):
 
 
 def test_cavalry_retreats_two_hexes_before_combat_and_the_attack_is_over_8_77_8_79_12_19():
+    from rules.commands import RetreatBeforeCombat
     from rules.decisions import PendingBeforeCombat
-    from rules.revised_combat_procedures import AttackVoided, RetreatBeforeCombat
+    from rules.events import AttackVoided
 
     s = to_phase(start([union("a", "0404", strength=4), rebel("c", "0505", type_="cavalry", strength=2)]))
     s, _ = execute(s, DeclareAttack(("a",), ("0505",)))
@@ -379,7 +388,7 @@ def test_cavalry_retreats_two_hexes_before_combat_and_the_attack_is_over_8_77_8_
 
 
 def _first_retreat_command(s):
-    from rules.retreat import Retreat
+    from rules.commands import Retreat
 
     choice = decision_choice(s)
     o = choice.options[0]
@@ -387,8 +396,8 @@ def _first_retreat_command(s):
 
 
 def test_cavalry_stays_on_a_six_8_77():
+    from rules.commands import RetreatBeforeCombat
     from rules.decisions import PendingAttack
-    from rules.revised_combat_procedures import RetreatBeforeCombat
 
     s = to_phase(start([union("a", "0404", strength=4), rebel("c", "0505", type_="cavalry", strength=2)]))
     s, _ = execute(s, DeclareAttack(("a",), ("0505",)))
@@ -408,8 +417,8 @@ def test_no_retreat_before_combat_from_cavalry_attackers_or_bombardment_alone_8_
 
 
 def test_the_attacker_may_retreat_routed_defenders_before_combat_12_34():
+    from rules.commands import RetreatBeforeCombat
     from rules.decisions import PendingAttack, PendingBeforeCombat
-    from rules.revised_combat_procedures import RetreatBeforeCombat
 
     units = [union("a", "0404", strength=6), rebel("r", "0505", strength=3), rebel("s", "0505", strength=2)]
     s = start(units)
@@ -426,7 +435,7 @@ def test_the_attacker_may_retreat_routed_defenders_before_combat_12_34():
 
 
 def test_a_shaken_unit_that_did_not_move_may_be_routed_to_avoid_attacking_12_16():
-    from rules.revised_combat_procedures import VoluntaryRout
+    from rules.commands import VoluntaryRout
 
     s = start([union("a", "0404", strength=2), rebel("r", "0505", strength=9)])
     s = fold(s, [MoraleChanged(changes=(("a", "shaken"),), case="12.0")])
@@ -439,7 +448,7 @@ def test_a_shaken_unit_that_did_not_move_may_be_routed_to_avoid_attacking_12_16(
 
 
 def test_a_unit_that_moved_may_not_be_routed_voluntarily_12_16():
-    from rules.revised_combat_procedures import VoluntaryRout
+    from rules.commands import VoluntaryRout
 
     s = start([union("a", "0403", strength=2), rebel("r", "0606", strength=9)])
     s = fold(s, [MoraleChanged(changes=(("a", "shaken"),), case="12.0")])
@@ -451,8 +460,8 @@ def test_a_unit_that_moved_may_not_be_routed_voluntarily_12_16():
 
 def test_the_defender_chooses_the_forest_shift_or_the_other_terrain_benefits_8_45_10_25():
     from rules.combat_choices import BeforeCombatChoice
+    from rules.commands import ChooseTerrain
     from rules.decisions import PendingAttack
-    from rules.revised_combat_procedures import ChooseTerrain
 
     units = [union("a", "0202", strength=8), rebel("r1", "0201", strength=1), rebel("r2", "0203", strength=1)]
     s = to_phase(start(units, hexes=board(terrain={"0201": "forest", "0203": "forest_rough"})))

@@ -6,11 +6,11 @@ import pytest
 from rulesmaps import rebel, union
 from test_revised_movement import game
 
-from rules.commands import EndPhase, MoveUnit
+from rules.commands import BuildBreastworks, CompleteBreastworks, EndPhase, MoveUnit
 from rules.errors import RuleViolation
 from rules.legal import choices
 from rules.reducer import decide, execute, new_game
-from rules.revised_movement import BuildBreastworks, CompleteBreastworks, facings
+from rules.revised_movement import facings
 
 MAY_BUILD = {"breastworks": {"may_build": True}}
 
@@ -101,7 +101,8 @@ def test_unfinished_marker_removed_when_its_unit_leaves_10_34():
 
 
 def test_unfinished_marker_removed_when_an_enemy_ends_a_combat_phase_adjacent_10_34():
-    from rules.revised_movement import BreastworksRemoved, remove_unfinished_breastworks
+    from rules.events import BreastworksRemoved
+    from rules.revised_movement import remove_unfinished_breastworks
 
     state = start([union("i", "0505"), rebel("r", "1010")])
     state, _ = execute(state, BuildBreastworks(unit="i"))
@@ -153,7 +154,7 @@ def test_units_in_a_trench_need_not_attack_across_it_10_39():
 
 
 def test_a_trench_unit_that_attacks_attacks_all_adjacent_units_10_39():
-    from rules.combat import DeclareAttack
+    from rules.commands import DeclareAttack
     from tests.rules.combatmaps import to_phase
 
     state = to_phase(entrenched([union("i", "0505", strength=8), rebel("r1", "0604"), rebel("r2", "0605")]))
@@ -170,7 +171,7 @@ def test_a_trench_unit_that_attacks_attacks_all_adjacent_units_10_39():
 def test_artillery_in_a_trench_bombards_across_it_10_39():
     # 10.39: across its trench hexsides no enemy zone reaches the battery, so it is not "in an enemy
     # zone" (9.41) and bombards the adjacent hex (range 1) rather than attacking like infantry
-    from rules.combat import DeclareAttack
+    from rules.commands import DeclareAttack
     from tests.rules.combatmaps import to_phase
 
     state = to_phase(entrenched([union("a", "0505", type_="artillery", strength=4), rebel("r", "0604", strength=2)]))

@@ -6,14 +6,14 @@ from fractions import Fraction
 import pytest
 from rulesmaps import board, chattanooga_crt, rebel, union
 
-from rules.commands import MoveUnit
+from rules.commands import MoveUnit, StrategicMove
 from rules.errors import RuleViolation
 from rules.game import Game
 from rules.hexes import hexside
 from rules.legal import choices
 from rules.movement import check_path, reachable
 from rules.reducer import decide, new_game
-from rules.revised_movement import StrategicMove, strategic_reach
+from rules.revised_movement import strategic_reach
 from rules.scenario import Hexside, Map, Scenario
 
 COLUMN = ("0101", "0102", "0103", "0104", "0105", "0106", "0107", "0108", "0109", "0110")
@@ -434,7 +434,7 @@ def test_terrain_effects_chart_movement_column_10_1():
 
 
 def test_no_combat_in_the_movement_phase_6_14():
-    from rules.combat import DeclareAttack
+    from rules.commands import DeclareAttack
 
     state = start([union("i", "0101"), rebel("r", "0102")])
     assert refused(state, DeclareAttack(attackers=("i",), defenders=("0102",))) == "6.14"

@@ -13,14 +13,12 @@ import random
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
-from rules.combat import DeclareAttack
-from rules.commands import EndPhase
+from rules.commands import DeclareAttack, EndPhase, Retreat
 from rules.decisions import PendingLosses, PendingRetreat
+from rules.events import DecisionDeclined
 from rules.game import Game
 from rules.legal import choices
-from rules.outcomes import DecisionDeclined
 from rules.reducer import execute, new_game
-from rules.retreat import Retreat
 from rules.selfplay import dice_from, random_attack, random_decision
 from rules.sequence import why_phase_may_not_end
 from tests.rules.combatmaps import refused, to_phase

@@ -11,17 +11,24 @@ control every neighbour of 0505 but 0604.
 from __future__ import annotations
 
 from rules import exclusive
-from rules.combat import DeclareAttack, ResolveAttack
 from rules.combat_choices import preview
-from rules.commands import MoveUnit
+from rules.commands import (
+    Advance,
+    BuildBreastworks,
+    CompleteBreastworks,
+    DeclareAttack,
+    Decline,
+    MoveUnit,
+    RemoveBreastworks,
+    ResolveAttack,
+    Retreat,
+)
 from rules.decisions import PendingAdvance, PendingRetreat
-from rules.fieldworks import RemoveBreastworks
+from rules.events import BreastworksRemoved, UnitEliminated, UnitRetreated
 from rules.game import Game
 from rules.legal import choices
-from rules.outcomes import UnitEliminated
 from rules.reducer import decide, execute, fold, new_game
-from rules.retreat import Advance, Decline, Retreat, UnitRetreated
-from rules.revised_movement import BreastworksRemoved, BuildBreastworks, CompleteBreastworks, facings
+from rules.revised_movement import facings
 from tests.rules.combatmaps import of_type, refused, to_phase
 from tests.rules.rulesmaps import board, rebel, scenario, sides, union
 

@@ -13,7 +13,7 @@ import msgspec
 import pytest
 
 from rules import artillery
-from rules.combat import DeclareAttack
+from rules.commands import DeclareAttack
 from rules.game import Game
 from rules.hexes import Grid
 from rules.reducer import new_game

@@ -20,14 +20,15 @@ from hypothesis import strategies as st
 from rulesmaps import scenario, unit
 
 from api.cli import main
-from rules.combat import AttackDeclared, DeclareAttack, may_attack
+from rules.combat import may_attack
 from rules.combat_choices import AdvanceChoice, LossesChoice, ResolveChoice, RetreatChoice
+from rules.commands import DeclareAttack, Retreat
 from rules.errors import RuleViolation
+from rules.events import AttackDeclared
 from rules.game import Game
 from rules.hexes import Grid, hex_number, hexside
 from rules.legal import choices
 from rules.reducer import decide, fold, new_game
-from rules.retreat import Retreat
 from rules.scenario import Hexside
 from rules.selfplay import PLAYERS, declaration, dice_from, random_decision, refereed_game
 from scenarios.loader import load

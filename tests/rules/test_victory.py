@@ -5,10 +5,10 @@ from combatmaps import attack, of_type, to_phase
 from rulesmaps import rebel, sides, start, union
 
 from rules.commands import EndPhase, MoveUnit
-from rules.events import GameEnded
+from rules.events import GameEnded, VictoryDetermined, VictoryPointsAwarded
 from rules.game import Game
 from rules.reducer import execute, new_game
-from rules.victory import VictoryDetermined, VictoryPointsAwarded, end_points, level_of, recount
+from rules.victory import end_points, level_of, recount
 from scenarios.loader import load
 
 LEVELS = load("chattanooga").exclusive["victory"]["levels"]

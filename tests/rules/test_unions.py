@@ -1,0 +1,73 @@
+"""Commands and events are each one declared union (rules/commands.py ``COMMAND_TYPES``,
+rules/events.py ``EVENT_TYPES``), and each rule set's handler table (rules/handlers.py) covers what it
+allows: a type missing from its union, or allowed without a handler, fails here."""
+
+import msgspec
+import pytest
+
+from rules import rulesets
+from rules.commands import COMMAND_TYPES, Command
+from rules.events import EVENT_TYPES, Event
+
+
+def _tagged_subclasses(base: type) -> set[type]:
+    out, todo = set(), [base]
+    while todo:
+        for sub in todo.pop().__subclasses__():
+            todo.append(sub)
+            if sub.__struct_config__.tag is not None:
+                out.add(sub)
+    return out
+
+
+def test_every_command_type_is_in_the_declared_union():
+    assert _tagged_subclasses(Command) == set(COMMAND_TYPES)
+    tags = [t.__struct_config__.tag for t in COMMAND_TYPES]
+    assert len(tags) == len(set(tags)), "two command types share a tag"
+
+
+def test_every_event_type_is_in_the_declared_union():
+    assert _tagged_subclasses(Event) == set(EVENT_TYPES)
+    tags = [t.__struct_config__.tag for t in EVENT_TYPES]
+    assert len(tags) == len(set(tags)), "two event types share a tag"
+
+
+@pytest.mark.parametrize("name", rulesets.NAMES)
+def test_a_rule_set_handles_only_declared_types(name):
+    handlers = rulesets.get(name).handlers
+    assert set(handlers.deciders) <= set(COMMAND_TYPES)
+    assert set(handlers.evolvers) <= set(EVENT_TYPES)
+
+
+def test_every_declared_type_is_handled_by_some_rule_set():
+    deciders = set().union(*(rulesets.get(n).handlers.deciders for n in rulesets.NAMES))
+    evolvers = set().union(*(rulesets.get(n).handlers.evolvers for n in rulesets.NAMES))
+    assert set(COMMAND_TYPES) - deciders == set()
+    assert set(EVENT_TYPES) - evolvers == set()
+
+
+def test_the_revised_book_handles_every_1975_command_and_event():
+    classic, revised = rulesets.get("classic").handlers, rulesets.get("revised").handlers
+    assert set(classic.deciders) <= set(revised.deciders)
+    assert set(classic.evolvers) <= set(revised.evolvers)
+
+
+def test_a_command_outside_the_union_is_refused_on_decoding():
+    from rules.commands import decode
+
+    with pytest.raises(msgspec.ValidationError):
+        decode(b'{"type": "teleport", "unit": "u-1"}')
+
+
+def test_a_command_the_rule_set_does_not_allow_is_refused_with_the_sequence_case():
+    from rules.commands import StrategicMove
+    from rules.errors import RuleViolation
+    from rules.game import Game
+    from rules.reducer import decide, new_game
+    from scenarios.loader import load
+
+    state = new_game(Game(load("chattanooga"), "classic"))
+    with pytest.raises(RuleViolation) as e:
+        decide(state, StrategicMove(unit="x", path=("0101", "0102")))
+    assert e.value.case == state.game.case("sequence")
+    assert "the classic rules have no 'strategic_move' command" in str(e.value)
