@@ -13,14 +13,18 @@ is Redis 7.2 compatible for everything the store uses: streams, explicit IDs, Lu
 Guarantees:
 - One directory, one server: the owning process holds an exclusive lock (flock on `data_dir/lock`)
   for as long as it owns the server, so two processes can never run two servers on one AOF.
-- A server left running by a crashed owner (pid file alive, socket answering) is reused, never
-  doubled; a pid that is alive but silent is an error, never a reason to start another server.
+- The server dies with its owner (`exit_with_parent`, on by default): Linux sends it SIGTERM when
+  the thread that started it dies, even by SIGKILL, so a crashed `bluegray serve` leaves no server
+  behind; it shuts down cleanly (everything acknowledged is in the AOF already, `appendfsync
+  always`) and the next start replays the AOF.
+- An orphan is adopted knowingly, never silently: a server left running on this directory (by an
+  owner that started it with `exit_with_parent=False`, or on a system without PR_SET_PDEATHSIG) is
+  reused only when it answers on this directory's socket with the pid in its pid file and its
+  `dir` is this data directory; the adoption is logged. A pid that is alive but silent is an
+  error, never a reason to start another server.
 - `stop()` shuts the server down cleanly (SHUTDOWN, then SIGTERM, then SIGKILL); `start()` again
-  restarts it on the same data; `kill()` is SIGKILL, for crash tests.
-- `exit_with_parent=True` (test sessions, benchmarks: servers of a temporary directory that nobody
-  will reuse) asks Linux to send the server SIGTERM when the thread that started it dies, so a test
-  run killed by a timeout leaves no server behind. Off by default: `bluegray serve` keeps the
-  crash-and-reuse behaviour above.
+  restarts it on the same data; `kill()` is SIGKILL, for crash tests. `eventstore.supervisor`
+  restarts a server that died.
 """
 
 from __future__ import annotations
@@ -32,6 +36,7 @@ import errno
 import fcntl
 import hashlib
 import importlib.util
+import logging
 import os
 import shutil
 import signal
@@ -43,6 +48,8 @@ from pathlib import Path
 import redis
 
 from eventstore.errors import DataDirLocked, EmbeddedServerError, ServerNotFound
+
+log = logging.getLogger(__name__)
 
 DEFAULT_DATA_DIR = Path("var") / "redis"
 FSYNC_POLICIES = ("always", "everysec")
@@ -125,7 +132,7 @@ class EmbeddedRedis:
         fsync: str = "always",
         binary: str | None = None,
         start_timeout: float = 60.0,
-        exit_with_parent: bool = False,
+        exit_with_parent: bool = True,
     ) -> None:
         if fsync not in FSYNC_POLICIES:
             raise ValueError(f"fsync must be one of {FSYNC_POLICIES}, not {fsync!r}")
@@ -208,6 +215,17 @@ class EmbeddedRedis:
                 atexit.unregister(self.stop)
                 self._atexit = False
 
+    @property
+    def running(self) -> bool:
+        """Is the server process this owner started (or adopted) alive?"""
+        return self.pid is not None and _alive(self.pid)
+
+    @property
+    def exit_status(self) -> int | None:
+        """The exit status of the server process this owner started, once it has exited (a
+        negative number: killed by that signal); None while it runs, or for an adopted one."""
+        return self._process.poll() if self._process is not None else None
+
     def kill(self) -> None:
         """SIGKILL the server (a crash, for tests); the directory stays locked for `start()`."""
         if self.pid is not None and _alive(self.pid):
@@ -274,12 +292,7 @@ class EmbeddedRedis:
         while time.monotonic() < deadline:
             answering = self._answering_pid()
             if answering == pid:
-                self.pid = pid
-                client = self._client()
-                try:
-                    client.config_set("appendfsync", self.fsync)
-                finally:
-                    client.close()
+                self._adopt(pid)
                 return True
             if not _alive(pid):
                 return False
@@ -288,6 +301,28 @@ class EmbeddedRedis:
             f"process {pid} (from {self.pid_file}) is alive but no server of this directory answers "
             f"on {self.socket_path}; refusing to start a second server on the same append-only file. "
             "If that process is not a Redis-compatible server, remove the pid file."
+        )
+
+    def _adopt(self, pid: int) -> None:
+        """Take over the orphan `pid`, which answers on this directory's socket, once it is shown to
+        serve this data directory (its `dir`); logged."""
+        client = self._client()
+        try:
+            served = client.config_get("dir").get("dir", "")
+            if os.path.realpath(served) != os.path.realpath(self.data_dir):
+                raise EmbeddedServerError(
+                    f"process {pid} answers on {self.socket_path} but serves {served!r}, not {self.data_dir}; "
+                    "refusing to adopt it"
+                )
+            client.config_set("appendfsync", self.fsync)
+        finally:
+            client.close()
+        self.pid = pid
+        log.warning(
+            "adopted the server (pid %d) a previous owner left running on %s: it answers on its socket and "
+            "serves this directory",
+            pid,
+            self.data_dir,
         )
 
     def _launch(self) -> None:

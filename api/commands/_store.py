@@ -10,6 +10,7 @@ from pathlib import Path
 import redis
 
 from eventstore.embedded import EmbeddedRedis
+from eventstore.supervisor import Supervisor
 
 
 def add_store_arguments(parser, *, fsync: bool = False) -> None:
@@ -51,7 +52,8 @@ def _answering(server: EmbeddedRedis) -> bool:
 @contextlib.contextmanager
 def store_url(args, *, own: bool) -> Iterator[str]:
     """The URL of the store. Without --redis-url: the embedded server of --data-dir, started (and
-    stopped at the end) when `own`, else used as it runs under `bluegray serve` (or started)."""
+    stopped at the end) when `own`, and restarted whenever it dies (eventstore/supervisor.py); else
+    used as it runs under `bluegray serve` (or started)."""
     if args.redis_url:
         yield args.redis_url
         return
@@ -61,6 +63,7 @@ def store_url(args, *, own: bool) -> Iterator[str]:
         return
     server.start()
     try:
-        yield server.url
+        with Supervisor(server) if own else contextlib.nullcontext():
+            yield server.url
     finally:
         server.stop()

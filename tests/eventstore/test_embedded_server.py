@@ -82,13 +82,15 @@ def test_two_owners_of_one_directory_cannot_both_run(private_redis, tmp_path):
     assert sync_client(server).ping()
 
 
-def test_a_server_left_by_a_crashed_owner_is_reused_not_doubled(tmp_path):
+def test_an_orphan_is_adopted_knowingly_not_doubled(tmp_path, caplog):
+    """A server left running by an owner that did not have it exit with it is checked to serve
+    this directory, adopted, and the adoption logged."""
     data_dir = tmp_path / "redis"
     script = textwrap.dedent(
         f"""
         import os, sys
         from eventstore.embedded import EmbeddedRedis
-        server = EmbeddedRedis({str(data_dir)!r})
+        server = EmbeddedRedis({str(data_dir)!r}, exit_with_parent=False)
         server.start()
         print(server.pid, flush=True)
         os.kill(os.getpid(), 9)  # the owner crashes; its server goes on
@@ -99,23 +101,26 @@ def test_a_server_left_by_a_crashed_owner_is_reused_not_doubled(tmp_path):
     orphan = int(done.stdout)
     server = EmbeddedRedis(data_dir)
     try:
-        server.start()
+        with caplog.at_level("WARNING", logger="eventstore.embedded"):
+            server.start()
         assert server.pid == orphan
         assert int(sync_client(server).info("server")["process_id"]) == orphan
+        assert f"adopted the server (pid {orphan})" in caplog.text and str(data_dir) in caplog.text
     finally:
         server.stop()
     assert not running(orphan)
 
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="PR_SET_PDEATHSIG is Linux's")
-def test_a_server_started_to_exit_with_its_parent_goes_when_the_parent_is_killed(tmp_path):
-    """What the test session and the benchmarks use: a killed run leaves no server behind."""
+def test_a_server_exits_with_its_parent_when_the_parent_is_killed(tmp_path):
+    """The default (`bluegray serve`, the test session, the benchmarks): a killed owner leaves no
+    server behind."""
     data_dir = tmp_path / "redis"
     script = textwrap.dedent(
         f"""
         import os
         from eventstore.embedded import EmbeddedRedis
-        server = EmbeddedRedis({str(data_dir)!r}, exit_with_parent=True)
+        server = EmbeddedRedis({str(data_dir)!r})
         server.start()
         print(server.pid, flush=True)
         os.kill(os.getpid(), 9)
