@@ -52,7 +52,8 @@ def make_app(config: ServerConfig, games: GameCache | None = None) -> web.Applic
 def redis_client(config: ServerConfig) -> aioredis.Redis:
     """A client of the store's Redis with a bounded pool that makes a request wait for a free
     connection (rather than fail) when every connection is busy; commands are retried on a lost
-    connection for about ten seconds, like `RedisEventStore.from_url`."""
+    connection `redis_retries` times with backoff (a store that restarts meanwhile is reconnected
+    to), then fail with a Redis ConnectionError (answered `unavailable`)."""
     pool = aioredis.BlockingConnectionPool.from_url(
         config.redis_url,
         max_connections=config.redis_connections,
@@ -60,7 +61,7 @@ def redis_client(config: ServerConfig) -> aioredis.Redis:
         decode_responses=False,
         socket_timeout=30,
         socket_connect_timeout=5,
-        retry=Retry(ExponentialWithJitterBackoff(base=0.01, cap=1.0), 12),
+        retry=Retry(ExponentialWithJitterBackoff(base=0.01, cap=1.0), config.redis_retries),
         retry_on_error=[ConnectionError, TimeoutError],
     )
     return aioredis.Redis(connection_pool=pool)

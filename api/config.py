@@ -16,6 +16,10 @@ class ServerConfig:
     unsafe_redis: bool = False
     #: Connections to Redis (besides the live tail's own); a request waits for a free one.
     redis_connections: int = 64
+    #: Times a Redis command is tried again on a lost connection (with a backoff from 10 ms doubling
+    #: to 1 s: 12 is about six seconds, long enough for a supervised embedded server to come back);
+    #: after that the request is answered `unavailable`.
+    redis_retries: int = 12
 
     # -- websocket limits ------------------------------------------------------------------------
     #: A message longer than this is answered `too_large` (the connection stays open).
@@ -25,6 +29,8 @@ class ServerConfig:
     #: Messages a connection may send per second on average, and in a burst.
     rate_per_second: float = 20.0
     rate_burst: int = 40
+    #: Messages refused as `rate_limited` within a minute after which the connection is closed (4029).
+    rate_abuse: int = 1000
     #: Connections (players and spectators) one game accepts in this process.
     max_connections_per_game: int = 2000
     #: Messages waiting for one socket; a socket that falls this far behind is cut off (it

@@ -27,6 +27,7 @@ from scenarios.loader import ScenarioError
 
 MAX_SPECTATOR_DELAY = 200  # events
 MAX_SPECTATOR_DELAY_PHASES = 20  # phases (ten Game-Turns of Chattanooga have forty)
+MAX_SILENCE_SECONDS = 365 * DAY_SECONDS  # a year
 
 
 class HttpError(Exception):
@@ -46,11 +47,14 @@ class CreateOptions(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fi
 
     undo: UndoPolicy = "consent"
     undo_dice: bool = False
-    spectator_delay: Annotated[int, msgspec.Meta(ge=0)] = 0
-    spectator_delay_phases: Annotated[int, msgspec.Meta(ge=0)] = 0
-    silence_seconds: Annotated[int, msgspec.Meta(ge=0)] = 7 * DAY_SECONDS
+    spectator_delay: Annotated[int, msgspec.Meta(ge=0, le=MAX_SPECTATOR_DELAY)] = 0
+    spectator_delay_phases: Annotated[int, msgspec.Meta(ge=0, le=MAX_SPECTATOR_DELAY_PHASES)] = 0
+    silence_seconds: Annotated[int, msgspec.Meta(ge=0, le=MAX_SILENCE_SECONDS)] = 7 * DAY_SECONDS
     attack_effectiveness: bool | None = None
-    rules: dict[str, bool | int | str] = {}
+    rules: dict[
+        Annotated[str, msgspec.Meta(max_length=64)],
+        bool | Annotated[int, msgspec.Meta(ge=-1_000_000, le=1_000_000)] | str,
+    ] = {}
     dice: DiceMode = "fair"
     seed: str | None = None
 
@@ -118,18 +122,14 @@ async def create_game(
     try:
         scenario = games.scenario(request.scenario)
     except ScenarioError:
-        raise HttpError(404, "malformed", f"no scenario {request.scenario!r} (GET /api/scenarios lists them)") from None
+        raise HttpError(
+            404, "not_found", f"no scenario {request.scenario!r} (GET /api/scenarios lists them)"
+        ) from None
     if request.ruleset not in scenario.rulesets:
         raise HttpError(400, "malformed", f"{request.scenario} is played with {', '.join(scenario.rulesets)}")
     nonce = request.dice_nonce or dice.new_nonce()
     if not dice.valid_nonce(nonce):
         raise HttpError(400, "malformed", "a dice nonce is 8 to 128 characters of A-Z a-z 0-9 _ -")
-    if options.spectator_delay > MAX_SPECTATOR_DELAY:
-        raise HttpError(400, "malformed", f"spectator_delay is at most {MAX_SPECTATOR_DELAY} events")
-    if options.spectator_delay_phases > MAX_SPECTATOR_DELAY_PHASES:
-        raise HttpError(
-            400, "malformed", f"spectator_delay_phases is at most {MAX_SPECTATOR_DELAY_PHASES} phases"
-        )
     insecure_seed = None
     if options.dice == "insecure":
         if not config.allow_insecure_dice:
@@ -139,7 +139,9 @@ async def create_game(
         except ValueError:
             raise HttpError(400, "malformed", "seed must be hexadecimal") from None
         if len(seed) != dice.SEED_BYTES:
-            raise HttpError(400, "malformed", f"seed must be {dice.SEED_BYTES} bytes ({2 * dice.SEED_BYTES} hex digits)")
+            raise HttpError(
+                400, "malformed", f"seed must be {dice.SEED_BYTES} bytes ({2 * dice.SEED_BYTES} hex digits)"
+            )
         insecure_seed = seed.hex()
     elif options.seed is not None:
         raise HttpError(400, "malformed", 'a seed may be fixed only with "dice": "insecure"')
@@ -228,7 +230,7 @@ async def inspect_game(store: RedisEventStore, games: GameCache, live: LiveGames
         if delayed(history) and visible_version(history, delay) < history.version:
             history = await load(store, game_id, games, to_version=visible_version(history, delay))
     if info is None or history.version == 0:
-        raise HttpError(404, "malformed", f"no game {game_id!r}")
+        raise HttpError(404, "not_found", f"no game {game_id!r}")
     return game_view(history, info.created)
 
 
@@ -244,7 +246,10 @@ async def list_games(store: RedisEventStore, status: str | None, offset: int, li
         async with store.redis.pipeline(transaction=False) as pipe:
             for info in page:
                 keys = store.keys(info.game_id)
-                pipe.hmget(keys.info, ["to_act", "waiting_since", "silence", "sandbox", "shown_version", "shown_to_act"])
+                pipe.hmget(
+                    keys.info,
+                    ["to_act", "waiting_since", "silence", "sandbox", "shown_version", "shown_to_act"],
+                )
                 pipe.hget(keys.meta, "version")
             extra = await pipe.execute()
         for info, listed, head in zip(page, extra[::2], extra[1::2], strict=True):

@@ -1,14 +1,27 @@
-"""The HTTP JSON endpoints (routes in api/routes.py). Errors are ``{"error": {"code", "message"}}``."""
+"""The HTTP JSON endpoints (routes in api/routes.py). Errors are ``{"error": {"code", "message"}}``
+(and ``retry_after`` when waiting helps), whatever failed: a refused request (4xx), an unreachable
+event store (503 ``unavailable``, with a ``Retry-After`` header), a bug (500 ``internal``, logged)."""
 
 from __future__ import annotations
+
+import asyncio
+import logging
+import math
+from typing import Annotated, Literal
 
 import msgspec
 from aiohttp import web
 
 from api import games as game_service
 from api.app_keys import CONFIG, GAMES, LIVE, SEATS, SERVER_VERSION, STORE
+from api.protocol import RETRY_AFTER_UNAVAILABLE
+from eventstore.errors import store_unavailable
 from rules import RULES_VERSION
 from scenarios.loader import ScenarioError, list_scenarios
+
+log = logging.getLogger(__name__)
+
+HEALTH_TIMEOUT = 2.0  # seconds /healthz waits for the store's answer
 
 _encoder = msgspec.json.Encoder()
 
@@ -17,8 +30,12 @@ def json(data, status: int = 200) -> web.Response:
     return web.Response(body=_encoder.encode(data), status=status, content_type="application/json")
 
 
-def error(status: int, code: str, message: str) -> web.Response:
-    return json({"error": {"code": code, "message": message}}, status)
+def error(status: int, code: str, message: str, retry_after: float | None = None) -> web.Response:
+    if retry_after is None:
+        return json({"error": {"code": code, "message": message}}, status)
+    response = json({"error": {"code": code, "message": message, "retry_after": retry_after}}, status)
+    response.headers["Retry-After"] = str(math.ceil(retry_after))
+    return response
 
 
 async def _body(request: web.Request, type_):
@@ -28,9 +45,19 @@ async def _body(request: web.Request, type_):
         raise game_service.HttpError(400, "malformed", str(exc)) from None
 
 
+def query(request: web.Request, type_):
+    """The request's query parameters as the Struct `type_` (its fields' types and ranges checked);
+    HttpError 400 naming the parameter and its range otherwise."""
+    try:
+        return msgspec.convert(dict(request.query), type=type_, strict=False)
+    except msgspec.ValidationError as exc:
+        raise game_service.HttpError(400, "malformed", f"a query parameter: {exc}") from None
+
+
 @web.middleware
 async def errors(request: web.Request, handler):
-    """Refusals as JSON: HttpError, a bad game id, a body too large."""
+    """Every failure as JSON: HttpError, a bad game id, a body too large, the store out of reach
+    (503), a bug (500)."""
     try:
         return await handler(request)
     except game_service.HttpError as exc:
@@ -39,6 +66,19 @@ async def errors(request: web.Request, handler):
         return error(400, "malformed", str(exc))
     except web.HTTPRequestEntityTooLarge:
         return error(413, "too_large", "the request body is too large")
+    except web.HTTPException:
+        raise  # aiohttp's own answers (404 of an unknown route, 405)
+    except Exception as exc:
+        if store_unavailable(exc):
+            log.warning("%s %s: the event store is unavailable (%s)", request.method, request.path, exc)
+            return error(
+                503,
+                "unavailable",
+                "the event store is unavailable; try again in a moment",
+                RETRY_AFTER_UNAVAILABLE,
+            )
+        log.exception("%s %s failed", request.method, request.path)
+        return error(500, "internal", "the server failed on this request (logged)")
 
 
 async def create_game(request: web.Request) -> web.Response:
@@ -59,23 +99,24 @@ async def join_game(request: web.Request) -> web.Response:
     return json(joined)
 
 
+class ListQuery(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    """GET /api/games: ``status`` filters, ``offset`` and ``limit`` page (newest first)."""
+
+    status: Literal["open", "active", "waiting", "finished"] | None = None
+    offset: Annotated[int, msgspec.Meta(ge=0, le=10_000_000)] = 0
+    limit: Annotated[int, msgspec.Meta(ge=1, le=200)] = 50
+
+
 async def list_games(request: web.Request) -> web.Response:
-    status = request.query.get("status")
-    if status not in (None, "open", "active", "waiting", "finished"):
-        return error(400, "malformed", "status is one of open, active, waiting, finished")
-    try:
-        offset = int(request.query.get("offset", 0))
-        limit = min(int(request.query.get("limit", 50)), 200)
-    except ValueError:
-        return error(400, "malformed", "offset and limit are whole numbers")
-    if offset < 0 or limit < 1:
-        return error(400, "malformed", "offset >= 0 and limit >= 1")
-    return json(await game_service.list_games(request.app[STORE], status, offset, limit))
+    q = query(request, ListQuery)
+    return json(await game_service.list_games(request.app[STORE], q.status, q.offset, q.limit))
 
 
 async def inspect_game(request: web.Request) -> web.Response:
     app = request.app
-    return json(await game_service.inspect_game(app[STORE], app[GAMES], app[LIVE], request.match_info["game_id"]))
+    return json(
+        await game_service.inspect_game(app[STORE], app[GAMES], app[LIVE], request.match_info["game_id"])
+    )
 
 
 async def scenarios(request: web.Request) -> web.Response:
@@ -88,13 +129,14 @@ async def scenario(request: web.Request) -> web.Response:
     try:
         found = request.app[GAMES].scenario(request.match_info["scenario_id"])
     except ScenarioError:
-        return error(404, "malformed", f"no scenario {request.match_info['scenario_id']!r}")
+        return error(404, "not_found", f"no scenario {request.match_info['scenario_id']!r}")
     return json(as_dict(found))
 
 
 async def healthz(request: web.Request) -> web.Response:
     try:
-        await request.app[STORE].redis.ping()
+        async with asyncio.timeout(HEALTH_TIMEOUT):
+            await request.app[STORE].redis.ping()
     except Exception as exc:  # noqa: BLE001 - any failure means unhealthy
-        return json({"ok": False, "redis": str(exc)}, 503)
+        return json({"ok": False, "redis": str(exc) or type(exc).__name__}, 503)
     return json({"ok": True, "server_version": request.app[SERVER_VERSION], "rules_version": RULES_VERSION})

@@ -31,7 +31,7 @@ from api.config import ServerConfig
 from api.protocol import Ack, Action, ProtocolError
 from api.views import session_view
 from eventstore.envelope import Envelope
-from eventstore.errors import Conflict, KeyMismatch, TailOverflow, UnreadableEvent
+from eventstore.errors import Conflict, KeyMismatch, TailOverflow, UnreadableEvent, store_unavailable
 from eventstore.store import CommandKey, RedisEventStore
 from eventstore.tail import Tail
 from replay import session as decide_session
@@ -198,7 +198,10 @@ class LiveGame:
         self._act_lock = asyncio.Lock()
         self._advance_lock = asyncio.Lock()
         self._seed: bytes | None = None
-        self._at: tuple[bytes, int] = (b"", 0)  # the position: its state digest, the version it was first seen at
+        self._at: tuple[bytes, int] = (
+            b"",
+            0,
+        )  # the position: its state digest, the version it was first seen at
         self._choices: bytes | None = None  # the position's choices JSON, once computed
         self._choices_due = False  # the choices are to be offered on the next turn of the loop
         self._reach: dict[tuple[str, str], bytes] = {}  # the position's reach messages, by (how, unit)
@@ -251,8 +254,14 @@ class LiveGame:
             except (UnreadableEvent, HistoryError) as exc:
                 self._fail(exc)
                 return
-            except (ConnectionError, OSError) as exc:
-                log.warning("game %s: following failed (%s); retrying", self.game_id, exc)
+            except Exception as exc:
+                if not store_unavailable(exc):
+                    raise
+                log.warning(
+                    "game %s: following failed, the event store is unavailable (%s); retrying",
+                    self.game_id,
+                    exc,
+                )
                 await asyncio.sleep(0.5)
             finally:
                 subscription.close()
@@ -283,20 +292,28 @@ class LiveGame:
     async def _advance(self, envelopes) -> None:
         encoded = []
         undone = False
-        for envelope in envelopes:
-            if envelope.version <= self.history.version:
-                continue
-            item = await apply_async(self.history, self.store, envelope)
-            if envelope.command_id:
-                seen = self._keys.get((envelope.actor, envelope.command_id))
-                first = seen[0] if seen is not None else envelope.version
-                self._keys[(envelope.actor, envelope.command_id)] = (first, envelope.version, seen and seen[2])
-            data = protocol.encode_event(envelope)
-            self.recent.append((envelope.version, data, envelope))
-            encoded.append(data)
-            undone = undone or isinstance(item, UndoAccepted)
-        if not encoded:
-            return
+        try:
+            for envelope in envelopes:
+                if envelope.version <= self.history.version:
+                    continue
+                item = await apply_async(self.history, self.store, envelope)  # may read the store
+                if envelope.command_id:
+                    seen = self._keys.get((envelope.actor, envelope.command_id))
+                    first = seen[0] if seen is not None else envelope.version
+                    self._keys[(envelope.actor, envelope.command_id)] = (
+                        first,
+                        envelope.version,
+                        seen and seen[2],
+                    )
+                data = protocol.encode_event(envelope)
+                self.recent.append((envelope.version, data, envelope))
+                encoded.append(data)
+                undone = undone or isinstance(item, UndoAccepted)
+        finally:
+            if encoded:  # what was folded goes out, even when the store failed on a later event
+                await self._broadcast(encoded, undone)
+
+    async def _broadcast(self, encoded: list[bytes], undone: bool) -> None:
         everyone = list(self.conns)
         players = everyone if self.view is None else [c for c in everyone if c.seat is not None]
         frame = text_frame(protocol.events_message(encoded))
@@ -390,7 +407,9 @@ class LiveGame:
                 log.exception("game %s: computing the choices failed", self.game_id)
                 return
         frame = text_frame(
-            protocol.encode(protocol.ChoicesOut(version=version, side=side, choices=msgspec.Raw(self._choices)))
+            protocol.encode(
+                protocol.ChoicesOut(version=version, side=side, choices=msgspec.Raw(self._choices))
+            )
         )
         for conn in wanting:
             if conn.choices_key != key:
@@ -416,6 +435,18 @@ class LiveGame:
         return self._reach[(how, unit)]
 
     # -- sockets ----------------------------------------------------------------------------------
+    async def check_last_version(self, seat: str | None, last_version: int) -> None:
+        """ProtocolError when `last_version` is ahead of what `seat` may see of the log."""
+        if last_version > self.history.version:
+            await self.catch_up()
+        seen = self.history_for(seat).version
+        if last_version > seen:
+            raise ProtocolError(
+                "malformed",
+                f"last_version {last_version} is ahead of the game: its log is at version {seen}",
+                version=seen,
+            )
+
     def admit(self) -> None:
         """Raise ProtocolError if this game can take no more connections."""
         if self.failed is not None:
@@ -426,11 +457,8 @@ class LiveGame:
     async def attach(self, conn: Connection, last_version: int) -> None:
         """Bring `conn` up to date from `last_version` (events, or a snapshot) and follow the game."""
         self.admit()
-        if last_version > self.history.version:
-            await self.catch_up()
+        await self.check_last_version(conn.seat, last_version)
         h = self.history_for(conn.seat)
-        if last_version > h.version:
-            raise ProtocolError("malformed", f"last_version {last_version} is ahead of the game ({h.version})")
         fetched: list[tuple[int, bytes]] = []
         oldest = self.recent[0][0] if self.recent else h.version + 1
         if not self._snapshot_reason(last_version, h) and oldest > last_version + 1:
@@ -467,8 +495,17 @@ class LiveGame:
     def detach(self, conn: Connection) -> None:
         self.conns.discard(conn)
 
-    def missed(self, seen: int) -> list[msgspec.Raw]:
-        return [msgspec.Raw(d) for v, d, _ in self.recent if v > seen][:MISSED_LIMIT]
+    async def missed(self, seen: int) -> tuple[list[msgspec.Raw], bool]:
+        """The events after version `seen`, consecutive, at most MISSED_LIMIT; and whether the game
+        went on past the last of them."""
+        last = min(self.history.version, seen + MISSED_LIMIT)
+        kept = {v: d for v, d, _ in self.recent if seen < v <= last}
+        if len(kept) < last - seen:
+            kept = {
+                e.version: protocol.encode_event(e)
+                async for e in self.store.read(self.game_id, seen + 1, last)
+            }
+        return [msgspec.Raw(kept[v]) for v in range(seen + 1, last + 1)], last < self.history.version
 
     # -- actions ----------------------------------------------------------------------------------
     async def seed(self) -> bytes:
@@ -492,8 +529,6 @@ class LiveGame:
             body = b"command:" + rules_commands.encode(command)
         else:
             body = msgspec.json.encode(msgspec.structs.replace(message, command_id="", seen=None))
-        if not 1 <= len(message.command_id) <= 100:
-            raise ProtocolError("malformed", "command_id must be 1 to 100 characters")
         key = CommandKey.of(seat, message.command_id, body)
         async with self._act_lock:
             known = self._keys.get((seat, message.command_id))
@@ -510,7 +545,9 @@ class LiveGame:
             except ProtocolError:
                 found = await self._lookup(key)
                 if found is not None:
-                    return Ack(command_id=message.command_id, first=found.first, last=found.last, duplicate=True)
+                    return Ack(
+                        command_id=message.command_id, first=found.first, last=found.last, duplicate=True
+                    )
                 raise
 
     async def _lookup(self, key: CommandKey):
@@ -530,11 +567,13 @@ class LiveGame:
             attempt += 1
             h = self.history
             if message.seen is not None and h.session.material > message.seen:
+                missed, more = await self.missed(message.seen)
                 raise ProtocolError(
                     "conflict",
                     f"the game moved on since version {message.seen}: it is at {h.version}",
                     version=h.version,
-                    missed=self.missed(message.seen),
+                    missed=missed,
+                    more=more,
                 )
             events = await self._decide(seat, message, command)
             try:
@@ -549,10 +588,15 @@ class LiveGame:
                 self._keys[(seat, message.command_id)] = (appended.first, appended.last, key.body_hash)
                 self._after_append(appended.first, appended.last)
             return Ack(
-                command_id=message.command_id, first=appended.first, last=appended.last, duplicate=appended.duplicate
+                command_id=message.command_id,
+                first=appended.first,
+                last=appended.last,
+                duplicate=appended.duplicate,
             )
         raise ProtocolError(
-            "conflict", "the game changed too often meanwhile; send the action again", version=self.history.version
+            "conflict",
+            "the game changed too often meanwhile; send the action again",
+            version=self.history.version,
         )
 
     async def _decide(self, seat: str, message: Action, command) -> list:
@@ -566,11 +610,18 @@ class LiveGame:
                         return decide_session.command(h, seat, command, await self.seed(), cid)
                     case protocol.UndoRequest():
                         return decide_session.undo_request(
-                            h, seat, message.back_to, now_ms=now_ms(),
-                            backoff_seconds=self.config.undo_backoff_seconds, command_id=cid, target=target,
+                            h,
+                            seat,
+                            message.back_to,
+                            now_ms=now_ms(),
+                            backoff_seconds=self.config.undo_backoff_seconds,
+                            command_id=cid,
+                            target=target,
                         )
                     case protocol.UndoAccept():
-                        return decide_session.undo_answer(h, seat, message.request, "accept", cid, target=target)
+                        return decide_session.undo_answer(
+                            h, seat, message.request, "accept", cid, target=target
+                        )
                     case protocol.UndoDecline():
                         return decide_session.undo_answer(h, seat, message.request, "decline", cid)
                     case protocol.UndoWithdraw():
@@ -584,11 +635,15 @@ class LiveGame:
                     case protocol.Resign():
                         return decide_session.resign(h, seat, await self.seed(), cid)
                     case protocol.Claim():
-                        return decide_session.claim(h, seat, await self.seed(), now_ms=now_ms(), command_id=cid)
+                        return decide_session.claim(
+                            h, seat, await self.seed(), now_ms=now_ms(), command_id=cid
+                        )
                     case protocol.Chat():
                         return decide_session.chat(h, seat, message.text, cid)
             except decide_session.ActionRefused as exc:
-                raise ProtocolError(exc.code, exc.message, case=exc.case, retry_after=exc.retry_after) from None
+                raise ProtocolError(
+                    exc.code, exc.message, case=exc.case, retry_after=exc.retry_after
+                ) from None
             except NeedsState as need:
                 target = (await load(self.store, self.game_id, self.hub.games, to_version=need.version)).state
         raise ProtocolError("malformed", f"cannot decide a {type(message).__name__}")
@@ -691,7 +746,11 @@ class LiveGames:
                 self._live[game_id] = live
             except BaseException as exc:
                 future.set_result(None)
-                if isinstance(exc, Exception) and not isinstance(exc, GameNotFound):
+                if (
+                    isinstance(exc, Exception)
+                    and not isinstance(exc, GameNotFound)
+                    and not store_unavailable(exc)
+                ):
                     log.exception("game %s could not be opened", game_id)
                 raise
             finally:

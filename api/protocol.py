@@ -10,7 +10,7 @@ him. Actions carry a client `command_id`: the same id again gets the original `a
 
 from __future__ import annotations
 
-from typing import Literal, Union
+from typing import Annotated, Literal, Union
 
 import msgspec
 
@@ -27,12 +27,24 @@ ErrorCode = Literal[
     "rate_limited",
     "too_large",
     "game_over",
+    "not_found",
+    "unavailable",
+    "internal",
 ]
+
+#: The seconds a client waits before sending again what was answered ``unavailable``.
+RETRY_AFTER_UNAVAILABLE = 1.0
+
+#: A version of a game's log, as a client may name it (0: none).
+Version = Annotated[int, msgspec.Meta(ge=0, le=2**31 - 1)]
+GameId = Annotated[str, msgspec.Meta(pattern="^[A-Za-z0-9_.-]{1,100}$")]
+CommandId = Annotated[str, msgspec.Meta(min_length=1, max_length=100)]
 
 #: Websocket close codes the server uses (4000-4999 are the application's).
 CLOSE_TOO_SLOW = 4008  # the socket fell too far behind: reconnect with your last version
 CLOSE_FULL = 4009  # the game has as many connections as it accepts
 CLOSE_GONE = 4004  # the game cannot be served any more (its log failed to verify)
+CLOSE_ABUSE = 4029  # the connection kept sending far faster than it may (ServerConfig.rate_abuse)
 
 
 # -- client to server -------------------------------------------------------------------------------
@@ -44,10 +56,10 @@ class Hello(ClientMessage, frozen=True, kw_only=True, tag="hello"):
     """The first message of a connection: the game, a seat token (or ``spectate``), the last version
     the client has (0: none), and whether to receive the ``choices`` when it is this seat's turn."""
 
-    game_id: str
-    token: str | None = None
+    game_id: GameId
+    token: Annotated[str, msgspec.Meta(max_length=200)] | None = None
     spectate: bool = False
-    last_version: int = 0
+    last_version: Version = 0
     choices: bool = True
 
 
@@ -57,8 +69,8 @@ class Action(ClientMessage, frozen=True, kw_only=True):
     ``seen``: the version the client decided on; if anything but chat happened since, the action
     is refused as ``conflict`` with what the client missed."""
 
-    command_id: str
-    seen: int | None = None
+    command_id: CommandId
+    seen: Version | None = None
 
 
 class SendCommand(Action, frozen=True, kw_only=True, tag="command"):
@@ -70,19 +82,19 @@ class SendCommand(Action, frozen=True, kw_only=True, tag="command"):
 class UndoRequest(Action, frozen=True, kw_only=True, tag="undo_request"):
     """Ask to take back every action after version ``back_to`` (5.17)."""
 
-    back_to: int
+    back_to: Version
 
 
 class UndoAccept(Action, frozen=True, kw_only=True, tag="undo_accept"):
-    request: int
+    request: Version
 
 
 class UndoDecline(Action, frozen=True, kw_only=True, tag="undo_decline"):
-    request: int
+    request: Version
 
 
 class UndoWithdraw(Action, frozen=True, kw_only=True, tag="undo_withdraw"):
-    request: int
+    request: Version
 
 
 class DrawOffer(Action, frozen=True, kw_only=True, tag="draw_offer"):
@@ -126,10 +138,10 @@ ReplayUnit = Literal["event", "phase", "player_turn", "game_turn"]
 
 
 class ReplaySeek(ClientMessage, frozen=True, kw_only=True, tag="replay_seek"):
-    """Show the game at ``version`` (clamped to what this connection may see); answered by a
-    ``replay_frame``. Live events keep coming meanwhile."""
+    """Show the game at ``version`` (clamped to what this connection may see: the frame's
+    ``version`` says where it is); answered by a ``replay_frame``. Live events keep coming meanwhile."""
 
-    version: int
+    version: Version
 
 
 class ReplayStep(ClientMessage, frozen=True, kw_only=True, tag="replay_step"):
@@ -138,7 +150,7 @@ class ReplayStep(ClientMessage, frozen=True, kw_only=True, tag="replay_step"):
     undone versions; answered by a ``replay_frame``."""
 
     by: ReplayUnit = "event"
-    count: int = 1
+    count: Annotated[int, msgspec.Meta(ge=-10_000, le=10_000)] = 1
 
 
 class ReplayPlay(ClientMessage, frozen=True, kw_only=True, tag="replay_play"):
@@ -146,7 +158,7 @@ class ReplayPlay(ClientMessage, frozen=True, kw_only=True, tag="replay_play"):
     paused or at the newest visible version."""
 
     by: ReplayUnit = "event"
-    speed: float = 2.0
+    speed: Annotated[float, msgspec.Meta(ge=0.1, le=50)] = 2.0
 
 
 class ReplayPause(ClientMessage, frozen=True, kw_only=True, tag="replay_pause"):
@@ -307,7 +319,9 @@ class Ack(ServerMessage, frozen=True, kw_only=True, tag="ack"):
 class Error(ServerMessage, frozen=True, kw_only=True, tag="error"):
     """Something the client sent was not done. ``command_id`` when it answers an action; ``case``
     (the rule book's case) for ``illegal``; ``retry_after`` seconds when waiting helps; ``version``
-    and ``missed`` (the events after the client's ``seen``, at most 100) for ``conflict``."""
+    (the game's) for ``conflict`` and for a ``hello`` whose ``last_version`` is ahead of the log;
+    ``missed`` for ``conflict``: the events after the client's ``seen``, consecutive, at most 100,
+    with ``more`` true when the game went on past the last of them."""
 
     code: ErrorCode
     message: str
@@ -316,6 +330,7 @@ class Error(ServerMessage, frozen=True, kw_only=True, tag="error"):
     retry_after: float | None = None
     version: int | None = None
     missed: list[EventOut] | None = None
+    more: bool | None = None
 
 
 class ReplayMarker(msgspec.Struct, frozen=True, kw_only=True):
@@ -389,11 +404,15 @@ def decode(data: bytes | str) -> ClientMessage:
     """The client message in `data`, or ProtocolError ``malformed`` / ``unknown_type``."""
     try:
         return _decoder.decode(data)
+    except RecursionError:
+        raise ProtocolError("malformed", "not a message: nested too deeply") from None
+    except UnicodeDecodeError as exc:
+        raise ProtocolError("malformed", f"not UTF-8 text: {exc}") from None
     except msgspec.DecodeError as exc:
         if isinstance(exc, msgspec.ValidationError):
             try:
                 tag = _tag_decoder.decode(data).type
-            except msgspec.DecodeError:
+            except (msgspec.DecodeError, RecursionError, UnicodeDecodeError):
                 raise ProtocolError("malformed", f"not a message: {exc}") from None
             if tag not in CLIENT_TAGS:
                 raise ProtocolError("unknown_type", f"no message has type {tag!r}") from None
@@ -429,7 +448,13 @@ def schema() -> dict:
         "command inside a `command` message; event: the `data` of an event; choices: the `choices` of a "
         "`choices` message. See docs/PROTOCOL.md.",
         "$defs": components,
-        "properties": {"client": client, "server": server, "command": command, "event": data, "choices": offered},
+        "properties": {
+            "client": client,
+            "server": server,
+            "command": command,
+            "event": data,
+            "choices": offered,
+        },
     }
 
 

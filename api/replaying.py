@@ -24,6 +24,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+from typing import Annotated
 
 import msgspec
 from aiohttp import web
@@ -32,6 +33,7 @@ from api import protocol
 from api import seats as seat_tokens
 from api.app_keys import GAMES, LIVE, SEATS, SERVER_VERSION, STORE
 from api.games import HttpError
+from api.http import query
 from api.views import session_view
 from replay import export, fork
 from replay.history import History, NeedsState, load
@@ -43,8 +45,6 @@ from rules import state as rules_state
 
 log = logging.getLogger(__name__)
 
-MAX_SPEED = 50.0  # steps a second
-
 
 # -- HTTP ---------------------------------------------------------------------------------------------
 async def _head(request: web.Request, game_id: str) -> History:
@@ -52,7 +52,7 @@ async def _head(request: web.Request, game_id: str) -> History:
     live = app[LIVE].peek(game_id)
     history = live.history if live is not None else await load(app[STORE], game_id, app[GAMES])
     if history.version == 0:
-        raise HttpError(404, "malformed", f"no game {game_id!r}")
+        raise HttpError(404, "not_found", f"no game {game_id!r}")
     return history
 
 
@@ -66,24 +66,39 @@ async def _seat(request: web.Request, game_id: str) -> str | None:
     return seat
 
 
+class LogQuery(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    """The query of the report and the export: ``to`` stops at that version; ``text`` (export): the
+    readable record."""
+
+    to: Annotated[int, msgspec.Meta(ge=1, le=2**31 - 1)] | None = None
+    text: bool = False
+
+
 async def _visible_log(request: web.Request) -> tuple[str, list, int]:
     game_id = request.match_info["game_id"]
+    q = query(request, LogQuery)
     head = await _head(request, game_id)
     upto = seen_by(head, await _seat(request, game_id))
-    if "to" in request.query:
-        try:
-            upto = min(upto, int(request.query["to"]))
-        except ValueError:
-            raise HttpError(400, "malformed", "to is a version number") from None
     if upto < 1:
-        raise HttpError(404, "malformed", "nothing of this game may be shown yet (spectator delay)")
+        raise HttpError(404, "not_found", "nothing of this game may be shown yet (spectator delay)")
+    if q.to is not None:
+        if q.to > upto:
+            raise HttpError(
+                400,
+                "malformed",
+                f"to is 1..{upto}: the versions of this game you may see"
+                + (" (spectator delay)" if upto < head.version else ""),
+            )
+        upto = q.to
     envelopes = [e async for e in request.app[STORE].read(game_id, 1, upto)]
     return game_id, envelopes, head.version
 
 
 async def report_json(request: web.Request) -> web.Response:
     game_id, envelopes, _ = await _visible_log(request)
-    return web.Response(body=encode(build(game_id, envelopes, request.app[GAMES])), content_type="application/json")
+    return web.Response(
+        body=encode(build(game_id, envelopes, request.app[GAMES])), content_type="application/json"
+    )
 
 
 async def report_html(request: web.Request) -> web.Response:
@@ -102,7 +117,7 @@ async def report_html(request: web.Request) -> web.Response:
 
 async def export_log(request: web.Request) -> web.Response:
     game_id, envelopes, _ = await _visible_log(request)
-    if request.query.get("text"):
+    if query(request, LogQuery).text:
         report = build(game_id, envelopes, request.app[GAMES])
         return web.Response(text="\n".join(report.record) + "\n", content_type="text/plain")
     return web.Response(
@@ -113,7 +128,7 @@ async def export_log(request: web.Request) -> web.Response:
 
 
 class ForkRequest(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
-    version: int
+    version: Annotated[int, msgspec.Meta(ge=1, le=2**31 - 1)]
 
 
 class Forked(msgspec.Struct, frozen=True, kw_only=True):
@@ -139,22 +154,32 @@ async def fork_game(request: web.Request) -> web.Response:
     head = await _head(request, game_id)
     seen = seen_by(head, await _seat(request, game_id))
     if not 1 <= body.version <= seen:
-        raise HttpError(409, "illegal", f"version {body.version} cannot be forked: this game shows versions 1..{seen}"
-                        + (" (spectator delay)" if seen < head.version else ""))
+        raise HttpError(
+            409,
+            "illegal",
+            f"version {body.version} cannot be forked: this game shows versions 1..{seen}"
+            + (" (spectator delay)" if seen < head.version else ""),
+        )
     store = app[STORE]
     parent = await load(store, game_id, app[GAMES], to_version=body.version)
     try:
-        new_id, seed, events = fork.fork_events(parent, server_version=app[SERVER_VERSION], reverted=head.session.reverted)
+        new_id, seed, events = fork.fork_events(
+            parent, server_version=app[SERVER_VERSION], reverted=head.session.reverted
+        )
     except fork.ForkRefused as exc:
         raise HttpError(409, "illegal", str(exc)) from None
     await store.create_game(new_id, parent.session.created.scenario, status="active")
-    await store.redis.hset(store.keys(new_id).info, mapping={"sandbox": 1, "parent": game_id, "parent_version": body.version})
+    await store.redis.hset(
+        store.keys(new_id).info, mapping={"sandbox": 1, "parent": game_id, "parent_version": body.version}
+    )
     await store.put_secret(new_id, seed)
     tokens = await _both_seats(app[SEATS], new_id, parent.session.created.creator)
     await store.append(new_id, events, 0)
     sandbox = await load(store, new_id, app[GAMES])
     await app[LIVE].index(sandbox)
-    return json(Forked(game_id=new_id, sandbox=True, parent=game_id, version=body.version, tokens=tokens), 201)
+    return json(
+        Forked(game_id=new_id, sandbox=True, parent=game_id, version=body.version, tokens=tokens), 201
+    )
 
 
 async def _both_seats(seats, game_id: str, creator: str) -> dict[str, str]:
@@ -197,11 +222,15 @@ class ReplayCursor:
                 self.stop()
                 if self.version == 0:
                     await self.show(1)
-                self._player = asyncio.create_task(self._play(message.by, min(max(message.speed, 0.1), MAX_SPEED)))
+                self._player = asyncio.create_task(self._play(message.by, message.speed))
             case protocol.ReplayPause():
                 self.stop()
-                if self.version:
-                    await self.show(self.version)
+                if not self.version:
+                    raise protocol.ProtocolError(
+                        "illegal",
+                        "there is no replay to pause: replay_seek, replay_step or replay_play starts one",
+                    )
+                await self.show(self.version)
             case protocol.ReplayLive():
                 self.stop()
                 self.version = 0
@@ -228,7 +257,9 @@ class ReplayCursor:
 
             self.timeline = Timeline(new_state_place(first))
         if self.timeline.version < limit:
-            self.timeline.extend([e async for e in self.store.read(self.game_id, self.timeline.version + 1, limit)])
+            self.timeline.extend(
+                [e async for e in self.store.read(self.game_id, self.timeline.version + 1, limit)]
+            )
         return self.timeline
 
     async def _step(self, by: str, count: int) -> bool:
@@ -261,7 +292,9 @@ class ReplayCursor:
                     try:
                         h.apply(e)
                     except NeedsState as need:
-                        h.apply(e, target=(await seek(self.store, self.game_id, self.games, need.version)).state)
+                        h.apply(
+                            e, target=(await seek(self.store, self.game_id, self.games, need.version)).state
+                        )
             else:
                 h = await seek(self.store, self.game_id, self.games, version)
             self.history, self.version = h, version
@@ -274,7 +307,9 @@ class ReplayCursor:
                     side=place.side,
                     phase=place.phase,
                     undone=place.undone,
-                    playing=self._player is not None and not self._player.done() if playing is None else playing,
+                    playing=self._player is not None and not self._player.done()
+                    if playing is None
+                    else playing,
                     head=h.head.hex(),
                     state=msgspec.Raw(rules_state.encode_json(h.state)),
                     session=session_view(h),
@@ -283,7 +318,13 @@ class ReplayCursor:
             )
 
 
-REPLAY_MESSAGES = (protocol.ReplaySeek, protocol.ReplayStep, protocol.ReplayPlay, protocol.ReplayPause, protocol.ReplayLive)
+REPLAY_MESSAGES = (
+    protocol.ReplaySeek,
+    protocol.ReplayStep,
+    protocol.ReplayPlay,
+    protocol.ReplayPause,
+    protocol.ReplayLive,
+)
 
 
 def replay_cursor(app: web.Application, live, conn) -> ReplayCursor:

@@ -1,37 +1,47 @@
 """The websocket `/ws`: one connection is one seat or one spectator of one game.
 
 The first message must be `hello`; after it, a player's actions are decided one at a time in the
-order they arrive, each answered by an `ack` or a typed `error`. A bad message is answered and
-dropped: it never closes the game, and never the connection (except a frame over the hard size
-limit, which the websocket layer refuses to read). See docs/PROTOCOL.md.
+order they arrive. Every message gets exactly one answer: `hello` a `welcome` (then the events or a
+snapshot), an action an `ack`, `reach` a `reach`, a replay message a `replay_frame` or
+`replay_following` (`replay_play` goes on sending frames), and anything refused one typed `error`,
+whatever went wrong: a bad message, a store that is unreachable (`unavailable`, retryable), a bug
+(`internal`, logged). A bad message never closes the game, and never the connection, except a frame
+over the hard size limit (which the websocket layer refuses to read) and sustained flooding (see
+`RateLimit`). See docs/PROTOCOL.md.
 """
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import time
 
 from aiohttp import WSMsgType, web
-from redis.exceptions import RedisError
 
 from api import protocol
 from api.app_keys import CONFIG, LIVE, SEATS
 from api.live import Connection, GameNotFound, LiveGame
 from api.protocol import Error, Hello, ProtocolError, Reach
 from api.replaying import REPLAY_MESSAGES, ReplayCursor, replay_cursor
-from eventstore.errors import EventStoreError
+from eventstore.errors import store_unavailable
 
 log = logging.getLogger(__name__)
 
+ABUSE_WINDOW = 60.0  # seconds over which refused messages are counted (ServerConfig.rate_abuse)
+
 
 class RateLimit:
-    """A token bucket: `rate` messages a second on average, `burst` at once."""
+    """A token bucket: `rate` messages a second on average, `burst` at once; and a count of the
+    messages it refused in the current minute, for `abusive`."""
 
-    def __init__(self, rate: float, burst: int) -> None:
+    def __init__(self, rate: float, burst: int, abuse: int) -> None:
         self.rate = rate
         self.burst = burst
+        self.abuse = abuse
         self.tokens = float(burst)
         self.at = time.monotonic()
+        self.refused = 0
+        self.window = self.at
 
     def take(self) -> float:
         """0 if a message may go now (and count it), else the seconds until one may."""
@@ -41,7 +51,15 @@ class RateLimit:
         if self.tokens >= 1:
             self.tokens -= 1
             return 0.0
+        if now - self.window >= ABUSE_WINDOW:
+            self.window, self.refused = now, 0
+        self.refused += 1
         return (1 - self.tokens) / self.rate if self.rate > 0 else float("inf")
+
+    @property
+    def abusive(self) -> bool:
+        """More than `abuse` messages refused within a minute: the peer ignores `retry_after`."""
+        return self.refused > self.abuse
 
 
 async def websocket(request: web.Request) -> web.WebSocketResponse:
@@ -53,112 +71,138 @@ async def websocket(request: web.Request) -> web.WebSocketResponse:
     await ws.prepare(request)
     conn = Connection(ws, config.queue_size)
     conn.start(request.transport)
-    limit = RateLimit(config.rate_per_second, config.rate_burst)
-    live: LiveGame | None = None
-    cursor: ReplayCursor | None = None  # this connection's replay, once it asks for one (api/replaying.py)
+    socket = _Socket(app, conn)
     try:
         async for frame in ws:
             if frame.type not in (WSMsgType.TEXT, WSMsgType.BINARY):
                 continue
-            if len(frame.data) > config.max_message_bytes:
-                conn.send_message(
-                    Error(code="too_large", message=f"a message is at most {config.max_message_bytes} bytes")
-                )
-                continue
-            wait = limit.take()
-            try:
-                message = protocol.decode(frame.data)
-            except ProtocolError as exc:
-                conn.send_message(exc.to_message() if not wait else _rate_limited(wait, None))
-                continue
-            if wait:
-                conn.send_message(_rate_limited(wait, getattr(message, "command_id", None)))
-                continue
-            if live is None:
-                if not isinstance(message, Hello):
-                    conn.send_message(Error(code="unauthorized", message="say hello first"))
-                    continue
-                try:
-                    live = await _hello(app, conn, message)
-                except ProtocolError as exc:
-                    conn.send_message(exc.to_message())
-                    if exc.code == "rate_limited":
-                        await conn.close_after_sending(protocol.CLOSE_FULL, "the game is full")
-                        break
-                continue
-            if isinstance(message, Hello):
-                conn.send_message(Error(code="malformed", message="this connection already said hello"))
-            elif isinstance(message, REPLAY_MESSAGES):
-                if cursor is None:
-                    cursor = replay_cursor(app, live, conn)
-                try:
-                    await cursor.handle(message)
-                except (RedisError, EventStoreError, OSError) as exc:
-                    log.warning("game %s: a replay failed: %s", live.game_id, exc)
-                    conn.send_message(Error(code="conflict", message="the event store is unavailable; ask again"))
-            elif isinstance(message, Reach):
-                try:
-                    conn.send(live.reach(conn.seat, message.unit, message.how))
-                except ProtocolError as exc:
-                    conn.send_message(exc.to_message())
-            elif conn.seat is None:
-                conn.send_message(
-                    Error(code="unauthorized", message="spectators cannot act", command_id=message.command_id)
-                )
-            else:
-                try:
-                    conn.send_message(await live.act(conn.seat, message))
-                except ProtocolError as exc:
-                    conn.send_message(exc.to_message(message.command_id))
-                except (RedisError, EventStoreError, OSError) as exc:
-                    log.warning("game %s: an action failed: %s", live.game_id, exc)
-                    conn.send_message(
-                        Error(
-                            code="conflict",
-                            message="the event store is unavailable; send the action again (same command_id)",
-                            command_id=message.command_id,
-                        )
-                    )
-                except Exception:  # a bug must cost this action, never the connection or the game
-                    log.exception("game %s: an action failed", live.game_id)
-                    conn.send_message(
-                        Error(
-                            code="conflict",
-                            message="the server failed on this action; send it again (same command_id)",
-                            command_id=message.command_id,
-                        )
-                    )
+            await socket.receive(frame.data)
+            if conn.closed:
+                break
+            if len(conn.pending) >= conn.queue_size // 2:
+                await asyncio.sleep(0)  # a burst of messages read at once: let their answers go out
     finally:
-        if cursor is not None:
-            await cursor.close()
-        if live is not None:
-            live.detach(conn)
-            app[LIVE].release(live)
+        await socket.close()
         await conn.drain_and_stop()
     return ws
 
 
+class _Socket:
+    """What one connection said so far (its game once it said hello, its replay once it asked for
+    one), and the one answer to each message."""
+
+    def __init__(self, app: web.Application, conn: Connection) -> None:
+        self.app = app
+        self.config = app[CONFIG]
+        self.conn = conn
+        self.limit = RateLimit(self.config.rate_per_second, self.config.rate_burst, self.config.rate_abuse)
+        self.live: LiveGame | None = None
+        self.cursor: ReplayCursor | None = None  # this connection's replay (api/replaying.py)
+
+    async def receive(self, data: bytes) -> None:
+        """Answer one message (exactly once)."""
+        conn = self.conn
+        if len(data) > self.config.max_message_bytes:
+            conn.send_message(
+                Error(code="too_large", message=f"a message is at most {self.config.max_message_bytes} bytes")
+            )
+            return
+        wait = self.limit.take()
+        if wait:
+            conn.send_message(_rate_limited(wait, _command_id_of(data)))
+            if self.limit.abusive:
+                await conn.close_after_sending(
+                    protocol.CLOSE_ABUSE, "too many messages: slow down, then reconnect"
+                )
+            return
+        command_id = None
+        try:
+            message = protocol.decode(data)
+            command_id = getattr(message, "command_id", None)
+            await self._answer(message)
+        except ProtocolError as exc:
+            conn.send_message(exc.to_message(command_id))
+            if exc.code == "rate_limited":  # the game is full
+                await conn.close_after_sending(protocol.CLOSE_FULL, "the game is full")
+        except Exception as exc:  # noqa: BLE001 - whatever failed, the message gets its one answer
+            conn.send_message(self._failure(exc, command_id))
+
+    def _failure(self, exc: Exception, command_id: str | None) -> Error:
+        game = self.live.game_id if self.live is not None else "-"
+        if store_unavailable(exc):
+            log.warning("game %s: the event store is unavailable (%s)", game, exc)
+            again = " (same command_id)" if command_id else ""
+            return Error(
+                code="unavailable",
+                message=f"the event store is unavailable; send this again{again} in a moment",
+                retry_after=protocol.RETRY_AFTER_UNAVAILABLE,
+                command_id=command_id,
+            )
+        log.exception("game %s: a message failed", game)  # a bug: it costs this message, nothing more
+        return Error(
+            code="internal", message="the server failed on this message (logged)", command_id=command_id
+        )
+
+    async def _answer(self, message) -> None:
+        conn = self.conn
+        if self.live is None:
+            if not isinstance(message, Hello):
+                raise ProtocolError("unauthorized", "say hello first")
+            self.live = await _hello(self.app, conn, message)
+        elif isinstance(message, Hello):
+            raise ProtocolError("malformed", "this connection already said hello")
+        elif isinstance(message, REPLAY_MESSAGES):
+            if self.cursor is None:
+                self.cursor = replay_cursor(self.app, self.live, conn)
+            await self.cursor.handle(message)
+        elif isinstance(message, Reach):
+            conn.send(self.live.reach(conn.seat, message.unit, message.how))
+        elif conn.seat is None:
+            raise ProtocolError("unauthorized", "spectators cannot act")
+        else:
+            conn.send_message(await self.live.act(conn.seat, message))
+
+    async def close(self) -> None:
+        if self.cursor is not None:
+            await self.cursor.close()
+        if self.live is not None:
+            self.live.detach(self.conn)
+            self.app[LIVE].release(self.live)
+
+
 def _rate_limited(wait: float, command_id: str | None) -> Error:
-    return Error(code="rate_limited", message="too many messages", retry_after=round(wait, 3), command_id=command_id)
+    return Error(
+        code="rate_limited", message="too many messages", retry_after=round(wait, 3), command_id=command_id
+    )
+
+
+def _command_id_of(data: bytes) -> str | None:
+    """The `command_id` of a message that will not be decided (best effort: None when there is none)."""
+    try:
+        return getattr(protocol.decode(data), "command_id", None)
+    except ProtocolError:
+        return None
 
 
 async def _hello(app: web.Application, conn: Connection, hello: Hello) -> LiveGame:
     """Authenticate, welcome, catch up and follow; returns the game (acquired)."""
+    if hello.token is not None and hello.spectate:
+        raise ProtocolError("malformed", "hello carries a seat token or spectate: true, not both")
+    if hello.token is None and not hello.spectate:
+        raise ProtocolError("unauthorized", "hello needs a seat token, or spectate: true")
     hub = app[LIVE]
     try:
         live = await hub.acquire(hello.game_id)
-    except (GameNotFound, ValueError):
-        raise ProtocolError("unauthorized", f"no game {hello.game_id!r}") from None
+    except GameNotFound:
+        raise ProtocolError("not_found", f"no game {hello.game_id!r}") from None
     try:
-        if hello.token:
+        seat = None
+        if hello.token is not None:
             seat = await app[SEATS].seat_of(hello.game_id, hello.token)
             if seat is None:
                 raise ProtocolError("unauthorized", "this token is not a seat of this game")
-        elif hello.spectate:
-            seat = None
-        else:
-            raise ProtocolError("unauthorized", "hello needs a seat token, or spectate: true")
         live.admit()
+        await live.check_last_version(seat, hello.last_version)
         conn.seat = seat
         conn.wants_choices = hello.choices and seat is not None
         h = live.history_for(seat)
@@ -183,8 +227,9 @@ async def _hello(app: web.Application, conn: Connection, hello: Hello) -> LiveGa
                 ),
             )
         )
-        await live.attach(conn, max(hello.last_version, 0))
+        await live.attach(conn, hello.last_version)
     except BaseException:
+        conn.seat = None
         hub.release(live)
         raise
     return live

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from redis.exceptions import ConnectionError as RedisConnectionError
+from redis.exceptions import TimeoutError as RedisTimeoutError
+
 
 class EventStoreError(Exception):
     """Base class of every error raised by `eventstore`."""
@@ -108,3 +111,10 @@ class TailOverflow(EventStoreError):
         super().__init__(f"game {game_id}: the subscriber fell behind after version {last_version}")
         self.game_id = game_id
         self.last_version = last_version
+
+
+def store_unavailable(exc: BaseException) -> bool:
+    """Is `exc` the store being out of reach (a lost or refused connection, a timeout, a server
+    still loading its append-only file, replicas not answering), so that the same request may
+    succeed later? A caller answers it as retryable, never as a refusal of the request."""
+    return isinstance(exc, RedisConnectionError | RedisTimeoutError | OSError | NotReplicated)

@@ -86,7 +86,9 @@ async def _damaged_streams(redis: aioredis.Redis, prefix: str) -> list[str]:
         if deleted != "0-0" or added != info["length"]:
             problems.append(f"{key}: entries were deleted from this game's log (last deleted id {deleted})")
         elif info["length"] != version:
-            problems.append(f"{key}: the log has {info['length']} entries but its meta says version {version}")
+            problems.append(
+                f"{key}: the log has {info['length']} entries but its meta says version {version}"
+            )
     return problems
 
 

@@ -125,7 +125,9 @@ class EventStore(Protocol):
     async def lookup(self, game_id: str, key: CommandKey) -> Appended | None:
         """The versions a command was appended at, or None; raises KeyMismatch for another body."""
 
-    def read(self, game_id: str, from_version: int = 1, to_version: int | None = None) -> AsyncIterator[Envelope]:
+    def read(
+        self, game_id: str, from_version: int = 1, to_version: int | None = None
+    ) -> AsyncIterator[Envelope]:
         """The events from `from_version` to `to_version` (inclusive; None: to the end), verified."""
 
     async def version(self, game_id: str) -> int:
@@ -239,7 +241,11 @@ class RedisEventStore:
             prev = GENESIS  # past the end: the script answers with a conflict (or the duplicate)
         now = time.time_ns() // 1_000_000
         args: list = [
-            expected_version, key.field() if key else b"", key.body_hash.hex() if key else b"", len(events), self.channel
+            expected_version,
+            key.field() if key else b"",
+            key.body_hash.hex() if key else b"",
+            len(events),
+            self.channel,
         ]
         sealed = []
         for i, event in enumerate(events, start=expected_version + 1):
@@ -280,7 +286,9 @@ class RedisEventStore:
             )
         raise EventStoreError(f"game {game_id}: unexpected reply from the append script: {reply!r}")
 
-    async def append_sealed(self, game_id: str, envelopes: Sequence[Envelope], expected_version: int) -> Appended:
+    async def append_sealed(
+        self, game_id: str, envelopes: Sequence[Envelope], expected_version: int
+    ) -> Appended:
         """Append envelopes sealed elsewhere (an imported log: replay/transfer.py) exactly as they
         are, at expected_version+1..; the same script and checks as `append` (the version, the
         chain to the head), with no idempotency key. Each must be the next version and link to the
@@ -305,7 +313,9 @@ class RedisEventStore:
         if reply[0] == b"conflict":
             raise Conflict(game_id, expected_version, reply[1])
         if reply[0] == b"chain":
-            raise ChainError(game_id, f"event {expected_version + 1} does not link to the head {reply[1].hex()}")
+            raise ChainError(
+                game_id, f"event {expected_version + 1} does not link to the head {reply[1].hex()}"
+            )
         raise EventStoreError(f"game {game_id}: unexpected reply from the append script: {reply!r}")
 
     async def lookup(self, game_id: str, key: CommandKey) -> Appended | None:
@@ -423,7 +433,8 @@ class RedisEventStore:
         meta = await self.head(game_id)
         if meta != (version, head):
             raise ChainError(
-                game_id, f"the log ends at version {version} but the meta says version {meta[0]} (or another head)"
+                game_id,
+                f"the log ends at version {version} but the meta says version {meta[0]} (or another head)",
             )
         return version, head
 

@@ -262,7 +262,9 @@ class Tail:
         # can swallow a cancellation. Each read is bounded by `_read` instead.
         options["socket_timeout"] = None
         options["protocol"] = 2  # a SUBSCRIBEd RESP2 connection gets its messages as replies (RESP3: pushes)
-        self._pool = aioredis.ConnectionPool(connection_class=source.connection_class, max_connections=2, **options)
+        self._pool = aioredis.ConnectionPool(
+            connection_class=source.connection_class, max_connections=2, **options
+        )
         listener = await self._pool.get_connection()
         self._listener = listener
         await listener.send_command("CLIENT", "ID")
@@ -400,7 +402,8 @@ class Tail:
     def _command(self, games: list[_Game]) -> bytes:
         """The head of an XREAD over `games` (their keys and ids follow)."""
         return b"*%d\r\n$5\r\nXREAD\r\n$5\r\nCOUNT\r\n%s$7\r\nSTREAMS\r\n" % (
-            4 + 2 * len(games), _bulk(b"%d" % self.count)
+            4 + 2 * len(games),
+            _bulk(b"%d" % self.count),
         )
 
     def _deliver(self, gid: str, game: _Game, entries) -> None:

@@ -76,7 +76,6 @@ async def test_games_are_listed_newest_first_in_pages(client):
 
 async def test_bad_creations_are_refused(client):
     cases = [
-        ({"scenario": "atlantis"}, 404),
         ({"scenario": "chattanooga", "ruleset": "revised-3rd"}, 400),
         ({"scenario": "chattanooga", "dice_nonce": "short"}, 400),
         ({"scenario": "chattanooga", "options": {"seed": "00" * 32}}, 400),
@@ -91,4 +90,6 @@ async def test_bad_creations_are_refused(client):
         response = await client.post("/api/games", json=body)
         assert response.status == status, (body, await response.text())
         assert (await response.json())["error"]["code"] == "malformed"
+    unknown = await client.post("/api/games", json={"scenario": "atlantis"})
+    assert unknown.status == 404 and (await unknown.json())["error"]["code"] == "not_found"
     assert (await client.post("/api/games", data=b"{not json")).status == 400
