@@ -197,6 +197,8 @@ async def join_game(
     nonce = request.dice_nonce or dice.new_nonce()
     if not dice.valid_nonce(nonce):
         raise HttpError(400, "malformed", "a dice nonce is 8 to 128 characters of A-Z a-z 0-9 _ -")
+    if await store.get_game(game_id) is None:
+        raise HttpError(404, "not_found", f"no game {game_id!r}")
     seat = await seats.use_invite(game_id, request.invite)
     if seat is None:
         raise HttpError(403, "unauthorized", "this invite is not valid for this game, or it was used already")

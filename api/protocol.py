@@ -417,7 +417,17 @@ def decode(data: bytes | str) -> ClientMessage:
             if tag not in CLIENT_TAGS:
                 raise ProtocolError("unknown_type", f"no message has type {tag!r}") from None
             raise ProtocolError("malformed", f"a {tag!r} message: {exc}") from None
+        if isinstance(data, bytes) and not _utf8(data):
+            raise ProtocolError("malformed", "not UTF-8 text") from None
         raise ProtocolError("malformed", f"not JSON: {exc}") from None
+
+
+def _utf8(data: bytes) -> bool:
+    try:
+        data.decode()
+    except UnicodeDecodeError:
+        return False
+    return True
 
 
 def encode(message: ServerMessage) -> bytes:
