@@ -22,7 +22,7 @@ from replay.history import load
 from replay.records import DAY_SECONDS, DiceMode, GameCreated, SessionOptions, UndoPolicy
 from replay.visibility import delayed, visible_version
 from rules import RULES_VERSION
-from rules.scenario import Side, other_side
+from rules.core.scenario import Side, other_side
 from scenarios.loader import ScenarioError
 
 MAX_SPECTATOR_DELAY = 200  # events

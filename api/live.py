@@ -39,8 +39,8 @@ from replay.games import GameCache
 from replay.history import SNAPSHOT_CODE, History, HistoryError, NeedsState, apply_async, load
 from replay.records import UndoAccepted
 from replay.visibility import delayed, listing, visible_version
-from rules import commands as rules_commands
-from rules import state as rules_state
+from rules.core import commands as rules_commands
+from rules.core import state as rules_state
 from rules.legal import choices as legal_choices
 from rules.legal import reach as legal_reach
 

@@ -2,9 +2,9 @@
 
 Each game is played by a bot holding both seats' connections. After a think time it sends a random
 legal command for the seat the game waits for: chosen from a fold of the events it received
-(`rules.selfplay.random_player`), or, with ``choices``, as the web client plays: from the `choices`
+(`players.selfplay.random_player`), or, with ``choices``, as the web client plays: from the `choices`
 the server sent (without destinations), asking the server for the `reach` of the one unit it draws
-to move (`rules.selfplay.summary_command`; a unit with nowhere to go: another is drawn). When a game
+to move (`players.selfplay.summary_command`; a unit with nowhere to go: another is drawn). When a game
 ends the bot starts another, and the game's spectators follow it there.
 
 The folding and the choosing (the rules engine: milliseconds a command, as much as the server
@@ -41,9 +41,9 @@ import msgspec
 from api.protocol import Ack, ChoicesOut, Error, Events, ServerMessageType, Welcome
 
 if TYPE_CHECKING:  # the rules engine is loaded by the brains only
-    from rules.commands import Command
+    from players.selfplay import Reaching
+    from rules.core.commands import Command
     from rules.legal import Destination
-    from rules.selfplay import Reaching
 
 
 class ReachIn(msgspec.Struct, frozen=True, kw_only=True, tag_field="type", tag="reach"):
@@ -610,10 +610,10 @@ def brain(scenario: str, ruleset: str, nice: int) -> None:
     command when asked. At a low CPU priority (`nice`): the server and the load generator's sockets
     go first."""
     from eventstore.envelope import Envelope
+    from players.selfplay import random_player, summary_command
     from replay.games import GameCache
     from replay.history import History, HistoryError
     from rules.legal import Choices, Destination
-    from rules.selfplay import random_player, summary_command
 
     os.nice(nice)
     cache = GameCache()

@@ -74,7 +74,7 @@ class Action(ClientMessage, frozen=True, kw_only=True):
 
 
 class SendCommand(Action, frozen=True, kw_only=True, tag="command"):
-    """A rules command (`rules.commands`: {"type": "move", "unit": ..., "path": [...]}, ...)."""
+    """A rules command (`rules.core.commands`: {"type": "move", "unit": ..., "path": [...]}, ...)."""
 
     command: msgspec.Raw
 
@@ -441,9 +441,8 @@ def schema() -> dict:
     from typing import Union
 
     from replay.records import RecordType
-    from rules import reducer  # noqa: F401 - imports every rules topic, so every command and event
-    from rules.commands import COMMAND_TYPES
-    from rules.events import EVENT_TYPES
+    from rules.core.commands import COMMAND_TYPES
+    from rules.core.events import EVENT_TYPES
     from rules.legal import Choices
 
     commands = Union[tuple(sorted(COMMAND_TYPES, key=lambda t: t.__struct_config__.tag))]  # noqa: UP007

@@ -41,7 +41,7 @@ from replay.report import build, encode
 from replay.seek import seek
 from replay.timeline import Timeline
 from replay.visibility import seen_by
-from rules import state as rules_state
+from rules.core import state as rules_state
 
 log = logging.getLogger(__name__)
 

@@ -3,7 +3,7 @@ order of results from the attacker's side, worst first (the luck ledger of repla
 
 from __future__ import annotations
 
-from rules.scenario import CombatResultsTable
+from rules.core.scenario import CombatResultsTable
 
 #: Results from the attacker's point of view, worst first.
 RANK = {"Ae": 0, "Ar": 1, "Dr": 2, "Ex": 3, "De": 4}

@@ -22,8 +22,8 @@ from replay.history import History
 from replay.records import ForkedFrom, GameCreated, SeatJoined, SessionOptions
 from replay.session import record_event
 from rules import RULES_VERSION
-from rules import state as rules_state
-from rules.state import State
+from rules.core import state as rules_state
+from rules.core.state import State
 
 
 class ForkRefused(Exception):

@@ -1,4 +1,4 @@
-"""The rules context of each game, built once: a `rules.game.Game` per scenario, rule set and options.
+"""The rules context of each game, built once: a `rules.core.game.Game` per scenario, rule set and options.
 
 Building a `Game` (its movement and zone-of-control tables) takes tens of milliseconds, so every
 game of one scenario, rule set and options shares one.
@@ -12,8 +12,9 @@ from collections.abc import Callable
 import msgspec
 
 from replay.records import GameCreated, scenario_hash
-from rules.game import Game
-from rules.scenario import Scenario
+from rules.core.game import Game
+from rules.core.scenario import Scenario
+from rules.rulesets import get as get_ruleset
 
 
 class GameCache:
@@ -51,7 +52,7 @@ class GameCache:
         with self._lock:
             game = self._games.get(key)
         if game is None:
-            game = Game(self.scenario(scenario_id), ruleset, options)
+            game = Game(self.scenario(scenario_id), get_ruleset(ruleset), options)
             with self._lock:
                 game = self._games.setdefault(key, game)
         return game

@@ -45,14 +45,14 @@ from replay.records import (
     UndoWithdrawn,
 )
 from rules import RULES_VERSION
-from rules import events as rules_events
-from rules import state as rules_state
-from rules.events import Event
-from rules.game import Game
-from rules.handlers import apply as apply_event
+from rules.core import events as rules_events
+from rules.core import state as rules_state
+from rules.core.events import Event
+from rules.core.game import Game
+from rules.core.handlers import apply as apply_event
+from rules.core.state import State
+from rules.procedures.sequence import to_act
 from rules.reducer import fold, new_game
-from rules.sequence import to_act
-from rules.state import State
 
 #: Bumped when the encoding of `HistorySnapshot` (or of what it holds) changes.
 HISTORY_FORMAT = 1
@@ -159,7 +159,7 @@ class HistorySnapshot(msgspec.Struct, frozen=True, array_like=True):
     version: int
     head: bytes
     time: int
-    state: bytes  # rules.state.encode
+    state: bytes  # rules.core.state.encode
     session: Session
 
 

@@ -2,7 +2,7 @@
 
 A game's log interleaves two kinds of entries, both JSON payloads in event envelopes whose `type` is
 the tag:
-- rules events (`rules.events`: unit_moved, phase_began, ...), which change the game state;
+- rules events (`rules.core.events`: unit_moved, phase_began, ...), which change the game state;
 - session records (this module): the game's creation and its dice commitment, seats taken, each
   accepted command (with the die rolls it used), undo requests and their answers, draw offers,
   chat, and the end of the game with the dice seed revealed.
@@ -26,7 +26,7 @@ from typing import Literal, Union
 
 import msgspec
 
-from rules.scenario import Scenario, Side
+from rules.core.scenario import Scenario, Side
 
 UndoPolicy = Literal["consent", "none", "free-until-dice"]
 DiceMode = Literal["fair", "insecure"]
@@ -63,7 +63,7 @@ class Record(msgspec.Struct, frozen=True, kw_only=True, tag_field="type"):
 
 class ForkedFrom(msgspec.Struct, frozen=True, kw_only=True):
     """A sandbox game's origin (replay/fork.py): the parent game, the version it was forked at, the
-    hash of the parent's event at that version (hex), and the rules state there (``rules.state.encode``,
+    hash of the parent's event at that version (hex), and the rules state there (``rules.core.state.encode``,
     base64 in JSON): the sandbox starts from that state, with a fresh dice seed."""
 
     game_id: str

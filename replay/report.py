@@ -37,8 +37,8 @@ from replay.records import (
     UndoWithdrawn,
 )
 from replay.timeline import Timeline
-from rules import crt
-from rules.scenario import other_side
+from rules.core import crt
+from rules.core.scenario import other_side
 
 SIDES = ("union", "confederate")
 

@@ -24,8 +24,8 @@ from eventstore.envelope import Envelope
 from replay.games import GameCache
 from replay.history import SNAPSHOT_CODE, History, NeedsState, from_stored_snapshot
 from replay.timeline import Timeline
-from rules import state as rules_state
-from rules.state import State
+from rules.core import state as rules_state
+from rules.core.state import State
 
 
 class TargetStates:

@@ -30,17 +30,17 @@ from replay.records import (
     UndoRequested,
     UndoWithdrawn,
 )
-from rules import events as rules_events
-from rules import state as rules_state
-from rules.commands import Command
-from rules.commands import encode as encode_command
-from rules.errors import RuleViolation
-from rules.game import Game
-from rules.handlers import apply as apply_event
+from rules.core import events as rules_events
+from rules.core import state as rules_state
+from rules.core.commands import Command
+from rules.core.commands import encode as encode_command
+from rules.core.errors import RuleViolation
+from rules.core.game import Game
+from rules.core.handlers import apply as apply_event
+from rules.core.scenario import SIDES, other_side
+from rules.core.state import State
+from rules.procedures.sequence import to_act
 from rules.reducer import decide, new_game
-from rules.scenario import SIDES, other_side
-from rules.sequence import to_act
-from rules.state import State
 
 MAX_CHAT = 500
 

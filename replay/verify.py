@@ -27,8 +27,8 @@ from replay.games import GameCache
 from replay.history import History, HistoryError
 from replay.records import CommandApplied, GameCreated, GameFinished, Record
 from rules import RULES_VERSION
-from rules.commands import decode as decode_command
-from rules.errors import RuleViolation
+from rules.core.commands import decode as decode_command
+from rules.core.errors import RuleViolation
 from rules.reducer import decide
 
 

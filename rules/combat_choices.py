@@ -12,7 +12,7 @@ of its sets' stacks (``units``), and any of a bombarding group's batteries may j
 is listed only where bombardment alone may make the attack (8.13); under the revised rules, where
 bombardment alone may not be below 1-5 (9.18), it is listed when all the option's ``bombard`` hexes
 together reach 1-5, and fewer of them may be refused. Sets that would leave an
-obligation unmeetable are not offered (no dead end). ``rules.combat.preview`` gives the odds of any
+obligation unmeetable are not offered (no dead end). ``rules.procedures.combat.preview`` gives the odds of any
 other selection.
 
 With a decision pending, ``decision_choice`` gives its options: resolve (the columns the odds may be
@@ -26,9 +26,7 @@ from itertools import combinations, product
 
 import msgspec
 
-from rules import artillery
-from rules.combat import engagement, examine, loss_options, may_attack, phase_problem, separate_attacks
-from rules.decisions import (
+from rules.core.decisions import (
     PendingAdvance,
     PendingAttack,
     PendingBeforeCombat,
@@ -36,11 +34,21 @@ from rules.decisions import (
     PendingRally,
     PendingRetreat,
 )
-from rules.errors import RuleViolation
-from rules.gunboats import GUNBOAT, without_gunboats
-from rules.retreat import AdvanceOption, RetreatOption, advance_options, retreat_options
-from rules.state import State
-from rules.zoc import enemy_controlled
+from rules.core.errors import RuleViolation
+from rules.core.gunboats import GUNBOAT, without_gunboats
+from rules.core.state import State
+from rules.procedures.combat import (
+    AdjacentChoice,
+    engagement,
+    examine,
+    loss_options,
+    may_attack,
+    phase_problem,
+    separate_attacks,
+)
+from rules.procedures.retreat import AdvanceOption, RetreatOption, advance_options, retreat_options
+from rules.queries import artillery
+from rules.queries.zoc import enemy_controlled
 
 
 class AttackerGroup(msgspec.Struct, frozen=True):
@@ -51,21 +59,6 @@ class AttackerGroup(msgspec.Struct, frozen=True):
     units: tuple[str, ...]
     strength: int
     bombarding: bool = False
-
-
-class AdjacentChoice(msgspec.Struct, frozen=True, omit_defaults=True):
-    """A set of adjacent attacking hexes that may make an attack, with its strength, the defence it
-    meets (terrain included, 7.4), and the odds (None: bombardment alone) and odds with every
-    bombarding hex of the option added. ``units``: under the revised rules (8.22) a part of those
-    hexes' units that may make the attack without the others (every hex named gives at least one);
-    absent: every unit of each hex's group."""
-
-    hexes: tuple[str, ...]
-    attack: int
-    defence: int
-    odds: str | None
-    odds_with_bombardment: str | None
-    units: tuple[str, ...] = ()
 
 
 class AttackOption(msgspec.Struct, frozen=True, omit_defaults=True):
@@ -266,7 +259,7 @@ def decision_choice(state: State) -> DecisionChoice | None:
         return RallyChoice(head.units)
     if isinstance(head, PendingBeforeCombat):
         if head.what == "terrain":
-            from rules.revised_combat_procedures import terrain_choices
+            from rules.revised.combat_procedures import terrain_choices
 
             return BeforeCombatChoice(head.what, (), terrain_choices(state))
         return BeforeCombatChoice(head.what, head.units)

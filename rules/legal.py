@@ -13,24 +13,26 @@ from __future__ import annotations
 
 import msgspec
 
-from rules import exclusive, fieldworks, movement, reinforcements, stacking
-from rules.arith import movement_points
 from rules.combat_choices import AttackOption, DecisionChoice, attack_options, decision_choice
-from rules.errors import RuleViolation
-from rules.events import ReinforcementEntered, UnitMoved
-from rules.handlers import apply
-from rules.night import zoc_rules
-from rules.revised_combat_procedures import rally_candidates, rout_candidates
-from rules.scenario import Side
-from rules.sequence import to_act, why_phase_may_not_end
-from rules.state import COMBAT, MOVEMENT, State
-from rules.zoc import enemy_occupied
+from rules.core.arith import movement_points
+from rules.core.errors import RuleViolation
+from rules.core.events import ReinforcementEntered, UnitMoved
+from rules.core.handlers import apply
+from rules.core.scenario import Side
+from rules.core.state import COMBAT, MOVEMENT, State
+from rules.procedures import exclusive, movement, reinforcements
+from rules.procedures.night import zoc_rules
+from rules.procedures.sequence import to_act, why_phase_may_not_end
+from rules.queries import stacking
+from rules.queries.zoc import enemy_occupied
+from rules.revised.combat_procedures import rally_candidates, rout_candidates
+from rules.revised.fieldworks import removable
 
 
 class Destination(msgspec.Struct, frozen=True):
     """A hex a unit may end its move in: the movement points it costs and a cheapest path (the
     unit's hex first; for a reinforcement, its entry hex first). ``cost`` is exact: an int when
-    whole, else the fraction as a string "n/d" (revised 6.22: turnpike hexes cost 2/3; rules/arith.py
+    whole, else the fraction as a string "n/d" (revised 6.22: turnpike hexes cost 2/3; rules/core/arith.py
     ``movement_points``)."""
 
     cost: int | str
@@ -67,14 +69,14 @@ class Choices(msgspec.Struct, kw_only=True):
     moves: dict[str, dict[str, Destination]] = {}
     reinforcements: dict[str, dict[str, Destination]] = {}
     # Revised 6.4: per unit that may use Strategic Movement, every hex it may reach by it (a
-    # ``StrategicMove`` command, rules/revised_movement.py); empty under the 1975 rules.
+    # ``StrategicMove`` command, rules/revised/movement.py); empty under the 1975 rules.
     strategic: dict[str, dict[str, Destination]] = {}
     # Revised 10.34: the units that may begin breastworks now (``BuildBreastworks``), and per unit
     # whose marker may be flipped, the facings it may take (``CompleteBreastworks``).
     build_breastworks: list[str] = []
     complete_breastworks: dict[str, list[tuple[str, ...]]] = {}
     # Revised 10.37: in the Combat Phase, once it may end, the hexes whose Breastworks Marker the
-    # phasing player may remove (``RemoveBreastworks``, rules/fieldworks.py).
+    # phasing player may remove (``RemoveBreastworks``, rules/core/breastworks.py).
     remove_breastworks: list[str] = []
     attacks: list[AttackOption] = []  # Combat Phase: the attacks that may be declared (rules/combat_choices.py)
     decision: DecisionChoice | None = None  # the options of the first pending decision
@@ -112,7 +114,7 @@ def choices(state: State, destinations: bool = True) -> Choices:
     problem = why_phase_may_not_end(state)
     out.may_end_phase = problem is None
     if problem is None and state.breastworks:
-        out.remove_breastworks = fieldworks.removable(state, may_end=None)
+        out.remove_breastworks = removable(state, may_end=None)
     if problem is not None:
         out.end_phase_refused = Refusal(problem.case, problem.message)
     return out
@@ -138,7 +140,7 @@ def entrants(state: State) -> list[str]:
 def strategic_movers(state: State, free: list[str]) -> list[str]:
     """Revised 6.4: of the units that may start a move (``free``), those that may use Strategic
     Movement now, with a route to take (6.45)."""
-    from rules.revised_movement import route_out, strategic_problem
+    from rules.revised.movement import route_out, strategic_problem
 
     enemies = enemy_occupied(state, state.phasing)
     return [u for u in free if strategic_problem(state, u, enemies) is None and route_out(state, u, enemies)]
@@ -151,7 +153,7 @@ def reach(state: State, unit: str, how: str = "move") -> tuple[dict[str, Destina
         problem = reinforcements.why_may_not_enter(state, unit)
         found = {} if problem else entry_moves(state, unit)
     elif how == "strategic":
-        from rules.revised_movement import strategic_problem
+        from rules.revised.movement import strategic_problem
 
         problem = None
         if not state.game.ruleset.strategic_bonus:
@@ -266,7 +268,7 @@ def reinforcement_choices(state: State, memo: dict | None = None) -> dict[str, d
 
 def strategic_moves(state: State, unit: str, memo: dict | None = None) -> dict[str, Destination]:
     """Revised 6.4: every hex ``unit`` may reach by Strategic Movement ({} when it may not use it)."""
-    from rules.revised_movement import strategic_reach
+    from rules.revised.movement import strategic_reach
 
     reach = strategic_reach(state, unit)
     if reach is None:
@@ -289,7 +291,7 @@ def strategic_choices(state: State, memo: dict | None = None) -> dict[str, dict[
 def breastworks_choices(state: State, free: list[str]) -> tuple[list[str], dict[str, list[tuple[str, ...]]]]:
     """Revised 10.34: of the units that may start a move (``free``: a builder spends its move), who may
     begin breastworks; and whose marker may be flipped with which facings."""
-    from rules.revised_movement import build_problem, complete_problem, facings
+    from rules.revised.movement import build_problem, complete_problem, facings
 
     units = state.game.units
     mine = sorted(u for u in state.positions if units[u].side == state.phasing)

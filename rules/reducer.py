@@ -7,7 +7,7 @@
         state = evolve(state, e)
 
 Each command type has one decider and each event type one evolver, in the handler table of the rule
-set in force (rules/handlers.py ``Handlers``, ``state.game.ruleset.handlers``). Deciders raise
+set in force (rules/core/handlers.py ``Handlers``, ``state.game.ruleset.handlers``). Deciders raise
 ``RuleViolation`` (with the case of the rule set in force); evolvers mutate the state they are given and never fail on an event
 a decider produced, never roll dice, never read a clock.
 """
@@ -17,20 +17,21 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from rules import fieldworks
-from rules.commands import Command
-from rules.errors import RuleViolation
-from rules.events import Event
-from rules.game import Game
-from rules.handlers import Dice, apply
-from rules.scenario import Scenario
-from rules.state import State
+from rules.core.commands import Command
+from rules.core.errors import RuleViolation
+from rules.core.events import Event
+from rules.core.game import Game
+from rules.core.handlers import Dice, apply
+from rules.core.scenario import Scenario
+from rules.core.state import State
+from rules.queries.trenches import initial_trenches
+from rules.rulesets import get as get_ruleset
 
 
 def new_game(scenario: Scenario | Game, ruleset: str = "classic", options: dict | None = None) -> State:
     """The state before the first command: Game-Turn 1, the first player's Movement Phase, every
     unit on its set-up hex (3.0)."""
-    game = scenario if isinstance(scenario, Game) else Game(scenario, ruleset, options)
+    game = scenario if isinstance(scenario, Game) else Game(scenario, get_ruleset(ruleset), options)
     sc = game.scenario
     positions = {u.id: u.hex for u in sc.units if u.hex is not None}
     control: dict[str, Any] = {h: None for h in sorted(game.control_hexes)}
@@ -50,14 +51,14 @@ def new_game(scenario: Scenario | Game, ruleset: str = "classic", options: dict 
         control=control,
         pending=[],
         vp={"union": 0, "confederate": 0},
-        breastworks=fieldworks.initial_trenches(game),  # revised 10.33
+        breastworks=initial_trenches(game),  # revised 10.33
     )
     return state.attach(game)
 
 
 def decide(state: State, command: Command, dice: Dice | None = None) -> list[Event]:
     """The events ``command`` causes in ``state``, or ``RuleViolation``. The command is taken to come
-    from the player to act (``rules.sequence.to_act``); the server checks the seat."""
+    from the player to act (``rules.procedures.sequence.to_act``); the server checks the seat."""
     game = state.game
     if state.game_over:
         raise game.violation("sequence", "the game is over")

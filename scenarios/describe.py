@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections import Counter
 
-from rules.scenario import Scenario
+from rules.core.scenario import Scenario
 
 TYPE_LETTER = {"infantry": "", "artillery": "a", "cavalry": "c"}  # the charts' notation (14.0)
 

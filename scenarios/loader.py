@@ -1,5 +1,5 @@
 """Loading scenarios: a folder of TOML files (scenario.toml, map.toml, oob.toml) becomes a
-``rules.scenario.Scenario`` after the validator has found nothing wrong.
+``rules.core.scenario.Scenario`` after the validator has found nothing wrong.
 
 >>> from scenarios.loader import load, list_scenarios
 >>> load("chattanooga").turns
@@ -11,8 +11,8 @@ from __future__ import annotations
 from itertools import pairwise
 from pathlib import Path
 
-from rules.hexes import hexside
-from rules.scenario import CombatResultsTable, Hexside, Map, Scenario, Unit
+from rules.core.hexes import hexside
+from rules.core.scenario import CombatResultsTable, Hexside, Map, Scenario, Unit
 from scenarios import validate
 from scenarios.source import Files, Problem, ScenarioError
 

@@ -11,9 +11,9 @@ from __future__ import annotations
 import math
 from xml.sax.saxutils import escape
 
-from rules import terrain
-from rules.hexes import hexside_hexes, parse_hex
-from rules.scenario import Scenario, Unit
+from rules.core import terrain
+from rules.core.hexes import hexside_hexes, parse_hex
+from rules.core.scenario import Scenario, Unit
 
 R = 30.0  # corner radius of a hex, px
 H = math.sqrt(3) * R  # height of a flat-topped hex (flat side to flat side)

@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from itertools import combinations, pairwise
 
-from rules import terrain
-from rules.hexes import DIRECTIONS, Grid, HexError, hex_number, hexside, parse_hex
-from rules.scenario import SIDES
+from rules.core import terrain
+from rules.core.hexes import DIRECTIONS, Grid, HexError, hex_number, hexside, parse_hex
+from rules.core.scenario import SIDES
 from scenarios.source import Files, Problem, Source
 
 RULESETS = ("classic", "revised")

@@ -1,7 +1,7 @@
 """`bluegray bench replay`: seeking to random versions of a long game, beside folding from zero and a
 bare XRANGE of the same events.
 
-The game is built by self-play (random legal commands under the referee, rules/selfplay.py) with
+The game is built by self-play (random legal commands under the referee, players/selfplay.py) with
 undos by consent woven in (the ``undo_dice`` house rule lets them cross die rolls), so its log
 holds many undone ranges, as a long correspondence game would: cycles of `--cycle` commands, then
 an undo of all of them or all but the first one or two (all of them from the next-to-last
@@ -50,12 +50,12 @@ def progress(message: str) -> None:
 def build_log(events: int, cycle: int, seed: int):
     """A self-played log of at least `events` events (fewer if the game ends first), with undos."""
     from eventstore.envelope import GENESIS, seal
+    from players.selfplay import random_player
     from replay import dice, session
     from replay.games import GameCache
     from replay.history import History
     from replay.records import GameCreated, SessionOptions, scenario_hash
     from rules import RULES_VERSION
-    from rules.selfplay import random_player
 
     games = GameCache()
     rng = random.Random(seed)

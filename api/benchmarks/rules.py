@@ -18,6 +18,8 @@ import random
 import statistics
 import time
 
+from rules.rulesets import get as get_ruleset
+
 NAME = "rules"
 HELP = "Rules engine: reachable hexes, legal choices, folding a long log, a self-played game, combat resolution."
 
@@ -35,15 +37,15 @@ def run(args) -> int:
 
     import msgspec
 
-    from rules.events import EVENT_TYPES, Event, GameEnded, encode
-    from rules.game import Game
+    from players.selfplay import play_game
+    from rules.core.events import EVENT_TYPES, Event, GameEnded, encode
+    from rules.core.game import Game
     from rules.legal import choices
-    from rules.movement import reachable
+    from rules.procedures.movement import reachable
     from rules.reducer import fold, new_game
-    from rules.selfplay import play_game
     from scenarios.loader import load
 
-    game = Game(load(args.scenario), args.ruleset)
+    game = Game(load(args.scenario), get_ruleset(args.ruleset))
     start = new_game(game)
     units = sorted(start.positions)
 
@@ -126,9 +128,9 @@ def _bench_choices_per_version(args, start) -> None:
     may move (drawn at random, as a player picks one), in ms and JSON bytes."""
     import msgspec
 
+    from players.selfplay import PLAYERS, play
+    from rules.core.state import MOVEMENT
     from rules.legal import choices, reach
-    from rules.selfplay import PLAYERS, play
-    from rules.state import MOVEMENT
 
     rng = random.Random(args.seed)
     positions = [
@@ -181,10 +183,10 @@ def _pct(values: list[float], p: float) -> float:
 
 def _bench_games_and_combat(args, start) -> None:
     """A whole self-played game per player kind, and combat on positions met in self-play."""
+    from players.selfplay import PLAYERS, declaration, dice_from, play, refereed_game
     from rules.combat_choices import attack_options
-    from rules.commands import DeclareAttack, ResolveAttack
+    from rules.core.commands import DeclareAttack, ResolveAttack
     from rules.reducer import decide, fold
-    from rules.selfplay import PLAYERS, declaration, dice_from, play, refereed_game
 
     for kind in ("random", "greedy"):
         times = []

@@ -3,7 +3,7 @@
 For each game: the turns played, the number of events, the victory points by side and the level of
 victory (with ``--json``, one JSON object per line: ``seed``, ``turns``, ``events``, ``vp``,
 ``result``). Progress and a summary go to stderr. The exit code is non-zero when any game broke an
-invariant (rules/selfplay.py ``Referee``) or reached a dead end.
+invariant (players/selfplay.py ``Referee``) or reached a dead end.
 """
 
 from __future__ import annotations
@@ -12,6 +12,8 @@ import json
 import sys
 import time
 from collections import Counter
+
+from rules.rulesets import get as get_ruleset
 
 NAME = "selfplay"
 HELP = "Computer players play whole games; per game: turns, events, victory points, level of victory."
@@ -49,14 +51,14 @@ def _options(pairs: list[str]) -> dict:
 def run(args) -> int:
     import random
 
-    from rules.errors import RuleViolation
-    from rules.game import Game
+    from players.selfplay import PLAYERS, DeadEnd, InvariantBroken, refereed_game
+    from rules.core.errors import RuleViolation
+    from rules.core.game import Game
     from rules.reducer import new_game
-    from rules.selfplay import PLAYERS, DeadEnd, InvariantBroken, refereed_game
     from scenarios.loader import ScenarioError, load
 
     try:
-        game = Game(load(args.scenario), args.ruleset, _options(args.option))
+        game = Game(load(args.scenario), get_ruleset(args.ruleset), _options(args.option))
     except ScenarioError as e:
         print(e, file=sys.stderr)
         return 2

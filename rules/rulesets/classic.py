@@ -3,23 +3,9 @@ case numbers its Chattanooga exclusive rules carry in that book."""
 
 from __future__ import annotations
 
-from rules import (
-    artillery,
-    combat,
-    effectiveness,
-    exclusive,
-    movement,
-    night,
-    outcomes,
-    reinforcements,
-    retreat,
-    sequence,
-    stacking,
-    terrain,
-    victory,
-)
-from rules import events as ev
-from rules.commands import (
+from rules.core import events as ev
+from rules.core import terrain
+from rules.core.commands import (
     Advance,
     ChooseLosses,
     DeclareAttack,
@@ -30,8 +16,8 @@ from rules.commands import (
     ResolveAttack,
     Retreat,
 )
-from rules.decisions import PendingAdvance, PendingLosses, PendingRetreat
-from rules.events import (
+from rules.core.decisions import PendingAdvance, PendingLosses, PendingRetreat
+from rules.core.events import (
     AttackDeclared,
     AttackEffectivenessLost,
     AttackEffectivenessRecovered,
@@ -47,8 +33,21 @@ from rules.events import (
     VictoryDetermined,
     VictoryPointsAwarded,
 )
-from rules.handlers import Handlers
-from rules.rulesets import Procedures, Ruleset
+from rules.core.handlers import Handlers
+from rules.core.ruleset import Procedures, Ruleset
+from rules.procedures import (
+    combat,
+    effectiveness,
+    exclusive,
+    movement,
+    night,
+    outcomes,
+    reinforcements,
+    retreat,
+    sequence,
+    victory,
+)
+from rules.queries import artillery, stacking
 
 # 9.0 Terrain Effects Chart: movement points to enter a hex (None: may not enter).
 TERRAIN_COST: dict[str, int | None] = {
@@ -136,7 +135,7 @@ CASES: dict[str, str] = {
     "victory.levels": "20.2",
 }
 
-# What each command and event does, and the steps of the sequence of play (rules/handlers.py).
+# What each command and event does, and the steps of the sequence of play (rules/core/handlers.py).
 HANDLERS = Handlers(
     deciders={
         EndPhase: sequence.decide_end_phase,  # 4.1
@@ -190,7 +189,7 @@ HANDLERS = Handlers(
     movement_restrictions=(exclusive.immobile, night.night_restriction, exclusive.quota_restriction),  # 16.11, 17.2, 17.11
 )
 
-# This book's implementation of each step where the books differ (rules/rulesets/__init__.py).
+# This book's implementation of each step where the books differ (rules/core/ruleset.py).
 PROCEDURES = Procedures(
     movement_costs=movement.movement_costs,  # 5.2, 9.0
     zoc_rules=night.standard_zoc_rules,  # 6.0, 5.13, 10.2, 17.2

@@ -11,10 +11,8 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from rules import fieldworks, revised_sight, terrain
-from rules import revised_combat_procedures as rcp
-from rules import revised_movement as rm
-from rules.commands import (
+from rules.core import terrain
+from rules.core.commands import (
     BuildBreastworks,
     ChooseTerrain,
     CompleteBreastworks,
@@ -25,8 +23,8 @@ from rules.commands import (
     StrategicMove,
     VoluntaryRout,
 )
-from rules.decisions import PendingAttack, PendingBeforeCombat
-from rules.events import (
+from rules.core.decisions import PendingAttack, PendingBeforeCombat
+from rules.core.events import (
     AttackRecomputed,
     AttackVoided,
     BeforeCombatChosen,
@@ -41,8 +39,13 @@ from rules.events import (
     StationaryRecorded,
     TerrainChosen,
 )
-from rules.handlers import Handlers
-from rules.rulesets import Procedures, Ruleset, classic
+from rules.core.handlers import Handlers
+from rules.core.ruleset import Procedures, Ruleset
+from rules.revised import combat_procedures as rcp
+from rules.revised import fieldworks
+from rules.revised import movement as rm
+from rules.revised import sight as revised_sight
+from rules.rulesets.classic import HANDLERS as CLASSIC_HANDLERS
 
 # 10.1 Terrain Effects Chart: movement points to enter a hex (None: may not enter). "Where two
 # Movement Point costs are indicated ... the first cost applies to infantry and cavalry units, and the
@@ -132,8 +135,8 @@ CASES: dict[str, str] = {
     "breastworks.one_per_hex": "10.36",
     "breastworks.remove": "10.37",
     "trench": "10.39",
-    # Combat: the revised numbers of the names rules/combat.py, retreat.py and
-    # rules/revised_combat_procedures.py cite.
+    # Combat: the revised numbers of the names rules/procedures/combat.py, retreat.py and
+    # rules/revised/combat_procedures.py cite.
     "combat": "8.0",
     "must_be_attacked": "8.11",
     "must_attack": "8.12",
@@ -183,10 +186,10 @@ CASES: dict[str, str] = {
 }
 
 
-# The 1975 handlers and this book's own (rules/handlers.py), in the order of the sequence of play.
+# The 1975 handlers and this book's own (rules/core/handlers.py), in the order of the sequence of play.
 HANDLERS = Handlers(
     deciders={
-        **classic.HANDLERS.deciders,
+        **CLASSIC_HANDLERS.deciders,
         StrategicMove: rm.decide_strategic_move,  # 6.4
         BuildBreastworks: rm.decide_build,  # 10.3
         CompleteBreastworks: rm.decide_complete,  # 10.3
@@ -198,7 +201,7 @@ HANDLERS = Handlers(
         VoluntaryRout: rcp.decide_voluntary_rout,  # 12.16
     },
     evolvers={
-        **classic.HANDLERS.evolvers,
+        **CLASSIC_HANDLERS.evolvers,
         BreastworksBegun: rm.apply_begun,
         BreastworksCompleted: rm.apply_completed,
         BreastworksRemoved: rm.apply_removed,
@@ -213,26 +216,26 @@ HANDLERS = Handlers(
         RallyMarkersPlaced: rcp.apply_rally_placed,
         RallyRolled: rcp.apply_rally_rolled,
     },
-    after_command=(*classic.HANDLERS.after_command, rcp.disorder_in_towns),  # 12.17
-    phase_end_checks=classic.HANDLERS.phase_end_checks,
-    before_end_of_phase=classic.HANDLERS.before_end_of_phase,
+    after_command=(*CLASSIC_HANDLERS.after_command, rcp.disorder_in_towns),  # 12.17
+    phase_end_checks=CLASSIC_HANDLERS.phase_end_checks,
+    before_end_of_phase=CLASSIC_HANDLERS.before_end_of_phase,
     end_of_phase=(
-        *classic.HANDLERS.end_of_phase,
+        *CLASSIC_HANDLERS.end_of_phase,
         rm.remove_unfinished_breastworks,  # 10.35
         rcp.record_stationary,  # 12.16
     ),
-    start_of_phase=(*classic.HANDLERS.start_of_phase, rcp.combat_phase_begins),  # 12.34, 12.32
-    end_of_game_turn=classic.HANDLERS.end_of_game_turn,
-    end_of_game=classic.HANDLERS.end_of_game,
+    start_of_phase=(*CLASSIC_HANDLERS.start_of_phase, rcp.combat_phase_begins),  # 12.34, 12.32
+    end_of_game_turn=CLASSIC_HANDLERS.end_of_game_turn,
+    end_of_game=CLASSIC_HANDLERS.end_of_game,
     automatic={
-        **classic.HANDLERS.automatic,
+        **CLASSIC_HANDLERS.automatic,
         PendingBeforeCombat: rcp.automatic_before_combat,
         PendingAttack: rcp.attack_after_retreats_before_combat,
     },
-    movement_restrictions=(*classic.HANDLERS.movement_restrictions, rcp.rally_restriction),  # 12.41 b
+    movement_restrictions=(*CLASSIC_HANDLERS.movement_restrictions, rcp.rally_restriction),  # 12.41 b
 )
 
-# This book's procedures where they differ from the 1975 ones (rules/rulesets/__init__.py).
+# This book's procedures where they differ from the 1975 ones (rules/core/ruleset.py).
 PROCEDURES = Procedures(
     movement_costs=rm.movement_costs,  # 6.2x, 7.2, 10.1
     zoc_rules=rm.zoc_rules,  # 7.0, 11.12
@@ -258,7 +261,7 @@ REVISED = Ruleset(
     bombard_range=3,  # 9.1
     gunboat_range=6,  # 9.65
     # 9.33: forest/woods (with or without rough) and town; the revised line of sight, with elevation
-    # (rough blocks only from lower ground), is the procedure ``line_of_sight`` (rules/revised_sight.py).
+    # (rough blocks only from lower ground), is the procedure ``line_of_sight`` (rules/revised/sight.py).
     blocking_terrain=frozenset({terrain.FOREST, terrain.FOREST_ROUGH, terrain.TOWN}),
     movement_allowance_by_type={"cavalry": 8},  # 2.4
     minimum_allowance_by_type={"cavalry": 8},  # 2.4 "cavalry units always have a minimum ... of eight"

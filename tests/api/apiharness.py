@@ -13,9 +13,9 @@ import msgspec
 
 from api.protocol import Ack, ChoicesOut, Error, Events, ServerMessageType, Snapshot, Welcome
 from eventstore.envelope import GENESIS, Envelope
+from players.selfplay import random_player
 from replay.games import GameCache
 from replay.history import History
-from rules.selfplay import random_player
 
 PATIENCE = 60  # seconds: a guard against hanging forever, never a measure of speed
 GAMES = GameCache()

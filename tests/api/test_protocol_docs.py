@@ -10,8 +10,7 @@ import msgspec
 
 from api import protocol
 from replay.records import RECORD_TYPES
-from rules import reducer  # noqa: F401 - every rules topic, so every event type
-from rules.events import EVENT_TYPES
+from rules.core.events import EVENT_TYPES
 
 DOCS = Path(__file__).resolve().parents[2] / "docs"
 

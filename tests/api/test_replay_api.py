@@ -12,7 +12,7 @@ from replay import export
 from replay.history import fold_envelopes
 from replay.timeline import Timeline
 from replay.verify import verify
-from rules import state as rules_state
+from rules.core import state as rules_state
 
 
 async def _played(client, steps: int = 40, **body):

@@ -7,8 +7,8 @@ import aiohttp
 from apiharness import PATIENCE, WsClient, new_game
 
 from api.protocol import CLOSE_FULL, Ack, Error
-from rules.commands import EndPhase, MoveUnit
-from rules.selfplay import random_command
+from players.selfplay import random_command
+from rules.core.commands import EndPhase, MoveUnit
 
 
 async def error_for(c: WsClient, raw: bytes) -> Error:

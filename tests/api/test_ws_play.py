@@ -7,10 +7,10 @@ import msgspec
 from apiharness import GAMES, WsClient, new_game, play_game, play_steps
 
 from api.protocol import Ack, ChoicesOut, Error, ReachOut
+from players.selfplay import random_command
 from replay.history import fold_envelopes
 from replay.verify import verify
-from rules.commands import EndPhase
-from rules.selfplay import random_command
+from rules.core.commands import EndPhase
 
 
 async def test_a_whole_game_by_two_clients_while_a_spectator_sees_every_event_in_order(client, store):

@@ -8,9 +8,9 @@ import msgspec
 from apiharness import WsClient, new_game, play_until
 
 from api.protocol import CLOSE_TOO_SLOW, Ack, ChoicesOut, Error, Snapshot
-from rules import state as rules_state
-from rules.decisions import PendingAttack
-from rules.selfplay import random_command
+from players.selfplay import random_command
+from rules.core import state as rules_state
+from rules.core.decisions import PendingAttack
 
 
 async def players(client, **body):

@@ -8,12 +8,12 @@ import random
 import msgspec
 
 from eventstore.envelope import GENESIS, Envelope, NewEvent, seal
+from players.selfplay import random_player
 from replay import dice, session
 from replay.games import GameCache
 from replay.history import History
 from replay.records import CommandApplied, GameCreated, SessionOptions
 from rules import RULES_VERSION
-from rules.selfplay import random_player
 
 GAMES = GameCache()
 SEED = bytes(range(32))

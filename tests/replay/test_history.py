@@ -8,13 +8,13 @@ import pytest
 from replaylog import GAMES, SEED, Book
 
 from eventstore.envelope import GENESIS, NewEvent
+from players.selfplay import random_command
 from replay import session
 from replay.history import History, HistoryError, NeedsState, fold_envelopes, load
 from replay.records import SessionOptions
-from rules import state as rules_state
-from rules.commands import EndPhase
+from rules.core import state as rules_state
+from rules.core.commands import EndPhase
 from rules.reducer import fold, new_game
-from rules.selfplay import random_command
 
 
 def _decode(envelope):
@@ -33,7 +33,7 @@ def undo_back_to(book: Book, seat: str, back_to: int) -> None:
 def test_the_fold_is_the_rules_fold_and_checks_every_digest():
     book = Book()
     book.play_random(random.Random(1), 60)
-    from rules.events import Event
+    from rules.core.events import Event
 
     events = [item for e in book.envelopes if isinstance(item := _decode(e), Event)]
     expected = fold(new_game(GAMES.for_record(book.history.session.created)), events)

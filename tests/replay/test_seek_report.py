@@ -15,7 +15,7 @@ from replay.records import SessionOptions
 from replay.report import build
 from replay.seek import Replay, TargetStates, ensure_snapshots, seek, targets_key
 from replay.timeline import Timeline
-from rules import state as rules_state
+from rules.core import state as rules_state
 
 
 def undo_back_to(book: Book, seat: str, back_to: int) -> None:
@@ -139,7 +139,7 @@ def test_a_fork_starts_from_the_parent_state_with_a_fresh_seed():
 
 
 def _any_command(state):
-    from rules.selfplay import random_player
+    from players.selfplay import random_player
 
     return random_player(state, random.Random(1))
 

@@ -9,7 +9,7 @@ from replaylog import Book
 from replay import session
 from replay.records import SessionOptions, UndoAccepted, UndoRequested
 from replay.undo import backoff_wait
-from rules.commands import EndPhase
+from rules.core.commands import EndPhase
 
 MINUTE = 60
 

@@ -10,7 +10,7 @@ from eventstore.envelope import GENESIS, NewEvent, seal
 from replay import dice, export, session
 from replay.records import CommandApplied
 from replay.verify import verify
-from rules.commands import EndPhase
+from rules.core.commands import EndPhase
 
 
 def finished_game(seed: int = 1) -> Book:

@@ -5,7 +5,7 @@ from replaylog import Book
 
 from replay.records import SessionOptions
 from replay.visibility import phase_ends, seen_by, visible_version
-from rules.commands import EndPhase
+from rules.core.commands import EndPhase
 
 
 def test_a_delay_in_phases_hides_the_current_phase_and_the_ones_before_it():

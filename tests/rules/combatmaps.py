@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import pytest
 
-from rules.commands import DeclareAttack, EndPhase, ResolveAttack
-from rules.errors import RuleViolation
+from rules.core.commands import DeclareAttack, EndPhase, ResolveAttack
+from rules.core.errors import RuleViolation
 from rules.reducer import decide, execute, fold
 
 

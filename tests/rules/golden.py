@@ -21,6 +21,8 @@ import sys
 from pathlib import Path
 from types import SimpleNamespace
 
+from rules.rulesets import get as get_ruleset
+
 CORPUS = Path(__file__).with_name("golden_corpus.json")
 
 #: (rule set, players, options, seeds): 25 + 25 games per rule set with default options, and 5 + 5
@@ -39,11 +41,11 @@ GAMES = [
 
 def _imports() -> SimpleNamespace:
     # The rules' entry points, in the one function that changes when a module moves.
-    from rules.events import encode
-    from rules.game import Game
+    from players.selfplay import PLAYERS, play
+    from rules.core.events import encode
+    from rules.core.game import Game
+    from rules.core.state import digest
     from rules.reducer import fold, new_game
-    from rules.selfplay import PLAYERS, play
-    from rules.state import digest
     from scenarios.loader import load
 
     return SimpleNamespace(
@@ -90,7 +92,7 @@ def corpus(progress=None) -> list[dict]:
     scenario = r.load("chattanooga")
     out = []
     for ruleset, players, options, seeds in GAMES:
-        start = r.new_game(r.Game(scenario, ruleset, options))
+        start = r.new_game(r.Game(scenario, get_ruleset(ruleset), options))
         for seed in seeds:
             line = {"ruleset": ruleset, "players": players, "options": options, "seed": seed}
             line.update(record_game(start, players, seed))

@@ -6,11 +6,12 @@ import tomllib
 from functools import cache
 from pathlib import Path
 
-from rules.game import Game
-from rules.hexes import hex_number, hexside
+from rules.core.game import Game
+from rules.core.hexes import hex_number, hexside
+from rules.core.scenario import CombatResultsTable, Hexside, Map, Scenario, Unit
+from rules.core.state import State
 from rules.reducer import new_game
-from rules.scenario import CombatResultsTable, Hexside, Map, Scenario, Unit
-from rules.state import State
+from rules.rulesets import get as get_ruleset
 from scenarios.loader import build_crt
 
 CHATTANOOGA = Path(__file__).resolve().parents[2] / "scenarios" / "chattanooga" / "scenario.toml"
@@ -78,4 +79,4 @@ def scenario(
 
 def start(units: list[Unit], options: dict | None = None, **kw) -> State:
     """A new game on a small map (see ``scenario``), with game ``options``."""
-    return new_game(Game(scenario(units, **kw), "classic", options))
+    return new_game(Game(scenario(units, **kw), get_ruleset("classic"), options))

@@ -1,10 +1,10 @@
-"""rules/arith.py: rounding to the nearest, one half up (revised 8.32)."""
+"""rules/core/arith.py: rounding to the nearest, one half up (revised 8.32)."""
 
 from fractions import Fraction
 
 import pytest
 
-from rules.arith import nearest
+from rules.core.arith import nearest
 
 
 @pytest.mark.parametrize(

@@ -8,8 +8,8 @@ from combatmaps import attack, declare, refused, to_phase
 from rulesmaps import board, rebel, sides, start, union
 
 from rules.combat_choices import preview
-from rules.commands import DeclareAttack, Decline, EndPhase, Retreat
-from rules.decisions import PendingRetreat
+from rules.core.commands import DeclareAttack, Decline, EndPhase, Retreat
+from rules.core.decisions import PendingRetreat
 from rules.legal import choices
 from rules.reducer import execute
 

@@ -5,10 +5,11 @@ map built for the case, and the real scenario's start when it is present."""
 import pytest
 from rulesmaps import board, rebel, sides, start, union
 
-from rules.commands import EndPhase, EnterReinforcement, MoveUnit
-from rules.errors import RuleViolation
+from rules.core.commands import EndPhase, EnterReinforcement, MoveUnit
+from rules.core.errors import RuleViolation
 from rules.legal import choices, unit_moves
 from rules.reducer import decide, execute
+from rules.rulesets import get as get_ruleset
 
 QUOTA = {
     "movement_quota": {
@@ -188,10 +189,10 @@ def test_chattanooga_start():
     # 14.1, 14.2, 16.11, 17.11: the real scenario's start: Union artillery other than Sherman is not
     # offered, and every offered move is accepted
     loader = pytest.importorskip("scenarios.loader")
-    from rules.game import Game
+    from rules.core.game import Game
     from rules.reducer import new_game
 
-    state = new_game(Game(loader.load("chattanooga"), "classic"))
+    state = new_game(Game(loader.load("chattanooga"), get_ruleset("classic")))
     legal = choices(state)
     units = state.game.units
     assert all(units[u].side == "union" for u in legal.moves)

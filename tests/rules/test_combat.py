@@ -11,18 +11,18 @@ import pytest
 from combatmaps import attack, declare, of_type, refused, rolls, to_phase
 from rulesmaps import board, chattanooga_crt, rebel, sides, start, union
 
-from rules import crt
-from rules.combat import defence_multiplier
+from players.selfplay import dice_from, random_player
 from rules.combat_choices import preview
-from rules.commands import ChooseLosses, DeclareAttack, Decline, EndPhase, ResolveAttack, Retreat
-from rules.decisions import PendingAttack, PendingLosses, PendingRetreat
-from rules.events import AttackDeclared, CombatResolved, LossesTaken, OddsReduced, UnitEliminated
-from rules.hexes import hexside
+from rules.core import crt
+from rules.core.commands import ChooseLosses, DeclareAttack, Decline, EndPhase, ResolveAttack, Retreat
+from rules.core.decisions import PendingAttack, PendingLosses, PendingRetreat
+from rules.core.events import AttackDeclared, CombatResolved, LossesTaken, OddsReduced, UnitEliminated
+from rules.core.hexes import hexside
+from rules.core.scenario import Hexside
 from rules.legal import choices
+from rules.procedures.combat import defence_multiplier
+from rules.procedures.sequence import to_act
 from rules.reducer import decide, execute, fold
-from rules.scenario import Hexside
-from rules.selfplay import dice_from, random_player
-from rules.sequence import to_act
 
 COLUMNS = ["1-5", "1-4", "1-3", "1-2", "1-1", "2-1", "3-1", "4-1", "5-1", "6-1"]
 

@@ -3,9 +3,9 @@
 from combatmaps import attack, refused, to_phase
 from rulesmaps import rebel, start, union
 
-from rules.commands import Advance, DeclareAttack, Decline, EndPhase, MoveUnit, Retreat
-from rules.decisions import PendingRetreat
-from rules.events import AttackEffectivenessLost, IneffectiveUnitsEngaged
+from rules.core.commands import Advance, DeclareAttack, Decline, EndPhase, MoveUnit, Retreat
+from rules.core.decisions import PendingRetreat
+from rules.core.events import AttackEffectivenessLost, IneffectiveUnitsEngaged
 from rules.legal import choices
 from rules.reducer import execute, fold
 

@@ -1,4 +1,4 @@
-"""Gunboats (revised 9.6-9.66; rules/gunboats.py) on a small map with a river: column 03 is river,
+"""Gunboats (revised 9.6-9.66; rules/core/gunboats.py) on a small map with a river: column 03 is river,
 and 0205 (a clear hex beside it) is the scenario's extra gunboat hex, as Shiloh's 1701 (9.62)."""
 
 from __future__ import annotations
@@ -7,14 +7,15 @@ import random
 
 import pytest
 
+from players.selfplay import play_game
 from rules.combat_choices import attack_options
-from rules.commands import DeclareAttack, EndPhase, EnterReinforcement, MoveUnit
-from rules.game import Game
+from rules.core.commands import DeclareAttack, EndPhase, EnterReinforcement, MoveUnit
+from rules.core.game import Game
+from rules.core.scenario import Map, Scenario
 from rules.legal import choices
+from rules.queries.zoc import enemy_controlled
 from rules.reducer import decide, execute, new_game
-from rules.scenario import Map, Scenario
-from rules.selfplay import play_game
-from rules.zoc import enemy_controlled
+from rules.rulesets import get as get_ruleset
 from tests.rules.combatmaps import declare, refused, to_phase
 from tests.rules.rulesmaps import board, chattanooga_crt, rebel, union
 
@@ -44,7 +45,7 @@ def scenario(units, terrain=None, rulesets=("revised",), turns=3) -> Scenario:
 
 
 def start(units, **kw):
-    return new_game(Game(scenario(units, **kw), "revised"))
+    return new_game(Game(scenario(units, **kw), get_ruleset("revised")))
 
 
 def test_moves_through_any_number_of_contiguous_river_hexes_and_the_named_hexes_9_62():
@@ -139,7 +140,7 @@ def test_a_gunboat_reinforcement_enters_at_its_named_hex_9_61():
 def test_the_classic_rule_set_refuses_gunboats_9_6():
     sc = scenario([gunboat("lexington", "0305", designation="Lexington"), rebel("r", "0909")], rulesets=("classic",))
     with pytest.raises(ValueError, match="unit lexington \\(Lexington\\) is a gunboat; the classic rule set has no gunboats"):
-        Game(sc, "classic")
+        Game(sc, get_ruleset("classic"))
 
 
 def test_self_play_copes_with_gunboats_9_6():

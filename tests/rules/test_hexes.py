@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from rules.hexes import Grid, HexError, hex_number, hexside, hexside_hexes, parse_hex
+from rules.core.hexes import Grid, HexError, hex_number, hexside, hexside_hexes, parse_hex
 
 EVEN = Grid("even")
 ODD = Grid("odd")

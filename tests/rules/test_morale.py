@@ -1,4 +1,4 @@
-"""Revised morale 12.x: the levels, their effect on strength, rally (rules/morale.py).
+"""Revised morale 12.x: the levels, their effect on strength, rally (rules/revised/morale.py).
 
 Cases cited by docs/RULES_COVERAGE.md: 12.0, 12.13, 12.17, 12.41."""
 
@@ -6,7 +6,7 @@ from fractions import Fraction
 
 import pytest
 
-from rules import morale as m
+from rules.revised import morale as m
 
 
 def test_further_disorder_shakes_then_routs_12_14_12_15():

@@ -3,11 +3,11 @@
 import pytest
 from rulesmaps import board, rebel, sides, start, union
 
-from rules.commands import MoveUnit
-from rules.errors import RuleViolation
-from rules.events import UnitMoved
+from rules.core.commands import MoveUnit
+from rules.core.errors import RuleViolation
+from rules.core.events import UnitMoved
 from rules.legal import unit_moves
-from rules.movement import reachable
+from rules.procedures.movement import reachable
 from rules.reducer import decide, execute
 
 COLUMN = ("0101", "0102", "0103", "0104", "0105", "0106", "0107", "0108")

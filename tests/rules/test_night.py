@@ -4,8 +4,8 @@
 import pytest
 from rulesmaps import rebel, start, union
 
-from rules.commands import MoveUnit
-from rules.errors import RuleViolation
+from rules.core.commands import MoveUnit
+from rules.core.errors import RuleViolation
 from rules.legal import unit_moves
 from rules.reducer import decide
 

@@ -3,7 +3,7 @@
 from combatmaps import refused, to_phase
 from rulesmaps import rebel, start, union
 
-from rules.commands import DeclareAttack, EndPhase
+from rules.core.commands import DeclareAttack, EndPhase
 from rules.legal import choices
 from rules.reducer import execute
 

@@ -18,20 +18,21 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from rulesmaps import scenario, unit
 
-from rules import state as state_codec
-from rules.commands import EndPhase, EnterReinforcement, MoveUnit, StrategicMove
-from rules.errors import RuleViolation
-from rules.events import ReinforcementEntered, UnitMoved
-from rules.game import Game
-from rules.hexes import Grid, hex_number, hexside
+from players.selfplay import dice_from, random_command
+from rules.core import state as state_codec
+from rules.core.commands import EndPhase, EnterReinforcement, MoveUnit, StrategicMove
+from rules.core.errors import RuleViolation
+from rules.core.events import ReinforcementEntered, UnitMoved
+from rules.core.game import Game
+from rules.core.hexes import Grid, hex_number, hexside
+from rules.core.scenario import Hexside
 from rules.legal import choices, reach
-from rules.night import zoc_rules
+from rules.procedures.night import zoc_rules
+from rules.procedures.sequence import night_turn
+from rules.queries.stacking import overstacked
+from rules.queries.zoc import enemy_controlled
 from rules.reducer import decide, fold, new_game
-from rules.scenario import Hexside
-from rules.selfplay import dice_from, random_command
-from rules.sequence import night_turn
-from rules.stacking import overstacked
-from rules.zoc import enemy_controlled
+from rules.rulesets import get as get_ruleset
 
 CASE = re.compile(r"^\d+\.\d+$")
 GRID = Grid("even")
@@ -83,7 +84,7 @@ def random_game(seed: int, ruleset: str = "classic") -> Game:
         "reinforcements": {"lost_if_not_entered": True},
     }
     sc = scenario(units, hexes=hexes, hexsides=hexsides, turns=4, night_turns=[3], exclusive=exclusive)
-    return Game(sc, ruleset)
+    return Game(sc, get_ruleset(ruleset))
 
 
 def random_path(state, rng: random.Random, start: str) -> tuple[str, ...]:

@@ -4,8 +4,8 @@ has none: the summary of the choices names the unit, its reach gives the rule th
 import pytest
 from rulesmaps import board, rebel, start, union
 
-from rules.commands import MoveUnit
-from rules.errors import RuleViolation
+from rules.core.commands import MoveUnit
+from rules.core.errors import RuleViolation
 from rules.legal import choices, reach
 from rules.reducer import decide, execute
 

@@ -3,12 +3,12 @@
 import pytest
 from rulesmaps import board, rebel, start, union
 
-from rules.commands import EndPhase, EnterReinforcement, MoveUnit
-from rules.errors import RuleViolation
-from rules.events import PhaseEnded, ReinforcementLost
+from rules.core.commands import EndPhase, EnterReinforcement, MoveUnit
+from rules.core.errors import RuleViolation
+from rules.core.events import PhaseEnded, ReinforcementLost
 from rules.legal import choices
+from rules.procedures.reinforcements import waiting
 from rules.reducer import decide, execute
-from rules.reinforcements import waiting
 
 LOST = {"reinforcements": {"lost_if_not_entered": True}}
 

@@ -9,14 +9,14 @@ Hexes (even columns lower): 0505 touches 0504 0604 0605 0506 0405 0404; 0604 tou
 from combatmaps import attack, of_type, refused, to_phase
 from rulesmaps import board, rebel, sides, start, union
 
-from rules import exclusive
-from rules.commands import Advance, DeclareAttack, Decline, Retreat
-from rules.decisions import PendingAdvance, PendingRetreat
-from rules.events import UnitAdvanced, UnitEliminated, UnitRetreated
+from rules.core.commands import Advance, DeclareAttack, Decline, Retreat
+from rules.core.decisions import PendingAdvance, PendingRetreat
+from rules.core.events import UnitAdvanced, UnitEliminated, UnitRetreated
 from rules.legal import choices
+from rules.procedures import exclusive
+from rules.procedures.retreat import RetreatOption
+from rules.procedures.sequence import to_act
 from rules.reducer import decide, execute
-from rules.retreat import RetreatOption
-from rules.sequence import to_act
 
 
 def options(state):

@@ -7,12 +7,13 @@ from collections import Counter
 
 import pytest
 
-from rules.commands import EndPhase, EnterReinforcement, MoveUnit
-from rules.errors import RuleViolation
-from rules.game import Game
+from rules.core.commands import EndPhase, EnterReinforcement, MoveUnit
+from rules.core.errors import RuleViolation
+from rules.core.game import Game
 from rules.legal import choices
+from rules.procedures.victory import level_of
 from rules.reducer import decide, execute, new_game
-from rules.victory import level_of
+from rules.rulesets import get as get_ruleset
 from scenarios.loader import load
 
 # 003 16.1, 16.2 and 17.1 as printed (hex, strength and type: "a" artillery, "c" cavalry; "la" is
@@ -60,7 +61,7 @@ def test_revised_deployment_chart_equals_the_order_of_battle_16_1_16_2_17_1():
 
 @pytest.fixture(scope="module")
 def revised() -> Game:
-    return Game(load("chattanooga"), "revised")
+    return Game(load("chattanooga"), get_ruleset("revised"))
 
 
 @pytest.mark.parametrize(
@@ -83,8 +84,8 @@ def test_revised_levels_of_victory_21_2(revised, differential, level):
 
 
 def test_classic_levels_stay_20_2():
-    assert level_of(Game(load("chattanooga"), "classic"), 26) == "Union Decisive Victory"
-    assert level_of(Game(load("chattanooga"), "classic"), 10) == "Union Marginal Victory"
+    assert level_of(Game(load("chattanooga"), get_ruleset("classic")), 26) == "Union Decisive Victory"
+    assert level_of(Game(load("chattanooga"), get_ruleset("classic")), 10) == "Union Marginal Victory"
 
 
 def test_revised_case_numbers_of_the_exclusive_rules_18_14(revised):
@@ -99,7 +100,7 @@ def test_revised_case_numbers_of_the_exclusive_rules_18_14(revised):
 def test_parameters_for_the_combat_half_19_14_12_17(revised):
     assert revised.exclusive["artillery"] == {"case_9_18": False}  # 19.14: 9.18 does not apply
     assert revised.exclusive["town_disorders"]["area"] == "chattanooga_town"  # 12.17
-    assert "artillery" not in Game(load("chattanooga"), "classic").exclusive
+    assert "artillery" not in Game(load("chattanooga"), get_ruleset("classic")).exclusive
 
 
 def to_turn(state, turn, side="union"):
@@ -124,8 +125,8 @@ def test_night_confederates_may_enter_enemy_zones_18_2_11_12(revised):
     # 18.2, 18.16 (no extraordinary Confederate limitation), 11.12
     state = to_turn(new_game(revised), 5, "confederate")
     assert revised.exclusive["night_movement"] == {"immobile_sides": ["union"]}
-    from rules.movement import reachable
-    from rules.zoc import enemy_controlled
+    from rules.procedures.movement import reachable
+    from rules.queries.zoc import enemy_controlled
 
     ezoc = enemy_controlled(state, "confederate")
     entered = [u for u in choices(state).moves if set(reachable(state, u).ends) & ezoc]
@@ -141,7 +142,7 @@ def test_reinforcements_may_be_held_back_and_are_not_lost_17_1_5_0_5_3(revised):
 
 
 def test_held_back_reinforcements_stay_exempt_from_the_quota_until_game_turn_five_18_12(revised):
-    from rules.exclusive import counts_toward_quota
+    from rules.procedures.exclusive import counts_toward_quota
 
     state = to_turn(new_game(revised), 3)
     state, _ = execute(state, EnterReinforcement("us-1-2-xii", ("0427",)))
@@ -151,7 +152,7 @@ def test_held_back_reinforcements_stay_exempt_from_the_quota_until_game_turn_fiv
 
 
 def test_column_of_stacks_at_one_entry_hex_5_0(revised):
-    from rules.reinforcements import entry_cost
+    from rules.procedures.reinforcements import entry_cost
 
     state = to_turn(new_game(revised), 2)
     first = entry_cost(state, "0528", "us-1-2-xii")
@@ -163,7 +164,7 @@ def test_column_of_stacks_at_one_entry_hex_5_0(revised):
 
 
 def test_late_reinforcements_may_enter_within_three_hexes_of_their_entry_hexes_5_5(revised):
-    from rules.reinforcements import entry_hexes
+    from rules.procedures.reinforcements import entry_hexes
 
     on_time = to_turn(new_game(revised), 2)
     late = to_turn(on_time, 3)
@@ -222,7 +223,7 @@ def test_ferries_only_along_their_arrows_and_never_ended_in_20_21_20_22(revised)
 
 def test_victory_points_schedule_is_the_1975_one_21_1_21_11_21_12(revised):
     # 21.11 i-iii and 21.12 i-ii award what 20.11/20.12 award: the same parameters, the same code
-    classic = Game(load("chattanooga"), "classic").exclusive["victory"]
+    classic = Game(load("chattanooga"), get_ruleset("classic")).exclusive["victory"]
     ours = revised.exclusive["victory"]
     assert {k: v for k, v in ours.items() if k != "levels"} == {k: v for k, v in classic.items() if k != "levels"}
     assert ours["per_enemy_unit_eliminated"] == {"confederate": 3, "union": 2}
@@ -233,7 +234,7 @@ def test_a_revised_game_ends_with_a_level_of_victory_21_0_21_2(revised):
     # 21.0, 21.2
     import random
 
-    from rules.selfplay import PLAYERS, refereed_game
+    from players.selfplay import PLAYERS, refereed_game
 
     final, log, referee = refereed_game(new_game(revised), random.Random(7), PLAYERS["greedy"])
     assert final.game_over and final.result in {lv["level"] for lv in revised.exclusive["victory"]["levels"]}
@@ -261,7 +262,7 @@ def test_selfplay_command_line_under_the_revised_rules(capsys):
 def test_redoubt_hexsides_cost_no_movement_20_0_20_1(revised):
     # 20.0, 20.1: Union fortifications and Confederate rifle pits are equal "in terms of defensive and movement
     # cost purposes"; 10.1 "Redoubt hex side: Other Terrain" (no extra cost; the defence: 8.46)
-    from rules.revised_movement import hex_cost
+    from rules.revised.movement import hex_cost
 
     sides = revised.scenario.map.hexsides
     redoubts = [k for k, v in sides.items() if "redoubt" in v.features and len(v.features) == 1]

@@ -1,5 +1,5 @@
 """Revised combat 8.x, artillery 9.x, night 11.23: the table, odds, strength modification, terrain
-(rules/crt_revised.py, rules/revised_combat.py).
+(rules/revised/crt.py, rules/revised/combat.py).
 
 Also shown: 8.3 and 12.24, 12.25 (each unit adjusted alone, at each stage, never below 1; the total
 adjusted for night), 8.44 and 10.27 (the most favourable shift of each side, netted), 9.16, 9.23, 9.45
@@ -11,10 +11,10 @@ from fractions import Fraction
 
 import pytest
 
-from rules import crt_revised as t
-from rules import morale as m
-from rules import revised_combat as rc
-from rules.revised_combat import Attacker
+from rules.revised import combat as rc
+from rules.revised import crt as t
+from rules.revised import morale as m
+from rules.revised.combat import Attacker
 
 
 def test_table_has_twelve_columns_and_six_whole_rows_8_6():

@@ -14,7 +14,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from test_selfplay import CASE, GRID, battlefield
 
-from rules.combat import may_attack
+from players.selfplay import PLAYERS, declaration, dice_from, random_decision, refereed_game
 from rules.combat_choices import (
     AdvanceChoice,
     BeforeCombatChoice,
@@ -23,18 +23,19 @@ from rules.combat_choices import (
     ResolveChoice,
     RetreatChoice,
 )
-from rules.commands import DeclareAttack, Retreat
-from rules.errors import RuleViolation
-from rules.events import AttackDeclared
-from rules.game import Game
+from rules.core.commands import DeclareAttack, Retreat
+from rules.core.errors import RuleViolation
+from rules.core.events import AttackDeclared
+from rules.core.game import Game
 from rules.legal import choices
+from rules.procedures.combat import may_attack
 from rules.reducer import decide, fold, new_game
-from rules.selfplay import PLAYERS, declaration, dice_from, random_decision, refereed_game
+from rules.rulesets import get as get_ruleset
 
 
 def revised_battlefield(seed: int) -> Game:
     classic = battlefield(seed)
-    return Game(classic.scenario, "revised", {"auto_single_choice": random.Random(seed).random() < 0.3})
+    return Game(classic.scenario, get_ruleset("revised"), {"auto_single_choice": random.Random(seed).random() < 0.3})
 
 
 def check_attack_agreement(state, rng: random.Random) -> None:

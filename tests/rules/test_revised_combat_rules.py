@@ -12,9 +12,8 @@ from __future__ import annotations
 
 import pytest
 
-from rules.combat import why_may_not_attack
 from rules.combat_choices import LossesChoice, RallyChoice, decision_choice
-from rules.commands import (
+from rules.core.commands import (
     ChooseLosses,
     DeclareAttack,
     EndPhase,
@@ -23,18 +22,20 @@ from rules.commands import (
     ResolveAttack,
     RollRally,
 )
-from rules.decisions import PendingAdvance, PendingLosses, PendingRally, PendingRetreat
-from rules.events import MoraleChanged, NightCombatDie
-from rules.game import Game
+from rules.core.decisions import PendingAdvance, PendingLosses, PendingRally, PendingRetreat
+from rules.core.events import MoraleChanged, NightCombatDie
+from rules.core.game import Game
+from rules.core.scenario import Hexside
 from rules.legal import choices
+from rules.procedures.combat import why_may_not_attack
 from rules.reducer import decide, execute, fold, new_game
-from rules.scenario import Hexside
+from rules.rulesets import get as get_ruleset
 from tests.rules.combatmaps import of_type, refused, rolls, to_phase
 from tests.rules.rulesmaps import board, rebel, scenario, union
 
 
 def start(units, options=None, **kw):
-    return new_game(Game(scenario(units, **kw), "revised", options))
+    return new_game(Game(scenario(units, **kw), get_ruleset("revised"), options))
 
 
 def declared(state, attackers, defenders):
@@ -288,7 +289,7 @@ def test_a_routed_unit_does_not_advance_12_35_and_routed_artillery_gets_no_bonus
     s = to_phase(start(units))
     s.morale["r1"] = "routed"
     s, _ = declared(s, ["a"], ["0505"])
-    from rules.commands import RetreatBeforeCombat
+    from rules.core.commands import RetreatBeforeCombat
 
     s = fold(s, decide(s, RetreatBeforeCombat(())))  # 12.34: the attacker leaves the Routed unit in place
     a = s.pending[0]
@@ -362,7 +363,7 @@ def test_a_routed_unit_rallying_on_a_six_is_eliminated_12_43():
 
 # -- retreat before combat (8.77-8.79, 12.19, 12.34) ---------------------------------------------------
 def _retreat_first_option(s):
-    from rules.commands import Retreat
+    from rules.core.commands import Retreat
 
     choice = decision_choice(s)
     o = choice.options[0]
@@ -370,9 +371,9 @@ def _retreat_first_option(s):
 
 
 def test_cavalry_retreats_two_hexes_before_combat_and_the_attack_is_over_8_77_8_79_12_19():
-    from rules.commands import RetreatBeforeCombat
-    from rules.decisions import PendingBeforeCombat
-    from rules.events import AttackVoided
+    from rules.core.commands import RetreatBeforeCombat
+    from rules.core.decisions import PendingBeforeCombat
+    from rules.core.events import AttackVoided
 
     s = to_phase(start([union("a", "0404", strength=4), rebel("c", "0505", type_="cavalry", strength=2)]))
     s, _ = execute(s, DeclareAttack(("a",), ("0505",)))
@@ -388,7 +389,7 @@ def test_cavalry_retreats_two_hexes_before_combat_and_the_attack_is_over_8_77_8_
 
 
 def _first_retreat_command(s):
-    from rules.commands import Retreat
+    from rules.core.commands import Retreat
 
     choice = decision_choice(s)
     o = choice.options[0]
@@ -396,8 +397,8 @@ def _first_retreat_command(s):
 
 
 def test_cavalry_stays_on_a_six_8_77():
-    from rules.commands import RetreatBeforeCombat
-    from rules.decisions import PendingAttack
+    from rules.core.commands import RetreatBeforeCombat
+    from rules.core.decisions import PendingAttack
 
     s = to_phase(start([union("a", "0404", strength=4), rebel("c", "0505", type_="cavalry", strength=2)]))
     s, _ = execute(s, DeclareAttack(("a",), ("0505",)))
@@ -406,7 +407,7 @@ def test_cavalry_stays_on_a_six_8_77():
 
 
 def test_no_retreat_before_combat_from_cavalry_attackers_or_bombardment_alone_8_77_8_78():
-    from rules.decisions import PendingAttack
+    from rules.core.decisions import PendingAttack
 
     s = to_phase(start([union("k", "0404", type_="cavalry"), rebel("c", "0505", type_="cavalry", strength=2)]))
     s, _ = execute(s, DeclareAttack(("k",), ("0505",)))
@@ -417,8 +418,8 @@ def test_no_retreat_before_combat_from_cavalry_attackers_or_bombardment_alone_8_
 
 
 def test_the_attacker_may_retreat_routed_defenders_before_combat_12_34():
-    from rules.commands import RetreatBeforeCombat
-    from rules.decisions import PendingAttack, PendingBeforeCombat
+    from rules.core.commands import RetreatBeforeCombat
+    from rules.core.decisions import PendingAttack, PendingBeforeCombat
 
     units = [union("a", "0404", strength=6), rebel("r", "0505", strength=3), rebel("s", "0505", strength=2)]
     s = start(units)
@@ -435,7 +436,7 @@ def test_the_attacker_may_retreat_routed_defenders_before_combat_12_34():
 
 
 def test_a_shaken_unit_that_did_not_move_may_be_routed_to_avoid_attacking_12_16():
-    from rules.commands import VoluntaryRout
+    from rules.core.commands import VoluntaryRout
 
     s = start([union("a", "0404", strength=2), rebel("r", "0505", strength=9)])
     s = fold(s, [MoraleChanged(changes=(("a", "shaken"),), case="12.0")])
@@ -448,7 +449,7 @@ def test_a_shaken_unit_that_did_not_move_may_be_routed_to_avoid_attacking_12_16(
 
 
 def test_a_unit_that_moved_may_not_be_routed_voluntarily_12_16():
-    from rules.commands import VoluntaryRout
+    from rules.core.commands import VoluntaryRout
 
     s = start([union("a", "0403", strength=2), rebel("r", "0606", strength=9)])
     s = fold(s, [MoraleChanged(changes=(("a", "shaken"),), case="12.0")])
@@ -460,8 +461,8 @@ def test_a_unit_that_moved_may_not_be_routed_voluntarily_12_16():
 
 def test_the_defender_chooses_the_forest_shift_or_the_other_terrain_benefits_8_45_10_25():
     from rules.combat_choices import BeforeCombatChoice
-    from rules.commands import ChooseTerrain
-    from rules.decisions import PendingAttack
+    from rules.core.commands import ChooseTerrain
+    from rules.core.decisions import PendingAttack
 
     units = [union("a", "0202", strength=8), rebel("r1", "0201", strength=1), rebel("r2", "0203", strength=1)]
     s = to_phase(start(units, hexes=board(terrain={"0201": "forest", "0203": "forest_rough"})))
@@ -476,7 +477,7 @@ def test_the_defender_chooses_the_forest_shift_or_the_other_terrain_benefits_8_4
 
 
 def test_no_terrain_choice_when_only_one_benefit_applies_8_45():
-    from rules.decisions import PendingAttack
+    from rules.core.decisions import PendingAttack
 
     s = to_phase(start([union("a", "0404", strength=4), rebel("r", "0505", strength=2)], hexes=board(terrain={"0505": "forest"})))
     s, _ = execute(s, DeclareAttack(("a",), ("0505",)))
@@ -484,7 +485,7 @@ def test_no_terrain_choice_when_only_one_benefit_applies_8_45():
 
 
 def test_breastworks_shift_one_left_only_when_attacked_entirely_through_them_10_38():
-    from rules.fieldworks import Breastworks
+    from rules.core.breastworks import Breastworks
 
     units = [union("a", "0404", strength=4), union("b", "0604", strength=4), rebel("r", "0505", strength=4)]
     s = to_phase(start(units))
@@ -497,7 +498,7 @@ def test_breastworks_shift_one_left_only_when_attacked_entirely_through_them_10_
 
 
 def test_a_unit_building_breastworks_is_attacked_one_column_right_and_the_marker_goes_10_34():
-    from rules.fieldworks import Breastworks
+    from rules.core.breastworks import Breastworks
 
     s = to_phase(start([union("a", "0404", strength=4), rebel("r", "0505", strength=4)]))
     s.breastworks = {"0505": Breastworks(status="building", side="confederate", unit="r")}

@@ -6,11 +6,11 @@ import pytest
 from rulesmaps import rebel, union
 from test_revised_movement import game
 
-from rules.commands import BuildBreastworks, CompleteBreastworks, EndPhase, MoveUnit
-from rules.errors import RuleViolation
+from rules.core.commands import BuildBreastworks, CompleteBreastworks, EndPhase, MoveUnit
+from rules.core.errors import RuleViolation
 from rules.legal import choices
 from rules.reducer import decide, execute, new_game
-from rules.revised_movement import facings
+from rules.revised.movement import facings
 
 MAY_BUILD = {"breastworks": {"may_build": True}}
 
@@ -101,8 +101,8 @@ def test_unfinished_marker_removed_when_its_unit_leaves_10_34():
 
 
 def test_unfinished_marker_removed_when_an_enemy_ends_a_combat_phase_adjacent_10_34():
-    from rules.events import BreastworksRemoved
-    from rules.revised_movement import remove_unfinished_breastworks
+    from rules.core.events import BreastworksRemoved
+    from rules.revised.movement import remove_unfinished_breastworks
 
     state = start([union("i", "0505"), rebel("r", "1010")])
     state, _ = execute(state, BuildBreastworks(unit="i"))
@@ -131,7 +131,7 @@ def test_deployment_markers_are_trenches_10_33():
 
 
 def test_zones_of_control_do_not_extend_into_a_trench_across_its_hexsides_10_39():
-    from rules.zoc import enemy_controlled
+    from rules.queries.zoc import enemy_controlled
 
     state = entrenched([union("i", "0505"), rebel("r", "0604")])
     ezoc = enemy_controlled(state, "union")
@@ -154,7 +154,7 @@ def test_units_in_a_trench_need_not_attack_across_it_10_39():
 
 
 def test_a_trench_unit_that_attacks_attacks_all_adjacent_units_10_39():
-    from rules.commands import DeclareAttack
+    from rules.core.commands import DeclareAttack
     from tests.rules.combatmaps import to_phase
 
     state = to_phase(entrenched([union("i", "0505", strength=8), rebel("r1", "0604"), rebel("r2", "0605")]))
@@ -171,7 +171,7 @@ def test_a_trench_unit_that_attacks_attacks_all_adjacent_units_10_39():
 def test_artillery_in_a_trench_bombards_across_it_10_39():
     # 10.39: across its trench hexsides no enemy zone reaches the battery, so it is not "in an enemy
     # zone" (9.41) and bombards the adjacent hex (range 1) rather than attacking like infantry
-    from rules.commands import DeclareAttack
+    from rules.core.commands import DeclareAttack
     from tests.rules.combatmaps import to_phase
 
     state = to_phase(entrenched([union("a", "0505", type_="artillery", strength=4), rebel("r", "0604", strength=2)]))
@@ -184,7 +184,7 @@ def test_self_play_with_trenches_never_stalls_10_39(seed):
     # 10.39's optional attacks and the obligations they bring never leave a phase that cannot end
     import random
 
-    from rules.selfplay import play_game
+    from players.selfplay import play_game
 
     units = [union("i", "0505", strength=5), union("j", "0404", strength=3), rebel("r1", "0604"), rebel("r2", "0706", strength=5)]
     state = entrenched(units)

@@ -6,15 +6,16 @@ from fractions import Fraction
 import pytest
 from rulesmaps import board, chattanooga_crt, rebel, union
 
-from rules.commands import MoveUnit, StrategicMove
-from rules.errors import RuleViolation
-from rules.game import Game
-from rules.hexes import hexside
+from rules.core.commands import MoveUnit, StrategicMove
+from rules.core.errors import RuleViolation
+from rules.core.game import Game
+from rules.core.hexes import hexside
+from rules.core.scenario import Hexside, Map, Scenario
 from rules.legal import choices
-from rules.movement import check_path, reachable
+from rules.procedures.movement import check_path, reachable
 from rules.reducer import decide, new_game
-from rules.revised_movement import strategic_reach
-from rules.scenario import Hexside, Map, Scenario
+from rules.revised.movement import strategic_reach
+from rules.rulesets import get as get_ruleset
 
 COLUMN = ("0101", "0102", "0103", "0104", "0105", "0106", "0107", "0108", "0109", "0110")
 
@@ -33,7 +34,7 @@ def game(units, hexes=None, hexsides=None, levels=None, night_turns=None, exclus
         cases={"revised": cases or {}},
         crt=chattanooga_crt(),
     )
-    return Game(sc, "revised")
+    return Game(sc, get_ruleset("revised"))
 
 
 def start(units, **kw):
@@ -113,7 +114,7 @@ def test_turnpike_fractions_are_exact_on_the_wire_and_in_the_log_6_22():
     # records it exactly, and both encode as JSON (the protocol's types)
     import msgspec
 
-    from rules.arith import movement_points
+    from rules.core.arith import movement_points
     from rules.reducer import fold
 
     sides = {hexside(a, b): side({"turnpike"}) for a, b in zip(COLUMN, COLUMN[1:], strict=False)}
@@ -234,7 +235,7 @@ def test_zones_of_control_do_not_cross_into_a_trench_hex_7_6_10_39():
 
 def test_stacking_two_units_6_32():
     state = start([union("a", "0101"), union("b", "0102"), union("c", "0103"), FAR])
-    from rules.commands import EndPhase
+    from rules.core.commands import EndPhase
     from rules.reducer import execute
 
     state, _ = execute(state, MoveUnit("a", ("0101", "0102")))
@@ -283,7 +284,7 @@ def test_strategic_movement_cavalry_adds_four_6_43():
 
 
 def strategic_allowance_of(state, unit):
-    from rules.revised_movement import strategic_allowance
+    from rules.revised.movement import strategic_allowance
 
     return strategic_allowance(state, unit)
 
@@ -312,8 +313,8 @@ def test_strategic_moves_are_offered_6_4():
 
 def test_reinforcements_may_enter_in_an_enemy_zone_but_not_an_enemy_hex_5_4():
     # 5.4, 7.2, 6.12
-    from rules.commands import EnterReinforcement
-    from rules.reinforcements import entry_cost
+    from rules.core.commands import EnterReinforcement
+    from rules.procedures.reinforcements import entry_cost
 
     state = start([union("r", None, arrives=1, entry=["0101", "0105"]), rebel("s", "0102"), rebel("t", "0105")])
     assert entry_cost(state, "0101", "r") == 2  # clear 1, but 2 into an enemy-controlled hex (7.2)
@@ -325,9 +326,9 @@ def test_reinforcements_may_enter_in_an_enemy_zone_but_not_an_enemy_hex_5_4():
 
 def test_reinforcements_column_of_stacks_pays_more_per_stack_5_0():
     # 5.0 column of stacks; 5.1 entering at any time of the Movement Phase; 5.2 moving on like any unit
-    from rules.commands import EnterReinforcement
+    from rules.core.commands import EnterReinforcement
+    from rules.procedures.reinforcements import entry_cost
     from rules.reducer import execute
-    from rules.reinforcements import entry_cost
 
     units = [union(f"r{i}", None, arrives=1, entry=["0105"]) for i in range(5)]
     state = start([*units, FAR])
@@ -341,9 +342,9 @@ def test_reinforcements_column_of_stacks_pays_more_per_stack_5_0():
 
 def test_reinforcement_column_along_a_turnpike_pays_two_thirds_per_stack_5_0():
     # 5.0 exception: 2/3 MP more per prior stack along a turnpike (6.22)
-    from rules.commands import EnterReinforcement
+    from rules.core.commands import EnterReinforcement
+    from rules.procedures.reinforcements import entry_cost
     from rules.reducer import execute
-    from rules.reinforcements import entry_cost
 
     sides = {hexside("0105", "0205"): side({"turnpike"})}
     units = [union(f"r{i}", None, arrives=1, entry=["0105"]) for i in range(3)]
@@ -391,7 +392,7 @@ def test_friendly_units_and_zones_do_not_hinder_6_31_6_33_6_34():
 
 
 def test_zones_of_control_are_mutual_and_always_there_7_1_7_5():
-    from rules.zoc import enemy_controlled
+    from rules.queries.zoc import enemy_controlled
 
     state = start([union("i", "0101"), rebel("r", "0102")])
     assert "0101" in enemy_controlled(state, "union") and "0102" in enemy_controlled(state, "confederate")  # 7.1
@@ -415,7 +416,7 @@ def test_moved_once_6_18():
 
 def test_the_revised_sequence_has_a_combat_phase_at_night_4_0_11_2():
     # 4.0, 11.0, 11.2
-    from rules.commands import EndPhase
+    from rules.core.commands import EndPhase
     from rules.reducer import execute
 
     state = start([union("i", "0101"), FAR], night_turns=[1])
@@ -425,7 +426,7 @@ def test_the_revised_sequence_has_a_combat_phase_at_night_4_0_11_2():
 
 def test_terrain_effects_chart_movement_column_10_1():
     # 10.0, 10.1: the Terrain Effects Chart's movement column (the "*" second figure for artillery)
-    from rules.revised_movement import hex_cost
+    from rules.revised.movement import hex_cost
 
     kinds = {"0102": "forest", "0103": "rough", "0104": "forest_rough", "0105": "swamp", "0106": "town", "0107": "pond"}
     g = game([union("i", "0101"), FAR], hexes=board(10, 10, kinds))
@@ -434,7 +435,7 @@ def test_terrain_effects_chart_movement_column_10_1():
 
 
 def test_no_combat_in_the_movement_phase_6_14():
-    from rules.commands import DeclareAttack
+    from rules.core.commands import DeclareAttack
 
     state = start([union("i", "0101"), rebel("r", "0102")])
     assert refused(state, DeclareAttack(attackers=("i",), defenders=("0102",))) == "6.14"
@@ -455,7 +456,7 @@ def test_only_units_with_a_route_to_take_are_offered_strategic_movement():
 
 def test_hexes_within_a_distance_are_those_the_grid_measures():
     # 6.41, 6.44, 10.34: "within n hexes" of a set of hexes, by the union of each hex's disk
-    from rules.revised_movement import _within
+    from rules.revised.movement import _within
 
     g = game([union("u", "0101"), rebel("c", "1010")])
     for hexes, n in ((["0505"], 2), (["0101", "1010", "0407"], 3), ([], 2)):

@@ -13,21 +13,22 @@ import random
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
-from rules.commands import DeclareAttack, EndPhase, Retreat
-from rules.decisions import PendingLosses, PendingRetreat
-from rules.events import DecisionDeclined
-from rules.game import Game
+from players.selfplay import dice_from, random_attack, random_decision
+from rules.core.commands import DeclareAttack, EndPhase, Retreat
+from rules.core.decisions import PendingLosses, PendingRetreat
+from rules.core.events import DecisionDeclined
+from rules.core.game import Game
 from rules.legal import choices
+from rules.procedures.sequence import why_phase_may_not_end
 from rules.reducer import execute, new_game
-from rules.selfplay import dice_from, random_attack, random_decision
-from rules.sequence import why_phase_may_not_end
+from rules.rulesets import get as get_ruleset
 from tests.rules.combatmaps import refused, to_phase
 from tests.rules.rulesmaps import rebel, scenario, union
 from tests.rules.test_revised_shared_cases import declared, resolve
 
 
 def start(units, ruleset="revised", **kw):
-    return to_phase(new_game(Game(scenario(units, **kw), ruleset)))
+    return to_phase(new_game(Game(scenario(units, **kw), get_ruleset(ruleset))))
 
 
 def stack(*more, ruleset="revised"):

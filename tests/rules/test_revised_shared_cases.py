@@ -1,7 +1,7 @@
-"""Revised cases whose mechanics the 1975 rules share (rules/combat.py, retreat.py, artillery.py,
+"""Revised cases whose mechanics the 1975 rules share (rules/procedures/combat.py, retreat.py, artillery.py,
 exclusive.py), each checked under ``Game(..., "revised")`` on a small map and cited by its revised
 number: 5.6, 8.23, 8.73, 8.74, 8.8, 8.81, 8.82, 9.42, 9.44, 9.46, 9.51, 11.22, Chattanooga 18.13 and
-20.23; and the fieldworks cases 10.35 and 10.37 (rules/fieldworks.py).
+20.23; and the fieldworks cases 10.35 and 10.37 (rules/core/breastworks.py).
 
 Hexes (even columns half a hex lower): 0505 touches 0504 0604 0605 0506 0405 0404; 0604 touches 0603
 0704 0705 0605 0505 0504; 0705 touches 0704 0804 0805 0706 0605 0604. Union units at 0404 and 0506
@@ -10,9 +10,8 @@ control every neighbour of 0505 but 0604.
 
 from __future__ import annotations
 
-from rules import exclusive
 from rules.combat_choices import preview
-from rules.commands import (
+from rules.core.commands import (
     Advance,
     BuildBreastworks,
     CompleteBreastworks,
@@ -23,12 +22,14 @@ from rules.commands import (
     ResolveAttack,
     Retreat,
 )
-from rules.decisions import PendingAdvance, PendingRetreat
-from rules.events import BreastworksRemoved, UnitEliminated, UnitRetreated
-from rules.game import Game
+from rules.core.decisions import PendingAdvance, PendingRetreat
+from rules.core.events import BreastworksRemoved, UnitEliminated, UnitRetreated
+from rules.core.game import Game
 from rules.legal import choices
+from rules.procedures import exclusive
 from rules.reducer import decide, execute, fold, new_game
-from rules.revised_movement import facings
+from rules.revised.movement import facings
+from rules.rulesets import get as get_ruleset
 from tests.rules.combatmaps import of_type, refused, to_phase
 from tests.rules.rulesmaps import board, rebel, scenario, sides, union
 
@@ -38,7 +39,7 @@ CHATTANOOGA_CASES = {"movement_quota": "18.11", "ferries": "20.21", "ferries.end
 
 def start(units, options=None, cases=None, **kw):
     """A new revised game on a small map (tests/rules/rulesmaps.py), ``cases`` its revised numbers."""
-    return new_game(Game(scenario(units, cases={"revised": cases or {}}, **kw), "revised", options))
+    return new_game(Game(scenario(units, cases={"revised": cases or {}}, **kw), get_ruleset("revised"), options))
 
 
 def declared(state, attackers, defenders):

@@ -1,5 +1,5 @@
-"""The revised line of sight with elevation (003: 9.31-9.37; rules/revised_sight.py), on small maps with
-levels and ridges, through the revised rule set's procedure ``line_of_sight`` (rules/artillery.py).
+"""The revised line of sight with elevation (003: 9.31-9.37; rules/revised/sight.py), on small maps with
+levels and ridges, through the revised rule set's procedure ``line_of_sight`` (rules/queries/artillery.py).
 
 The lines used (even columns half a hex lower): 0302 -> 0305 crosses 0303 and 0304 (the firer's hexsides:
 0302|0303; the target's: 0304|0305); 0106 -> 0306 runs along hexside 0205|0206 (9.32); 0202 -> 0605
@@ -12,11 +12,12 @@ from __future__ import annotations
 import msgspec
 import pytest
 
-from rules import artillery
-from rules.commands import DeclareAttack
-from rules.game import Game
-from rules.hexes import Grid
+from rules.core.commands import DeclareAttack
+from rules.core.game import Game
+from rules.core.hexes import Grid
+from rules.queries import artillery
 from rules.reducer import new_game
+from rules.rulesets import get as get_ruleset
 from tests.rules.combatmaps import refused, to_phase
 from tests.rules.rulesmaps import board, rebel, scenario, sides, union
 
@@ -26,7 +27,7 @@ def game(terrain=None, levels=None, ridges=(), units=(), ruleset="revised") -> G
         list(units), hexes=board(terrain=terrain or {}), hexsides=sides({r: {"ridge"} for r in ridges})
     )
     sc = msgspec.structs.replace(sc, map=msgspec.structs.replace(sc.map, levels=dict(levels or {})))
-    return Game(sc, ruleset)
+    return Game(sc, get_ruleset(ruleset))
 
 
 def sees(firer, target, **kw) -> bool:
@@ -141,11 +142,11 @@ def test_bombardment_needs_the_line_and_units_never_block_9_31_9_37():
         new_game(
             Game(
                 msgspec.structs.replace(sc, map=msgspec.structs.replace(sc.map, levels={"0304": 2})),
-                "revised",
+                get_ruleset("revised"),
             )
         )
     )
     e = refused(s, DeclareAttack(("g",), ("0305",)))
     assert "0304" in str(e) and "level 2" in str(e)  # 9.35: the hill between blocks
-    s = to_phase(new_game(Game(sc, "revised")))
+    s = to_phase(new_game(Game(sc, get_ruleset("revised"))))
     assert artillery.bombard_problem(s.game, "0302", "0305") is None  # the friendly unit in 0303 (9.37)

@@ -20,17 +20,18 @@ from hypothesis import strategies as st
 from rulesmaps import scenario, unit
 
 from api.cli import main
-from rules.combat import may_attack
+from players.selfplay import PLAYERS, declaration, dice_from, random_decision, refereed_game
 from rules.combat_choices import AdvanceChoice, LossesChoice, ResolveChoice, RetreatChoice
-from rules.commands import DeclareAttack, Retreat
-from rules.errors import RuleViolation
-from rules.events import AttackDeclared
-from rules.game import Game
-from rules.hexes import Grid, hex_number, hexside
+from rules.core.commands import DeclareAttack, Retreat
+from rules.core.errors import RuleViolation
+from rules.core.events import AttackDeclared
+from rules.core.game import Game
+from rules.core.hexes import Grid, hex_number, hexside
+from rules.core.scenario import Hexside
 from rules.legal import choices
+from rules.procedures.combat import may_attack
 from rules.reducer import decide, fold, new_game
-from rules.scenario import Hexside
-from rules.selfplay import PLAYERS, declaration, dice_from, random_decision, refereed_game
+from rules.rulesets import get as get_ruleset
 from scenarios.loader import load
 
 CASE = re.compile(r"^\d+\.\d+$")
@@ -92,7 +93,7 @@ def battlefield(seed: int, ruleset: str = "classic") -> Game:
     options = {"attack_effectiveness": rng.random() < 0.5, "auto_single_choice": rng.random() < 0.3}
     if ruleset != "classic":
         options.pop("attack_effectiveness")  # the 1975 optional rule 11.0; the revised morale replaces it
-    return Game(sc, ruleset, options)
+    return Game(sc, get_ruleset(ruleset), options)
 
 
 def check_attack_agreement(state, rng: random.Random) -> None:
@@ -183,7 +184,7 @@ def test_self_played_small_battles_keep_every_invariant(ruleset, seed, players):
 @pytest.mark.parametrize("players", ["random", "greedy"])
 def test_chattanooga_self_played_to_the_end(players, ruleset):
     # 14.32, 20.0 (revised 16.4, 21.0): whole games of the scenario under the referee
-    start = new_game(Game(load("chattanooga"), ruleset))
+    start = new_game(Game(load("chattanooga"), get_ruleset(ruleset)))
     # nine days of 4 phases; the night has 2 in 1975 (10.1: no Combat Phase), 4 in the revised (11.2)
     phases = 38 if ruleset == "classic" else 40
     for seed in (1, 2) if ruleset == "classic" else (1,):  # (200 revised games: bluegray selfplay)
@@ -194,7 +195,7 @@ def test_chattanooga_self_played_to_the_end(players, ruleset):
 @pytest.mark.slow
 def test_chattanooga_many_games_with_every_option():
     # the same over more games, with attack effectiveness (11.0) and lone choices applied by themselves
-    start = new_game(Game(load("chattanooga"), "classic", {"attack_effectiveness": True, "auto_single_choice": True}))
+    start = new_game(Game(load("chattanooga"), get_ruleset("classic"), {"attack_effectiveness": True, "auto_single_choice": True}))
     for seed in range(10):
         for players in ("random", "greedy"):
             refereed_game(start, random.Random(seed), PLAYERS[players])
@@ -216,11 +217,11 @@ def test_combat_events_commands_and_pending_decisions_round_trip():
     # decoded log gives the same state; the choices encode for a client
     import msgspec
 
-    from rules import commands, events
-    from rules import state as codec
-    from rules.selfplay import play
+    from players.selfplay import play
+    from rules.core import commands, events
+    from rules.core import state as codec
 
-    game = Game(load("chattanooga"), "classic", {"attack_effectiveness": True})
+    game = Game(load("chattanooga"), get_ruleset("classic"), {"attack_effectiveness": True})
     start = new_game(game)
     log, pending_seen = [], 0
     for before, command, evs in play(start, random.Random(3)):

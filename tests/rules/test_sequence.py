@@ -4,11 +4,11 @@ game after the final Game-Turn."""
 import pytest
 from rulesmaps import rebel, start, union
 
-from rules.commands import EndPhase, MoveUnit
-from rules.errors import RuleViolation
-from rules.events import GameEnded, GameTurnAdvanced, PhaseBegan, PhaseEnded
+from rules.core.commands import EndPhase, MoveUnit
+from rules.core.errors import RuleViolation
+from rules.core.events import GameEnded, GameTurnAdvanced, PhaseBegan, PhaseEnded
+from rules.procedures.sequence import to_act
 from rules.reducer import decide, execute
-from rules.sequence import to_act
 
 
 def phases_played(state, n):

@@ -4,10 +4,11 @@ end of the phase is refused and never offered."""
 import pytest
 from rulesmaps import rebel, start, union
 
-from rules.commands import EndPhase, MoveUnit
-from rules.errors import RuleViolation
+from rules.core.commands import EndPhase, MoveUnit
+from rules.core.errors import RuleViolation
 from rules.legal import choices, unit_moves
 from rules.reducer import decide, execute
+from rules.rulesets import get as get_ruleset
 
 
 def refused(state, command) -> str:
@@ -74,17 +75,17 @@ def test_the_offered_ends_are_those_the_move_itself_would_pass(ruleset):
     # after each move, lets through
     import random
 
-    from rules.events import UnitMoved
-    from rules.game import Game
-    from rules.handlers import apply
-    from rules.movement import check_no_dead_end, reachable
+    from players.selfplay import PLAYERS, play
+    from rules.core.events import UnitMoved
+    from rules.core.game import Game
+    from rules.core.handlers import apply
+    from rules.core.state import MOVEMENT
+    from rules.procedures.movement import check_no_dead_end, reachable
+    from rules.queries.stacking import overstacked
     from rules.reducer import new_game
-    from rules.selfplay import PLAYERS, play
-    from rules.stacking import overstacked
-    from rules.state import MOVEMENT
     from scenarios.loader import load
 
-    start_ = new_game(Game(load("chattanooga"), ruleset))
+    start_ = new_game(Game(load("chattanooga"), get_ruleset(ruleset)))
     checked = 0
     for before, _command, _events in play(start_, random.Random(2), max_commands=500, players=PLAYERS["random"]):
         if before.phase != MOVEMENT or before.pending or not overstacked(before, before.phasing):

@@ -1,4 +1,4 @@
-"""``rules.selfplay.summary_command``: a random command from the choices without destinations (what
+"""``players.selfplay.summary_command``: a random command from the choices without destinations (what
 the server sends a client), asking for one drawn unit's reach at a time (`rules.legal.reach`), as
 `bluegray loadtest --choices` and the web client play.
 
@@ -13,12 +13,13 @@ import random
 
 import pytest
 
-from rules.commands import EndPhase, EnterReinforcement, MoveUnit
-from rules.game import Game
+from players.selfplay import DeadEnd, answered, dice_from, random_command, random_player, summary_command
+from rules.core.commands import EndPhase, EnterReinforcement, MoveUnit
+from rules.core.game import Game
+from rules.core.state import MOVEMENT
 from rules.legal import Choices, Destination, Refusal, choices, reach
 from rules.reducer import decide, fold, new_game
-from rules.selfplay import DeadEnd, answered, dice_from, random_command, random_player, summary_command
-from rules.state import MOVEMENT
+from rules.rulesets import get as get_ruleset
 from scenarios.loader import load
 
 
@@ -26,7 +27,7 @@ def movement_positions(ruleset: str, seed: int, wanted: int):
     """Movement Phase positions with nothing pending, from a game self-played by the random player."""
     rng = random.Random(seed)
     dice = dice_from(rng)
-    state = new_game(Game(load("chattanooga"), ruleset))
+    state = new_game(Game(load("chattanooga"), get_ruleset(ruleset)))
     found = 0
     for _ in range(2000):
         if state.game_over or found == wanted:

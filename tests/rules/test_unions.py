@@ -1,13 +1,14 @@
-"""Commands and events are each one declared union (rules/commands.py ``COMMAND_TYPES``,
-rules/events.py ``EVENT_TYPES``), and each rule set's handler table (rules/handlers.py) covers what it
+"""Commands and events are each one declared union (rules/core/commands.py ``COMMAND_TYPES``,
+rules/core/events.py ``EVENT_TYPES``), and each rule set's handler table (rules/core/handlers.py) covers what it
 allows: a type missing from its union, or allowed without a handler, fails here."""
 
 import msgspec
 import pytest
 
 from rules import rulesets
-from rules.commands import COMMAND_TYPES, Command
-from rules.events import EVENT_TYPES, Event
+from rules.core.commands import COMMAND_TYPES, Command
+from rules.core.events import EVENT_TYPES, Event
+from rules.rulesets import get as get_ruleset
 
 
 def _tagged_subclasses(base: type) -> set[type]:
@@ -53,20 +54,20 @@ def test_the_revised_book_handles_every_1975_command_and_event():
 
 
 def test_a_command_outside_the_union_is_refused_on_decoding():
-    from rules.commands import decode
+    from rules.core.commands import decode
 
     with pytest.raises(msgspec.ValidationError):
         decode(b'{"type": "teleport", "unit": "u-1"}')
 
 
 def test_a_command_the_rule_set_does_not_allow_is_refused_with_the_sequence_case():
-    from rules.commands import StrategicMove
-    from rules.errors import RuleViolation
-    from rules.game import Game
+    from rules.core.commands import StrategicMove
+    from rules.core.errors import RuleViolation
+    from rules.core.game import Game
     from rules.reducer import decide, new_game
     from scenarios.loader import load
 
-    state = new_game(Game(load("chattanooga"), "classic"))
+    state = new_game(Game(load("chattanooga"), get_ruleset("classic")))
     with pytest.raises(RuleViolation) as e:
         decide(state, StrategicMove(unit="x", path=("0101", "0102")))
     assert e.value.case == state.game.case("sequence")

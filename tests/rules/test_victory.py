@@ -4,11 +4,12 @@ with the same parameters as the scenario, and on the Chattanooga scenario itself
 from combatmaps import attack, of_type, to_phase
 from rulesmaps import rebel, sides, start, union
 
-from rules.commands import EndPhase, MoveUnit
-from rules.events import GameEnded, VictoryDetermined, VictoryPointsAwarded
-from rules.game import Game
+from rules.core.commands import EndPhase, MoveUnit
+from rules.core.events import GameEnded, VictoryDetermined, VictoryPointsAwarded
+from rules.core.game import Game
+from rules.procedures.victory import end_points, level_of, recount
 from rules.reducer import execute, new_game
-from rules.victory import end_points, level_of, recount
+from rules.rulesets import get as get_ruleset
 from scenarios.loader import load
 
 LEVELS = load("chattanooga").exclusive["victory"]["levels"]
@@ -88,7 +89,7 @@ def test_hexes_the_union_was_last_to_control():
 
 def test_levels_of_victory():
     # 20.2, the differential Union minus Confederate
-    g = Game(load("chattanooga"))
+    g = Game(load("chattanooga"), get_ruleset("classic"))
     cases = {
         26: "Union Decisive Victory",
         25: "Union Substantive Victory",
@@ -110,7 +111,7 @@ def test_levels_of_victory():
 
 def test_chattanooga_ends_after_game_turn_ten_with_a_level_of_victory():
     # 14.32, 4.0, 20.0: ten Game-Turns, then the Victory Conditions
-    start_state = new_game(Game(load("chattanooga")))
+    start_state = new_game(Game(load("chattanooga"), get_ruleset("classic")))
     state, log = start_state, []
     while not state.game_over:
         state, events = execute(state, EndPhase())

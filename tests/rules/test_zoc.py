@@ -3,12 +3,12 @@
 import pytest
 from rulesmaps import board, rebel, sides, start, union
 
-from rules.commands import EndPhase, MoveUnit
-from rules.errors import RuleViolation
+from rules.core.commands import EndPhase, MoveUnit
+from rules.core.errors import RuleViolation
 from rules.legal import unit_moves
-from rules.movement import reachable
+from rules.procedures.movement import reachable
+from rules.queries.zoc import enemy_controlled, in_enemy_zone_of_control, zone_of_control
 from rules.reducer import decide, execute
-from rules.zoc import enemy_controlled, in_enemy_zone_of_control, zone_of_control
 
 
 def refused(state, command) -> str:

@@ -4,8 +4,8 @@ name (2.1, 19.11, 20.11, 20.12)."""
 
 import pytest
 
-from rules import terrain
-from rules.hexes import Grid
+from rules.core import terrain
+from rules.core.hexes import Grid
 from scenarios.loader import load
 
 # 14.1 as printed in 000: 12 lines under the heading and 26 beside the contents list (hex, chart

@@ -65,7 +65,7 @@ def test_render_is_deterministic_and_says_the_map_is_reconstructed(chattanooga, 
 
 def test_render_draws_a_gunboat_counter_9_6():
     # revised 9.6: a gunboat on its river hex, drawn with a hull in its type box
-    from rules.scenario import Unit
+    from rules.core.scenario import Unit
     from tests.rules.test_gunboats import gunboat, scenario
 
     svg = render(scenario([gunboat("tyler", "0305", designation="Tyler"), Unit("r", "confederate", "infantry", 3, "R", hex="0909")]))

@@ -1,0 +1,2 @@
+"""Computer players: they play through the rules' public reducer and legal choices, from outside
+``rules``."""

@@ -1,0 +1,324 @@
+"""Events: what happened. Frozen msgspec Structs, a tagged union on the field ``type`` with explicit
+tag strings and a schema version ``schema``; ``rules.reducer.evolve`` applies them. An event carries
+everything its application needs (die rolls included), so applying one never consults the dice,
+the clock or the scenario's rules.
+
+Every event type of both rule books is here, and ``EVENT_TYPES`` declares the union a log decodes
+against: a new event is a class here and a line there (tests/rules/test_unions.py checks both, and
+that each rule set that produces it has an evolver for it).
+"""
+
+from __future__ import annotations
+
+from typing import Union
+
+import msgspec
+
+from rules.core.decisions import Decision, PendingAttack
+from rules.core.scenario import Side
+
+
+class Event(msgspec.Struct, frozen=True, kw_only=True, tag_field="type"):
+    """Base of every event; never recorded itself."""
+
+    schema: int = 1
+
+
+
+class UnitMoved(Event, frozen=True, tag="unit_moved"):
+    """A unit moved along ``path`` (its start hex first), spending ``cost`` movement points (an int, or
+    an exact fraction "n/d" along turnpikes, revised 6.22: rules/core/arith.py ``movement_points``)."""
+
+    unit: str
+    path: tuple[str, ...]
+    cost: int | str
+
+
+class ReinforcementEntered(Event, frozen=True, tag="reinforcement_entered"):
+    """A reinforcement entered the map at ``path[0]`` and moved along ``path`` for ``cost`` points (as
+    ``UnitMoved``'s)."""
+
+    unit: str
+    path: tuple[str, ...]
+    cost: int | str
+
+
+class ReinforcementLost(Event, frozen=True, tag="reinforcement_lost"):
+    """A reinforcement that did not enter in time is eliminated (15.12)."""
+
+    unit: str
+
+
+class PhaseEnded(Event, frozen=True, tag="phase_ended"):
+    turn: int
+    side: Side
+    phase: str
+
+
+class PhaseBegan(Event, frozen=True, tag="phase_began"):
+    turn: int
+    side: Side
+    phase: str
+
+
+class GameTurnAdvanced(Event, frozen=True, tag="game_turn_advanced"):
+    """The Game-Turn Record Interphase (4.1): ``turn`` is the new Game-Turn."""
+
+    turn: int
+
+
+class GameEnded(Event, frozen=True, tag="game_ended"):
+    """The game is over: ``reason`` ("last_turn" after the final Game-Turn), ``result`` (the level of
+    victory, when victory conditions have been consulted)."""
+
+    reason: str
+    result: str | None = None
+
+
+
+# -- combat ------------------------------------------------------------------------------------------
+
+class AttackDeclared(Event, frozen=True, tag="attack_declared"):
+    """An attack is declared: its units are engaged for the phase (7.14); it waits to be resolved."""
+
+    attack: PendingAttack
+
+class OddsReduced(Event, frozen=True, tag="odds_reduced"):
+    """7.9: the attacker resolves the attack at ``column`` instead of its ``odds``."""
+
+    odds: str
+    column: str
+
+class CombatResolved(Event, frozen=True, tag="combat_resolved"):
+    """The die roll (rolled in ``decide``) and the result read on the table (7.0, 7.6)."""
+
+    attackers: tuple[str, ...]
+    bombarding: tuple[str, ...]
+    defenders: tuple[str, ...]
+    defending: tuple[str, ...]
+    attack: int
+    defence: int
+    odds: str
+    column: str
+    die: int
+    result: str
+
+class LossesTaken(Event, frozen=True, tag="losses_taken"):
+    """7.6 Ex: the attacker chose these units to lose (each then ``UnitEliminated``)."""
+
+    side: str
+    units: tuple[str, ...]
+
+# -- effectiveness -----------------------------------------------------------------------------------
+
+class AttackEffectivenessLost(Event, frozen=True, tag="attack_effectiveness_lost"):
+    """11.1: these units become ineffective (their counters are turned face-down)."""
+
+    units: tuple[str, ...]
+
+class AttackEffectivenessRecovered(Event, frozen=True, tag="attack_effectiveness_recovered"):
+    """11.4: these units are effective again (the end of a night Game-Turn)."""
+
+    units: tuple[str, ...]
+
+class IneffectiveUnitsEngaged(Event, frozen=True, tag="ineffective_units_engaged"):
+    """11.31: the ineffective units in an enemy-controlled hex at the start of their Combat Phase."""
+
+    units: tuple[str, ...]
+
+# -- outcomes ----------------------------------------------------------------------------------------
+
+class UnitEliminated(Event, frozen=True, tag="unit_eliminated"):
+    """A unit is removed from the map (7.6 Ae, De, Ex; 7.72 no hex open to retreat into; 7.82
+    displacement that would eliminate; 16.11; 19.13). ``case``: the rule that removed it."""
+
+    unit: str
+    case: str
+
+class DecisionsAwaited(Event, frozen=True, tag="decisions_awaited"):
+    """Decisions the game now waits for, in order; ``first``: before those already pending."""
+
+    decisions: tuple[Decision, ...]
+    first: bool = False
+
+class DecisionDeclined(Event, frozen=True, tag="decision_declined"):
+    """The first pending decision is dropped: declined by its player, or lapsed (``reason``)."""
+
+    side: Side
+    kind: str
+    reason: str
+
+# -- retreat -----------------------------------------------------------------------------------------
+
+class UnitRetreated(Event, frozen=True, tag="unit_retreated"):
+    """``unit`` retreated along ``path`` (its hex, the hex it entered); ``displaces``: the unit it
+    displaced there (7.81), whose own retreat is decided next."""
+
+    unit: str
+    path: tuple[str, str]
+    cause: str = "combat"
+    displaces: str | None = None
+
+class UnitAdvanced(Event, frozen=True, tag="unit_advanced"):
+    """``unit`` advanced after combat along ``path`` (its hex, the vacated hex) (7.75)."""
+
+    unit: str
+    path: tuple[str, str]
+
+# -- revised_combat_procedures -----------------------------------------------------------------------
+
+class MoraleChanged(Event, frozen=True, tag="morale_changed"):
+    """Units' morale levels change (12.1, 12.17, 12.41): ``changes`` pairs a unit with its new level
+    ("" when it recovers); ``case``: the rule."""
+
+    changes: tuple[tuple[str, str], ...]
+    case: str
+
+class DisorderRolled(Event, frozen=True, tag="disorder_rolled"):
+    """12.12, 12.13: the die rolled for each unit that may become Disordered (4-6 disorders)."""
+
+    rolls: tuple[tuple[str, int], ...]
+
+class NightCombatDie(Event, frozen=True, tag="night_combat_die"):
+    """11.23: the attacker's separate die before a night combat and the attack strength it gives."""
+
+    die: int
+    attack: int
+
+class StationaryRecorded(Event, frozen=True, tag="stationary_recorded"):
+    """The phasing units that did not move in the Movement Phase just ended (11.21, 12.16)."""
+
+    units: tuple[str, ...]
+
+class RallyMarkersPlaced(Event, frozen=True, tag="rally_markers_placed"):
+    """12.41 (b): Rally markers on these units; they may not move in this Movement Phase."""
+
+    units: tuple[str, ...]
+
+class RallyRolled(Event, frozen=True, tag="rally_rolled"):
+    """12.41 (b), 12.42: a rally die for each unit with a Rally marker; the markers are removed."""
+
+    rolls: tuple[tuple[str, int], ...]
+    units: tuple[str, ...] = ()  # every unit whose Rally marker is removed
+
+class BeforeCombatChosen(Event, frozen=True, tag="before_combat_chosen"):
+    """8.77 / 12.34: the units named to retreat two hexes before the die; for cavalry the defender's die
+    (1-5: they retreat; 6: they stay and defend)."""
+
+    kind: str
+    units: tuple[str, ...]
+    die: int | None = None
+
+class AttackRecomputed(Event, frozen=True, tag="attack_recomputed"):
+    """The declared attack after units retreated before combat: the strengths and odds of those left."""
+
+    attack: PendingAttack
+
+class AttackVoided(Event, frozen=True, tag="attack_voided"):
+    """8.79, 12.34: every defending unit retreated before combat; the attack is over (its units have
+    attacked for the phase)."""
+
+    attackers: tuple[str, ...]
+    defenders: tuple[str, ...]
+
+class TerrainChosen(Event, frozen=True, tag="terrain_chosen"):
+    """8.45: the defender's terrain option; the attack as it now stands follows (``AttackRecomputed``)."""
+
+    option: str
+
+# -- revised_movement --------------------------------------------------------------------------------
+
+class BreastworksBegun(Event, frozen=True, tag="breastworks_begun"):
+    unit: str
+    hex: str
+    side: str
+    turn: int
+
+class BreastworksCompleted(Event, frozen=True, tag="breastworks_completed"):
+    hex: str
+    facing: tuple[str, ...]
+    unit: str
+
+class BreastworksRemoved(Event, frozen=True, tag="breastworks_removed"):
+    """10.34 i: an Under Construction Marker removed (its unit moved off, or an enemy unit ended a
+    Combat Phase adjacent to it)."""
+
+    hex: str
+    reason: str
+
+# -- victory -----------------------------------------------------------------------------------------
+
+class VictoryPointsAwarded(Event, frozen=True, tag="victory_points_awarded"):
+    """``side`` scores ``points`` for ``kind`` ("eliminated", "first_control", "town_zoc",
+    "last_control") about ``subject`` (a unit id or a hex)."""
+
+    side: Side
+    points: int
+    kind: str
+    subject: str
+    case: str
+
+class VictoryDetermined(Event, frozen=True, tag="victory_determined"):
+    """20.2: the final totals, the differential (Union minus Confederate) and the level of victory."""
+
+    union: int
+    confederate: int
+    differential: int
+    level: str
+
+
+# -- the union ------------------------------------------------------------------------------------------
+#: Every event type, declared: the one union a log is decoded against.
+EVENT_TYPES: tuple[type[Event], ...] = (
+    UnitMoved,
+    ReinforcementEntered,
+    ReinforcementLost,
+    PhaseEnded,
+    PhaseBegan,
+    GameTurnAdvanced,
+    GameEnded,
+    AttackDeclared,
+    OddsReduced,
+    CombatResolved,
+    LossesTaken,
+    AttackEffectivenessLost,
+    AttackEffectivenessRecovered,
+    IneffectiveUnitsEngaged,
+    UnitEliminated,
+    DecisionsAwaited,
+    DecisionDeclined,
+    UnitRetreated,
+    UnitAdvanced,
+    MoraleChanged,
+    DisorderRolled,
+    NightCombatDie,
+    StationaryRecorded,
+    RallyMarkersPlaced,
+    RallyRolled,
+    BeforeCombatChosen,
+    AttackRecomputed,
+    AttackVoided,
+    TerrainChosen,
+    BreastworksBegun,
+    BreastworksCompleted,
+    BreastworksRemoved,
+    VictoryPointsAwarded,
+    VictoryDetermined,
+)
+
+AnyEvent = Union[EVENT_TYPES]  # noqa: UP007 - a declared tuple of types
+_json_decoder = msgspec.json.Decoder(AnyEvent)
+_msgpack_decoder = msgspec.msgpack.Decoder(AnyEvent)
+
+
+def decode(data: bytes | str) -> Event:
+    """An event from its JSON encoding."""
+    return _json_decoder.decode(data)
+
+
+def decode_msgpack(data: bytes) -> Event:
+    return _msgpack_decoder.decode(data)
+
+
+def encode(event: Event) -> bytes:
+    return msgspec.json.encode(event)

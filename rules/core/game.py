@@ -1,0 +1,196 @@
+"""The static context of one game: the scenario, the rule set and the options, with the map's movement
+and zone-of-control tables computed once.
+
+The state (rules/core/state.py) holds only what changes; it reaches its ``Game`` through ``state.game``, an
+attribute that is never encoded, so a state's canonical encoding and digest stay small and cheap. A
+state decoded from a snapshot is given its ``Game`` again by ``rules.core.state.decode(data, game)``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rules.core import gunboats, terrain
+from rules.core.errors import RuleViolation
+from rules.core.hexes import hexside
+from rules.core.ruleset import Ruleset
+from rules.core.scenario import Scenario, Unit
+
+
+class Game:
+    """One scenario played under one rule set with some options; immutable, shared by every state
+    of that game."""
+
+    def __init__(self, scenario: Scenario, ruleset: Ruleset, options: dict | None = None):
+        self.scenario = scenario
+        self.ruleset = ruleset  # rules/rulesets: get("classic") or get("revised")
+        self.options: dict[str, Any] = dict(options or {})
+        refused = gunboats.unplayable(scenario, self.ruleset)
+        if refused is not None:
+            raise ValueError(refused)
+        m = scenario.map
+        self.grid = m.grid
+        self.terrain: dict[str, str] = dict(m.hexes)
+        self.units: dict[str, Unit] = {u.id: u for u in scenario.units}
+        self.exclusive: dict[str, dict] = _exclusive(scenario, self.ruleset.name)
+        self._cases = dict(self.ruleset.cases)
+        self._cases.update(scenario.cases.get(self.ruleset.name, {}))
+        self.neighbours: dict[str, tuple[str, ...]] = {
+            h: tuple(n for n in self.grid.neighbours(h) if n in self.terrain) for h in self.terrain
+        }
+        # steps[a]: every (b, movement points) a unit may move from a into b, units aside (5.2, 9.0).
+        # The rule set's ``movement_costs`` procedure: 1975, one table for all (rules/procedures/movement.py);
+        # revised, each unit type its own and a cost for steps into an enemy-controlled hex (10.1, 7.2).
+        self.steps_by_type, self.zoc_cost_by_type = self.ruleset.procedures.movement_costs(self)
+        self.steps = self.steps_by_type["infantry"]
+        if self.ruleset.gunboat_range:  # revised 9.62: river hexes (and the scenario's own) only
+            self.steps_by_type = {**self.steps_by_type, gunboats.GUNBOAT: gunboats.steps(self)}
+        self.step_cost_by_type = {
+            t: {(a, b): c for a, s in steps.items() for b, c in s} for t, steps in self.steps_by_type.items()
+        }
+        self.step_cost: dict[tuple[str, str], int] = self.step_cost_by_type["infantry"]
+        # zoc_into[h]: the hexes a unit in h exerts its zone of control into (6.0, 6.6).
+        self.zoc_into: dict[str, tuple[str, ...]] = {
+            h: tuple(n for n in around if self._zoc_extends(h, n)) for h, around in self.neighbours.items()
+        }
+        # 5.24, 19.12; revised 6.28: river ferry and pontoon hexes, never ended in.
+        self.ferry_hexes = frozenset(h for h, t in self.terrain.items() if t in (terrain.FERRY, terrain.PONTOON))
+        self.control_hexes = frozenset(_control_hexes(scenario))
+
+    # -- names ---------------------------------------------------------------------------------
+    def case(self, name: str) -> str:
+        """The case number of the rule called ``name`` in the rule set in force (the scenario's own
+        numbering of its exclusive rules wins)."""
+        if name in self._cases:
+            return self._cases[name]
+        head = name.split(".", 1)[0]
+        return self._cases.get(head, self.ruleset.cases["movement"])
+
+    def violation(self, name: str, message: str) -> RuleViolation:
+        return RuleViolation(self.case(name), message)
+
+    def designation(self, unit_id: str) -> str:
+        return self.units[unit_id].designation
+
+    def movement_allowance(self, unit_id: str) -> int:
+        """The unit's printed allowance, else the rule set's for its type (revised 2.4: cavalry 8), never
+        below the rule set's minimum for the type (2.4: cavalry at least 8)."""
+        u = self.units[unit_id]
+        rs = self.ruleset
+        if u.type == gunboats.GUNBOAT:
+            return gunboats.ALLOWANCE  # 9.62: unlimited
+        if u.movement_allowance is not None:
+            n = u.movement_allowance
+        else:
+            n = rs.movement_allowance_by_type.get(u.type, rs.movement_allowance)
+        return max(n, rs.minimum_allowance_by_type.get(u.type, 0))
+
+    def steps_for(self, unit_id: str) -> dict[str, tuple]:
+        """The step table of the unit's type (Game.steps for every type in the 1975 book)."""
+        return self.steps_by_type[self.units[unit_id].type]
+
+    def step_cost_for(self, unit_id: str) -> dict[tuple[str, str], int]:
+        return self.step_cost_by_type[self.units[unit_id].type]
+
+    def zoc_cost_for(self, unit_id: str) -> dict[tuple[str, str], int] | None:
+        """Revised 7.2: what a step into an enemy-controlled hex costs this unit's type, or None when
+        it costs what any step costs (1975)."""
+        return self.zoc_cost_by_type.get(self.units[unit_id].type)
+
+    def bombard_range(self, unit_id: str) -> int:
+        """How far the unit bombards: the rule set's artillery range (8.11, 9.12), six for a gunboat
+        (revised 9.65)."""
+        if self.units[unit_id].type == gunboats.GUNBOAT:
+            return self.ruleset.gunboat_range
+        return self.ruleset.bombard_range
+
+    # -- terrain ---------------------------------------------------------------------------------
+    def step_cost_1975(self, a: str, b: str) -> int | None:
+        """5.2, 9.0: the movement points to move from a into adjacent b, or None where no unit may."""
+        return None if self.step_problem(a, b) else self._cost(a, b)
+
+    def _cost(self, a: str, b: str) -> int:
+        rs = self.ruleset
+        kind = self.terrain[b]
+        features = self.scenario.map.features(a, b)
+        base = rs.terrain_cost[kind]
+        if kind == terrain.FERRY:
+            cost = base  # Ruling (19.11): entering a ferry hex costs 3 MP even along a road.
+        elif terrain.ROAD in features:
+            cost = rs.road_cost  # 5.22
+        elif terrain.TRAIL in features:
+            cost = min(base, rs.trail_cost)  # 5.23; 9.0 "Ignore Trails in Clear Terrain"
+        else:
+            cost = base  # 5.21, 9.0
+        if terrain.FORD in features:
+            cost += rs.ford_extra  # 5.25; Ruling: a road does not negate the ford's extra point
+        return cost
+
+    def step_problem(self, a: str, b: str) -> tuple[str, str] | None:
+        """Why no unit may move from a into adjacent b, whatever the units (rule name, sentence), or
+        None when it may."""
+        if b not in self.terrain:
+            return "movement", f"{b} is not on the map"
+        kind = self.terrain[b]
+        if self.ruleset.terrain_cost.get(kind) is None:
+            if kind == terrain.RIVER:
+                return "river", f"{b} is a river hex; units may never enter river hexes"
+            return "terrain", f"{b} ({kind}) may not be entered"
+        features = self.scenario.map.features(a, b)
+        if terrain.CREEK in features and not (features & {terrain.BRIDGE, terrain.FORD}):
+            return "creek", f"the hexside {a}-{b} is a creek; creeks may be crossed only at bridges or fords"
+        if terrain.RIVER_SIDE in features:
+            return "river", f"the hexside {a}-{b} is a river hexside and may not be crossed"
+        if kind in (terrain.FERRY, terrain.PONTOON) and terrain.FERRY_CROSSING not in features:
+            return "river", f"the ferry hex {b} may be entered only through the hexsides its arrows show"
+        if self.terrain[a] in (terrain.FERRY, terrain.PONTOON) and terrain.FERRY_CROSSING not in features:
+            return "river", f"the ferry hex {a} may be left only through the hexsides its arrows show"
+        return None
+
+    def _zoc_extends(self, a: str, b: str) -> bool:
+        # 6.6: never through non-bridge, non-ford creek hexsides, never into river ferry hexes;
+        # revised 7.6: nor into river or pontoon hexes (where gunboats sail, 9.6), nor into a trench hex
+        # across its trench hexside (10.39).
+        if self.terrain[b] in (terrain.FERRY, terrain.PONTOON, terrain.RIVER, terrain.LAKE):
+            return False
+        side = self.scenario.map.hexsides.get(hexside(a, b))
+        features = side.features if side else frozenset()
+        if terrain.TRENCH in features and side.barbed == a:
+            return False
+        return not (terrain.CREEK in features and not (features & {terrain.BRIDGE, terrain.FORD}))
+
+
+def _exclusive(scenario: Scenario, ruleset: str) -> dict[str, dict]:
+    """The exclusive rules' parameters under ``ruleset``: each block of the scenario's
+    ``exclusive_overrides[ruleset]`` merged key by key over the block of the same name."""
+    overrides = scenario.exclusive_overrides.get(ruleset)
+    if not overrides:
+        return scenario.exclusive
+    out = dict(scenario.exclusive)
+    for name, block in overrides.items():
+        out[name] = {**(scenario.exclusive.get(name) or {}), **block}
+    return out
+
+
+def _control_hexes(scenario: Scenario) -> set[str]:
+    """The hexes whose control (17.15) the scenario's rules ask about: the movement quota's bonus hex
+    and every hex its victory conditions name. Only these are tracked in the state."""
+    out: set[str] = set()
+    quota = scenario.exclusive.get("movement_quota") or {}
+    if quota.get("bonus_hex"):
+        out.add(quota["bonus_hex"])
+
+    def walk(value) -> None:
+        if isinstance(value, str):
+            if value in scenario.map.hexes:
+                out.add(value)
+        elif isinstance(value, dict):
+            for v in value.values():
+                walk(v)
+        elif isinstance(value, list | tuple):
+            for v in value:
+                walk(v)
+
+    walk(scenario.exclusive.get("victory") or {})
+    walk(scenario.exclusive.get("control_hexes") or [])
+    return out

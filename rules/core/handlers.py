@@ -1,0 +1,65 @@
+"""A rule set's handler table: what each command and event does, and the steps the sequence of play
+takes at each of its moments. One explicit value per rule set (rules/rulesets/), never filled by
+importing a module: the reducer and the sequence of play read the table of the rule set in force,
+``state.game.ruleset.handlers``.
+
+- ``deciders``: command type -> ``decide(state, command, dice) -> events`` (raises RuleViolation);
+  a command type missing from the table is one the rule set does not allow.
+- ``evolvers``: event type -> ``apply(state, event)``, in place.
+- ``after_command``: called after every command with the state before it and its events; returns the
+  events that follow from them whatever the command was (victory points for eliminations, 20.11).
+- ``phase_end_checks``: (phase or None for every phase, check): a check raises RuleViolation while
+  the phase may not end (stacking 5.32, attacks still owed 7.11).
+- ``before_end_of_phase``: events, and their decisions, that come before a phase may end (11.31:
+  ineffective units retreat); ``end_of_phase``: events as a phase ends, before ``PhaseEnded``
+  (reinforcements lost 15.12); ``start_of_phase``: right after ``PhaseBegan`` (11.31);
+  ``end_of_game_turn``: in the Interphase (11.4); ``end_of_game``: before ``GameEnded`` (20.12).
+  Each is called with a scratch state that has the events decided so far applied.
+- ``automatic``: pending decision type -> the events that make it when its player has no choice,
+  or None.
+- ``movement_restrictions``: who may not start a move, beyond the standard rules (night 17.2,
+  rallying revised 12.41): each returns a RuleViolation or None.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from rules.core.errors import RuleViolation
+    from rules.core.events import Event
+    from rules.core.state import State
+
+#: A source of die rolls for ``decide``: called with no argument, returns 1..6. Deciders that roll
+#: write each roll into the events they return.
+Dice = Callable[[], int]
+
+Decider = Callable[["State", Any, "Dice | None"], "list[Event]"]
+Evolver = Callable[["State", Any], None]
+AfterCommand = Callable[["State", "list[Event]"], "list[Event]"]
+Hook = Callable[["State"], "list[Event]"]
+Check = Callable[["State"], None]
+Automatic = Callable[["State", Any], "list[Event] | None"]
+Restriction = Callable[["State", str], "RuleViolation | None"]
+
+
+@dataclass(frozen=True)
+class Handlers:
+    deciders: Mapping[type, Decider]
+    evolvers: Mapping[type, Evolver]
+    after_command: tuple[AfterCommand, ...] = ()
+    phase_end_checks: tuple[tuple[str | None, Check], ...] = ()
+    before_end_of_phase: tuple[Hook, ...] = ()
+    end_of_phase: tuple[Hook, ...] = ()
+    start_of_phase: tuple[Hook, ...] = ()
+    end_of_game_turn: tuple[Hook, ...] = ()
+    end_of_game: tuple[Hook, ...] = ()
+    automatic: Mapping[type, Automatic] = field(default_factory=dict)
+    movement_restrictions: tuple[Restriction, ...] = ()
+
+
+def apply(state: State, event: Event) -> None:
+    """Apply one event to ``state`` in place, by the evolver of the rule set in force."""
+    state.game.ruleset.handlers.evolvers[type(event)](state, event)

@@ -1,0 +1,111 @@
+"""What a battle is, as the rules engine sees it: the map, the order of battle and the exclusive rules'
+parameters. These are plain values; `scenarios/` reads them from files and validates them.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+import msgspec
+
+from rules.core.hexes import Grid, hexside
+
+Side = Literal["union", "confederate"]
+UnitType = Literal["infantry", "cavalry", "artillery", "gunboat"]  # gunboat: revised 9.6 only
+SIDES: tuple[Side, Side] = ("union", "confederate")
+
+
+def other_side(side: Side) -> Side:
+    return "confederate" if side == "union" else "union"
+
+
+class Hexside(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """The features of one hexside (terrain.HEXSIDE_FEATURES).
+
+    ``barbed``: for a redoubt, the hex on the barbed side, from which an attack is tripled (18.1x).
+    ``ferry``: for a ferry crossing, the ferry hex whose arrow this is (19.1x)."""
+
+    features: frozenset[str]
+    barbed: str | None = None
+    high: str | None = None  # for a slope: the hex on its upper side (revised 6.26)
+
+
+class Map(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """Every hex with its terrain, and every hexside that has a feature, keyed "AAAA|BBBB"."""
+
+    lower_columns: Literal["even", "odd"]
+    hexes: dict[str, str]
+    hexsides: dict[str, Hexside] = {}
+    # Named hexes the exclusive rules speak of: {"chattanooga_town": ["1415", ...], ...}
+    areas: dict[str, list[str]] = {}
+    # Revised 2.4, 6.21, 6.26: the level (1-3) of hexes above level 1; every other hex is level 1.
+    levels: dict[str, int] = {}
+
+    def level(self, hex_: str) -> int:
+        return self.levels.get(hex_, 1)
+
+    @property
+    def grid(self) -> Grid:
+        return Grid(self.lower_columns)
+
+    def features(self, a: str, b: str) -> frozenset[str]:
+        side = self.hexsides.get(hexside(a, b))
+        return side.features if side else frozenset()
+
+
+class Unit(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """One counter. ``id`` is stable and unique; ``designation`` is what the counter prints and may
+    repeat (there are two 1/2/XIV). ``hex`` is the set-up hex, or None for a reinforcement, which
+    ``arrives`` on that Game-Turn at one of its ``entry`` hexes."""
+
+    id: str
+    side: Side
+    type: UnitType
+    strength: int
+    designation: str
+    hex: str | None = None
+    arrives: int | None = None
+    entry: list[str] = []
+    movement_allowance: int | None = None  # None: the rule set's allowance for the unit type
+
+
+class CombatResultsTable(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """A game's Combat Results Table (1975: 7.6, printed in each game's exclusive rules folder).
+
+    ``columns``: the odds, worst for the attacker first ("1-5" ... "6-1"); ``rows``: by die roll
+    ("1".."6"), one result per column (Ae, Ar, Dr, De, Ex); ``provenance``: how the table was read."""
+
+    columns: list[str]
+    rows: dict[str, list[str]]
+    provenance: str = ""
+
+
+class Scenario(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """A battle: turns, who moves first, the map, the units and the exclusive rules' parameters.
+
+    ``exclusive`` holds each exclusive rule's parameters by name (for example ``movement_quota``),
+    interpreted by the rules engine; ``cases`` maps a rule set to the case numbers that its book gives
+    those exclusive rules (Chattanooga's quota is 17.1 in the 1975 book and 18.1 in the revised one)."""
+
+    id: str
+    name: str
+    rulesets: list[str]
+    turns: int
+    night_turns: list[int]
+    first_player: Side
+    map: Map
+    units: list[Unit]
+    exclusive: dict[str, dict] = {}
+    cases: dict[str, dict[str, str]] = {}
+    provenance: dict[str, str] = {}
+    crt: CombatResultsTable | None = None  # None: the game has no table (no combat can be resolved)
+    # Per rule set, exclusive rules' parameters that differ from ``exclusive`` under that rule set's
+    # book: {"revised": {"victory": {"levels": [...]}}}; each block is merged key by key over the
+    # block of the same name in ``exclusive`` (rules.core.game.Game.exclusive).
+    exclusive_overrides: dict[str, dict[str, dict]] = {}
+
+    def unit(self, unit_id: str) -> Unit:
+        for u in self.units:
+            if u.id == unit_id:
+                return u
+        raise KeyError(unit_id)

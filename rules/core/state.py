@@ -1,0 +1,147 @@
+"""The state of a game: everything that changes as events are applied.
+
+A ``State`` is a msgspec Struct whose encoding (msgspec, ``order="deterministic"``) is canonical:
+``encode(state)`` is the snapshot and ``digest(state)`` its SHA-256. The static scenario, the rule set and
+the options are not in it: the state reaches them through ``state.game`` (rules/core/game.py), which is
+never encoded. The state is mutable so that a fold can copy once and apply many events in place
+(``rules.reducer.fold``); every container in it holds immutable values only, so ``copy()`` is shallow.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from typing import TYPE_CHECKING, Any
+
+import msgspec
+
+from rules.core.breastworks import Breastworks
+from rules.core.decisions import Decision
+from rules.core.scenario import Side
+
+if TYPE_CHECKING:
+    from rules.core.game import Game
+
+SCHEMA = 1
+
+# Phases of a Player-Turn (4.1). Other rule sets or issues may add their own names.
+MOVEMENT = "movement"
+COMBAT = "combat"
+
+
+class State(msgspec.Struct, dict=True, kw_only=True):
+    """The changing part of a game.
+
+    - ``turn``: the Game-Turn, from 1; ``phasing``: the Phasing Player (4.1); ``phase``: the phase of
+      his Player-Turn ("movement", "combat").
+    - ``positions``: the hex of every unit on the map, by unit id. A unit of the scenario that is not
+      in ``positions`` and not in ``eliminated`` has not yet arrived (a reinforcement).
+    - ``eliminated``: units removed from play, in order (reinforcements lost under 15.12 included).
+    - ``moved``: units moved (or entered) in this Movement Phase (5.17).
+    - ``control``: for each hex whose control the scenario's rules ask about, the side that controls
+      it (17.15: "having a unit in the hex or being the last to have a unit move through the hex"),
+      or None while no unit has ever been in it.
+    - ``pending``: decisions the game waits for before anything else (a declared attack, retreats,
+      displacements, exchange losses, advances: rules/core/decisions.py). The first one's ``side`` acts next.
+    - ``attacked``: units that attacked or were attacked in this Combat Phase (7.14); ``advanced``:
+      units that advanced after combat in it (7.75); ``silenced``: displaced artillery that had not yet
+      fought and may not fire in it (7.82). All three are emptied when a phase begins.
+    - ``ineffective``: units that lost Attack Effectiveness (optional rule 11.0) until a night ends;
+      ``engaged``: ineffective units in an enemy zone of control when this Combat Phase began (11.31).
+    - Revised rules only (rules/revised/combat_procedures.py): ``morale``: the units that are
+      Disordered, Shaken or Routed (12.0), by unit; ``stationary``: units of the phasing side that did
+      not move in this Player-Turn's Movement Phase (11.21, 12.16); ``rallying``: units with a Rally
+      marker (12.41). A Routed unit is also ``ineffective`` (12.23, 12.31, 12.32 are 11.2, 11.31).
+    - ``breastworks``: the Breastworks Markers on the map by hex (revised 10.3, rules/core/breastworks.py).
+    - ``entries``: how many reinforcements entered the map at each hex in this Movement Phase (the
+      revised 5.0 column of stacks; emptied when a phase begins).
+    - ``vp``: victory points by side; ``scored``: what in-play points have been awarded for (an
+      eliminated unit, a hex's first control: 20.11), so nothing scores twice; ``game_over`` and
+      ``result`` (the level of victory, 20.2) once the game has ended.
+    """
+
+    schema: int = SCHEMA
+    scenario: str
+    ruleset: str
+    options: dict[str, Any] = {}
+    turn: int = 1
+    phasing: Side = "union"
+    phase: str = MOVEMENT
+    positions: dict[str, str] = {}
+    eliminated: list[str] = []
+    moved: set[str] = set()
+    control: dict[str, Side | None] = {}
+    pending: list[Decision] = []
+    attacked: set[str] = set()
+    advanced: set[str] = set()
+    silenced: set[str] = set()
+    ineffective: set[str] = set()
+    engaged: set[str] = set()
+    morale: dict[str, str] = {}
+    stationary: set[str] = set()
+    rallying: set[str] = set()
+    vp: dict[str, int] = {}
+    entries: dict[str, int] = {}  # revised 5.0: reinforcements entered at each hex this Movement Phase
+    breastworks: dict[str, Breastworks] = {}  # revised 10.3: the Breastworks Markers by hex
+    scored: set[str] = set()
+    game_over: bool = False
+    result: str | None = None
+
+    @property
+    def game(self) -> Game:
+        return self.__dict__["game"]
+
+    def attach(self, game: Game) -> State:
+        """Give this state its game context (not encoded); returns the state."""
+        self.__dict__["game"] = game
+        return self
+
+    def copy(self) -> State:
+        """An independent copy: containers are copied, their (immutable) items shared."""
+        values = {}
+        for name in self.__struct_fields__:
+            v = getattr(self, name)
+            if isinstance(v, dict | list | set):
+                v = v.copy()
+            values[name] = v
+        new = State(**values)
+        new.__dict__.update(self.__dict__)
+        return new
+
+    # -- questions about units -----------------------------------------------------------------
+    def units_in(self, hex_: str) -> list[str]:
+        """The units in a hex, in id order."""
+        return sorted(u for u, h in self.positions.items() if h == hex_)
+
+    def side_of(self, unit_id: str) -> Side:
+        return self.game.units[unit_id].side
+
+    def occupants(self) -> dict[str, list[str]]:
+        """Every occupied hex with its units."""
+        out: dict[str, list[str]] = {}
+        for u, h in self.positions.items():
+            out.setdefault(h, []).append(u)
+        return out
+
+
+_encoder = msgspec.msgpack.Encoder(order="deterministic")
+_json_encoder = msgspec.json.Encoder(order="deterministic")
+
+
+def encode(state: State) -> bytes:
+    """The canonical encoding of a state (msgpack, deterministic order): a snapshot."""
+    return _encoder.encode(state)
+
+
+def encode_json(state: State) -> bytes:
+    """The same state as canonical JSON, for people and clients."""
+    return _json_encoder.encode(state)
+
+
+def decode(data: bytes, game: Game) -> State:
+    """A state from ``encode``'s bytes, attached to its game."""
+    return msgspec.msgpack.decode(data, type=State).attach(game)
+
+
+def digest(state: State) -> str:
+    """SHA-256 (hex) of the canonical encoding: equal states have equal digests."""
+    return hashlib.sha256(_encoder.encode(state)).hexdigest()

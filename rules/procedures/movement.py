@@ -1,0 +1,313 @@
+"""Movement (5.0–5.3) with the Terrain Effects Chart (9.0), zones of control (6.0–6.3), night (10.2)
+and the exclusive rules' restrictions.
+
+A move is one command for one unit and its whole path (5.0: "units are moved one at a time"; 5.17:
+once moved it may not move again this phase). ``reachable`` gives every hex a unit may end its move
+in, with the cost and a cheapest path; ``check_path`` validates a path a player proposes. Both apply
+the same rules, step by step:
+
+- 5.16 each hex adjacent to the one before; on the map;
+- 5.12 never into an enemy-occupied hex;
+- 5.21–5.25, 9.0: terrain costs (Game.steps): roads, trails, rivers and ferry arrows, creeks only at
+  bridges and fords (ford +1);
+- 5.15 the costs add up to no more than the movement allowance (6);
+- 6.0 a unit that enters an enemy-controlled hex stops there; 5.13 a unit in one may not leave it
+  during movement; 10.2 / 17.2 at night;
+- 5.24, 19.12 a move never ends in a river ferry hex (so a unit enters one only with points enough to
+  reach the far bank);
+- 5.32 no dead end for stacking (stacking.resolvable).
+"""
+
+from __future__ import annotations
+
+import heapq
+from collections.abc import Callable
+
+from rules.core.arith import movement_points
+from rules.core.commands import MoveUnit
+from rules.core.errors import RuleViolation
+from rules.core.events import Event, UnitMoved
+from rules.core.gunboats import GUNBOAT
+from rules.core.handlers import Dice, apply
+from rules.core.state import MOVEMENT, State
+from rules.procedures import exclusive
+from rules.procedures.night import zoc_rules
+from rules.procedures.sequence import night_turn
+from rules.queries import stacking
+from rules.queries.control import entered
+from rules.queries.zoc import enemy_controlled, enemy_occupied
+
+
+def movement_costs(game) -> tuple[dict, dict]:
+    """5.2, 9.0 (the rule set's procedure ``movement_costs``): one step table for every unit type;
+    a step into an enemy-controlled hex costs what any step costs."""
+    steps = {}
+    for a, around in game.neighbours.items():
+        out = []
+        for b in around:
+            cost = game.step_cost_1975(a, b)
+            if cost is not None:
+                out.append((b, cost))
+        steps[a] = tuple(out)
+    return {t: steps for t in ("infantry", "cavalry", "artillery")}, {}
+
+
+class Reach:
+    """The hexes one unit may reach: cheapest cost to each, and a path."""
+
+    __slots__ = ("origin", "cost", "prev", "ends")
+
+    def __init__(self, origin: str, cost: dict[str, int], prev: dict[str, str | None], ends: list[str]):
+        self.origin = origin
+        self.cost = cost
+        self.prev = prev
+        self.ends = ends  # the hexes a move may end in
+
+    def path(self, hex_: str) -> tuple[str, ...]:
+        out = [hex_]
+        prev = self.prev
+        while (p := prev[out[-1]]) is not None:
+            out.append(p)
+        return tuple(reversed(out))
+
+
+# -- who may move --------------------------------------------------------------------------------
+def why_unit_may_not_move(state: State, unit: str, entering: bool = False) -> RuleViolation | None:
+    """The reason ``unit`` may not start a move now (sequence 5.11, 5.17, exclusive rules), or None.
+    Zones of control and terrain are the path's business."""
+    game = state.game
+    u = game.units.get(unit)
+    if u is None:
+        return game.violation("movement", f"there is no unit {unit!r} in this game")
+    name = u.designation
+    if state.phase != MOVEMENT or u.side != state.phasing:
+        return game.violation(
+            "out_of_sequence",
+            f"{name} may not move now: units move only in their own side's Movement Phase",
+        )
+    if not entering and unit not in state.positions:
+        return game.violation("movement", f"{name} is not on the map")
+    if unit in state.moved:
+        return game.violation("moved_once", f"{name} has already moved this Movement Phase")
+    for restriction in game.ruleset.handlers.movement_restrictions:  # exclusive rules, 17.2
+        problem = restriction(state, unit)
+        if problem is not None:
+            return problem
+    return None
+
+
+def may_move(state: State, unit: str) -> bool:
+    return why_unit_may_not_move(state, unit) is None
+
+
+# -- where it may go -----------------------------------------------------------------------------
+def gunboat_step_problem(game, a: str, b: str) -> tuple[str, str] | None:
+    """Revised 9.62: a gunboat moves only from one hex of its waters into an adjacent one."""
+    if (a, b) in game.step_cost_by_type[GUNBOAT]:
+        return None
+    return "gunboat_moves", f"{b} is not a river hex (nor one the scenario opens to gunboats): gunboats move only through contiguous river hexes"
+
+
+def enemy_zones_for(state: State, unit: str) -> set[str]:
+    """The enemy-controlled hexes that matter to ``unit``'s move: none for a gunboat (revised 9.64)."""
+    if state.game.units[unit].type == GUNBOAT:
+        return set()
+    return enemy_controlled(state, state.game.units[unit].side)
+
+
+def allowance_now(state: State, unit: str):
+    """The unit's movement allowance this Game-Turn: revised 11.11 takes one off at night."""
+    game = state.game
+    n = game.movement_allowance(unit)
+    change = game.ruleset.night_allowance_change
+    if change and night_turn(state):
+        n += change
+    return n
+
+
+def artillery_barred(state: State, unit: str, ezoc: set[str]) -> set[str] | frozenset:
+    """Revised 7.3: the enemy-controlled hexes an artillery unit may not enter (those without a
+    friendly infantry or cavalry unit already in them); empty for other units and in 1975."""
+    game = state.game
+    u = game.units[unit]
+    if not game.ruleset.artillery_zoc_support or u.type != "artillery":
+        return frozenset()
+    units = game.units
+    held = {h for v, h in state.positions.items() if units[v].side == u.side and units[v].type in ("infantry", "cavalry")}
+    return ezoc - held
+
+
+def reachable(
+    state: State, unit: str, origin: str | None = None, spent: int = 0, allowance=None
+) -> Reach:
+    """Every hex ``unit`` may end a move in from ``origin`` (its hex), having already spent ``spent``
+    points (a reinforcement's entry hex, 15.13). Stacking is not considered here."""
+    game = state.game
+    side = game.units[unit].side
+    start = state.positions[unit] if origin is None else origin
+    allowance = allowance_now(state, unit) if allowance is None else allowance
+    ezoc = enemy_zones_for(state, unit)
+    enemies = enemy_occupied(state, side)
+    rules = zoc_rules(state, side, unit)  # 10.2, 17.2; 11.2 for an ineffective unit
+    cost = {start: spent}
+    prev: dict[str, str | None] = {start: None}
+    if start in ezoc and not rules.may_exit:
+        return Reach(start, cost, prev, [])  # 5.13
+    steps = game.steps_for(unit)
+    zoc_cost = game.zoc_cost_for(unit)  # revised 7.2
+    barred = artillery_barred(state, unit, ezoc)  # revised 7.3
+    one_hex = game.ruleset.always_one_hex and origin is None and spent == 0  # revised 6.16
+    heap = [(spent, start)]
+    while heap:
+        c, h = heapq.heappop(heap)
+        if c > cost[h] or (h in ezoc and h != start):
+            continue  # 6.0: a unit stops on entering an enemy-controlled hex
+        for b, step in steps[h]:
+            if zoc_cost is not None and b in ezoc:
+                step = zoc_cost[(h, b)]
+            nc = c + step
+            if b in enemies:  # 5.12
+                continue
+            if nc > allowance and not (one_hex and h == start):  # 5.15; revised 6.16
+                continue
+            if b in ezoc and (not rules.may_enter or b in barred):  # 10.2, 17.2; revised 7.3
+                continue
+            if nc < cost.get(b, 99):
+                cost[b] = nc
+                prev[b] = h
+                heapq.heappush(heap, (nc, b))
+    ferries = game.ferry_hexes
+    ends = [h for h in cost if h != start and h not in ferries]  # 5.24, 19.12
+    return Reach(start, cost, prev, ends)
+
+
+def check_path(
+    state: State, unit: str, path: tuple[str, ...], spent: int = 0, allowance=None, entering: bool = False
+) -> int:
+    """The movement points ``unit`` spends along ``path`` (path[0] its start), or RuleViolation."""
+    game = state.game
+    name = game.designation(unit)
+    side = game.units[unit].side
+    allowance = allowance_now(state, unit) if allowance is None else allowance
+    ezoc = enemy_zones_for(state, unit)
+    enemies = enemy_occupied(state, side)
+    rules = zoc_rules(state, side, unit)
+    step_cost = game.step_cost_for(unit)
+    zoc_cost = game.zoc_cost_for(unit)  # revised 7.2
+    barred = artillery_barred(state, unit, ezoc)  # revised 7.3
+    one_hex = game.ruleset.always_one_hex and spent == 0 and len(path) == 2 and not entering  # revised 6.16
+    gunboat = game.units[unit].type == GUNBOAT
+    cost = spent
+    for i in range(1, len(path)):
+        a, b = path[i - 1], path[i]
+        if b not in game.terrain:
+            raise game.violation("movement", f"{name} may not move to {b}: it is not on the map")
+        if b not in game.neighbours[a]:
+            raise game.violation(
+                "consecutive", f"{name} may not move from {a} to {b}: hexes must be entered one by one"
+            )
+        if a in ezoc:
+            if i == 1 and not rules.may_exit:
+                raise game.violation(
+                    "leave_enemy_zoc",
+                    f"{name} is in an enemy zone of control at {a} and may not leave it during movement",
+                )
+            if i > 1:
+                raise game.violation(
+                    "zone_of_control",
+                    f"{name} entered an enemy zone of control at {a} and must stop there",
+                )
+        if b in enemies:
+            raise game.violation("enemy_occupied", f"{name} may not enter {b}: it holds an enemy unit")
+        problem = gunboat_step_problem(game, a, b) if gunboat else game.step_problem(a, b)
+        if problem is not None:
+            raise game.violation(problem[0], f"{name} may not move from {a} to {b}: {problem[1]}")
+        if b in ezoc and not rules.may_enter:
+            raise game.violation(
+                rules.case,
+                f"{name} may not enter the enemy zone of control at {b} "
+                + ("until it recovers its Attack Effectiveness" if rules.case == "ineffective" else "during a night Game-Turn"),
+            )
+        if b in barred:
+            raise game.violation(
+                "artillery_zoc",
+                f"{name} is artillery and may not enter the enemy zone of control at {b} unless a friendly "
+                "infantry or cavalry unit is already there",
+            )
+        if (a, b) not in step_cost:
+            raise game.violation("terrain", f"{name} may not move from {a} to {b}: its type may not enter {b}")
+        cost += zoc_cost[(a, b)] if zoc_cost is not None and b in ezoc else step_cost[(a, b)]
+        if cost > allowance and not one_hex:
+            raise game.violation(
+                "allowance",
+                f"{name} would spend {cost} movement points reaching {b}; its movement allowance is {allowance}",
+            )
+    if path[-1] in game.ferry_hexes:
+        raise game.violation(
+            "ferries.end" if "ferries" in game.exclusive else "ferry",
+            f"{name} may not end its movement in the river ferry hex {path[-1]}",
+        )
+    return cost
+
+
+# -- no dead end ---------------------------------------------------------------------------------
+def kept_ends(memo: dict) -> Callable[[State, str], list[str]]:
+    """A unit's possible ends (``reachable``) for the 5.32 checks, each unit's kept in ``memo``."""
+
+    def destinations(s: State, u: str) -> list[str]:
+        if u not in memo:
+            memo[u] = reachable(s, u).ends
+        return memo[u]
+
+    return destinations
+
+
+def check_no_dead_end(after: State, unit: str, cache: dict | None = None) -> None:
+    """5.32: refuse a move after which some hex could no longer be brought within the stacking limit
+    by the end of the phase. ``after`` is the state with the move applied."""
+    game = after.game
+    side = game.units[unit].side
+    dest = after.positions[unit]
+    n = stacking.limit(after)
+    if sum(1 for u, h in after.positions.items() if h == dest) <= n and not stacking.overstacked(after, side):
+        return
+    destinations = kept_ends({} if cache is None else cache)
+    if not stacking.resolvable(after, side, may_move, destinations, exclusive.quota_remaining(after, side)):
+        raise game.violation(
+            "stacking",
+            f"{game.designation(unit)} may not end its move in {dest}: the hex could not be brought "
+            f"back to {n} units by the end of the phase",
+        )
+
+
+# -- the command ---------------------------------------------------------------------------------
+def decide_move(state: State, command: MoveUnit, dice: Dice | None) -> list[Event]:
+    problem = why_unit_may_not_move(state, command.unit)
+    if problem is not None:
+        raise problem
+    path = tuple(command.path)
+    game = state.game
+    here = state.positions[command.unit]
+    if len(path) < 2 or path[0] != here:
+        raise game.violation(
+            "movement",
+            f"a move of {game.designation(command.unit)} must start at its hex {here} and enter at least one hex",
+        )
+    if path[-1] == here:
+        # Ruling (5.0, 5.17): a move ends in another hex; a unit brought back to its own hex has not
+        # moved, and may not spend its one move (or a quota's) on a round trip.
+        raise game.violation(
+            "movement", f"{game.designation(command.unit)} must end its move in another hex than {here}"
+        )
+    cost = check_path(state, command.unit, path)
+    event = UnitMoved(unit=command.unit, path=path, cost=movement_points(cost))
+    after = state.copy()
+    apply(after, event)
+    check_no_dead_end(after, command.unit)
+    return [event]
+
+
+def apply_unit_moved(state: State, event: UnitMoved) -> None:
+    state.positions[event.unit] = event.path[-1]
+    state.moved.add(event.unit)
+    entered(state, state.game.units[event.unit].side, event.path[1:])  # 17.15

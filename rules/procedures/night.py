@@ -1,0 +1,74 @@
+"""Night Game-Turns: no combat (10.0, 10.1), their effect on movement (10.2), Chattanooga's night rule
+(17.2), and, with the optional rule, how an ineffective unit is bound by zones of control (11.2).
+
+10.0, 10.1: a night Game-Turn has no Combat Phase (the rule set's ``night_phases``): no attack, no
+bombardment; adjacent enemies simply remain in place.
+
+10.2: units may not enter enemy-controlled hexes at night, nor leave them (as by day, 5.13).
+17.2 (scenario parameter ``night_movement``): the sides in ``immobile_sides`` may not move at all at
+night; the other side may not enter, but may leave, enemy zones of control
+(``may_exit_enemy_zoc``, true unless the scenario says otherwise).
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+from rules.core.errors import RuleViolation
+from rules.core.scenario import Side
+from rules.core.state import State
+from rules.procedures.sequence import night_turn
+
+
+class ZocRules(NamedTuple):
+    """How enemy zones of control bind a moving unit of one side in the current Game-Turn."""
+
+    may_enter: bool  # by day: yes, and it stops there (6.0); at night: no (10.2)
+    may_exit: bool  # by day: never during movement (5.13); at night: per 10.2 / 17.2
+    case: str  # the rule name that forbids entering (for the error)
+
+
+def zoc_rules(state: State, side: Side, unit: str | None = None) -> ZocRules:
+    """How enemy zones of control bind a unit of ``side`` moving now (``unit``: that unit, for 11.2)."""
+    if unit is not None and unit in state.ineffective:
+        # 11.2: an ineffective unit may not enter an enemy controlled hex until it recovers.
+        rules = zoc_rules(state, side)
+        return rules._replace(may_enter=False, case="ineffective") if rules.may_enter else rules
+    return state.game.ruleset.procedures.zoc_rules(state, side, unit)  # revised 11.12
+
+
+def standard_zoc_rules(state: State, side: Side, unit: str | None = None) -> ZocRules:
+    """The 1975 rule (the rule set's procedure ``zoc_rules``): by day a unit enters an enemy zone and
+    stops (6.0), never leaves one during movement (5.13); at night neither (10.2), or as the scenario's
+    ``night_movement`` says (17.2)."""
+    if not night_turn(state):
+        return ZocRules(True, False, "zone_of_control")
+    params = state.game.exclusive.get("night_movement")
+    if params is not None:  # 17.2
+        return ZocRules(False, bool(params.get("may_exit_enemy_zoc", True)), "exclusive_night_movement")
+    return ZocRules(False, False, "night_zoc")  # 10.2
+
+
+def night_restriction(state: State, unit: str) -> RuleViolation | None:
+    """17.2: no unit of an immobile side moves at night."""
+    params = state.game.exclusive.get("night_movement")
+    if params is None or not night_turn(state):
+        return None
+    side = state.game.units[unit].side
+    if side in params.get("immobile_sides", []):
+        return state.game.violation(
+            "exclusive_night_movement",
+            f"{state.game.designation(unit)} may not move: no {side.title()} unit may move during a night Game-Turn",
+        )
+    return None
+
+
+def no_combat_at_night(state: State) -> RuleViolation | None:
+    """10.1: "There is no Combat Phase during a Night Game-Turn, and no combat is allowed ...
+    Artillery units may not bombard during Night Game-Turns." """
+    if not night_turn(state):
+        return None
+    return state.game.violation(
+        "night_combat",
+        f"Game-Turn {state.turn} is a night Game-Turn: no combat is allowed and artillery may not bombard",
+    )

@@ -1,0 +1,174 @@
+"""Reinforcements (Chattanooga 15.1x, driven by each unit's ``arrives`` and ``entry`` hexes and the
+scenario parameter ``reinforcements``).
+
+- 15.11: a reinforcement may enter at any time during its side's Movement Phase of its Game-Turn
+  (``Unit.arrives``), at one of its entry hexes (``Unit.entry``).
+- 15.12: not into an entry hex that is enemy-controlled (in an enemy zone of control) or, 5.12,
+  enemy-occupied. With ``lost_if_not_entered``, a reinforcement that has not entered by the end of
+  that Movement Phase is eliminated and counts as a unit eliminated (``ReinforcementLost``).
+  Without it, a reinforcement may enter in any later Movement Phase of its side.
+- 15.13: it pays the terrain cost of the entry hex and may go on moving from there (5.0–5.3).
+- 15.14: once on the map it is a unit like any other.
+- 15.15: the stacking limit applies as to any move (5.32, at the end of the phase, no dead end).
+
+Rulings (README "Rulings"):
+- 15.12 "not able to enter": every reinforcement not entered by the end of that Movement Phase is
+  lost, whether it could not or its player chose not to (15.0: "must arrive" in that phase).
+- 15.13: the entry hex costs its terrain's points; a road or trail does not make it cheaper (the unit
+  crosses no road hexside of the map to reach it).
+- 15.15: passing through an entry hex is free like any other (5.33); the limit holds at the end of
+  the phase, with the same no-dead-end check as any move.
+"""
+
+from __future__ import annotations
+
+from rules.core.arith import movement_points
+from rules.core.commands import EnterReinforcement
+from rules.core.errors import RuleViolation
+from rules.core.events import Event, ReinforcementEntered, ReinforcementLost
+from rules.core.handlers import Dice, apply
+from rules.core.state import MOVEMENT, State
+from rules.procedures import movement
+from rules.queries.control import entered
+from rules.queries.zoc import enemy_controlled, enemy_occupied
+
+
+class StandardEntry:
+    """15.11-15.13 (the rule set's procedure ``reinforcement_entry``): at one of the unit's entry
+    hexes, never one in an enemy zone of control, for the terrain cost of the entry hex."""
+
+    may_enter_enemy_zoc = False  # 15.12
+
+    def entry_hexes(self, state: State, unit: str) -> list[str]:
+        return list(state.game.units[unit].entry)  # 15.11
+
+    def entry_cost(self, state: State, unit: str, hex_: str) -> int | None:
+        game = state.game
+        return game.ruleset.terrain_cost.get(game.terrain[hex_])  # 15.13
+
+
+def lost_if_not_entered(state: State) -> bool:
+    return bool((state.game.exclusive.get("reinforcements") or {}).get("lost_if_not_entered"))
+
+
+def waiting(state: State, side: str | None = None) -> list[str]:
+    """Reinforcements not yet on the map and not eliminated, in scenario order."""
+    gone = set(state.eliminated)
+    return [
+        u.id
+        for u in state.game.scenario.units
+        if u.arrives is not None
+        and u.id not in state.positions
+        and u.id not in gone
+        and (side is None or u.side == side)
+    ]
+
+
+def due(state: State) -> list[str]:
+    """The reinforcements that may enter in the current phase (15.11)."""
+    if state.phase != MOVEMENT:
+        return []
+    return [u for u in waiting(state, state.phasing) if state.game.units[u].arrives <= state.turn]
+
+
+def entry_hexes(state: State, unit: str) -> list[str]:
+    """The hexes ``unit`` may enter at now: its entry hexes (15.11), or the rule set's own answer
+    (revised 5.5: also map-edge hexes near them on a later Game-Turn)."""
+    return state.game.ruleset.procedures.reinforcement_entry.entry_hexes(state, unit)
+
+
+def entry_problem(state: State, unit: str, hex_: str) -> RuleViolation | None:
+    """Why ``unit`` may not enter the map at ``hex_`` now (15.12, 15.13, 5.12), or None."""
+    game = state.game
+    u = game.units[unit]
+    own = game.ruleset.procedures.reinforcement_entry
+    if hex_ not in entry_hexes(state, unit):
+        listed = ", ".join(entry_hexes(state, unit)) or "none"
+        return game.violation("reinforcements", f"{u.designation} may enter only at its entry hexes ({listed}), not {hex_}")
+    if hex_ not in game.terrain:
+        return game.violation("movement", f"the entry hex {hex_} is not on the map")
+    if hex_ in enemy_occupied(state, u.side):
+        return game.violation("enemy_occupied", f"{u.designation} may not enter at {hex_}: it holds an enemy unit")
+    if hex_ in enemy_controlled(state, u.side) and not own.may_enter_enemy_zoc:
+        return game.violation(
+            "reinforcements.enemy_zoc",
+            f"{u.designation} may not enter at {hex_}: the entry hex is in an enemy zone of control",
+        )
+    cost = entry_cost(state, hex_, unit)
+    if cost is None or hex_ in game.ferry_hexes:
+        return game.violation("reinforcements.cost", f"{u.designation} may not enter at {hex_}: its terrain may not be entered")
+    if cost > movement.allowance_now(state, unit):
+        return game.violation("reinforcements.cost", f"{u.designation} has not the movement points to enter {hex_}")
+    return None
+
+
+def entry_cost(state: State, hex_: str, unit: str | None = None) -> int | None:
+    """15.13: the terrain cost of the entry hex (9.0); the rule set's own (revised 5.0: rising with
+    each stack entered there before) when it has one."""
+    game = state.game
+    if unit is not None:
+        return game.ruleset.procedures.reinforcement_entry.entry_cost(state, unit, hex_)
+    return game.ruleset.terrain_cost.get(game.terrain[hex_])
+
+
+def why_may_not_enter(state: State, unit: str) -> RuleViolation | None:
+    game = state.game
+    u = game.units.get(unit)
+    if u is None:
+        return game.violation("movement", f"there is no unit {unit!r} in this game")
+    if unit not in waiting(state):
+        return game.violation("reinforcements", f"{u.designation} is not a reinforcement waiting to enter")
+    if state.phase != MOVEMENT or u.side != state.phasing or u.arrives > state.turn:
+        return game.violation(
+            "reinforcements.when",
+            f"{u.designation} may enter only during the {u.side.title()} Movement Phase of Game-Turn {u.arrives}"
+            + ("" if lost_if_not_entered(state) else " or later"),
+        )
+    return movement.why_unit_may_not_move(state, unit, entering=True)
+
+
+def reachable_from_entry(state: State, unit: str, hex_: str) -> movement.Reach:
+    """Where ``unit`` may end its move entering at ``hex_`` (the entry hex itself included)."""
+    reach = movement.reachable(state, unit, origin=hex_, spent=entry_cost(state, hex_, unit))
+    if hex_ in movement.enemy_zones_for(state, unit):
+        reach.ends = []
+    if hex_ not in state.game.ferry_hexes:
+        reach.ends = [hex_, *reach.ends]
+    return reach
+
+
+def decide_enter(state: State, command: EnterReinforcement, dice: Dice | None) -> list[Event]:
+    problem = why_may_not_enter(state, command.unit)
+    if problem is not None:
+        raise problem
+    game = state.game
+    path = tuple(command.path)
+    if not path:
+        raise game.violation("reinforcements", "a reinforcement's path starts with its entry hex")
+    problem = entry_problem(state, command.unit, path[0])
+    if problem is not None:
+        raise problem
+    cost = movement.check_path(state, command.unit, path, spent=entry_cost(state, path[0], command.unit), entering=True)
+    event = ReinforcementEntered(unit=command.unit, path=path, cost=movement_points(cost))
+    after = state.copy()
+    apply(after, event)
+    movement.check_no_dead_end(after, command.unit)
+    return [event]
+
+
+def apply_entered(state: State, event: ReinforcementEntered) -> None:
+    state.positions[event.unit] = event.path[-1]
+    state.moved.add(event.unit)
+    state.entries[event.path[0]] = state.entries.get(event.path[0], 0) + 1  # revised 5.0: the column
+    entered(state, state.game.units[event.unit].side, event.path)  # 17.15
+
+
+def lose_reinforcements(state: State) -> list[Event]:
+    """15.12: reinforcements still waiting when their Movement Phase ends are eliminated."""
+    if not lost_if_not_entered(state) or state.phase != MOVEMENT:
+        return []
+    return [ReinforcementLost(unit=u) for u in due(state)]
+
+
+def apply_lost(state: State, event: ReinforcementLost) -> None:
+    state.eliminated.append(event.unit)

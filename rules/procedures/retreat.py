@@ -1,0 +1,346 @@
+"""Retreat, displacement and advance after combat (1975 7.7, 7.8; Chattanooga 16.11, 17.13, 19.13).
+
+Each is a decision of the owning player (rules/core/decisions.py), made one unit at a time in the order
+the game lists them; the defender makes his own retreats during the attacker's Combat Phase.
+
+Retreat (7.71–7.73): one hex, to a hex no enemy controls, not enemy-occupied (5.12), not into
+prohibited terrain or across a prohibited hexside (the moves of Game.step_problem: rivers, creeks
+without bridge or ford, ferry hexes except through their arrows), stacking kept (a friendly hex with
+room). Two units of one hex may go different ways. No hex open: eliminated (7.72).
+- 19.13: a retreat into a ferry hex (through its arrow) eliminates the unit.
+- 16.11: Union artillery (except 1a Sherman) is eliminated instead of retreating.
+
+Displacement (7.81, 7.82): only when no hex is open (a ferry hex counts as open), into a friendly
+hex that is full; the unit chooses which unit of the stack it displaces; the displaced unit is moved
+back by its owner as if retreating (next decision, before any other), and may itself displace
+(chains) only when it has no other hex; a displacement is allowed only if the displaced unit can
+go somewhere without anyone being eliminated, otherwise the retreating unit is eliminated instead;
+displaced artillery of the phasing side that has not yet fought may not fire that phase.
+
+Advance (7.75, 7.76): one victorious unit that took part may move into one hex the combat left
+empty, adjacent to it, whatever the zones of control, never across a prohibited hexside; decided at
+once (before any other combat); never forced (``Decline``); the advanced unit neither attacks nor
+is attacked again that phase. 16.11: immobile Union artillery never advances. 11.2 (optional):
+an ineffective unit does not advance into an enemy-controlled hex.
+
+17.13: retreats and advances are not moves of the Movement Phase and use no movement quota.
+17.15: a hex entered by retreat or advance is "moved through" (control).
+
+Rulings (README "Rulings"):
+- Order of retreats: the units retreat one at a time in the order of the combat's listing (by hex,
+  then unit); each one's hexes are those open when its turn comes.
+- A chain of displacements is at most six units long and never displaces a unit of the same chain
+  twice (7.82 allows a unit to be displaced more than once per phase, not in a loop).
+- A ferry hex is a retreat "open" to the unit (19.13: "forced to retreat into a Ferry Hex"), so a
+  unit with a ferry hex open may not displace; a displaced unit never goes into one (it would be
+  eliminated, 7.82).
+"""
+
+from __future__ import annotations
+
+import msgspec
+
+from rules.core.commands import Advance, Decline, Retreat
+from rules.core.decisions import PendingAdvance, PendingRetreat, first_pending, made
+from rules.core.errors import RuleViolation
+from rules.core.events import (
+    DecisionDeclined,
+    DecisionsAwaited,
+    Event,
+    UnitAdvanced,
+    UnitEliminated,
+    UnitRetreated,
+)
+from rules.core.handlers import Dice
+from rules.core.state import State
+from rules.procedures import exclusive
+from rules.procedures.outcomes import Emitter, auto_single_choice, settle
+from rules.queries.control import entered
+from rules.queries.zoc import enemy_controlled, enemy_occupied
+
+MAX_CHAIN = 6  # Ruling: the longest chain of displacements considered (7.82)
+
+
+# -- commands and events -------------------------------------------------------------------------
+
+
+class RetreatOption(msgspec.Struct, frozen=True):
+    """A hex ``to`` a unit may retreat into; ``displace``: the unit it must displace there (7.81);
+    ``eliminated``: the retreat eliminates it (a ferry hex, 19.13)."""
+
+    to: str
+    displace: str | None = None
+    eliminated: bool = False
+
+
+class AdvanceOption(msgspec.Struct, frozen=True):
+    unit: str
+    to: str
+
+
+# -- where a unit may retreat ------------------------------------------------------------------------
+def _around(state: State, unit: str, here: str, displaced: bool) -> tuple[list[RetreatOption], list[str]]:
+    """The hexes open to a unit retreating from ``here`` (7.72, 7.73; 19.13), and the friendly hexes
+    that would be open but for stacking (where it might displace, 7.81)."""
+    game = state.game
+    side = game.units[unit].side
+    ezoc = enemy_controlled(state, side)
+    enemies = enemy_occupied(state, side)
+    limit = game.ruleset.stacking_limit
+    ferries_eliminate = "ferries" in game.exclusive
+    open_: list[RetreatOption] = []
+    full: list[str] = []
+    for n in game.neighbours[here]:
+        if n in enemies or n in ezoc or game.step_problem(here, n) is not None:
+            continue
+        if n in game.ferry_hexes:
+            if ferries_eliminate and not displaced:
+                open_.append(RetreatOption(n, eliminated=True))  # 19.13
+            continue
+        if sum(1 for h in state.positions.values() if h == n) < limit:
+            open_.append(RetreatOption(n))
+        else:
+            full.append(n)
+    return open_, full
+
+
+def retreat_options(state: State, unit: str, displaced: bool = False) -> list[RetreatOption]:
+    """Every legal retreat of ``unit`` now (7.71–7.82; 16.11, 19.13); [] when it must be eliminated.
+    ``displaced``: the unit is being displaced (7.81: never into a hex where it would be eliminated)."""
+    if unit not in state.positions or exclusive.retreat_eliminates(state, unit):
+        return []
+    here = state.positions[unit]
+    open_, full = _around(state, unit, here, displaced)
+    if open_:
+        return open_  # 7.82: no displacement while another path of retreat is open
+    out = []
+    for n in full:
+        for d in state.units_in(n):
+            if _displaceable(state, unit, n, d, 1, frozenset({unit})):
+                out.append(RetreatOption(n, displace=d))
+    return out
+
+
+def _displaceable(state: State, mover: str, hex_: str, unit: str, depth: int, chain: frozenset[str]) -> bool:
+    """7.81, 7.82: may ``mover`` take ``unit``'s place in ``hex_``? Only if ``unit`` can then be moved
+    back without anyone being eliminated (through a chain of displacements if it has no other hex)."""
+    if exclusive.retreat_eliminates(state, unit):
+        return False  # 16.11: it would be eliminated
+    after = state.copy()
+    after.positions[mover] = hex_
+    open_, full = _around(after, unit, hex_, displaced=True)
+    if open_:
+        return True
+    if depth >= MAX_CHAIN:
+        return False
+    chain = chain | {unit}
+    return any(
+        _displaceable(after, unit, n, d, depth + 1, chain) for n in full for d in after.units_in(n) if d not in chain
+    )
+
+
+def elimination_case(state: State, unit: str) -> str:
+    """The case that eliminates a unit with no retreat: 16.11, 7.82 (only displacements, each of which
+    would eliminate), or 7.72 (no hex open)."""
+    game = state.game
+    if exclusive.retreat_eliminates(state, unit):
+        return game.case("immobile_artillery")
+    _, full = _around(state, unit, state.positions[unit], False)
+    return game.case("displacement_eliminates" if full else "retreat_blocked")
+
+
+def _retreat_events(state: State, head: PendingRetreat, option: RetreatOption) -> list[Event]:
+    game = state.game
+    if option.eliminated:
+        return [UnitEliminated(unit=head.unit, case=game.case("ferries.retreat"))]
+    return [
+        UnitRetreated(
+            unit=head.unit, path=(state.positions[head.unit], option.to), cause=head.cause, displaces=option.displace
+        )
+    ]
+
+
+def automatic_retreat(state: State, head: PendingRetreat) -> list[Event] | None:
+    if head.unit not in state.positions:
+        return [DecisionDeclined(side=head.side, kind="retreat", reason="the unit is no longer on the map")]
+    if head.optional and exclusive.retreat_eliminates(state, head.unit):
+        return [DecisionDeclined(side=head.side, kind="retreat", reason="the unit may not be moved")]
+    options = retreat_options(state, head.unit, displaced=head.cause == "displaced")
+    if not options:
+        if head.optional:
+            return [DecisionDeclined(side=head.side, kind="retreat", reason="no hex is open")]
+        return [UnitEliminated(unit=head.unit, case=elimination_case(state, head.unit))]
+    if len(options) == 1 and not head.optional and auto_single_choice(state):
+        return _retreat_events(state, head, options[0])
+    return None
+
+
+# -- where a unit may advance ------------------------------------------------------------------------
+def advance_options(state: State, head: PendingAdvance) -> list[AdvanceOption]:
+    """7.75, 7.76: each (unit, vacated hex) pair an advance may take now."""
+    game = state.game
+    occupied = set(state.positions.values())
+    vacated = [h for h in head.hexes if h not in occupied]
+    if not vacated:
+        return []
+    out = []
+    ezoc = None
+    for u in head.units:
+        here = state.positions.get(u)
+        if here is None or u in state.advanced or exclusive.may_not_advance(state, u):  # 16.11; revised 8.76
+            continue
+        for h in vacated:
+            if h not in game.neighbours[here] or game.step_problem(here, h) is not None:
+                continue
+            if u in state.ineffective:  # 11.2
+                ezoc = enemy_controlled(state, head.side) if ezoc is None else ezoc
+                if h in ezoc:
+                    continue
+            out.append(AdvanceOption(u, h))
+    return out
+
+
+def automatic_advance(state: State, head: PendingAdvance) -> list[Event] | None:
+    if not advance_options(state, head):
+        return [DecisionDeclined(side=head.side, kind="advance", reason="no unit may advance")]
+    return None
+
+
+# -- the commands ----------------------------------------------------------------------------------
+def _head(state: State, kind: type, what: str):
+    head = first_pending(state)
+    if not isinstance(head, kind):
+        waiting = "nothing" if head is None else f"a decision of another kind ({head.__struct_config__.tag})"
+        raise state.game.violation("sequence", f"no {what} is awaited now; the game waits for {waiting}")
+    return head
+
+
+def decide_retreat(state: State, command: Retreat, dice: Dice | None) -> list[Event]:
+    game = state.game
+    head = _head(state, PendingRetreat, "retreat")
+    if command.unit != head.unit:
+        raise game.violation(
+            "retreat",
+            f"{game.designation(head.unit)} retreats next; {game.designation(command.unit)} may not retreat now",
+        )
+    options = retreat_options(state, head.unit, displaced=head.cause == "displaced")
+    for option in options:
+        if option.to == command.to and option.displace == command.displace:
+            emit = Emitter(state)
+            emit(*_retreat_events(state, head, option))
+            settle(emit)
+            return emit.events
+    raise _why_not(state, head.unit, command, options)
+
+
+def _why_not(state: State, unit: str, command: Retreat, options: list[RetreatOption]) -> RuleViolation:
+    game = state.game
+    name = game.designation(unit)
+    here = state.positions[unit]
+    to = command.to
+    side = game.units[unit].side
+    if to not in game.neighbours.get(here, ()):
+        return game.violation("retreat", f"{name} retreats one hex from {here}; {to} is not next to it")
+    if to in enemy_occupied(state, side):
+        return game.violation("enemy_occupied", f"{name} may not retreat into {to}: it holds an enemy unit")
+    if to in enemy_controlled(state, side):
+        return game.violation("retreat_blocked", f"{name} may not retreat into {to}: an enemy unit controls it")
+    problem = game.step_problem(here, to)
+    if problem is not None:
+        return game.violation("retreat_blocked", f"{name} may not retreat from {here} to {to}: {problem[1]}")
+    if any(o.displace is None for o in options):
+        if command.displace is not None:
+            return game.violation(
+                "displacement_eliminates",
+                f"{name} has another path of retreat open and may not displace {game.designation(command.displace)}",
+            )
+        return game.violation("retreat_stacking", f"{name} may not retreat into {to}: no room in it (stacking)")
+    if command.displace is None:
+        return game.violation(
+            "displacement", f"{to} is full: {name} may retreat there only by displacing one of its units"
+        )
+    return game.violation(
+        "displacement_eliminates",
+        f"{name} may not displace {game.designation(command.displace)} at {to}: the displaced unit could not "
+        "retreat without a unit being eliminated",
+    )
+
+
+def decide_advance(state: State, command: Advance, dice: Dice | None) -> list[Event]:
+    game = state.game
+    head = _head(state, PendingAdvance, "advance")
+    options = advance_options(state, head)
+    if AdvanceOption(command.unit, command.to) not in options:
+        if command.unit not in head.units:
+            raise game.violation(
+                "advance", f"{game.designation(command.unit)} did not take part in the combat as a victor and may not advance"
+            )
+        if exclusive.may_not_advance(state, command.unit):
+            raise game.violation("immobile_artillery", f"{game.designation(command.unit)} may not advance after combat")
+        raise game.violation(
+            "advance",
+            f"{game.designation(command.unit)} may not advance into {command.to}: only into an adjacent hex the "
+            f"combat vacated ({', '.join(head.hexes)})",
+        )
+    emit = Emitter(state)
+    emit(UnitAdvanced(unit=command.unit, path=(state.positions[command.unit], command.to)))
+    settle(emit)
+    return emit.events
+
+
+def decide_decline(state: State, command: Decline, dice: Dice | None) -> list[Event]:
+    game = state.game
+    head = first_pending(state)
+    if isinstance(head, PendingAdvance):
+        kind = "advance"
+    elif isinstance(head, PendingRetreat) and head.optional:
+        kind = "retreat"
+    elif isinstance(head, PendingRetreat):
+        raise game.violation("retreat", f"{game.designation(head.unit)} must retreat; the retreat is not optional")
+    else:
+        raise game.violation("sequence", "there is no optional decision to decline now")
+    emit = Emitter(state)
+    emit(DecisionDeclined(side=head.side, kind=kind, reason="declined"))
+    settle(emit)
+    return emit.events
+
+
+# -- evolvers --------------------------------------------------------------------------------------
+def apply_unit_retreated(state: State, event: UnitRetreated) -> None:
+    game = state.game
+    pending = state.pending
+    if pending and isinstance(pending[0], PendingRetreat) and pending[0].unit == event.unit:
+        pending = pending[1:]
+    to = event.path[-1]
+    state.positions[event.unit] = to
+    side = game.units[event.unit].side
+    entered(state, side, (to,))  # 17.15
+    if event.displaces is not None:
+        d = event.displaces
+        # 7.82: displaced artillery of the phasing side that has not yet fought may not fire.
+        if game.units[d].type == "artillery" and game.units[d].side == state.phasing and d not in state.attacked:
+            state.silenced.add(d)
+        pending = [PendingRetreat(side=side, unit=d, cause="displaced"), *pending]
+    state.pending = pending
+
+
+def apply_unit_advanced(state: State, event: UnitAdvanced) -> None:
+    made(state, PendingAdvance)
+    to = event.path[-1]
+    state.positions[event.unit] = to
+    state.advanced.add(event.unit)  # 7.75: neither attacks nor is attacked again this phase
+    entered(state, state.game.units[event.unit].side, (to,))  # 17.15
+
+
+__all__ = [
+    "Advance",
+    "AdvanceOption",
+    "Decline",
+    "DecisionsAwaited",
+    "Retreat",
+    "RetreatOption",
+    "UnitAdvanced",
+    "UnitRetreated",
+    "advance_options",
+    "retreat_options",
+]

@@ -1,0 +1,189 @@
+"""Victory points and levels of victory (Chattanooga 20.0–20.2), driven by the scenario's parameters
+``exclusive.victory``:
+
+- ``per_enemy_unit_eliminated`` {side: points}: 20.11 (1), (3): a side scores this for each enemy unit
+  eliminated (Chattanooga: 3 to the Confederate per Union unit, reinforcements lost under 15.12
+  included; 2 to the Union per Confederate unit).
+- ``first_control`` {side, hexes, points_each}: 20.11 (2): the side scores for each of these hexes the
+  first time it controls it (17.15), once in the game.
+- ``town_in_zoc`` {side, area, points_each, unit_type}: 20.12 (1): at the game's end, for each hex of
+  the map area in the zone of control of one of the side's units of that type (a Union unit in the
+  hex does not negate it).
+- ``last_control`` {side, hexes, points_each}: 20.12 (2): at the game's end, for each of these hexes
+  the side was the last to control.
+- ``levels`` [{level, min, max}]: 20.2, by the differential Union points minus Confederate points.
+
+Points during play are awarded right after the command that earned them (an ``after_command`` hook:
+eliminations come from combat, from retreats with no hex open and from reinforcements lost at the end
+of a Movement Phase; control from any move, retreat or advance); ``state.scored`` remembers what has
+scored. At the end of the final Game-Turn (4.0) the end-of-game points are awarded, the level of
+victory determined, and the game ends with it (``GameEnded.result``).
+
+Rulings (README "Rulings"):
+- 20.12 (1): a town hex occupied by a unit of the scoring type counts too (occupying a hex is more than
+  controlling it; 21.2 speaks of "occupying ... Chattanooga").
+- 20.11 (2): each of the two hexes scores 4 the first time it is controlled (8 for both), whenever
+  that happens, even if the hex is later lost.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from rules.core.events import (
+    Event,
+    GameEnded,
+    ReinforcementLost,
+    UnitEliminated,
+    VictoryDetermined,
+    VictoryPointsAwarded,
+)
+from rules.core.handlers import apply
+from rules.core.scenario import SIDES, other_side
+from rules.core.state import State
+
+
+def params(state_or_game) -> dict | None:
+    game = state_or_game.game if isinstance(state_or_game, State) else state_or_game
+    return game.exclusive.get("victory")
+
+
+# -- points during play (20.11) --------------------------------------------------------------------
+def due(state: State) -> list[VictoryPointsAwarded]:
+    """20.11: the points earned during play and not yet awarded."""
+    p = params(state)
+    if not p:
+        return []
+    game = state.game
+    case = game.case("victory")
+    out = []
+    per = p.get("per_enemy_unit_eliminated") or {}
+    for u in state.eliminated:
+        if f"eliminated:{u}" in state.scored:
+            continue
+        side = other_side(game.units[u].side)
+        points = int(per.get(side, 0))
+        if points:
+            out.append(VictoryPointsAwarded(side=side, points=points, kind="eliminated", subject=u, case=case))
+    first = p.get("first_control")
+    if first:
+        side = first["side"]
+        for h in first["hexes"]:
+            if state.control.get(h) == side and f"first_control:{h}" not in state.scored:
+                out.append(
+                    VictoryPointsAwarded(
+                        side=side, points=int(first["points_each"]), kind="first_control", subject=h, case=case
+                    )
+                )
+    return out
+
+
+def award_during_play(state: State, events: list[Event]) -> list[Event]:
+    """20.11: award what a command's events earned (an elimination, a first control)."""
+    if not params(state) or not events or isinstance(events[-1], GameEnded):
+        return []
+    if not any(isinstance(e, UnitEliminated | ReinforcementLost) or hasattr(e, "path") for e in events):
+        return []
+    after = state.copy()
+    for e in events:
+        apply(after, e)
+    return list(due(after))
+
+
+def apply_awarded(state: State, event: VictoryPointsAwarded) -> None:
+    state.vp[event.side] = state.vp.get(event.side, 0) + event.points
+    if event.kind in ("eliminated", "first_control"):
+        state.scored.add(f"{event.kind}:{event.subject}")
+
+
+# -- points at the end (20.12) and the level of victory (20.2) ---------------------------------------
+def end_points(state: State) -> list[VictoryPointsAwarded]:
+    """20.12: the points awarded at the game's end, from the final position."""
+    p = params(state)
+    if not p:
+        return []
+    game = state.game
+    case = game.case("victory")
+    out = []
+    town = p.get("town_in_zoc")
+    if town:
+        side = town["side"]
+        kind = town.get("unit_type")
+        hexes = game.scenario.map.areas.get(town["area"], [])
+        reach: set[str] = set()
+        for u, h in state.positions.items():
+            unit = game.units[u]
+            if unit.side == side and (kind is None or unit.type == kind):
+                reach.add(h)  # Ruling: occupying counts
+                reach.update(game.zoc_into[h])
+        for h in hexes:
+            if h in reach:
+                out.append(VictoryPointsAwarded(side=side, points=int(town["points_each"]), kind="town_zoc", subject=h, case=case))
+    last = p.get("last_control")
+    if last:
+        side = last["side"]
+        for h in last["hexes"]:
+            if state.control.get(h) == side:
+                out.append(
+                    VictoryPointsAwarded(side=side, points=int(last["points_each"]), kind="last_control", subject=h, case=case)
+                )
+    return out
+
+
+def level_of(state_or_game, differential: int) -> str | None:
+    """20.2: the level of victory for a differential (Union minus Confederate points)."""
+    p = params(state_or_game) or {}
+    for level in p.get("levels", []):
+        if level.get("min", -(10**9)) <= differential <= level.get("max", 10**9):
+            return level["level"]
+    return None
+
+
+def determine_victory(state: State) -> list[Event]:
+    """4.0, 20.0: at the end of the final Game-Turn: points still due, the end-of-game points, then
+    the differential and the level of victory."""
+    p = params(state)
+    if not p:
+        return []
+    awards: list[Event] = [*due(state), *end_points(state)]
+    totals = {s: state.vp.get(s, 0) for s in SIDES}
+    for a in awards:
+        totals[a.side] += a.points
+    diff = totals["union"] - totals["confederate"]
+    level = level_of(state, diff) or "undetermined"
+    return [*awards, VictoryDetermined(union=totals["union"], confederate=totals["confederate"], differential=diff, level=level)]
+
+
+def apply_determined(state: State, event: VictoryDetermined) -> None:
+    state.result = event.level
+
+
+# -- an independent recount, for tests and for verifying a game ---------------------------------------
+def recount(start: State, events: Iterable[Event]) -> dict[str, int]:
+    """The victory points of the game whose log is ``events`` (from ``start``), counted from the log
+    itself: eliminations from the elimination events, first control from every path a unit took,
+    end-of-game points from the final position. Equal to the state's points when the bookkeeping is
+    right (a property test checks it)."""
+    game = start.game
+    p = params(start) or {}
+    per = p.get("per_enemy_unit_eliminated") or {}
+    first = p.get("first_control") or {}
+    totals = {s: 0 for s in SIDES}
+    controlled = {h for h in first.get("hexes", []) if start.control.get(h) == first.get("side")}
+    final = start.copy()
+    ended = False
+    for e in events:
+        apply(final, e)
+        if isinstance(e, UnitEliminated | ReinforcementLost):
+            side = other_side(game.units[e.unit].side)
+            totals[side] += int(per.get(side, 0))
+        path = getattr(e, "path", None)
+        if path and first and game.units[e.unit].side == first["side"]:
+            controlled.update(h for h in path if h in first["hexes"])
+        ended = ended or isinstance(e, GameEnded)
+    if controlled:
+        totals[first["side"]] += int(first["points_each"]) * len(controlled)
+    if ended:
+        for a in end_points(final):
+            totals[a.side] += a.points
+    return totals

@@ -1,0 +1,190 @@
+"""Stacking (5.31–5.33; 15.15 for reinforcements).
+
+5.32: at the end of any phase no hex holds more than two units (the rule set's ``stacking_limit``);
+5.31, 5.33: any number may pass through. A unit may therefore end its move on a full hex only if the
+hex can still be brought within the limit before the phase ends: no dead end. ``resolvable`` decides
+that, conservatively: it is true only when, for every over-full hex, enough of its units may still
+move to hexes with room (a matching of units to free places) and the movement quota, counted as if
+every one of those moves used it, allows them. Units passing through never matter: whole moves are
+one command each.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable, Iterable
+
+from rules.core.state import State
+
+
+def limit(state: State) -> int:
+    return state.game.ruleset.stacking_limit
+
+
+def counts(state: State, side: str | None = None) -> Counter:
+    """Units per occupied hex (of one side, or of both)."""
+    units = state.game.units
+    return Counter(h for u, h in state.positions.items() if side is None or units[u].side == side)
+
+
+def overstacked(state: State, side: str | None = None) -> dict[str, int]:
+    """Hexes over the limit, with how many units too many."""
+    n = limit(state)
+    return {h: c - n for h, c in counts(state, side).items() if c > n}
+
+
+def check_stacking_at_end_of_phase(state: State) -> None:
+    """5.32: no phase ends with more than two units in a hex."""
+    over = overstacked(state)
+    if over:
+        game = state.game
+        hex_ = min(over)
+        names = ", ".join(game.designation(u) for u in state.units_in(hex_))
+        raise game.violation(
+            "stacking",
+            f"{hex_} holds {over[hex_] + limit(state)} units ({names}); no more than {limit(state)} "
+            "may be in one hex at the end of a phase",
+        )
+
+
+def resolvable(
+    state: State,
+    side: str,
+    movable: Callable[[State, str], bool],
+    destinations: Callable[[State, str], Iterable[str]],
+    quota_remaining: int | None,
+) -> bool:
+    """Can every over-full hex of ``side`` still be brought within the limit this phase?
+
+    ``movable(state, unit)``: may the unit still move; ``destinations(state, unit)``: the hexes it
+    could end a move in; ``quota_remaining``: moves left under a quota, or None."""
+    return _resolvable(
+        limit(state),
+        overstacked(state, side),
+        counts(state, side),
+        lambda hex_: [u for u in state.units_in(hex_) if movable(state, u)],
+        lambda u: destinations(state, u),
+        quota_remaining,
+    )
+
+
+class Arrivals:
+    """5.32, no dead end, for one unit that has just moved, at each hex it might have ended its move
+    in: ``after`` is the state after its move to any one of them. Only the unit's own place differs
+    between those states, so who may still move, where, and the quota are worked out once."""
+
+    def __init__(
+        self,
+        after: State,
+        unit: str,
+        movable: Callable[[State, str], bool],
+        destinations: Callable[[State, str], Iterable[str]],
+        quota_remaining: int | None,
+    ):
+        self.after = after
+        self.unit = unit
+        self.movable = movable
+        self.destinations = destinations
+        self.quota_remaining = quota_remaining
+        self.n = limit(after)
+        self.occupancy = counts(after, after.game.units[unit].side)  # without the unit:
+        self.occupancy[after.positions[unit]] -= 1
+        self._candidates: dict[str, list[str]] = {}
+
+    def allows(self, dest: str) -> bool:
+        """Could every over-full hex still be brought within the limit, the unit having ended in ``dest``?"""
+        occupancy = dict(self.occupancy)
+        occupancy[dest] = occupancy.get(dest, 0) + 1
+        over = {h: c - self.n for h, c in occupancy.items() if c > self.n}
+        return _resolvable(
+            self.n,
+            over,
+            occupancy,
+            self._movable_in,
+            lambda u: self.destinations(self.after, u),
+            self.quota_remaining,
+        )
+
+    def _movable_in(self, hex_: str) -> list[str]:
+        if hex_ not in self._candidates:
+            after = self.after
+            self._candidates[hex_] = [u for u in after.units_in(hex_) if u != self.unit and self.movable(after, u)]
+        return self._candidates[hex_]
+
+
+def _resolvable(
+    n: int,
+    over: dict[str, int],
+    occupancy,
+    movable_in: Callable[[str], list[str]],
+    destinations: Callable[[str], Iterable[str]],
+    quota_remaining: int | None,
+) -> bool:
+    """``resolvable`` on its parts: the over-full hexes with their excess, units per hex, the units of
+    a hex that may still move, a unit's possible ends, the quota left."""
+    if not over:
+        return True
+    need = sum(over.values())
+    if quota_remaining is not None and need > quota_remaining:
+        return False
+    room = {}  # free places per hex, filled lazily
+    # Each over-full hex needs `excess` of its units moved out to a hex with room.
+    slots: list[str] = []  # one entry per unit that must leave, naming its hex
+    candidates: dict[str, list[str]] = {}
+    for hex_, excess in sorted(over.items()):
+        units = movable_in(hex_)
+        if len(units) < excess:
+            return False
+        candidates[hex_] = units
+        slots.extend([hex_] * excess)
+    options: dict[str, list[str]] = {}
+    for hex_, units in candidates.items():
+        for u in units:
+            dests = []
+            for d in destinations(u):
+                if d == hex_:
+                    continue
+                if d not in room:
+                    room[d] = n - occupancy.get(d, 0)
+                if room[d] > 0:
+                    dests.append(d)
+            options[u] = dests
+    # Match units to the places they must free: each unit once, each hex at most `room` arrivals.
+    return _match(slots, candidates, options, room)
+
+
+def _match(slots: list[str], candidates: dict[str, list[str]], options: dict[str, list[str]], room) -> bool:
+    """Assign to each slot (an over-full hex) a distinct candidate unit of that hex with a
+    destination that has room (augmenting paths over units and destination places)."""
+    unit_dest: dict[str, str] = {}  # matched unit -> destination
+    arrivals: dict[str, list[str]] = {}  # destination -> units matched to it
+    used: set[str] = set()
+
+    def place(u: str, seen: set[str]) -> bool:
+        for d in options[u]:
+            if d in seen:
+                continue
+            seen.add(d)
+            here = arrivals.setdefault(d, [])
+            if len(here) < room[d]:
+                here.append(u)
+                unit_dest[u] = d
+                return True
+            for other in list(here):
+                if place(other, seen):
+                    here.remove(other)
+                    here.append(u)
+                    unit_dest[u] = d
+                    return True
+        return False
+
+    for hex_ in slots:
+        for u in candidates[hex_]:
+            if u in used:
+                continue
+            if place(u, set()):
+                used.add(u)
+                break
+        else:
+            return False
+    return True

@@ -1,0 +1,49 @@
+"""Zones of control (6.0–6.6)."""
+
+from __future__ import annotations
+
+from rules.core.gunboats import GUNBOAT
+from rules.core.scenario import Side
+from rules.core.state import State
+from rules.queries.trenches import trench_facings, zoc_blocked
+
+
+def zone_of_control(state: State, hex_: str) -> tuple[str, ...]:
+    """The hexes a unit in ``hex_`` controls: the six around it (6.0), but never through a creek
+    hexside without bridge or ford nor into a river ferry hex (6.6). Redoubt hexsides do not stop it
+    (18.13)."""
+    return state.game.zoc_into.get(hex_, ())
+
+
+def enemy_controlled(state: State, side: Side) -> set[str]:
+    """Every hex in the zone of control of a unit of the other side (6.0, 6.1: whatever the phase;
+    6.5: a hex may be controlled by both sides at once). Gunboats have none (revised 9.64); none
+    extends into a trench hex across its trench hexsides (revised 10.39)."""
+    game = state.game
+    units = game.units
+    zoc_into = game.zoc_into
+    out: set[str] = set()
+    trenches = trench_facings(state)  # revised 10.39
+    for u, h in state.positions.items():
+        unit = units[u]
+        if unit.side != side and unit.type != GUNBOAT:
+            if trenches:
+                out.update(t for t in zoc_into[h] if not zoc_blocked(trenches, h, t))
+            else:
+                out.update(zoc_into[h])
+    return out
+
+
+def enemy_occupied(state: State, side: Side) -> set[str]:
+    """Hexes holding a unit of the other side (5.12)."""
+    units = state.game.units
+    return {h for u, h in state.positions.items() if units[u].side != side}
+
+
+def in_enemy_zone_of_control(state: State, unit: str) -> bool:
+    """Is the unit in a hex controlled by the enemy (6.4: then that enemy is in its zone too)? Never a
+    gunboat (revised 9.64: enemy zones do not affect it)."""
+    hex_ = state.positions.get(unit)
+    if state.game.units[unit].type == GUNBOAT:
+        return False
+    return hex_ is not None and hex_ in enemy_controlled(state, state.game.units[unit].side)

@@ -1,0 +1,828 @@
+"""The revised rule set's combat procedures (003: 8.x, 9.x, 11.2x, 12.x), plugged into the shared combat
+code through the rule set's procedure ``combat`` (rules/core/ruleset.py ``CombatProcedures``).
+
+What differs from 1975 and is decided here:
+
+- Strengths and odds (8.3, 8.4, 9.19, 9.48, 9.53, 10.2, 12.2): rules/revised/combat.py adjusts each unit
+  (range, morale, terrain, rounded to the nearest at each stage, at least 1) and finds the terrain's
+  halving and column shifts; the odds are read on the 12-column table of rules/revised/crt.py with 8.61's
+  die modifiers. 9.18: bombardment alone may not be made below 1-5 (unless the scenario's exclusive
+  rules say otherwise: ``[exclusive.bombardment] below_lowest_odds = true``, Chattanooga 19.14).
+- Night (11.21-11.24): night Game-Turns have a Combat Phase; units that stayed in an enemy zone of
+  control need not attack (``voluntary``), units that moved into one must; the attacker's total is
+  doubled, kept or halved by a separate die rolled just before the combat die (11.23); artillery may
+  not bombard at night (11.24).
+- Results (8.6): Ae, Ae*, Ar, Dr, De, Ex, Ex*; Ae* and Ex* choices are exchange-loss decisions
+  (``PendingLosses``: Ae* the defender picks one attacking unit; Ex* the attacker picks one defending
+  unit, then loses attackers whose printed strengths at least equal it, 12.26); morale follows 12.11-12.13
+  (artillery retreating from an enemy zone suffers two Disorders, 12.11; retreating artillery is
+  Disordered without a roll, 12.12); one advance into each vacated hex (8.76), never by artillery (9.47)
+  nor by a Routed unit (12.35).
+- Morale (12.x): ``state.morale``; a Routed unit is also ``ineffective``, so the shared rules for
+  ineffective units (may not attack, may not enter an enemy zone of control, retreats at the end of the
+  Combat Phase when it began it in one: rules/procedures/effectiveness.py) are 12.23, 12.31 and 12.32-12.33; town
+  hexes disorder every unit in them after each command (12.17); at the start of a night Combat Phase
+  the phasing side's units not in an enemy zone of control recover (11.3, 12.41 a); rally (12.41 b):
+  ``PlaceRally`` at the start of the Movement Phase, the units may not move, and the dice are rolled
+  (``RollRally``) at the start of the Combat Phase before any attack.
+
+Rulings (README "Revised rule set"):
+- 8.45, 10.25: when the forest shift and the other terrain benefits would give different odds, the
+  defender chooses (``ChooseTerrain``, a decision before the die); until then the attack shows the one
+  better for him (the lower column, then the smaller die modifier).
+- 8.22, 9.14: the units of a stack, batteries included, may attack in separate attacks (``separate_attacks``,
+  read by rules/procedures/combat.py); each unit left out keeps its own obligation (8.12), and a result touches only
+  the engaged units. 8.23 is read unit by unit: a unit need not attack an adjacent enemy that another
+  attacking unit, stacked with it or not, engages.
+- 12.12, 12.13: the disorder dice are rolled and applied when the result is applied, not after the
+  retreats and advances of the combat (the book's timing); the one difference is that a Shaken unit
+  routed by the roll of an Ex may not then advance (12.35).
+- 9.19: "three hexes" is the bombarding unit's distance to the nearest defending hex it may bombard.
+- 11.23 with 8.9: a reduced column is kept after the night die unless the night die gives a lower one.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import msgspec
+
+from rules.core.breastworks import BUILDING
+from rules.core.commands import ChooseTerrain, PlaceRally, RetreatBeforeCombat, RollRally, VoluntaryRout
+from rules.core.decisions import (
+    PendingAdvance,
+    PendingAttack,
+    PendingBeforeCombat,
+    PendingLosses,
+    PendingRally,
+    PendingRetreat,
+    first_pending,
+    made,
+)
+from rules.core.errors import RuleViolation
+from rules.core.events import (
+    AttackRecomputed,
+    AttackVoided,
+    BeforeCombatChosen,
+    DecisionDeclined,
+    DecisionsAwaited,
+    DisorderRolled,
+    Event,
+    IneffectiveUnitsEngaged,
+    MoraleChanged,
+    NightCombatDie,
+    OddsReduced,
+    RallyMarkersPlaced,
+    RallyRolled,
+    StationaryRecorded,
+    TerrainChosen,
+    UnitEliminated,
+)
+from rules.core.gunboats import GUNBOAT, without_gunboats
+from rules.core.handlers import Dice, apply
+from rules.core.scenario import other_side
+from rules.core.state import COMBAT, MOVEMENT, State
+from rules.procedures.combat import AdjacentChoice, resolution_column, resolved, roll
+from rules.procedures.outcomes import Emitter, settle
+from rules.procedures.retreat import retreat_options
+from rules.procedures.sequence import night_turn
+from rules.queries import artillery
+from rules.queries.zoc import enemy_controlled
+from rules.revised import combat as rc
+from rules.revised import crt as table
+from rules.revised import morale
+
+INFANTRY_OR_CAVALRY = ("infantry", "cavalry")
+
+
+# -- events and commands -------------------------------------------------------------------------------
+
+
+# -- the procedures --------------------------------------------------------------------------------------
+def level_of(state: State, unit: str) -> str:
+    return state.morale.get(unit, morale.GOOD)
+
+
+def _bombard_distance(game, hex_: str, defenders, unit: str) -> int:
+    ds = [game.grid.distance(hex_, d) for d in defenders if artillery.may_bombard(game, hex_, d, game.bombard_range(unit))]
+    return min(ds) if ds else min(game.grid.distance(hex_, d) for d in defenders)
+
+
+def _hexside(game):
+    sides = game.scenario.map.hexsides
+    from rules.core.hexes import hexside
+
+    def of(a: str, d: str):
+        s = sides.get(hexside(a, d))
+        if s is None:
+            return frozenset(), None
+        features = s.features
+        high = getattr(s, "high", None)
+        if "slope" in features and high is not None and high != d:
+            features = features - {"slope"}  # 10.1: only attacking up a slope halves
+        return features, s.barbed
+
+    return of
+
+
+class Strengths:
+    """An attack's adjusted totals (8.32), its net column shift and what it reads on the table."""
+
+    __slots__ = ("attack", "defence", "defending", "passive", "shift", "level", "choices")
+
+    def __init__(self, attack, defence, defending, passive, shift, level):
+        self.attack, self.defence, self.defending, self.passive = attack, defence, defending, passive
+        self.shift, self.level = shift, level
+        self.choices: tuple[str, ...] = ()
+
+    def attack_of(self, attack: PendingAttack | None = None, **fields) -> PendingAttack:
+        """The declared attack (``attack`` with ``fields`` changed, or a new one of ``fields``) at these
+        strengths, on the column they give (8.6, 8.61)."""
+        col = column(self.level)
+        fields.update(
+            attack=self.attack, defence=self.defence, odds=col, column=col, shift=self.shift,
+            modifier=table.die_modifier(self.level),
+        )
+        return PendingAttack(**fields) if attack is None else msgspec.structs.replace(attack, **fields)
+
+
+def strengths(state: State, adjacent, bombarding, defenders, passive_units=None, choose: str | None = None) -> Strengths:
+    """8.32: every unit adjusted (range, morale, terrain), summed; the terrain option ``choose`` (8.45:
+    the defender's choice) or else the one best for the defender; the odds level with the net shift
+    (8.42, 10.27). ``Strengths.choices``: the options that differ in outcome, when there are two."""
+    game = state.game
+    units = game.units
+    defenders = tuple(defenders)
+    before = state.attacked if passive_units is None else passive_units  # 8.74: attacked before
+    attackers = [
+        rc.Attacker(u, state.positions[u], True, units[u].type == "artillery") for u in adjacent
+    ] + [rc.Attacker(u, state.positions[u], False, True) for u in bombarding]
+    # defence (stage 1: 9.53; stage 2: morale 12.22, 12.23; no terrain stage for the defender)
+    defence = 0
+    defending: list[str] = []
+    passive: list[str] = []
+    occ = without_gunboats(state.occupants(), units)  # 9.66: a gunboat is never a defender
+    for d in defenders:
+        here = sorted(occ.get(d, []))
+        defending.extend(here)
+        for u in here:
+            if u in before:
+                passive.append(u)  # 8.74
+                continue
+            unit = units[u]
+            supported = unit.type == "artillery" and _supported(state, u, d, occ)
+            bonus, factor = rc.defence_factor(level_of(state, u), unit.type == "artillery", supported, bool(adjacent))
+            defence += rc.stage(rc.stage(unit.strength, bonus), factor)
+    right = max((rc.RIGHT_SHIFT_HEX.get(game.terrain.get(d, ""), 0) for d in defenders), default=0)
+    markers = [m for d in defenders if (m := state.breastworks.get(d)) is not None]
+    if any(m.status == BUILDING for m in markers):
+        right = max(right, 1)  # 10.34 i: attacking a unit building breastworks, one column right
+    options = rc.terrain_options(attackers, defenders, game.terrain, _hexside(game), right_shift=right) if attackers else []
+    adjacent_hexes = {a.hex for a in attackers if a.adjacent}
+    if adjacent_hexes and any(
+        m.status != BUILDING and all(m.covers(h) for h in adjacent_hexes) for m in markers
+    ):  # 10.38: attacked entirely through the marker's hexsides (bombardment never spoils it): one left,
+        # like any other shift, but not with the forest shift (8.45, 10.25)
+        options = [
+            o if o.name == rc.FOREST else rc.TerrainOption(o.name, o.halved, min(o.shift, right - 1)) for o in options
+        ]
+    best = None
+    outcomes = {}
+    for opt in options or [rc.TerrainOption("terrain", frozenset(), right)]:
+        attack = 0
+        for a in attackers:
+            unit = units[a.unit]
+            distance = 1 if a.adjacent else _bombard_distance(game, a.hex, defenders, a.unit)
+            rf = rc.range_factor(unit.type, distance, a.adjacent)
+            mf = morale.attack_factor(level_of(state, a.unit)) or Fraction(1)
+            attack += rc.adjusted(unit.strength, range_factor=rf, morale_factor=mf, halved=a.unit in opt.halved)
+        level = table.shifted(table.column_index(attack, defence), opt.shift)
+        key = (level, table.die_modifier(level))
+        outcomes[opt.name] = (key, attack, opt.shift, level)
+        if best is None or key < best[0]:
+            best = (key, attack, opt.shift, level)
+    if choose in outcomes:
+        best = outcomes[choose]
+    _, attack, shift, level = best
+    s = Strengths(attack, defence, tuple(defending), tuple(passive), shift, level)
+    keys = {v[0] for v in outcomes.values()}
+    s.choices = tuple(sorted(outcomes)) if len(keys) > 1 else ()
+    return s
+
+
+def _supported(state: State, unit: str, hex_: str, occ) -> bool:
+    """9.53: stacked with or adjacent to a friendly infantry or cavalry unit."""
+    game = state.game
+    side = game.units[unit].side
+    for h in (hex_, *game.neighbours.get(hex_, ())):
+        for u in occ.get(h, ()):
+            if u != unit and game.units[u].side == side and game.units[u].type in INFANTRY_OR_CAVALRY:
+                return True
+    return False
+
+
+def column(level: int) -> str:
+    return table.COLUMNS[min(table.TOP, max(table.LOWEST, level))]
+
+
+def below_lowest_allowed(state: State) -> bool:
+    """9.18 unless the scenario's ``[exclusive.artillery] case_9_18 = false`` (Chattanooga 19.14: "The
+    provisions of Case 9.18 do not apply to this game")."""
+    return not (state.game.exclusive.get("artillery") or {}).get("case_9_18", True)
+
+
+def town_hexes(game) -> frozenset[str]:
+    """12.17: the town/urban hexes (``[exclusive.town_disorders]``: a terrain and/or a named area of the
+    map; by default every town hex)."""
+    cached = game.__dict__.get("_town_hexes")
+    if cached is None:
+        params = game.exclusive.get("town_disorders") or {}
+        kind = params.get("terrain", "town")
+        cached = {h for h, t in game.terrain.items() if t == kind}
+        if params.get("area"):
+            cached |= set(game.scenario.map.areas.get(params["area"], ()))
+        cached = frozenset(cached)
+        game.__dict__["_town_hexes"] = cached
+    return cached
+
+
+class RevisedCombat:
+    """The procedure ``combat`` of the revised rule set (see the module)."""
+
+    # 8.22, 9.14: the units of a stack may be used in separate attacks (rules/procedures/combat.py ``examine``).
+    separate_attacks = True
+
+    def voluntary(self, state: State) -> frozenset[str]:
+        """11.21: at night, attacking is voluntary for units that stayed in an enemy zone of control."""
+        if not night_turn(state):
+            return frozenset()
+        return frozenset(state.stationary)
+
+    def night_problem(self, state: State) -> RuleViolation | None:
+        """11.2: night Game-Turns have combat (the rule set's night phases)."""
+        return None
+
+    def bombardment_allowed(self, state: State) -> bool:
+        """11.24: "Artillery may not attack from a non-adjacent hex during a Night Game-Turn"."""
+        return not night_turn(state)
+
+    def pending_attack(self, state: State, adjacent, bombarding, defenders) -> PendingAttack:
+        game = state.game
+        if bombarding and night_turn(state):
+            raise game.violation("night_bombard", "artillery may not attack from a non-adjacent hex during a night Game-Turn")
+        s = strengths(state, adjacent, bombarding, defenders)
+        if not adjacent and s.level < table.LOWEST and not below_lowest_allowed(state):
+            raise game.violation(
+                "bombard_odds",
+                f"the bombardment would be at {s.attack} to {s.defence}, below 1-5: artillery may not bombard at less "
+                "than 1-5 odds",
+            )
+        return s.attack_of(
+            side=state.phasing,
+            attackers=tuple(adjacent),
+            bombarding=tuple(bombarding),
+            defenders=tuple(defenders),
+            defending=s.defending,
+            passive=s.passive,
+        )
+
+    def adjacent_choice(self, state: State, adjacent, hexes, guns, defenders, part=()) -> AdjacentChoice | None:
+        """The odds of the ``adjacent`` units from ``hexes`` (``part``: when they are a part of those
+        hexes' stacks, 8.22), with and without the bombarding ``guns`` of the option; None when
+        bombardment alone would be below 1-5 (9.18)."""
+        if night_turn(state):
+            guns = []
+        s = strengths(state, adjacent, (), defenders) if adjacent else None
+        sb = strengths(state, adjacent, guns, defenders) if guns else None
+        if s is None and (sb is None or (sb.level < table.LOWEST and not below_lowest_allowed(state))):
+            return None
+        base = s or sb
+        return AdjacentChoice(
+            hexes=tuple(hexes),
+            attack=base.attack if base else 0,
+            defence=base.defence if base else 0,
+            odds=column(s.level) if s else None,
+            odds_with_bombardment=column(sb.level) if sb else None,
+            units=tuple(part),
+        )
+
+    def after_declaration(self, state: State, attack: PendingAttack) -> list[Event]:
+        """12.34 (the attacker's choice first) and 8.77-8.79 (then the defender's): decisions before
+        the die."""
+        decisions = []
+        units = state.game.units
+        routed = tuple(u for u in attack.defending if level_of(state, u) == morale.ROUTED)
+        if routed:
+            decisions.append(PendingBeforeCombat(side=attack.side, what="routed", units=routed))
+        cavalry = cavalry_may_retreat(state, attack)
+        if cavalry:
+            decisions.append(PendingBeforeCombat(side=other_side(attack.side), what="cavalry", units=cavalry))
+        # 8.45: the defender's terrain choice, if there is one once the retreats are made, comes last
+        decisions.append(PendingBeforeCombat(side=other_side(attack.side), what="terrain", units=()))
+        del units
+        from rules.core.events import AttackDeclared
+
+        scratch = state.copy()
+        apply(scratch, AttackDeclared(attack=attack))
+        emit = Emitter(scratch)
+        emit(DecisionsAwaited(decisions=tuple(decisions), first=True))
+        settle(emit)
+        return emit.events
+
+    def reductions(self, state: State, head: PendingAttack) -> list[str]:
+        return table.reductions(head.odds)
+
+    def resolve(self, state: State, head: PendingAttack, odds: str | None, dice: Dice | None) -> list[Event]:
+        chosen = resolution_column(state, head, odds, table.reductions(head.odds))
+        emit = Emitter(state)
+        attack = head.attack
+        level = table.shifted(table.column_index(attack, head.defence), head.shift)
+        if night_turn(state):  # 11.23: the night die, just before the combat die
+            nd = roll(dice, "resolving an attack")
+            attack = rc.night_total(head.attack, nd)
+            level = table.shifted(table.column_index(attack, head.defence), head.shift)
+            emit(NightCombatDie(die=nd, attack=attack))
+        col = column(level)
+        modifier = table.die_modifier(level)
+        if chosen != head.odds:  # 8.9: the reduced column, unless the night gave a lower one
+            emit(OddsReduced(odds=head.odds, column=chosen))
+            if table.COLUMNS.index(chosen) < table.COLUMNS.index(col):
+                col, modifier = chosen, 0
+        for d in head.defenders:  # 10.34 i: "the Breastworks Under Construction Marker is automatically removed"
+            m = state.breastworks.get(d)
+            if m is not None and m.status == BUILDING:
+                from rules.core.events import BreastworksRemoved
+
+                emit(BreastworksRemoved(hex=d, reason="its unit was attacked"))
+        die = roll(dice, "resolving an attack")
+        result = table.result(col, die, modifier)
+        emit(resolved(head, attack, col, die, result))
+        apply_result(emit, head, result, dice)
+        settle(emit)
+        return emit.events
+
+
+def advances_into(state: State, side: str, units, hexes) -> tuple[PendingAdvance, ...]:
+    """8.75, 8.76: one advance decision for each vacated hex, among ``units`` that took part; never
+    artillery (9.47) nor a Routed unit (12.35)."""
+    kinds = state.game.units
+    movers = tuple(u for u in units if kinds[u].type != "artillery" and level_of(state, u) != morale.ROUTED)
+    return tuple(PendingAdvance(side=side, units=movers, hexes=(h,)) for h in hexes) if movers else ()
+
+
+def apply_result(emit: Emitter, attack: PendingAttack, result: str, dice: Dice) -> None:
+    """8.6 (and 12.11-12.13): apply a revised result; bombarding artillery is untouched (9.15) but may
+    elect to take an Ar (9.17)."""
+    state = emit.state
+    game = state.game
+    a_side = attack.side
+    d_side = other_side(a_side)
+    units = game.units
+    case = game.case("crt")
+    adjacent = attack.attackers
+    defending = attack.defending
+    contributing = tuple(u for u in defending if u not in attack.passive)
+    attacking_hexes = tuple(sorted({state.positions[u] for u in adjacent}))
+    decisions: list = []
+    changes: dict[str, str] = {}
+
+    def disorder(us, steps_for_artillery=1):
+        for u in us:
+            steps = steps_for_artillery if units[u].type == "artillery" else 1
+            changes[u] = morale.worsen(changes.get(u, level_of(state, u)), steps)
+
+    def advances(side, us, hexes):
+        decisions.extend(advances_into(state, side, us, hexes))
+
+    def rolls_for(us) -> None:
+        rolled = tuple((u, roll(dice)) for u in us)
+        if rolled:
+            emit(DisorderRolled(rolls=rolled))
+            disorder([u for u, d in rolled if morale.disorder_roll(d)])
+
+    d_in_zoc = enemy_controlled(state, d_side)
+    d_engaged = [u for u in defending if state.positions.get(u) in d_in_zoc]  # 12.12, 12.13
+    if result == table.AE:
+        emit(*(UnitEliminated(unit=u, case=case) for u in adjacent))
+        advances(d_side, contributing, attacking_hexes)
+    elif result == table.DE:
+        emit(*(UnitEliminated(unit=u, case=case) for u in defending))
+        advances(a_side, adjacent, attack.defenders)
+    elif result in (table.AR, table.AE_STAR):
+        if adjacent:
+            if result == table.AE_STAR:  # the defender picks the attacking unit eliminated
+                decisions.append(PendingLosses(side=d_side, candidates=adjacent, at_least=1))
+            disorder(adjacent, steps_for_artillery=2)  # 12.11
+            decisions.extend(PendingRetreat(side=a_side, unit=u) for u in adjacent)
+        if result == table.AR:
+            decisions.extend(
+                PendingRetreat(side=a_side, unit=u, cause="bombardment", optional=True)
+                for u in attack.bombarding
+                if units[u].type != GUNBOAT
+            )  # 9.17; ruling: never a gunboat (9.62: it moves only in its waters; 9.66)
+        advances(d_side, contributing, attacking_hexes)
+    elif result == table.DR:
+        guns = [u for u in d_engaged if units[u].type == "artillery"]
+        disorder(guns)  # 12.12: retreating artillery is Disordered without a roll
+        rolls_for([u for u in d_engaged if units[u].type != "artillery"])
+        decisions.extend(PendingRetreat(side=d_side, unit=u) for u in defending)
+        advances(a_side, adjacent, attack.defenders)
+    elif result == table.EX:
+        at_least = sum(units[u].strength for u in defending)  # 12.26: printed strengths
+        emit(*(UnitEliminated(unit=u, case=case) for u in defending))
+        rolls_for(adjacent)  # 12.13 (the unit lost to the exchange rolls in vain)
+        if adjacent:
+            decisions.append(PendingLosses(side=a_side, candidates=adjacent, at_least=at_least))
+        advances(a_side, adjacent, attack.defenders)
+    elif result == table.EX_STAR:
+        rolls_for([*adjacent, *d_engaged])  # 12.13
+        decisions.append(PendingLosses(side=a_side, candidates=defending, at_least=1, then_lose=adjacent))
+        decisions.extend(PendingRetreat(side=d_side, unit=u) for u in defending)
+        advances(a_side, adjacent, attack.defenders)
+    else:
+        raise ValueError(f"unknown combat result {result!r}")
+    changed = tuple((u, lv) for u, lv in sorted(changes.items()) if lv != level_of(emit.state, u))
+    if changed:
+        emit(MoraleChanged(changes=changed, case=game.case("morale")))
+    if decisions:
+        emit(DecisionsAwaited(decisions=tuple(decisions)))
+
+
+def apply_morale_changed(state: State, event: MoraleChanged) -> None:
+    for u, lv in event.changes:
+        if u not in state.positions:
+            continue
+        if lv:
+            state.morale[u] = lv
+        else:
+            state.morale.pop(u, None)
+        if lv == morale.ROUTED:  # 12.23, 12.31: as an ineffective unit (11.2)
+            state.ineffective.add(u)
+        else:
+            state.ineffective.discard(u)
+
+
+def apply_disorder_rolled(state: State, event: DisorderRolled) -> None:
+    pass  # the rolls are on record; their effect is the MoraleChanged that follows
+
+
+def apply_night_die(state: State, event: NightCombatDie) -> None:
+    pass  # on record; the CombatResolved that follows carries the strength it gave
+
+
+# -- hooks: town hexes, night recovery, stationary units, routed units in an enemy zone ----------------------
+def _revised(state: State) -> bool:
+    return isinstance(state.game.ruleset.procedures.combat, RevisedCombat)
+
+
+def town_disorder(state: State) -> MoraleChanged | None:
+    """12.17: every unit in a town hex is at least Disordered."""
+    towns = town_hexes(state.game)
+    changes = tuple(
+        sorted((u, morale.DISORDERED) for u, h in state.positions.items() if h in towns and u not in state.morale)
+    )
+    return MoraleChanged(changes=changes, case=state.game.case("town_disorders")) if changes else None
+
+
+def disorder_in_towns(state: State, events: list[Event]) -> list[Event]:
+    """12.17 after every command (moves, retreats, advances, arrivals; Union units set up in a town are
+    Disordered by the first command of the game)."""
+    if not _revised(state) or state.game_over:
+        return []
+    after = state.copy()
+    for e in events:
+        apply(after, e)
+    if after.game_over:
+        return []
+    event = town_disorder(after)
+    return [event] if event else []
+
+
+def record_stationary(state: State) -> list[Event]:
+    """11.21, 12.16: remember which phasing units did not move in the Movement Phase now ending."""
+    if state.phase != MOVEMENT or not _revised(state):
+        return []
+    units = state.game.units
+    still = tuple(sorted(u for u in state.positions if units[u].side == state.phasing and u not in state.moved))
+    return [StationaryRecorded(units=still)]
+
+
+def apply_stationary(state: State, event: StationaryRecorded) -> None:
+    state.stationary = set(event.units)
+
+
+def combat_phase_begins(state: State) -> list[Event]:
+    """At the start of a Combat Phase (revised): 11.3 and 12.41 (a) at night; 12.41 (b) rally dice
+    awaited; 12.32 the Routed units in an enemy zone of control noted (they retreat at its end unless
+    freed: rules/procedures/effectiveness.py ``retreat_engaged``)."""
+    if state.phase != COMBAT or not _revised(state):
+        return []
+    state = state.copy()  # the hook's events are applied by the caller; here only to a copy, in order
+    side = state.phasing
+    units = state.game.units
+    ezoc = enemy_controlled(state, side)
+    out: list[Event] = []
+    if night_turn(state):  # 11.3, 12.41 (a); 12.17: a unit in a town stays Disordered
+        towns = town_hexes(state.game)
+        changes = tuple(
+            sorted(
+                (u, morale.DISORDERED if state.positions.get(u) in towns else morale.GOOD)
+                for u, lv in state.morale.items()
+                if units[u].side == side and state.positions.get(u) not in ezoc and u in state.positions
+            )
+        )
+        changes = tuple((u, lv) for u, lv in changes if lv != state.morale.get(u, morale.GOOD))
+        if changes:
+            event = MoraleChanged(changes=changes, case=state.game.case("night_recovery"))
+            apply(state, event)
+            out.append(event)
+    rallying = tuple(sorted(u for u in state.rallying if u in state.positions and units[u].side == side))
+    if rallying:
+        event = DecisionsAwaited(decisions=(PendingRally(side=side, units=rallying),))
+        apply(state, event)
+        out.append(event)
+    routed = tuple(
+        sorted(u for u, lv in state.morale.items() if lv == morale.ROUTED and units[u].side == side and state.positions.get(u) in ezoc)
+    )
+    if routed:
+        event = IneffectiveUnitsEngaged(units=routed)
+        apply(state, event)
+        out.append(event)
+    return out
+
+
+# -- retreat before combat (8.77-8.79, 12.19, 12.34) ----------------------------------------------------
+def two_hex_retreat(state: State, unit: str) -> bool:
+    """8.77: "The cavalry units must be able to retreat two hexes" (all normal retreat rules applying)."""
+    for o in retreat_options(state, unit):
+        if o.eliminated:
+            continue
+        after = state.copy()
+        after.positions[unit] = o.to
+        if o.displace is not None:
+            after.positions.pop(o.displace, None)  # it goes somewhere (7.81 checked that it can)
+        if any(not o2.eliminated for o2 in retreat_options(after, unit)):
+            return True
+    return False
+
+
+def cavalry_may_retreat(state: State, attack: PendingAttack) -> tuple[str, ...]:
+    """8.77, 8.78: the defending cavalry that may try to retreat before combat: no attacking unit is
+    cavalry; from a bombardment alone only cavalry adjacent to other enemy units; able to go two hexes."""
+    units = state.game.units
+    if any(units[u].type == "cavalry" for u in (*attack.attackers, *attack.bombarding)):
+        return ()
+    d_side = other_side(attack.side)
+    ezoc = enemy_controlled(state, d_side) if not attack.attackers else None
+    out = []
+    for u in attack.defending:
+        if units[u].type != "cavalry" or u in attack.passive:
+            continue
+        if ezoc is not None and state.positions.get(u) not in ezoc:
+            continue  # 8.78
+        if two_hex_retreat(state, u):
+            out.append(u)
+    return tuple(out)
+
+
+def _still_there(state: State, head: PendingBeforeCombat) -> tuple[str, ...]:
+    attack = next((p for p in state.pending if isinstance(p, PendingAttack)), None)
+    if attack is None:
+        return ()
+    return tuple(u for u in head.units if state.positions.get(u) in attack.defenders)
+
+
+def defenders_left(state: State, attack: PendingAttack) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """The attack's defending units still in its hexes (8.77, 12.34: others may have retreated before
+    combat), and the hexes they hold."""
+    present = tuple(u for u in attack.defending if state.positions.get(u) in attack.defenders)
+    hexes = tuple(d for d in attack.defenders if any(state.positions.get(u) == d for u in present))
+    return present, hexes
+
+
+def against_those_left(state: State, attack: PendingAttack, hexes, choose: str | None = None) -> Strengths:
+    """The strengths of the declared attack on the units left in ``hexes`` (8.77, 12.34), with the
+    terrain option ``choose`` (8.45) or the defender's best."""
+    return strengths(state, attack.attackers, attack.bombarding, hexes, passive_units=set(attack.passive), choose=choose)
+
+
+def recomputed(state: State, attack: PendingAttack, present, hexes, choose: str | None = None) -> PendingAttack:
+    """The declared attack on the ``present`` units left in ``hexes``; its hexes stay, for the advance
+    into those vacated before combat (8.76, 12.34)."""
+    s = against_those_left(state, attack, hexes, choose)
+    return s.attack_of(attack, defending=present, passive=tuple(u for u in attack.passive if u in present))
+
+
+def terrain_choices(state: State) -> tuple[str, ...]:
+    """8.45, 10.25: the terrain options the defender may choose between for the declared attack now
+    ("forest": the forest shift alone; "terrain": the halving and the other shifts), when they differ."""
+    attack = next((p for p in state.pending if isinstance(p, PendingAttack)), None)
+    if attack is None:
+        return ()
+    _, hexes = defenders_left(state, attack)
+    if not hexes:
+        return ()
+    return against_those_left(state, attack, hexes).choices
+
+
+def decide_choose_terrain(state: State, command: ChooseTerrain, dice: Dice | None) -> list[Event]:
+    game = state.game
+    head = first_pending(state)
+    if not isinstance(head, PendingBeforeCombat) or head.what != "terrain":
+        raise game.violation("sequence", "no terrain choice is awaited now")
+    options = terrain_choices(state)
+    if command.option not in options:
+        raise game.violation("terrain_combat", f"the terrain options of this attack are: {', '.join(options)}")
+    attack = next(p for p in state.pending if isinstance(p, PendingAttack))
+    new = recomputed(state, attack, *defenders_left(state, attack), choose=command.option)
+    emit = Emitter(state)
+    emit(TerrainChosen(option=command.option), AttackRecomputed(attack=new))
+    settle(emit)
+    return emit.events
+
+
+def apply_terrain_chosen(state: State, event: TerrainChosen) -> None:
+    made(state, PendingBeforeCombat)
+
+
+def automatic_before_combat(state: State, head: PendingBeforeCombat) -> list[Event] | None:
+    if head.what == "terrain":
+        if len(terrain_choices(state)) < 2:
+            return [DecisionDeclined(side=head.side, kind="before_combat", reason="no terrain choice in this attack")]
+        return None
+    if not _still_there(state, head):
+        return [DecisionDeclined(side=head.side, kind="before_combat", reason="no unit left to retreat before combat")]
+    return None
+
+
+def decide_retreat_before_combat(state: State, command: RetreatBeforeCombat, dice: Dice | None) -> list[Event]:
+    game = state.game
+    head = first_pending(state)
+    if not isinstance(head, PendingBeforeCombat) or head.what == "terrain":
+        raise game.violation("sequence", "no retreat before combat is awaited now")
+    rule = "retreat_before_combat" if head.what == "cavalry" else "routed_before_combat"
+    allowed = set(_still_there(state, head))
+    chosen = tuple(sorted(set(command.units)))
+    for u in chosen:
+        if u not in allowed:
+            name = game.designation(u) if u in game.units else repr(u)
+            what = "cavalry that may retreat two hexes" if head.what == "cavalry" else "Routed defending units"
+            raise game.violation(rule, f"{name} may not retreat before this combat: only the {what} may")
+    emit = Emitter(state)
+    die = None
+    if head.what == "cavalry" and chosen:
+        die = roll(dice, "a retreat before combat")  # 8.77: 1-5 they retreat, 6 they stay
+    emit(BeforeCombatChosen(kind=head.what, units=chosen, die=die))
+    if chosen and (die is None or die <= 5):
+        side = other_side(state.phasing)
+        retreats = tuple(PendingRetreat(side=side, unit=u, cause="before_combat") for u in chosen for _ in (1, 2))
+        emit(DecisionsAwaited(decisions=retreats, first=True))
+    settle(emit)
+    return emit.events
+
+
+def apply_before_combat_chosen(state: State, event: BeforeCombatChosen) -> None:
+    made(state, PendingBeforeCombat)
+
+
+def attack_after_retreats_before_combat(state: State, head: PendingAttack) -> list[Event] | None:
+    """8.77, 12.34: when units retreated before combat, the attack is on those left (or over)."""
+    if not _revised(state):
+        return None
+    present, hexes = defenders_left(state, head)
+    if present == head.defending:
+        return None
+    if not hexes:
+        events: list[Event] = [AttackVoided(attackers=head.attackers, defenders=head.defenders)]
+        advances = advances_into(state, head.side, head.attackers, head.defenders)
+        if advances:
+            events.append(DecisionsAwaited(decisions=advances, first=True))
+        return events
+    return [AttackRecomputed(attack=recomputed(state, head, present, hexes))]
+
+
+def apply_attack_recomputed(state: State, event: AttackRecomputed) -> None:
+    i = next(i for i, p in enumerate(state.pending) if isinstance(p, PendingAttack))
+    state.pending = [*state.pending[:i], event.attack, *state.pending[i + 1 :]]
+
+
+def apply_attack_voided(state: State, event: AttackVoided) -> None:
+    made(state, PendingAttack)
+
+
+# -- rally (12.41 b) ----------------------------------------------------------------------------------
+
+def rally_candidates(state: State) -> tuple[str, ...]:
+    """12.41 (b): the phasing units that may get a Rally marker now: at the start of the Movement Phase
+    (no unit moved yet), Disordered, Shaken or Routed, not in an enemy zone of control, none yet."""
+    if not _revised(state) or state.phase != MOVEMENT or state.moved or state.pending or state.game_over:
+        return ()
+    side = state.phasing
+    units = state.game.units
+    ezoc = enemy_controlled(state, side)
+    return tuple(
+        sorted(
+            u
+            for u in state.morale
+            if u in state.positions and units[u].side == side and state.positions[u] not in ezoc and u not in state.rallying
+        )
+    )
+
+
+def decide_place_rally(state: State, command: PlaceRally, dice: Dice | None) -> list[Event]:
+    game = state.game
+    if not _revised(state):
+        raise game.violation("sequence", "there is no rally in this rule set")
+    allowed = set(rally_candidates(state))
+    chosen = tuple(sorted(set(command.units)))
+    if not chosen:
+        raise game.violation("rally", "name the units to rally")
+    for u in chosen:
+        if u not in allowed:
+            name = game.designation(u) if u in game.units else repr(u)
+            raise game.violation(
+                "rally",
+                f"{name} may not be given a Rally marker now: only Disordered, Shaken or Routed units of the moving "
+                "side, not in an enemy zone of control, at the start of the Movement Phase before any unit moves",
+            )
+    return [RallyMarkersPlaced(units=chosen)]
+
+
+def apply_rally_placed(state: State, event: RallyMarkersPlaced) -> None:
+    state.rallying.update(event.units)
+
+
+def rally_restriction(state: State, unit: str) -> RuleViolation | None:
+    """12.41 (b): "Rallying units may not move in that Movement Phase"."""
+    if unit in state.rallying:
+        return state.game.violation("rally", f"{state.game.designation(unit)} is rallying and may not move this Movement Phase")
+    return None
+
+
+def decide_roll_rally(state: State, command: RollRally, dice: Dice | None) -> list[Event]:
+    game = state.game
+    head = first_pending(state)
+    if not isinstance(head, PendingRally):
+        raise game.violation("rally", "no rally dice are awaited now")
+    if dice is None:
+        raise ValueError("a rally needs a source of die rolls")
+    emit = Emitter(state)
+    # a unit that recovered meanwhile (11.3 at night) needs no roll; its marker goes all the same (12.42)
+    rolls = tuple((u, roll(dice)) for u in head.units if u in state.positions and level_of(state, u) != morale.GOOD)
+    emit(RallyRolled(rolls=rolls, units=head.units))
+    changes = []
+    towns = town_hexes(game)
+    for u, die in rolls:
+        after = morale.rally(level_of(state, u), die, town=state.positions[u] in towns)
+        if after == morale.ELIMINATED:
+            emit(UnitEliminated(unit=u, case=game.case("rally")))  # 12.43
+        else:
+            changes.append((u, after))
+    if changes:
+        emit(MoraleChanged(changes=tuple(changes), case=game.case("rally")))
+    settle(emit)
+    return emit.events
+
+
+def apply_rally_rolled(state: State, event: RallyRolled) -> None:
+    made(state, PendingRally)
+    state.rallying.difference_update(u for u, _ in event.rolls)  # 12.42
+    state.rallying.difference_update(event.units)
+
+
+# -- voluntary rout (12.16) ---------------------------------------------------------------------------
+def rout_candidates(state: State) -> tuple[str, ...]:
+    """12.16: the phasing Shaken units that did not move this Player-Turn, at the start of the Combat
+    Phase (no attack declared yet, nothing pending)."""
+    if not _revised(state) or state.phase != COMBAT or state.pending or state.attacked or state.game_over:
+        return ()
+    units = state.game.units
+    return tuple(
+        sorted(
+            u
+            for u, lv in state.morale.items()
+            if lv == morale.SHAKEN and u in state.positions and units[u].side == state.phasing and u in state.stationary
+        )
+    )
+
+
+def decide_voluntary_rout(state: State, command: VoluntaryRout, dice: Dice | None) -> list[Event]:
+    game = state.game
+    allowed = set(rout_candidates(state))
+    chosen = tuple(sorted(set(command.units)))
+    if not chosen:
+        raise game.violation("voluntary_rout", "name the Shaken units to rout")
+    for u in chosen:
+        if u not in allowed:
+            name = game.designation(u) if u in game.units else repr(u)
+            raise game.violation(
+                "voluntary_rout",
+                f"{name} may not be routed now: only Shaken units that did not move, at the start of the Combat Phase",
+            )
+    events: list[Event] = [MoraleChanged(changes=tuple((u, morale.ROUTED) for u in chosen), case=game.case("voluntary_rout"))]
+    ezoc = enemy_controlled(state, state.phasing)
+    engaged = tuple(sorted({*state.engaged, *(u for u in chosen if state.positions[u] in ezoc)}))
+    if engaged != tuple(sorted(state.engaged)):
+        events.append(IneffectiveUnitsEngaged(units=engaged))  # 12.32: it retreats at the end of the phase
+    return events
+
