@@ -26,7 +26,7 @@ from apiharness import PATIENCE, WsClient, new_game
 
 from api.protocol import Ack, Error
 from eventstore.store import RedisEventStore
-from rules.selfplay import random_player
+from players.selfplay import random_player
 
 
 @asynccontextmanager
