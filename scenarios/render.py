@@ -3,7 +3,9 @@ its number, its terrain as a colour AND a pattern (readable without colour visio
 (creeks, bridges, fords, roads, trails, redoubts with their barbs, ferry arrows), the named areas and
 the units at start (side colour, strength, designation, a NATO-style type symbol).
 
-``render(scenario) -> str``. Pure: no I/O; the same scenario always gives the same text.
+``render(scenario, ruleset) -> str``: the legend gives the movement costs and combat effects of the
+rule set in force (its Terrain Effects Chart). Pure: no I/O; the same scenario always gives the same
+text.
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ from xml.sax.saxutils import escape
 
 from rules.core import terrain
 from rules.core.hexes import hexside_hexes, parse_hex
+from rules.core.ruleset import Ruleset
 from rules.core.scenario import Scenario, Unit
 
 R = 30.0  # corner radius of a hex, px
@@ -30,14 +33,14 @@ TERRAIN_STYLE = {
     terrain.RIVER: ("#5b9bd5", "river"),
     terrain.FERRY: ("#a8cdee", "ferry"),
 }
-TERRAIN_LABEL = {
-    terrain.CLEAR: "Clear (1 MP)",
-    terrain.FOREST: "Forest (3 MP)",
-    terrain.ROUGH: "Rough (3 MP, defender doubled)",
-    terrain.FOREST_ROUGH: "Forest & Rough (6 MP, defender doubled)",
-    terrain.TOWN: "Town (1 MP, defender doubled)",
-    terrain.RIVER: "River (land units may not enter; gunboats sail it, revised 9.62)",
-    terrain.FERRY: "River Ferry (3 MP, through its arrows)",
+TERRAIN_NAME = {
+    terrain.CLEAR: "Clear",
+    terrain.FOREST: "Forest",
+    terrain.ROUGH: "Rough",
+    terrain.FOREST_ROUGH: "Forest & Rough",
+    terrain.TOWN: "Town",
+    terrain.RIVER: "River",
+    terrain.FERRY: "River Ferry",
 }
 SIDE_STYLE = {"union": ("#1f3f8f", "#ffffff"), "confederate": ("#d9d9d9", "#111111")}  # fill, ink
 CREEK = "#1a5fb4"
@@ -113,8 +116,8 @@ def _text(x, y, s, size, fill="#222", anchor="middle", weight="normal") -> str:
     )
 
 
-def render(scenario: Scenario) -> str:
-    """The whole map as an SVG document."""
+def render(scenario: Scenario, ruleset: Ruleset) -> str:
+    """The whole map as an SVG document, its legend from ``ruleset``'s Terrain Effects Chart."""
     lay = Layout(scenario)
     legend_top = lay.top + lay.map_height + 16
     height = legend_top + 250
@@ -132,7 +135,7 @@ def render(scenario: Scenario) -> str:
     out += _hexsides(scenario, lay)
     out += _numbers(scenario, lay)
     out += _units(scenario, lay)
-    out += _legend(scenario, lay, legend_top)
+    out += _legend(scenario, lay, legend_top, ruleset)
     out.append("</svg>")
     return "\n".join(out) + "\n"
 
@@ -330,7 +333,48 @@ def counter(u: Unit, cx: float, cy: float, w: float) -> str:
     )
 
 
-def _legend(scenario: Scenario, lay: Layout, top: float) -> list[str]:
+def _mp(x) -> str:
+    return str(x)  # an int, or an exact Fraction such as 2/3 (revised 6.22)
+
+
+def terrain_label(kind: str, ruleset: Ruleset) -> str:
+    """The Terrain Effects Chart's line for a hex terrain under ``ruleset``: its movement cost (the
+    artillery's own where the book gives a second figure, revised 10.1) and its combat effect."""
+    cost = ruleset.terrain_cost.get(kind)
+    if cost is None:
+        words = ["land units may not enter"] + (["gunboats sail it"] if ruleset.gunboat_range and kind == terrain.RIVER else [])
+    else:
+        artillery = ruleset.terrain_cost_by_type.get("artillery", {}).get(kind)
+        words = [f"{_mp(cost)} MP" + (f", artillery {_mp(artillery)}" if artillery not in (None, cost) else "")]
+        if kind == terrain.FERRY:
+            words.append("through its arrows")
+    effect = ruleset.combat_effects.get(kind)
+    if effect:
+        words.append(effect)
+    return f"{TERRAIN_NAME[kind]} ({', '.join(words)})"
+
+
+def hexside_labels(ruleset: Ruleset) -> dict[str, str]:
+    """The legend's line for each hexside feature drawn, under ``ruleset``."""
+
+    def extra(feature: str, base: str) -> str:
+        more = ruleset.hexside_cost.get(feature, ruleset.ford_extra if feature == terrain.FORD else 0)
+        effect = ruleset.combat_effects.get(feature)
+        words = [w for w in (f"+{_mp(more)} MP" if more else "", effect or "") if w]
+        return f"{base} ({', '.join(words)})" if words else base
+
+    return {
+        terrain.CREEK: "Creek (cross only at bridge or ford)",
+        terrain.BRIDGE: extra(terrain.BRIDGE, "Bridge"),
+        terrain.FORD: extra(terrain.FORD, "Ford"),
+        terrain.ROAD: f"Road ({_mp(ruleset.road_cost)} MP along it)",
+        terrain.TRAIL: f"Trail ({_mp(ruleset.trail_cost)} MP along it in forest or rough)",
+        terrain.REDOUBT: extra(terrain.REDOUBT, "Redoubt; barbs point to the enemy side"),
+        terrain.FERRY_CROSSING: "Ferry arrow: enter and leave only this way",
+    }
+
+
+def _legend(scenario: Scenario, lay: Layout, top: float, ruleset: Ruleset) -> list[str]:
     out = [f'<g id="legend" transform="translate({MARGIN:.0f},{top:.0f})">', _text(0, 12, "Terrain Key", 13, anchor="start", weight="bold")]
     for i, kind in enumerate(sorted(TERRAIN_STYLE, key=list(TERRAIN_STYLE).index)):
         fill, pattern = TERRAIN_STYLE[kind]
@@ -338,17 +382,18 @@ def _legend(scenario: Scenario, lay: Layout, top: float) -> list[str]:
         out.append(f'<rect x="{x}" y="{y}" width="34" height="20" fill="{fill}" stroke="#8a8577"/>')
         if pattern:
             out.append(f'<rect x="{x}" y="{y}" width="34" height="20" fill="url(#{pattern})"/>')
-        out.append(_text(x + 42, y + 14, TERRAIN_LABEL[kind], 11, anchor="start"))
+        out.append(_text(x + 42, y + 14, terrain_label(kind, ruleset), 11, anchor="start"))
     fx = 570
     out.append(_text(fx, 12, "Hexsides", 13, anchor="start", weight="bold"))
+    label = hexside_labels(ruleset)
     samples = [
-        (f'<line x1="0" y1="10" x2="34" y2="10" stroke="{CREEK}" stroke-width="4"/>', "Creek (cross only at bridge or ford)"),
-        (f'<line x1="0" y1="10" x2="34" y2="10" stroke="{CREEK}" stroke-width="4"/>' + _bridge(17, 10, 0, 1), "Bridge"),
-        (f'<line x1="0" y1="10" x2="34" y2="10" stroke="{CREEK}" stroke-width="4"/>' + _ford(17, 10, 0, 1), "Ford (+1 MP)"),
-        (_path_step(0, 10, 34, 10, terrain.ROAD), "Road (1 MP along it)"),
-        (_path_step(0, 10, 34, 10, terrain.TRAIL), "Trail (2 MP along it in forest or rough)"),
-        (_redoubt((0, 6), (34, 6), (17, 30)), "Redoubt; barbs point to the enemy side"),
-        ('<line x1="2" y1="10" x2="32" y2="10" stroke="#0b3d91" stroke-width="2.2" marker-end="url(#arrow)"/>', "Ferry arrow: enter and leave only this way"),
+        (f'<line x1="0" y1="10" x2="34" y2="10" stroke="{CREEK}" stroke-width="4"/>', label[terrain.CREEK]),
+        (f'<line x1="0" y1="10" x2="34" y2="10" stroke="{CREEK}" stroke-width="4"/>' + _bridge(17, 10, 0, 1), label[terrain.BRIDGE]),
+        (f'<line x1="0" y1="10" x2="34" y2="10" stroke="{CREEK}" stroke-width="4"/>' + _ford(17, 10, 0, 1), label[terrain.FORD]),
+        (_path_step(0, 10, 34, 10, terrain.ROAD), label[terrain.ROAD]),
+        (_path_step(0, 10, 34, 10, terrain.TRAIL), label[terrain.TRAIL]),
+        (_redoubt((0, 6), (34, 6), (17, 30)), label[terrain.REDOUBT]),
+        ('<line x1="2" y1="10" x2="32" y2="10" stroke="#0b3d91" stroke-width="2.2" marker-end="url(#arrow)"/>', label[terrain.FERRY_CROSSING]),
     ]
     for i, (svg, label) in enumerate(samples):
         y = 22 + i * 24

@@ -42,6 +42,12 @@ def add_arguments(parser) -> None:
     )
     p.add_argument("scenario", help=TARGET_HELP)
     p.add_argument("-o", "--output", type=Path, help="write the SVG to this file")
+    p.add_argument(
+        "--ruleset",
+        choices=("classic", "revised"),
+        default="classic",
+        help="the rule set whose Terrain Effects Chart the legend gives (default: classic)",
+    )
     p.set_defaults(action_run=_render)
 
 
@@ -93,7 +99,9 @@ def _render(args) -> int:
     scenario = _load(args.scenario)
     if scenario is None:
         return 1
-    svg = render(scenario)
+    from rules.rulesets import get as get_ruleset
+
+    svg = render(scenario, get_ruleset(args.ruleset))
     if args.output:
         args.output.write_text(svg, encoding="utf-8")
     else:

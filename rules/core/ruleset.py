@@ -108,6 +108,9 @@ class Ruleset:
     # hexes, and when every attacker attacks across these hexside features (7.4, 9.0).
     defence_terrain: dict[str, int] = field(default_factory=dict)
     defence_hexside: dict[str, int] = field(default_factory=dict)
+    # The combat column of the Terrain Effects Chart in the book's words, by hex terrain and by hexside
+    # feature, for people (the map's legend); the mechanics read the tables above or the book's own.
+    combat_effects: dict[str, str] = field(default_factory=dict)
     bombard_range: int = 0  # artillery range, counting the target hex (8.11, 8.12)
     gunboat_range: int = 0  # revised 9.65: six; 0: the book has no gunboats (rules/core/gunboats.py)
     blocking_terrain: frozenset[str] = frozenset()  # hexes that block a line of sight (8.33)
@@ -132,6 +135,10 @@ class Ruleset:
     always_one_hex: bool = False  # revised 6.16: a unit may always move one hex
     artillery_zoc_support: bool = False  # revised 7.3: artillery enters an enemy zone only beside friends
     deployment_trenches: bool = False  # revised 10.33: a deployment's Breastworks Markers are Trenches
+    # How long an ineffective unit stays out of enemy zones of control, in the book's words (1975 11.2:
+    # Attack Effectiveness; revised 12.31: a Routed unit, Rout).
+    ineffective_until: str = "until it recovers its Attack Effectiveness"
+    artillery_advances: bool = True  # revised 9.47: "Artillery units may never advance after combat"
     # This book's implementation of each step where the books differ (see the module's docstring).
     procedures: Procedures | None = None
     # What each command and event does, and the steps of the sequence of play (rules/core/handlers.py).

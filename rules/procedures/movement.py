@@ -226,7 +226,7 @@ def check_path(
             raise game.violation(
                 rules.case,
                 f"{name} may not enter the enemy zone of control at {b} "
-                + ("until it recovers its Attack Effectiveness" if rules.case == "ineffective" else "during a night Game-Turn"),
+                + (game.ruleset.ineffective_until if rules.case == "ineffective_zoc" else "during a night Game-Turn"),
             )
         if b in barred:
             raise game.violation(

@@ -33,7 +33,7 @@ def zoc_rules(state: State, side: Side, unit: str | None = None) -> ZocRules:
     if unit is not None and unit in state.ineffective:
         # 11.2: an ineffective unit may not enter an enemy controlled hex until it recovers.
         rules = zoc_rules(state, side)
-        return rules._replace(may_enter=False, case="ineffective") if rules.may_enter else rules
+        return rules._replace(may_enter=False, case="ineffective_zoc") if rules.may_enter else rules
     return state.game.ruleset.procedures.zoc_rules(state, side, unit)  # revised 11.12
 
 

@@ -268,6 +268,9 @@ def _why_not(state: State, unit: str, command: Retreat, options: list[RetreatOpt
 
 def decide_advance(state: State, command: Advance, dice: Dice | None) -> list[Event]:
     game = state.game
+    problem = _may_never_advance(state, command.unit)
+    if problem is not None:
+        raise problem
     head = _head(state, PendingAdvance, "advance")
     options = advance_options(state, head)
     if AdvanceOption(command.unit, command.to) not in options:
@@ -286,6 +289,19 @@ def decide_advance(state: State, command: Advance, dice: Dice | None) -> list[Ev
     emit(UnitAdvanced(unit=command.unit, path=(state.positions[command.unit], command.to)))
     settle(emit)
     return emit.events
+
+
+def _may_never_advance(state: State, unit: str) -> RuleViolation | None:
+    """Revised 9.47: artillery never advances after combat; 12.35: nor a Routed unit."""
+    game = state.game
+    u = game.units.get(unit)
+    if u is None:
+        return None
+    if u.type == "artillery" and not game.ruleset.artillery_advances:
+        return game.violation("artillery_advance", f"{u.designation} is artillery: artillery units may never advance after combat")
+    if state.morale.get(unit) == "routed":
+        return game.violation("routed_advance", f"{u.designation} is Routed: a Routed unit may not advance after combat")
+    return None
 
 
 def decide_decline(state: State, command: Decline, dice: Dice | None) -> list[Event]:

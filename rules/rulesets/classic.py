@@ -114,6 +114,7 @@ CASES: dict[str, str] = {
     "night_combat": "10.1",
     "night_zoc": "10.2",
     "ineffective": "11.2",
+    "ineffective_zoc": "11.2",  # "may not enter an Enemy-controlled hex until ... Attack Effectiveness"
     "ineffective_retreat": "11.31",
     # Exclusive rules of Chattanooga as this book numbers them (a scenario's own `cases` win).
     "reinforcements": "15.1",
@@ -214,6 +215,14 @@ CLASSIC = Ruleset(
     # attacking units attack across Redoubt hexsides" (from the barbed side, Chattanooga 18.12).
     defence_terrain={terrain.ROUGH: 2, terrain.FOREST_ROUGH: 2, terrain.TOWN: 2},
     defence_hexside={terrain.BRIDGE: 2, terrain.FORD: 2, terrain.REDOUBT: 3},
+    combat_effects={
+        terrain.ROUGH: "defender doubled",
+        terrain.FOREST_ROUGH: "defender doubled",
+        terrain.TOWN: "defender doubled",
+        terrain.BRIDGE: "defender doubled if every attacker attacks across it",
+        terrain.FORD: "defender doubled if every attacker attacks across it",
+        terrain.REDOUBT: "defender tripled from the barbed side",
+    },
     bombard_range=3,  # 8.11, 8.12
     blocking_terrain=frozenset({terrain.FOREST, terrain.FOREST_ROUGH, terrain.TOWN}),  # 8.33
     procedures=PROCEDURES,

@@ -176,7 +176,10 @@ CASES: dict[str, str] = {
     "gunboat_never_attacked": "9.66",
     "morale": "12.0",
     "town_disorders": "12.17",
-    "ineffective": "12.23",  # a Routed unit: may not attack (12.23), may not enter an enemy zone (12.31)
+    "ineffective": "12.23",  # "Routed units may not attack"
+    "ineffective_zoc": "12.31",  # "Routed units may not enter an Enemy controlled hex until they have recovered from Rout"
+    "artillery_advance": "9.47",  # "Artillery units may never advance after combat"
+    "routed_advance": "12.35",  # "A Routed unit may not advance after combat"
     "ineffective_retreat": "12.32",
     "night_recovery": "12.41",
     "rally": "12.41",
@@ -258,6 +261,17 @@ REVISED = Ruleset(
     # 10.1 combat column: the combat half reads its own tables (shifts, halving) from this module.
     defence_terrain={},
     defence_hexside={},
+    combat_effects={  # 10.1 combat column, 8.41-8.46
+        terrain.FOREST: "one column left",
+        terrain.ROUGH: "attacker halved",
+        terrain.FOREST_ROUGH: "attacker halved",
+        terrain.SWAMP: "attacker halved",
+        terrain.TOWN: "one column left",
+        terrain.STREAM: "attacker halved",
+        terrain.BRIDGE: "attacker halved",
+        terrain.FORD: "attacker halved",
+        terrain.REDOUBT: "attacker halved and one column left, from the barbed side",
+    },
     bombard_range=3,  # 9.1
     gunboat_range=6,  # 9.65
     # 9.33: forest/woods (with or without rough) and town; the revised line of sight, with elevation
@@ -275,6 +289,8 @@ REVISED = Ruleset(
     always_one_hex=True,  # 6.16
     artillery_zoc_support=True,  # 7.3
     deployment_trenches=True,  # 10.33, 10.39
+    ineffective_until="until it has recovered from Rout",  # 12.31
+    artillery_advances=False,  # 9.47
     procedures=PROCEDURES,
     handlers=HANDLERS,
 )

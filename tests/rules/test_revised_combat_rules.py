@@ -14,6 +14,7 @@ import pytest
 
 from rules.combat_choices import LossesChoice, RallyChoice, decision_choice
 from rules.core.commands import (
+    Advance,
     ChooseLosses,
     DeclareAttack,
     EndPhase,
@@ -282,6 +283,9 @@ def test_artillery_in_an_enemy_zone_attacks_adjacent_and_never_advances_9_41_9_4
     s, _ = declared(s, ["g"], ["0505"])
     s, events = resolve(s, 1)
     assert events[0].result == "De" and not [p for p in s.pending if isinstance(p, PendingAdvance)]
+    # 9.47: the refusal of an advance by artillery cites 9.47, not "no advance is awaited" (4.0)
+    e = refused(s, Advance("g", "0505"))
+    assert e.case == "9.47" and "artillery units may never advance after combat" in str(e)
 
 
 def test_a_routed_unit_does_not_advance_12_35_and_routed_artillery_gets_no_bonus_12_36():
@@ -298,6 +302,8 @@ def test_a_routed_unit_does_not_advance_12_35_and_routed_artillery_gets_no_bonus
     assert events[0].result == "Ae"
     (adv,) = [p for p in s.pending if isinstance(p, PendingAdvance)]
     assert adv.units == ("r2",)  # 12.35
+    e = refused(s, Advance("r1", "0404"))
+    assert e.case == "12.35" and "a Routed unit may not advance after combat" in str(e)
     units = [union("a", "0404", strength=6), rebel("g", "0505", type_="artillery", strength=4), rebel("i", "0506")]
     s = to_phase(start(units))
     s.morale["g"] = "routed"
@@ -340,6 +346,8 @@ def test_a_routed_unit_may_not_enter_an_enemy_zone_12_31():
     s = fold(s, [MoraleChanged(changes=(("a", "routed"),), case="12.0")])
     assert "0505" not in choices(s).moves.get("a", {})  # 0505 is in the zone of control of 0605
     assert "0402" in choices(s).moves["a"]  # it moves normally elsewhere
+    e = refused(s, MoveUnit("a", ("0403", "0504", "0505")))
+    assert e.case == "12.31" and "until it has recovered from Rout" in str(e)
 
 
 def test_retreat_one_hex_out_of_enemy_zones_8_7_8_71_8_72():

@@ -6,8 +6,11 @@ import xml.etree.ElementTree as ET
 
 import pytest
 
+from rules.rulesets import get as get_ruleset
 from scenarios.loader import load
-from scenarios.render import render
+from scenarios.render import hexside_labels, render, terrain_label
+
+CLASSIC, REVISED = get_ruleset("classic"), get_ruleset("revised")
 
 SVG = "{http://www.w3.org/2000/svg}"
 
@@ -19,7 +22,7 @@ def chattanooga():
 
 @pytest.fixture(scope="module")
 def svg(chattanooga):
-    return render(chattanooga)
+    return render(chattanooga, CLASSIC)
 
 
 def texts(svg_text):
@@ -58,7 +61,7 @@ def test_render_draws_hexside_features_and_units(chattanooga, svg):
 
 
 def test_render_is_deterministic_and_says_the_map_is_reconstructed(chattanooga, svg):
-    assert render(chattanooga) == svg
+    assert render(chattanooga, CLASSIC) == svg
     assert "reconstructed; not the printed map" in svg
     assert re.search(r'<svg [^>]*width="\d+" height="\d+"', svg)
 
@@ -68,9 +71,25 @@ def test_render_draws_a_gunboat_counter_9_6():
     from rules.core.scenario import Unit
     from tests.rules.test_gunboats import gunboat, scenario
 
-    svg = render(scenario([gunboat("tyler", "0305", designation="Tyler"), Unit("r", "confederate", "infantry", 3, "R", hex="0909")]))
+    svg = render(scenario([gunboat("tyler", "0305", designation="Tyler"), Unit("r", "confederate", "infantry", 3, "R", hex="0909")]), REVISED)
     root = ET.fromstring(svg)
     hulls = [p for p in root.iter(f"{SVG}path") if p.get("class") == "gunboat"]
     assert len(hulls) == 1
     assert "tyler: Tyler, 2 gunboat, union" in [t.text for t in root.iter(f"{SVG}title")]
     assert any("hull gunboat" in (t.text or "") for t in root.iter(f"{SVG}text"))
+
+
+def test_the_legend_is_the_chart_of_the_rule_set_in_force(chattanooga, svg):
+    # 1975 9.0: forest 3 MP, rough doubles the defender; revised 10.1: forest 2 MP (artillery 3),
+    # one column left; rough halves the attacker (8.41); fords +1 MP (6.29)
+    assert terrain_label("forest", CLASSIC) == "Forest (3 MP)"
+    assert terrain_label("rough", CLASSIC) == "Rough (3 MP, defender doubled)"
+    assert terrain_label("forest", REVISED) == "Forest (2 MP, artillery 3, one column left)"
+    assert terrain_label("rough", REVISED) == "Rough (3 MP, attacker halved)"
+    assert terrain_label("river", REVISED) == "River (land units may not enter, gunboats sail it)"
+    assert hexside_labels(CLASSIC)["ford"] == "Ford (+1 MP, defender doubled if every attacker attacks across it)"
+    assert hexside_labels(REVISED)["ford"] == "Ford (+1 MP, attacker halved)"
+    shown = texts(svg)
+    assert "Rough (3 MP, defender doubled)" in shown
+    revised = texts(render(chattanooga, REVISED))
+    assert "Rough (3 MP, attacker halved)" in revised and "Rough (3 MP, defender doubled)" not in revised
