@@ -471,10 +471,6 @@ def apply_night_die(state: State, event: NightCombatDie) -> None:
 
 
 # -- hooks: town hexes, night recovery, stationary units, routed units in an enemy zone ----------------------
-def _revised(state: State) -> bool:
-    return isinstance(state.game.ruleset.procedures.combat, RevisedCombat)
-
-
 def town_disorder(state: State) -> MoraleChanged | None:
     """12.17: every unit in a town hex is at least Disordered."""
     towns = town_hexes(state.game)
@@ -487,7 +483,7 @@ def town_disorder(state: State) -> MoraleChanged | None:
 def disorder_in_towns(state: State, events: list[Event]) -> list[Event]:
     """12.17 after every command (moves, retreats, advances, arrivals; Union units set up in a town are
     Disordered by the first command of the game)."""
-    if not _revised(state) or state.game_over:
+    if state.game_over:
         return []
     after = state.copy()
     for e in events:
@@ -500,7 +496,7 @@ def disorder_in_towns(state: State, events: list[Event]) -> list[Event]:
 
 def record_stationary(state: State) -> list[Event]:
     """11.21, 12.16: remember which phasing units did not move in the Movement Phase now ending."""
-    if state.phase != MOVEMENT or not _revised(state):
+    if state.phase != MOVEMENT:
         return []
     units = state.game.units
     still = tuple(sorted(u for u in state.positions if units[u].side == state.phasing and u not in state.moved))
@@ -515,7 +511,7 @@ def combat_phase_begins(state: State) -> list[Event]:
     """At the start of a Combat Phase (revised): 11.3 and 12.41 (a) at night; 12.41 (b) rally dice
     awaited; 12.32 the Routed units in an enemy zone of control noted (they retreat at its end unless
     freed: rules/procedures/effectiveness.py ``retreat_engaged``)."""
-    if state.phase != COMBAT or not _revised(state):
+    if state.phase != COMBAT:
         return []
     state = state.copy()  # the hook's events are applied by the caller; here only to a copy, in order
     side = state.phasing
@@ -687,8 +683,6 @@ def apply_before_combat_chosen(state: State, event: BeforeCombatChosen) -> None:
 
 def attack_after_retreats_before_combat(state: State, head: PendingAttack) -> list[Event] | None:
     """8.77, 12.34: when units retreated before combat, the attack is on those left (or over)."""
-    if not _revised(state):
-        return None
     present, hexes = defenders_left(state, head)
     if present == head.defending:
         return None
@@ -715,7 +709,7 @@ def apply_attack_voided(state: State, event: AttackVoided) -> None:
 def rally_candidates(state: State) -> tuple[str, ...]:
     """12.41 (b): the phasing units that may get a Rally marker now: at the start of the Movement Phase
     (no unit moved yet), Disordered, Shaken or Routed, not in an enemy zone of control, none yet."""
-    if not _revised(state) or state.phase != MOVEMENT or state.moved or state.pending or state.game_over:
+    if state.phase != MOVEMENT or state.moved or state.pending or state.game_over:
         return ()
     side = state.phasing
     units = state.game.units
@@ -731,8 +725,6 @@ def rally_candidates(state: State) -> tuple[str, ...]:
 
 def decide_place_rally(state: State, command: PlaceRally, dice: Dice | None) -> list[Event]:
     game = state.game
-    if not _revised(state):
-        raise game.violation("sequence", "there is no rally in this rule set")
     allowed = set(rally_candidates(state))
     chosen = tuple(sorted(set(command.units)))
     if not chosen:
@@ -794,7 +786,7 @@ def apply_rally_rolled(state: State, event: RallyRolled) -> None:
 def rout_candidates(state: State) -> tuple[str, ...]:
     """12.16: the phasing Shaken units that did not move this Player-Turn, at the start of the Combat
     Phase (no attack declared yet, nothing pending)."""
-    if not _revised(state) or state.phase != COMBAT or state.pending or state.attacked or state.game_over:
+    if state.phase != COMBAT or state.pending or state.attacked or state.game_over:
         return ()
     units = state.game.units
     return tuple(
