@@ -54,8 +54,13 @@ class Game:
             h: tuple(n for n in around if self._zoc_extends(h, n)) for h, around in self.neighbours.items()
         }
         # 5.24, 19.12; revised 6.28: river ferry and pontoon hexes, never ended in.
-        self.ferry_hexes = frozenset(h for h, t in self.terrain.items() if t in (terrain.FERRY, terrain.PONTOON))
+        self.ferry_hexes = frozenset(
+            h for h, t in self.terrain.items() if t in (terrain.FERRY, terrain.PONTOON)
+        )
         self.control_hexes = frozenset(_control_hexes(scenario))
+        # What blocks the line of sight from one hex to another (rules/artillery.py sight_blocker), by
+        # (firer, target), filled as it is asked: it depends on the map and the rule set only.
+        self.sight_blockers: dict[tuple[str, str], str | None] = {}
 
     # -- names ---------------------------------------------------------------------------------
     def case(self, name: str) -> str:

@@ -5,17 +5,19 @@ row YY from the top (2.1). Hexes are flat-topped, in vertical columns, and every
 hex lower; which ones (``"even"`` or ``"odd"``) is declared by each map. Inside, axial coordinates
 ``(q, r)`` follow Red Blob Games' hexagon guide: ``q`` is the column and ``r`` runs down-right.
 
-Line of sight (8.31–8.34) is computed exactly: in the coordinates ``x = 3q/2``, ``y = r + q/2`` (an
-affine image of the true plane, which keeps lines, segments and polygon interiors) every hex centre
-and corner is rational, so the segment between two centres is clipped against each hexagon with
-Fractions and no rounding. That finds both the hexes whose interior the line crosses and the hexsides
-it runs along (the congruent case of 8.32).
+Line of sight (8.31–8.34) is computed exactly: in the doubled coordinates ``X = 3q``, ``Y = 2r + q``
+(twice ``x = 3q/2``, ``y = r + q/2``, an affine image of the true plane, which keeps lines, segments
+and polygon interiors) every hex centre and corner is a point of integers, so the segment between
+two centres is clipped against each hexagon in integer arithmetic, each parameter along it an exact
+ratio of integers, with no rounding. That finds both the hexes whose interior the line crosses and
+the hexsides it runs along (the congruent case of 8.32). tests/rules/test_hexes.py keeps the same
+clipping in Fractions as the reference it must equal.
 """
 
 from __future__ import annotations
 
+import math
 import re
-from fractions import Fraction
 from functools import cache, lru_cache
 
 HEX_NUMBER = re.compile(r"^\d{4}$")
@@ -23,16 +25,9 @@ HEX_NUMBER = re.compile(r"^\d{4}$")
 #: Axial directions, starting with "up" (north) and going clockwise.
 DIRECTIONS: tuple[tuple[int, int], ...] = ((0, -1), (1, -1), (1, 0), (0, 1), (-1, 1), (-1, 0))
 
-# Corners of a flat-topped hexagon around its centre, in the (x, y) coordinates above, counter-clockwise
-# seen with y pointing down the map (the order only has to go round).
-_CORNERS = (
-    (Fraction(1), Fraction(0)),
-    (Fraction(1, 2), Fraction(1, 2)),
-    (Fraction(-1, 2), Fraction(1, 2)),
-    (Fraction(-1), Fraction(0)),
-    (Fraction(-1, 2), Fraction(-1, 2)),
-    (Fraction(1, 2), Fraction(-1, 2)),
-)
+# Corners of a flat-topped hexagon around its centre, in doubled coordinates (2x, 2y) of the (x, y)
+# above, counter-clockwise seen with y pointing down the map (the order only has to go round).
+_CORNERS = ((2, 0), (1, 1), (-1, 1), (-2, 0), (-1, -1), (1, -1))
 
 
 class HexError(ValueError):
@@ -151,78 +146,88 @@ def _axial(shift: int, number: str) -> tuple[int, int]:
     return column, row - (column + ((column + shift) & 1)) // 2
 
 
-def _centre(q: int, r: int) -> tuple[Fraction, Fraction]:
-    return Fraction(3 * q, 2), Fraction(2 * r + q, 2)
+def _centre(q: int, r: int) -> tuple[int, int]:
+    """The centre of hex (q, r) in doubled coordinates (2x, 2y): ``(3q, 2r + q)``."""
+    return 3 * q, 2 * r + q
 
 
-def _clip(p0, p1, q: int, r: int):
-    """The parameter interval [t0, t1] of the segment p0→p1 inside the closed hexagon (q, r), or None."""
-    cx, cy = _centre(q, r)
-    corners = [(cx + dx, cy + dy) for dx, dy in _CORNERS]
-    t0, t1 = Fraction(0), Fraction(1)
-    dx, dy = p1[0] - p0[0], p1[1] - p0[1]
+def _sides(dx: int, dy: int) -> list[tuple[int, int, int, int]]:
+    """Each side of a hexagon, for a segment p0 + t (dx, dy): ``(ex, ey, k, df)`` such that at parameter
+    t the point is on the inside of that side's line when ``ey * cx - ex * cy + k + t * df >= 0``,
+    (cx, cy) being the hexagon's centre seen from p0 (the cross product (b - a) x (p - a) of the side
+    a -> b, with the sign it has at the centre)."""
+    out = []
     for i in range(6):
-        (ax, ay), (bx, by) = corners[i], corners[(i + 1) % 6]
-        # Inside is where the cross product (b - a) × (p - a) has the sign it has at the centre.
+        (ax, ay), (bx, by) = _CORNERS[i], _CORNERS[(i + 1) % 6]
         ex, ey = bx - ax, by - ay
-        inside_sign = 1 if ex * (cy - ay) - ey * (cx - ax) > 0 else -1
-        f0 = inside_sign * (ex * (p0[1] - ay) - ey * (p0[0] - ax))
-        df = inside_sign * (ex * dy - ey * dx)
-        if df == 0:
-            if f0 < 0:
-                return None
-            continue
-        t = -f0 / df
-        if df > 0:
-            t0 = max(t0, t)
-        else:
-            t1 = min(t1, t)
-        if t0 > t1:
-            return None
-    return t0, t1
-
-
-def _strictly_inside(point, q: int, r: int) -> bool:
-    cx, cy = _centre(q, r)
-    corners = [(cx + dx, cy + dy) for dx, dy in _CORNERS]
-    for i in range(6):
-        (ax, ay), (bx, by) = corners[i], corners[(i + 1) % 6]
-        ex, ey = bx - ax, by - ay
-        inside_sign = 1 if ex * (cy - ay) - ey * (cx - ax) > 0 else -1
-        if inside_sign * (ex * (point[1] - ay) - ey * (point[0] - ax)) <= 0:
-            return False
-    return True
+        sign = 1 if ey * ax - ex * ay > 0 else -1
+        out.append((sign * ex, sign * ey, sign * (ey * ax - ex * ay), sign * (ex * dy - ey * dx)))
+    return out
 
 
 @lru_cache(maxsize=65536)
 def _sight_line(lower_columns: str, a: str, b: str) -> tuple[list[str], list[tuple[str, str]]]:
+    """Grid.sight_line, in integers: the segment p0 + t (p1 - p0) between the two centres is clipped
+    against each hexagon near it (Cyrus-Beck), every parameter t kept as an exact ratio of integers."""
     grid = Grid(lower_columns)
     aq, ar = grid.axial(a)
     bq, br = grid.axial(b)
-    p0, p1 = _centre(aq, ar), _centre(bq, br)
+    (x0, y0), (x1, y1) = _centre(aq, ar), _centre(bq, br)
+    dx, dy = x1 - x0, y1 - y0
     n = grid.distance(a, b)
-    hits: list[tuple[Fraction, str]] = []
-    edge_hexes: list[tuple[Fraction, str]] = []
+    sides = _sides(dx, dy)
+    # Every parameter is n/d with d one of the sides' |df| (or 1), and a midpoint's denominator is
+    # 2 d0 d1: each is a whole number of 1/unit.
+    unit = 2 * math.lcm(*(abs(df) for *_, df in sides if df)) ** 2
+    reach = max(abs(dx * cy - dy * cx) for cx, cy in _CORNERS)
+    hits: list[tuple[int, str]] = []
+    edge_hexes: list[tuple[int, str]] = []
     # Every hex the segment can touch lies within n of both ends.
     for q in range(min(aq, bq) - 1, max(aq, bq) + 2):
         for r in range(min(ar, br) - n - 1, max(ar, br) + n + 2):
             if (q, r) in ((aq, ar), (bq, br)):
                 continue
-            span = _clip(p0, p1, q, r)
-            if span is None or span[0] == span[1]:
-                continue  # misses, or touches a single point (a corner)
-            mid = (span[0] + span[1]) / 2
-            point = (p0[0] + (p1[0] - p0[0]) * mid, p0[1] + (p1[1] - p0[1]) * mid)
+            cx, cy = 3 * q - x0, 2 * r + q - y0  # the centre, from p0
+            if abs(dx * cy - dy * cx) > reach:
+                continue  # every corner on one side of the line: it misses the hexagon
+            span = _clip(sides, cx, cy)
+            if span is None:
+                continue
+            n0, d0, n1, d1 = span
+            if n0 * d1 == n1 * d0:
+                continue  # touches a single point (a corner)
+            mid_n, mid_d = n0 * d1 + n1 * d0, 2 * d0 * d1
             try:
                 number = grid.number(q, r)
             except HexError:
                 continue
-            (hits if _strictly_inside(point, q, r) else edge_hexes).append((mid, number))
+            inside = all((ey * cx - ex * cy + k) * mid_d + df * mid_n > 0 for ex, ey, k, df in sides)
+            (hits if inside else edge_hexes).append((mid_n * (unit // mid_d), number))
     crossed = [h for _, h in sorted(hits)]
     # Hexes touched only along an edge come in pairs sharing that hexside, at the same parameter.
     # (A hexside on the edge of the numbering has one hex only: nothing beyond it can block.)
-    by_edge: dict[Fraction, list[str]] = {}
+    by_edge: dict[int, list[str]] = {}
     for t, number in edge_hexes:
         by_edge.setdefault(t, []).append(number)
     along = [tuple(sorted(pair)) for _, pair in sorted(by_edge.items()) if len(pair) == 2]
     return crossed, along
+
+
+def _clip(sides, cx: int, cy: int) -> tuple[int, int, int, int] | None:
+    """The parameter interval [n0/d0, n1/d1] (positive denominators) of the segment inside the closed
+    hexagon whose centre is (cx, cy) from the segment's start, or None when it misses."""
+    n0, d0, n1, d1 = 0, 1, 1, 1
+    for ex, ey, k, df in sides:
+        f0 = ey * cx - ex * cy + k  # inside where f0 + t * df >= 0
+        if df == 0:
+            if f0 < 0:
+                return None
+            continue
+        if df > 0:  # t >= -f0/df
+            if -f0 * d0 > n0 * df:
+                n0, d0 = -f0, df
+        elif f0 * d1 < n1 * -df:  # t <= f0/-df
+            n1, d1 = f0, -df
+        if n0 * d1 > n1 * d0:
+            return None
+    return n0, d0, n1, d1

@@ -34,8 +34,13 @@ def sight_blocker(game: Game, firer: str, target: str) -> str | None:
     """What blocks the line of sight from ``firer`` to ``target`` (words), or None when it is clear.
 
     The rule set's procedure ``line_of_sight(game, firer, target)``: 1975 8.31-8.35
-    (``standard_sight_blocker``); revised 9.3x, with elevation (rules/revised/sight.py)."""
-    return game.ruleset.procedures.line_of_sight(game, firer, target)
+    (``standard_sight_blocker``); revised 9.3x, with elevation (rules/revised/sight.py). It depends on
+    the map and the rule set only, so each pair's answer is kept in ``game.sight_blockers``."""
+    key = (firer, target)
+    kept = game.sight_blockers
+    if key not in kept:
+        kept[key] = game.ruleset.procedures.line_of_sight(game, firer, target)
+    return kept[key]
 
 
 def standard_sight_blocker(game: Game, firer: str, target: str) -> str | None:

@@ -1,6 +1,7 @@
 """Hex geometry (2.1, 8.3): printed numbers, parity, adjacency, distance, hexsides, line of sight."""
 
 import math
+from fractions import Fraction
 
 import pytest
 from hypothesis import given
@@ -89,6 +90,7 @@ def test_line_of_sight_ignores_firer_and_target_hexes():
 
 # -- an independent oracle: dense floating-point sampling in the true (Euclidean) plane -------------
 
+
 def _pixel(grid, number):
     q, r = grid.axial(number)
     return 1.5 * q, math.sqrt(3) * (r + q / 2)
@@ -143,3 +145,110 @@ def test_sight_line_agrees_with_a_geometric_oracle(grid):
         checked += 1
         congruent += bool(along)
     assert checked > 40 and congruent >= 6  # the six hexside-congruent directions at range 2 and 4
+
+
+# -- the exact reference: the same clipping in Fractions, in the plane's (x, y) = (3q/2, r + q/2) --------
+_CORNERS = tuple(
+    (Fraction(x), Fraction(y))
+    for x, y in (
+        (1, 0),
+        (Fraction(1, 2), Fraction(1, 2)),
+        (Fraction(-1, 2), Fraction(1, 2)),
+        (-1, 0),
+        (Fraction(-1, 2), Fraction(-1, 2)),
+        (Fraction(1, 2), Fraction(-1, 2)),
+    )
+)
+
+
+def _centre(q, r):
+    return Fraction(3 * q, 2), Fraction(2 * r + q, 2)
+
+
+def _corners(q, r):
+    cx, cy = _centre(q, r)
+    return cx, cy, [(cx + dx, cy + dy) for dx, dy in _CORNERS]
+
+
+def _inside_sign(cx, cy, a, b):
+    (ax, ay), (bx, by) = a, b
+    return 1 if (bx - ax) * (cy - ay) - (by - ay) * (cx - ax) > 0 else -1
+
+
+def _fraction_clip(p0, p1, q, r):
+    cx, cy, corners = _corners(q, r)
+    t0, t1 = Fraction(0), Fraction(1)
+    dx, dy = p1[0] - p0[0], p1[1] - p0[1]
+    for i in range(6):
+        (ax, ay), (bx, by) = corners[i], corners[(i + 1) % 6]
+        ex, ey = bx - ax, by - ay
+        sign = _inside_sign(cx, cy, corners[i], corners[(i + 1) % 6])
+        f0 = sign * (ex * (p0[1] - ay) - ey * (p0[0] - ax))
+        df = sign * (ex * dy - ey * dx)
+        if df == 0:
+            if f0 < 0:
+                return None
+            continue
+        t = -f0 / df
+        if df > 0:
+            t0 = max(t0, t)
+        else:
+            t1 = min(t1, t)
+        if t0 > t1:
+            return None
+    return t0, t1
+
+
+def _fraction_strictly_inside(point, q, r):
+    cx, cy, corners = _corners(q, r)
+    for i in range(6):
+        (ax, ay), (bx, by) = corners[i], corners[(i + 1) % 6]
+        sign = _inside_sign(cx, cy, corners[i], corners[(i + 1) % 6])
+        if sign * ((bx - ax) * (point[1] - ay) - (by - ay) * (point[0] - ax)) <= 0:
+            return False
+    return True
+
+
+def _fraction_sight_line(grid, a, b):
+    """Grid.sight_line as it was first written, in Fractions: the reference for the integer version."""
+    aq, ar = grid.axial(a)
+    bq, br = grid.axial(b)
+    p0, p1 = _centre(aq, ar), _centre(bq, br)
+    n = grid.distance(a, b)
+    hits, edge_hexes = [], []
+    for q in range(min(aq, bq) - 1, max(aq, bq) + 2):
+        for r in range(min(ar, br) - n - 1, max(ar, br) + n + 2):
+            if (q, r) in ((aq, ar), (bq, br)):
+                continue
+            span = _fraction_clip(p0, p1, q, r)
+            if span is None or span[0] == span[1]:
+                continue
+            mid = (span[0] + span[1]) / 2
+            point = (p0[0] + (p1[0] - p0[0]) * mid, p0[1] + (p1[1] - p0[1]) * mid)
+            try:
+                number = grid.number(q, r)
+            except HexError:
+                continue
+            (hits if _fraction_strictly_inside(point, q, r) else edge_hexes).append((mid, number))
+    by_edge = {}
+    for t, number in edge_hexes:
+        by_edge.setdefault(t, []).append(number)
+    return [h for _, h in sorted(hits)], [tuple(sorted(p)) for _, p in sorted(by_edge.items()) if len(p) == 2]
+
+
+@pytest.mark.parametrize("grid", [EVEN, ODD])
+@pytest.mark.parametrize("centre", ["1010", "0101"])
+def test_integer_sight_line_is_the_fraction_one(grid, centre):
+    # 8.31, 8.32 (and the revised 9.31, 9.32): the integer clipping gives exactly what the Fractions
+    # give, order included, at every range up to a gunboat's six (9.65), out to the numbering's edge.
+    c, r = parse_hex(centre)
+    checked = congruent = 0
+    for column in range(max(0, c - 7), c + 8):
+        for row in range(max(0, r - 7), r + 8):
+            target = hex_number(column, row)
+            if grid.distance(centre, target) > 6:
+                continue
+            assert grid.sight_line(centre, target) == _fraction_sight_line(grid, centre, target), target
+            checked += 1
+            congruent += bool(grid.sight_line(centre, target)[1])
+    assert checked > 40 and congruent >= 5
