@@ -31,5 +31,7 @@ def movement_points(x: Fraction | int) -> MovementPoints:
     >>> movement_points(Fraction(6, 3)), movement_points(Fraction(4, 3))
     (2, '4/3')
     """
+    if type(x) is int:
+        return x
     x = Fraction(x)
     return int(x) if x.denominator == 1 else f"{x.numerator}/{x.denominator}"

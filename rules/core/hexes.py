@@ -21,6 +21,8 @@ import re
 from functools import cache, lru_cache
 
 HEX_NUMBER = re.compile(r"^\d{4}$")
+#: At most this many pairs' distances kept by one Grid (about 20 MB).
+_KEPT_DISTANCES = 200_000
 
 #: Axial directions, starting with "up" (north) and going clockwise.
 DIRECTIONS: tuple[tuple[int, int], ...] = ((0, -1), (1, -1), (1, 0), (0, 1), (-1, 1), (-1, 0))
@@ -66,7 +68,7 @@ def hexside_hexes(side: str) -> tuple[str, str]:
 class Grid:
     """The hex numbering of one map: which columns sit half a hex lower."""
 
-    __slots__ = ("lower_columns", "_shift")
+    __slots__ = ("lower_columns", "_shift", "_distances")
 
     def __init__(self, lower_columns: str = "even") -> None:
         if lower_columns not in ("even", "odd"):
@@ -74,6 +76,7 @@ class Grid:
         self.lower_columns = lower_columns
         # A lower column's hexes have one more row above them at the same axial r.
         self._shift = 0 if lower_columns == "even" else 1
+        self._distances: dict[tuple[str, str], int] = {}  # distance's answers, by pair of hexes
 
     def __repr__(self) -> str:
         return f"Grid(lower_columns={self.lower_columns!r})"
@@ -114,10 +117,17 @@ class Grid:
 
     def distance(self, a: str, b: str) -> int:
         """Hexes counted from a to b, not counting a (8.12 counts the target hex)."""
+        known = self._distances.get((a, b))
+        if known is not None:
+            return known
         aq, ar = self.axial(a)
         bq, br = self.axial(b)
         dq, dr = aq - bq, ar - br
-        return (abs(dq) + abs(dr) + abs(dq + dr)) // 2
+        n = (abs(dq) + abs(dr) + abs(dq + dr)) // 2
+        if len(self._distances) >= _KEPT_DISTANCES:
+            self._distances.clear()
+        self._distances[a, b] = n
+        return n
 
     # -- line of sight -------------------------------------------------------------------------
     def sight_line(self, a: str, b: str) -> tuple[list[str], list[tuple[str, str]]]:
