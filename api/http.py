@@ -14,7 +14,7 @@ from aiohttp import web
 
 from api import games as game_service
 from api.app_keys import CONFIG, GAMES, LIVE, SEATS, SERVER_VERSION, STORE
-from api.protocol import RETRY_AFTER_UNAVAILABLE
+from api.protocol import RETRY_AFTER_UNAVAILABLE, ErrorCode
 from eventstore.errors import store_unavailable
 from rules import RULES_VERSION
 from scenarios.loader import ScenarioError, list_scenarios
@@ -30,11 +30,32 @@ def json(data, status: int = 200) -> web.Response:
     return web.Response(body=_encoder.encode(data), status=status, content_type="application/json")
 
 
-def error(status: int, code: str, message: str, retry_after: float | None = None) -> web.Response:
-    if retry_after is None:
-        return json({"error": {"code": code, "message": message}}, status)
-    response = json({"error": {"code": code, "message": message, "retry_after": retry_after}}, status)
-    response.headers["Retry-After"] = str(math.ceil(retry_after))
+class ErrorBody(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
+    code: ErrorCode
+    message: str
+    retry_after: float | None = None
+
+
+class ErrorReply(msgspec.Struct, frozen=True, kw_only=True):
+    """Every refused HTTP request: ``{"error": {"code", "message"}}``, and ``retry_after`` seconds
+    (also in a ``Retry-After`` header) when the store is unavailable."""
+
+    error: ErrorBody
+
+
+class Health(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
+    """GET /healthz: ``ok`` with the versions (200), or not ``ok`` with what ``redis`` said (503)."""
+
+    ok: bool
+    server_version: str | None = None
+    rules_version: str | None = None
+    redis: str | None = None
+
+
+def error(status: int, code: ErrorCode, message: str, retry_after: float | None = None) -> web.Response:
+    response = json(ErrorReply(error=ErrorBody(code=code, message=message, retry_after=retry_after)), status)
+    if retry_after is not None:
+        response.headers["Retry-After"] = str(math.ceil(retry_after))
     return response
 
 
@@ -138,5 +159,5 @@ async def healthz(request: web.Request) -> web.Response:
         async with asyncio.timeout(HEALTH_TIMEOUT):
             await request.app[STORE].redis.ping()
     except Exception as exc:  # noqa: BLE001 - any failure means unhealthy
-        return json({"ok": False, "redis": str(exc) or type(exc).__name__}, 503)
-    return json({"ok": True, "server_version": request.app[SERVER_VERSION], "rules_version": RULES_VERSION})
+        return json(Health(ok=False, redis=str(exc) or type(exc).__name__), 503)
+    return json(Health(ok=True, server_version=request.app[SERVER_VERSION], rules_version=RULES_VERSION))

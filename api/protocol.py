@@ -1,6 +1,6 @@
 """The websocket protocol: every message either way, as msgspec tagged unions on the field ``type``
 with explicit tags, and the one decoder of what clients send (docs/PROTOCOL.md documents them all;
-docs/protocol.schema.json is generated from these types by `schema()`).
+docs/protocol.schema.json is generated from these types by api/schema.py).
 
 A client says `hello` (with its seat token, or as a spectator) and the last version it has; the
 server answers `welcome`, then the missing `events` or a render-ready `snapshot`, then every new
@@ -434,39 +434,6 @@ def encode(message: ServerMessage) -> bytes:
     return _encoder.encode(message)
 
 
-def schema() -> dict:
-    """The JSON Schema of every message both ways (``client``, ``server``), and of what travels
-    inside them: a rules ``command``, an event's ``data`` (session records and rules events), and
-    the ``choices``. Committed as docs/protocol.schema.json (`python -m api.protocol` prints it)."""
-    from typing import Union
-
-    from replay.records import RecordType
-    from rules.core.commands import COMMAND_TYPES
-    from rules.core.events import EVENT_TYPES
-    from rules.legal import Choices
-
-    commands = Union[tuple(sorted(COMMAND_TYPES, key=lambda t: t.__struct_config__.tag))]  # noqa: UP007
-    events = Union[(*RecordType.__args__, *sorted(EVENT_TYPES, key=lambda t: t.__struct_config__.tag))]  # noqa: UP007
-    (client, server, command, data, offered), components = msgspec.json.schema_components(
-        [ClientMessageType, ServerMessageType, commands, events, Choices]
-    )
-    return {
-        "$schema": "https://json-schema.org/draft/2020-12/schema",
-        "title": "Blue & Gray game server websocket protocol",
-        "description": "client: what a client sends; server: what the server sends; command: the rules "
-        "command inside a `command` message; event: the `data` of an event; choices: the `choices` of a "
-        "`choices` message. See docs/PROTOCOL.md.",
-        "$defs": components,
-        "properties": {
-            "client": client,
-            "server": server,
-            "command": command,
-            "event": data,
-            "choices": offered,
-        },
-    }
-
-
 def encode_event(envelope) -> bytes:
     """The `EventOut` JSON of one stored event (an `eventstore.envelope.Envelope`)."""
     return _encoder.encode(
@@ -488,10 +455,3 @@ def events_message(encoded: list[bytes]) -> bytes:
     """An `Events` message from events already encoded by `encode_event` (each encoded once, sent
     to every socket)."""
     return b'{"type":"events","events":[' + b",".join(encoded) + b"]}"
-
-
-if __name__ == "__main__":
-    import json
-    import sys
-
-    sys.stdout.write(json.dumps(schema(), indent=2, sort_keys=True) + "\n")

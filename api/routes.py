@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from aiohttp import web
 
-from api import http, replaying, ws
+from api import http, replaying, schema, ws
 from api.webclient import setup_web_client
 
 
@@ -20,5 +20,6 @@ def setup_routes(app: web.Application) -> None:
     app.router.add_get("/api/scenarios", http.scenarios)
     app.router.add_get("/api/scenarios/{scenario_id}", http.scenario)
     app.router.add_get("/healthz", http.healthz)
+    app.router.add_get("/protocol.schema.json", schema.serve_schema)
     app.router.add_get("/ws", ws.websocket)
     setup_web_client(app)  # the browser client: pages and /static/ (api/webclient.py)

@@ -1,0 +1,84 @@
+"""The JSON Schema of the server's protocol, generated from its msgspec types: every websocket
+message both ways (``client``, ``server``), what travels inside them (a rules ``command``, an
+event's ``data``, the ``choices``), and the bodies and queries of the HTTP API (``http``).
+
+Committed as docs/protocol.schema.json (a test fails when it is stale; `python -m api.schema`
+prints it) and served at ``GET /protocol.schema.json``.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+from typing import Union
+
+import msgspec
+from aiohttp import web
+
+from api import games, http, protocol, replaying, views
+from replay.records import RecordType
+from rules.core.commands import COMMAND_TYPES
+from rules.core.events import EVENT_TYPES
+from rules.legal import Choices
+
+
+def http_types() -> dict[str, type]:
+    """The HTTP API's bodies and queries, by name (docs/PROTOCOL.md, "HTTP")."""
+    return {
+        "create_game": games.CreateGame,
+        "created": games.Created,
+        "join_game": games.JoinGame,
+        "joined": games.Joined,
+        "list_query": http.ListQuery,
+        "game_list": games.GameList,
+        "game": views.GameView,
+        "log_query": replaying.LogQuery,
+        "fork_game": replaying.ForkRequest,
+        "forked": replaying.Forked,
+        "error": http.ErrorReply,
+        "health": http.Health,
+    }
+
+
+def schema() -> dict:
+    """The whole schema (see the module documentation)."""
+    commands = Union[tuple(sorted(COMMAND_TYPES, key=lambda t: t.__struct_config__.tag))]  # noqa: UP007
+    events = Union[(*RecordType.__args__, *sorted(EVENT_TYPES, key=lambda t: t.__struct_config__.tag))]  # noqa: UP007
+    bodies = http_types()
+    (client, server, command, data, offered, *http), components = msgspec.json.schema_components(
+        [protocol.ClientMessageType, protocol.ServerMessageType, commands, events, Choices, *bodies.values()]
+    )
+    return {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "title": "Blue & Gray game server protocol",
+        "description": "client: what a client sends on the websocket; server: what the server sends; command: "
+        "the rules command inside a `command` message; event: the `data` of an event; choices: the `choices` "
+        "of a `choices` message; http: the HTTP API's request and response bodies and queries. See "
+        "docs/PROTOCOL.md.",
+        "$defs": components,
+        "properties": {
+            "client": client,
+            "server": server,
+            "command": command,
+            "event": data,
+            "choices": offered,
+            "http": {"type": "object", "properties": dict(zip(bodies, http, strict=True))},
+        },
+    }
+
+
+@functools.cache
+def schema_json() -> bytes:
+    """`schema()` as the committed file's text."""
+    return (json.dumps(schema(), indent=2, sort_keys=True) + "\n").encode()
+
+
+async def serve_schema(request: web.Request) -> web.Response:
+    """GET /protocol.schema.json."""
+    return web.Response(body=schema_json(), content_type="application/schema+json")
+
+
+if __name__ == "__main__":
+    import sys
+
+    sys.stdout.buffer.write(schema_json())
