@@ -222,7 +222,7 @@ def revised_movement_command(state: State, rng: random.Random, chance: float = 0
         return None
     unit = mine[rng.randrange(len(mine))]
     options: list[Command] = []
-    if state.game.exclusive.get("breastworks"):
+    if state.game.battle.may_build_breastworks:
         if complete_problem(state, unit) is None:
             options.append(CompleteBreastworks(unit=unit, facing=rng.choice(facings(state, unit))))
         elif build_problem(state, unit) is None:

@@ -20,7 +20,7 @@ from rules.core.events import ReinforcementEntered, UnitMoved
 from rules.core.handlers import apply
 from rules.core.scenario import Side
 from rules.core.state import COMBAT, MOVEMENT, State
-from rules.procedures import exclusive, movement, reinforcements
+from rules.procedures import movement, reinforcements
 from rules.procedures.night import zoc_rules
 from rules.procedures.sequence import to_act, why_phase_may_not_end
 from rules.queries import stacking
@@ -103,7 +103,7 @@ def choices(state: State, destinations: bool = True) -> Choices:
             out.reinforcements = reinforcement_choices(state, memo)
             if state.game.ruleset.strategic_bonus:
                 out.strategic = strategic_choices(state, memo)
-        if state.game.exclusive.get("breastworks"):
+        if state.game.battle.may_build_breastworks:  # revised 10.34
             out.build_breastworks, out.complete_breastworks = breastworks_choices(state, out.may_move)
         out.rally = rally_candidates(state)
     if state.pending:
@@ -343,7 +343,7 @@ class _DeadEnds:
         if arrivals is None:
             after = self.state.copy()
             apply(after, event)
-            quota = exclusive.quota_remaining(after, self.side)
+            quota = after.game.battle.quota_remaining(after, self.side)
             arrivals = stacking.Arrivals(after, self.unit, movement.may_move, self.destinations, quota)
             self._arrivals[key] = arrivals
         return arrivals.allows(path[-1])

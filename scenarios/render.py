@@ -14,6 +14,7 @@ import math
 from xml.sax.saxutils import escape
 
 from rules.core import terrain
+from rules.core.components import battle
 from rules.core.hexes import hexside_hexes, parse_hex
 from rules.core.ruleset import Ruleset
 from rules.core.scenario import Scenario, Unit
@@ -173,7 +174,8 @@ def _areas(scenario: Scenario, lay: Layout) -> list[str]:
         for h in hexes:
             x, y = lay.centre(h)
             out.append(f'<circle cx="{x:.1f}" cy="{y:.1f}" r="{R * 0.78:.1f}" stroke="{colour}" stroke-width="2.4" stroke-dasharray="5 3"/>')
-    bonus = (scenario.exclusive.get("movement_quota") or {}).get("bonus_hex")
+    quota = battle.decode(scenario.exclusive).movement_quota  # 17.14: the quota's bonus hex
+    bonus = quota.bonus_hex if quota else None
     if bonus in scenario.map.hexes:
         x, y = lay.centre(bonus)
         out.append(f'<circle cx="{x:.1f}" cy="{y:.1f}" r="{R * 0.84:.1f}" stroke="#b8860b" stroke-width="2.4"/>')

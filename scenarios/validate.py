@@ -10,6 +10,8 @@ from __future__ import annotations
 from itertools import combinations, pairwise
 
 from rules.core import terrain
+from rules.core.components import battle, schema
+from rules.core.components.trenches import Trenches
 from rules.core.hexes import DIRECTIONS, Grid, HexError, hex_number, hexside, parse_hex
 from rules.core.scenario import SIDES
 from scenarios.source import Files, Problem, Source
@@ -72,7 +74,7 @@ def _check_scenario(src: Source, out: list[Problem]) -> int | None:
                 out.append(src.problem_at("key night_turns", f"night Game-Turn {n} is after the last Game-Turn ({turns})", key="night_turns"))
     if d.get("first_player") not in SIDES:
         out.append(src.problem_at("key first_player", f"must be one of: {', '.join(SIDES)}", key="first_player"))
-    for table in ("provenance", "exclusive", "cases"):
+    for table in ("provenance", "cases"):
         if table in d and not isinstance(d[table], dict):
             out.append(src.problem_at(f"key {table}", "must be a table", key=table))
     for key, value in (d.get("provenance") or {}).items():
@@ -83,19 +85,7 @@ def _check_scenario(src: Source, out: list[Problem]) -> int | None:
             out.append(src.problem_at(f"cases.{ruleset}", f"unknown rule set {ruleset!r}", table=f"cases.{ruleset}"))
         if not isinstance(cases, dict) or not all(isinstance(v, str) for v in cases.values()):
             out.append(src.problem_at(f"cases.{ruleset}", 'must map rule names to case numbers written as strings ("16.11")', table=f"cases.{ruleset}"))
-    overrides = d.get("exclusive_overrides")
-    if overrides is not None:
-        if not isinstance(overrides, dict):
-            out.append(src.problem_at("key exclusive_overrides", "must be a table", key="exclusive_overrides"))
-        else:
-            for ruleset, blocks in overrides.items():
-                where = f"exclusive_overrides.{ruleset}"
-                if ruleset not in RULESETS:
-                    out.append(src.problem_at(where, f"unknown rule set {ruleset!r}", table=where))
-                elif ruleset not in (d.get("rulesets") or []):
-                    out.append(src.problem_at(where, f"the scenario does not list the rule set {ruleset!r}", table=where))
-                if not isinstance(blocks, dict) or not all(isinstance(b, dict) for b in blocks.values()):
-                    out.append(src.problem_at(where, "must hold tables named like the blocks of [exclusive]", table=where))
+    _check_battle(src, out)
     _check_crt(src, out)
     return turns
 
@@ -509,36 +499,97 @@ def _check_deployment(src: Source, board: Board, placed: list[tuple[int, dict]],
 
 
 # -- the exclusive rules' parameters -----------------------------------------------------------------
+def _check_battle(src: Source, out: list[Problem]) -> None:
+    """The blocks of ``[exclusive]`` and of each ``[exclusive_overrides.<rule set>]`` (merged over the
+    block of the same name) decode into the battle's components (rules/core/components): known names and
+    keys, values of the right types. One problem for each block that does not."""
+    d = src.data
+    exclusive = d.get("exclusive", {})
+    broken = _decode_blocks(src, exclusive, {}, "exclusive", out)
+    overrides = d.get("exclusive_overrides", {})
+    if not isinstance(overrides, dict):
+        _battle_problem(src, schema.BattleError(("exclusive_overrides",), "expected a table of rule sets"), out)
+        return
+    for ruleset, blocks in overrides.items():
+        where = f"exclusive_overrides.{ruleset}"
+        if ruleset not in RULESETS:
+            out.append(src.problem_at(where, f"unknown rule set {ruleset!r}", table=where))
+        elif ruleset not in (d.get("rulesets") or []):
+            out.append(src.problem_at(where, f"the scenario does not list the rule set {ruleset!r}", table=where))
+        base = {k: v for k, v in exclusive.items() if k not in broken} if isinstance(exclusive, dict) else {}
+        _decode_blocks(src, blocks, base, where, out)
+
+
+def _decode_blocks(src: Source, blocks, base: dict, root: str, out: list[Problem]) -> set[str]:
+    """Decode each block (merged over ``base``'s block of the same name); the names of those that fail."""
+    if not isinstance(blocks, dict):
+        try:
+            schema.convert(blocks, battle.Battle, root)
+        except schema.BattleError as e:
+            _battle_problem(src, e, out)
+        return set()
+    failed = set()
+    for name, block in blocks.items():
+        merged = {**base[name], **block} if isinstance(base.get(name), dict) and isinstance(block, dict) else block
+        try:
+            schema.convert({name: merged}, battle.Battle, root)
+        except schema.BattleError as e:
+            _battle_problem(src, e, out)
+            failed.add(name)
+    return failed
+
+
+def _battle_problem(src: Source, error: schema.BattleError, out: list[Problem]) -> None:
+    out.append(Problem(src.name, _line(src, error.path), schema.where(error.path), error.reason))
+
+
+def _line(src: Source, path: tuple[str | int, ...]) -> int | None:
+    """The line of the deepest key of ``path`` found in the file: under its own ``[table]`` (or the
+    n-th ``[[table]]``), else under a table that holds it inline; else the nearest table's header."""
+    for i in range(len(path) - 1, 0, -1):
+        key, head, index = path[i], list(path[:i]), None
+        if not isinstance(key, str):
+            continue
+        if isinstance(head[-1], int):
+            index = head.pop()
+        if all(isinstance(p, str) for p in head):
+            line = src.line_of(".".join(head), index=index, key=key)
+            if line is not None:
+                return line
+    for i in range(len(path), 0, -1):
+        if all(isinstance(p, str) for p in path[:i]) and (line := src.line_of(".".join(path[:i]))) is not None:
+            return line
+    return None
+
+
 def _check_exclusive(src: Source, board: Board, units: dict[str, dict], out: list[Problem]) -> None:
-    """The unit ids and hexes the exclusive rules name exist; the ferries are ferry hexes."""
-    exclusive = src.data.get("exclusive") or {}
+    """What the components' types cannot say: the hexes, units and areas the exclusive rules name
+    exist; the ferries are the map's ferry hexes; the trench markers are sound."""
+    d = src.data
+    roots = [("exclusive", d.get("exclusive"))]
+    if isinstance(d.get("exclusive_overrides"), dict):
+        roots += [(f"exclusive_overrides.{r}", blocks) for r, blocks in d["exclusive_overrides"].items()]
+    known = {"hex": board.hexes, "unit": units, "area": board.areas}
+    for root, blocks in roots:
+        for kind, path, value in schema.references(battle.Battle, blocks):
+            if value in known[kind]:
+                continue
+            where = (*root.split("."), *path)
+            while isinstance(where[-1], int):
+                where = where[:-1]
+            message = {
+                "hex": f"{value} is not on the map",
+                "unit": f"names no unit of the order of battle: {value!r}",
+                "area": f"names no area of the map: {value!r}",
+            }[kind]
+            out.append(Problem(src.name, _line(src, where), schema.where(where), message))
+    exclusive = d.get("exclusive") or {}
     if not isinstance(exclusive, dict):
         return
-    for name, params in exclusive.items():
-        table = f"exclusive.{name}"
-        if not isinstance(params, dict):
-            out.append(src.problem_at(table, "must be a table of parameters", key=name, table="exclusive"))
-            continue
-        for key, value in params.items():
-            if key == "except" or (key == "units" and isinstance(value, list)):
-                for uid in value if isinstance(value, list) else [value]:
-                    if uid not in units:
-                        out.append(src.problem_at(f"{table}.{key}", f"names no unit of the order of battle: {uid!r}", table=table, key=key))
-            elif key in ("hexes", "bonus_hex", "hex") or (isinstance(value, dict) and "hexes" in value):
-                hexes = value["hexes"] if isinstance(value, dict) else value
-                for h in hexes if isinstance(hexes, list) else [hexes]:
-                    if h not in board.hexes:
-                        out.append(src.problem_at(f"{table}.{key}", f"{h} is not on the map", table=table, key=key))
-            sides = value if key == "immobile_sides" else [value] if key == "side" else []
-            for side in sides if isinstance(sides, list) else [sides]:
-                if side not in SIDES:
-                    out.append(src.problem_at(f"{table}.{key}", f"{side!r} is not a side ({', '.join(SIDES)})", table=table, key=key))
-            if isinstance(value, dict) and "area" in value and value["area"] not in board.areas:
-                out.append(src.problem_at(f"{table}.{key}", f"names no area of the map: {value['area']!r}", table=table, key=key))
     _check_trenches(src, board, exclusive.get("trenches"), out)
     ferries = exclusive.get("ferries")
-    if isinstance(ferries, dict):
-        listed = set(ferries.get("hexes") or [])
+    if isinstance(ferries, dict) and isinstance(ferries.get("hexes"), list):
+        listed = set(ferries["hexes"])
         actual = {h for h, t in board.hexes.items() if t == terrain.FERRY}
         for h in sorted(listed - actual):
             if h in board.hexes:
@@ -549,39 +600,33 @@ def _check_exclusive(src: Source, board: Board, units: dict[str, dict], out: lis
 
 def _check_trenches(src: Source, board: Board, block, out: list[Problem]) -> None:
     """Revised 10.33, 10.39: ``[[exclusive.trenches.markers]]``, the Breastworks Markers of the Initial
-    Deployment (Trenches): each on a hex of the map, of a side, facing three contiguous adjacent hexes
-    (10.34 ii), one a hex (10.36); the 1975 rules have no fieldworks."""
+    Deployment (Trenches): one in a hex (10.36), facing three contiguous adjacent hexes (10.34 ii); the
+    1975 rules have no fieldworks. (Their keys and types: rules/core/components/trenches.py.)"""
     if block is None:
         return
     table = "exclusive.trenches"
-    markers = block.get("markers") if isinstance(block, dict) else None
-    if not isinstance(markers, list) or any(not isinstance(m, dict) for m in markers):
-        out.append(src.problem_at(table, "needs markers, a list of tables with hex, side and facing (10.33)", table=table))
-        return
     if "classic" in (src.data.get("rulesets") or []):
         out.append(src.problem_at(table, "the classic rule set (1975) has no Breastworks Markers: trench markers need rulesets = [\"revised\"] (10.33)", table=table))
+    try:
+        trenches = schema.convert(block, Trenches, table)
+    except schema.BattleError:
+        return  # reported by _check_battle
     seen: set[str] = set()
-    for i, m in enumerate(markers):
-        h, where = m.get("hex"), f"{table}.markers #{i + 1}"
+    for i, m in enumerate(trenches.markers):
+        where = f"{table}.markers #{i + 1}"
 
         def problem(message: str, _where: str = where) -> None:
             out.append(src.problem_at(_where, message, table=table, key="markers"))
 
-        for extra in sorted(set(m) - {"hex", "side", "facing"}):
-            problem(f"unknown key {extra!r} (expected hex, side, facing)")
-        if h not in board.hexes:
-            problem(f"hex {h!r} is not on the map")
-            continue
-        if h in seen:
-            problem(f"a second marker on {h}: no more than one Breastworks Marker in a hex (10.36)")
-        seen.add(h)
-        if m.get("side") not in SIDES:
-            problem(f"side must be one of: {', '.join(SIDES)}")
-        ring = board.grid.neighbours(h)
+        if m.hex not in board.hexes:
+            continue  # reported with the other hexes
+        if m.hex in seen:
+            problem(f"a second marker on {m.hex}: no more than one Breastworks Marker in a hex (10.36)")
+        seen.add(m.hex)
+        ring = board.grid.neighbours(m.hex)
         contiguous = [tuple(ring[(j + k) % 6] for k in range(3)) for j in range(6)]
-        facing = m.get("facing")
-        if not isinstance(facing, list) or sorted(facing) not in [sorted(c) for c in contiguous]:
-            problem(f"facing must be three contiguous hexes adjacent to {h}, e.g. {list(contiguous[0])} (10.34 ii)")
+        if sorted(m.facing) not in [sorted(c) for c in contiguous]:
+            problem(f"facing must be three contiguous hexes adjacent to {m.hex}, e.g. {list(contiguous[0])} (10.34 ii)")
 
 
 def _positive_int(value) -> bool:

@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from rules.core import gunboats, terrain
+from rules.core.components import battle
 from rules.core.errors import RuleViolation
 from rules.core.hexes import hexside
 from rules.core.ruleset import Ruleset
@@ -32,7 +33,16 @@ class Game:
         self.grid = m.grid
         self.terrain: dict[str, str] = dict(m.hexes)
         self.units: dict[str, Unit] = {u.id: u for u in scenario.units}
-        self.exclusive: dict[str, dict] = _exclusive(scenario, self.ruleset.name)
+        # The battle's exclusive rules under this rule set (rules/core/components; raises BattleError).
+        self.battle: battle.Battle = battle.decode(
+            scenario.exclusive, scenario.exclusive_overrides.get(self.ruleset.name)
+        )
+        # Who may not start a move beyond the standard rules: the battle's exclusive rules (16.11, 17.2,
+        # 17.11, in that order), then the rule set's (revised 12.41 b).
+        self.movement_restrictions = (
+            *self.battle.movement_restrictions(),
+            *self.ruleset.handlers.movement_restrictions,
+        )
         self._cases = dict(self.ruleset.cases)
         self._cases.update(scenario.cases.get(self.ruleset.name, {}))
         self.neighbours: dict[str, tuple[str, ...]] = {
@@ -57,7 +67,8 @@ class Game:
         self.ferry_hexes = frozenset(
             h for h, t in self.terrain.items() if t in (terrain.FERRY, terrain.PONTOON)
         )
-        self.control_hexes = frozenset(_control_hexes(scenario))
+        # 17.15: the hexes whose control the battle's rules ask about; only these are tracked.
+        self.control_hexes = frozenset(h for h in self.battle.tracked_hexes() if h in self.terrain)
         # What blocks the line of sight from one hex to another (rules/artillery.py sight_blocker), by
         # (firer, target), filled as it is asked: it depends on the map and the rule set only.
         self.sight_blockers: dict[tuple[str, str], str | None] = {}
@@ -164,38 +175,3 @@ class Game:
             return False
         return not (terrain.CREEK in features and not (features & {terrain.BRIDGE, terrain.FORD}))
 
-
-def _exclusive(scenario: Scenario, ruleset: str) -> dict[str, dict]:
-    """The exclusive rules' parameters under ``ruleset``: each block of the scenario's
-    ``exclusive_overrides[ruleset]`` merged key by key over the block of the same name."""
-    overrides = scenario.exclusive_overrides.get(ruleset)
-    if not overrides:
-        return scenario.exclusive
-    out = dict(scenario.exclusive)
-    for name, block in overrides.items():
-        out[name] = {**(scenario.exclusive.get(name) or {}), **block}
-    return out
-
-
-def _control_hexes(scenario: Scenario) -> set[str]:
-    """The hexes whose control (17.15) the scenario's rules ask about: the movement quota's bonus hex
-    and every hex its victory conditions name. Only these are tracked in the state."""
-    out: set[str] = set()
-    quota = scenario.exclusive.get("movement_quota") or {}
-    if quota.get("bonus_hex"):
-        out.add(quota["bonus_hex"])
-
-    def walk(value) -> None:
-        if isinstance(value, str):
-            if value in scenario.map.hexes:
-                out.add(value)
-        elif isinstance(value, dict):
-            for v in value.values():
-                walk(v)
-        elif isinstance(value, list | tuple):
-            for v in value:
-                walk(v)
-
-    walk(scenario.exclusive.get("victory") or {})
-    walk(scenario.exclusive.get("control_hexes") or [])
-    return out

@@ -36,15 +36,16 @@ def is_gunboat(game, unit: str) -> bool:
     return game.units[unit].type == GUNBOAT
 
 
-def waters(scenario) -> frozenset[str]:
-    """9.62: the hexes a gunboat may be in: every river hex and the scenario's named extra hexes."""
-    extra = (scenario.exclusive.get("gunboats") or {}).get("hexes", [])
-    return frozenset(h for h, t in scenario.map.hexes.items() if t == terrain.RIVER) | frozenset(extra)
+def waters(game) -> frozenset[str]:
+    """9.62: the hexes a gunboat may be in: every river hex and the battle's named extra hexes
+    (rules/core/components/gunboats.py)."""
+    extra = game.battle.gunboats.hexes
+    return frozenset(h for h, t in game.scenario.map.hexes.items() if t == terrain.RIVER) | frozenset(extra)
 
 
 def steps(game) -> dict[str, tuple]:
     """9.62: the gunboat step table: from each hex of its waters into each adjacent one, 1 MP."""
-    w = waters(game.scenario)
+    w = waters(game)
     return {a: tuple((b, STEP_COST) for b in game.neighbours[a] if b in w) if a in w else () for a in game.neighbours}
 
 

@@ -83,8 +83,10 @@ class CombatResultsTable(msgspec.Struct, frozen=True, forbid_unknown_fields=True
 class Scenario(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     """A battle: turns, who moves first, the map, the units and the exclusive rules' parameters.
 
-    ``exclusive`` holds each exclusive rule's parameters by name (for example ``movement_quota``),
-    interpreted by the rules engine; ``cases`` maps a rule set to the case numbers that its book gives
+    ``exclusive`` holds each exclusive rule's parameters by name (for example ``movement_quota``), as
+    the file writes them: the scenario's content hash is taken over them; each block is decoded into
+    its typed component (rules/core/components) by ``rules.game.Game`` (``game.battle``) and checked by the
+    loader; ``cases`` maps a rule set to the case numbers that its book gives
     those exclusive rules (Chattanooga's quota is 17.1 in the 1975 book and 18.1 in the revised one)."""
 
     id: str
@@ -101,7 +103,7 @@ class Scenario(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     crt: CombatResultsTable | None = None  # None: the game has no table (no combat can be resolved)
     # Per rule set, exclusive rules' parameters that differ from ``exclusive`` under that rule set's
     # book: {"revised": {"victory": {"levels": [...]}}}; each block is merged key by key over the
-    # block of the same name in ``exclusive`` (rules.core.game.Game.exclusive).
+    # block of the same name in ``exclusive`` (rules.core.components.battle.merged).
     exclusive_overrides: dict[str, dict[str, dict]] = {}
 
     def unit(self, unit_id: str) -> Unit:

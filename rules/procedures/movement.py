@@ -30,7 +30,6 @@ from rules.core.events import Event, UnitMoved
 from rules.core.gunboats import GUNBOAT
 from rules.core.handlers import Dice, apply
 from rules.core.state import MOVEMENT, State
-from rules.procedures import exclusive
 from rules.procedures.night import zoc_rules
 from rules.procedures.sequence import night_turn
 from rules.queries import stacking
@@ -89,7 +88,7 @@ def why_unit_may_not_move(state: State, unit: str, entering: bool = False) -> Ru
         return game.violation("movement", f"{name} is not on the map")
     if unit in state.moved:
         return game.violation("moved_once", f"{name} has already moved this Movement Phase")
-    for restriction in game.ruleset.handlers.movement_restrictions:  # exclusive rules, 17.2
+    for restriction in game.movement_restrictions:  # the battle's (16.11, 17.2, 17.11), the rule set's
         problem = restriction(state, unit)
         if problem is not None:
             return problem
@@ -244,7 +243,7 @@ def check_path(
             )
     if path[-1] in game.ferry_hexes:
         raise game.violation(
-            "ferries.end" if "ferries" in game.exclusive else "ferry",
+            "ferries.end" if game.battle.ferries is not None else "ferry",
             f"{name} may not end its movement in the river ferry hex {path[-1]}",
         )
     return cost
@@ -272,7 +271,7 @@ def check_no_dead_end(after: State, unit: str, cache: dict | None = None) -> Non
     if sum(1 for u, h in after.positions.items() if h == dest) <= n and not stacking.overstacked(after, side):
         return
     destinations = kept_ends({} if cache is None else cache)
-    if not stacking.resolvable(after, side, may_move, destinations, exclusive.quota_remaining(after, side)):
+    if not stacking.resolvable(after, side, may_move, destinations, after.game.battle.quota_remaining(after, side)):
         raise game.violation(
             "stacking",
             f"{game.designation(unit)} may not end its move in {dest}: the hex could not be brought "

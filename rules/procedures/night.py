@@ -5,9 +5,10 @@
 bombardment; adjacent enemies simply remain in place.
 
 10.2: units may not enter enemy-controlled hexes at night, nor leave them (as by day, 5.13).
-17.2 (scenario parameter ``night_movement``): the sides in ``immobile_sides`` may not move at all at
-night; the other side may not enter, but may leave, enemy zones of control
-(``may_exit_enemy_zoc``, true unless the scenario says otherwise).
+17.2 (the battle's ``night_movement``, rules/core/components/night_movement.py): the sides in
+``immobile_sides`` may not move at all at night (the component's restriction); the other side may not
+enter, but may leave, enemy zones of control (``may_exit_enemy_zoc``, true unless the scenario says
+otherwise).
 """
 
 from __future__ import annotations
@@ -43,24 +44,10 @@ def standard_zoc_rules(state: State, side: Side, unit: str | None = None) -> Zoc
     ``night_movement`` says (17.2)."""
     if not night_turn(state):
         return ZocRules(True, False, "zone_of_control")
-    params = state.game.exclusive.get("night_movement")
-    if params is not None:  # 17.2
-        return ZocRules(False, bool(params.get("may_exit_enemy_zoc", True)), "exclusive_night_movement")
+    night = state.game.battle.night_movement
+    if night is not None:  # 17.2
+        return ZocRules(False, night.may_exit_enemy_zoc, "exclusive_night_movement")
     return ZocRules(False, False, "night_zoc")  # 10.2
-
-
-def night_restriction(state: State, unit: str) -> RuleViolation | None:
-    """17.2: no unit of an immobile side moves at night."""
-    params = state.game.exclusive.get("night_movement")
-    if params is None or not night_turn(state):
-        return None
-    side = state.game.units[unit].side
-    if side in params.get("immobile_sides", []):
-        return state.game.violation(
-            "exclusive_night_movement",
-            f"{state.game.designation(unit)} may not move: no {side.title()} unit may move during a night Game-Turn",
-        )
-    return None
 
 
 def no_combat_at_night(state: State) -> RuleViolation | None:

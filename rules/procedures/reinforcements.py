@@ -48,7 +48,7 @@ class StandardEntry:
 
 
 def lost_if_not_entered(state: State) -> bool:
-    return bool((state.game.exclusive.get("reinforcements") or {}).get("lost_if_not_entered"))
+    return state.game.battle.reinforcements.lost_if_not_entered  # 15.12
 
 
 def waiting(state: State, side: str | None = None) -> list[str]:

@@ -53,7 +53,6 @@ from rules.core.events import (
 )
 from rules.core.handlers import Dice
 from rules.core.state import State
-from rules.procedures import exclusive
 from rules.procedures.outcomes import Emitter, auto_single_choice, settle
 from rules.queries.control import entered
 from rules.queries.zoc import enemy_controlled, enemy_occupied
@@ -87,7 +86,7 @@ def _around(state: State, unit: str, here: str, displaced: bool) -> tuple[list[R
     ezoc = enemy_controlled(state, side)
     enemies = enemy_occupied(state, side)
     limit = game.ruleset.stacking_limit
-    ferries_eliminate = "ferries" in game.exclusive
+    ferries_eliminate = game.battle.ferries is not None
     open_: list[RetreatOption] = []
     full: list[str] = []
     for n in game.neighbours[here]:
@@ -107,7 +106,7 @@ def _around(state: State, unit: str, here: str, displaced: bool) -> tuple[list[R
 def retreat_options(state: State, unit: str, displaced: bool = False) -> list[RetreatOption]:
     """Every legal retreat of ``unit`` now (7.71–7.82; 16.11, 19.13); [] when it must be eliminated.
     ``displaced``: the unit is being displaced (7.81: never into a hex where it would be eliminated)."""
-    if unit not in state.positions or exclusive.retreat_eliminates(state, unit):
+    if unit not in state.positions or state.game.battle.retreat_eliminates(state.game.units[unit]):
         return []
     here = state.positions[unit]
     open_, full = _around(state, unit, here, displaced)
@@ -124,7 +123,7 @@ def retreat_options(state: State, unit: str, displaced: bool = False) -> list[Re
 def _displaceable(state: State, mover: str, hex_: str, unit: str, depth: int, chain: frozenset[str]) -> bool:
     """7.81, 7.82: may ``mover`` take ``unit``'s place in ``hex_``? Only if ``unit`` can then be moved
     back without anyone being eliminated (through a chain of displacements if it has no other hex)."""
-    if exclusive.retreat_eliminates(state, unit):
+    if state.game.battle.retreat_eliminates(state.game.units[unit]):
         return False  # 16.11: it would be eliminated
     after = state.copy()
     after.positions[mover] = hex_
@@ -143,7 +142,7 @@ def elimination_case(state: State, unit: str) -> str:
     """The case that eliminates a unit with no retreat: 16.11, 7.82 (only displacements, each of which
     would eliminate), or 7.72 (no hex open)."""
     game = state.game
-    if exclusive.retreat_eliminates(state, unit):
+    if state.game.battle.retreat_eliminates(state.game.units[unit]):
         return game.case("immobile_artillery")
     _, full = _around(state, unit, state.positions[unit], False)
     return game.case("displacement_eliminates" if full else "retreat_blocked")
@@ -163,7 +162,7 @@ def _retreat_events(state: State, head: PendingRetreat, option: RetreatOption) -
 def automatic_retreat(state: State, head: PendingRetreat) -> list[Event] | None:
     if head.unit not in state.positions:
         return [DecisionDeclined(side=head.side, kind="retreat", reason="the unit is no longer on the map")]
-    if head.optional and exclusive.retreat_eliminates(state, head.unit):
+    if head.optional and state.game.battle.retreat_eliminates(state.game.units[head.unit]):
         return [DecisionDeclined(side=head.side, kind="retreat", reason="the unit may not be moved")]
     options = retreat_options(state, head.unit, displaced=head.cause == "displaced")
     if not options:
@@ -187,7 +186,7 @@ def advance_options(state: State, head: PendingAdvance) -> list[AdvanceOption]:
     ezoc = None
     for u in head.units:
         here = state.positions.get(u)
-        if here is None or u in state.advanced or exclusive.may_not_advance(state, u):  # 16.11; revised 8.76
+        if here is None or u in state.advanced or state.game.battle.may_not_advance(state.game.units[u]):  # 16.11; revised 8.76
             continue
         for h in vacated:
             if h not in game.neighbours[here] or game.step_problem(here, h) is not None:
@@ -278,7 +277,7 @@ def decide_advance(state: State, command: Advance, dice: Dice | None) -> list[Ev
             raise game.violation(
                 "advance", f"{game.designation(command.unit)} did not take part in the combat as a victor and may not advance"
             )
-        if exclusive.may_not_advance(state, command.unit):
+        if state.game.battle.may_not_advance(state.game.units[command.unit]):
             raise game.violation("immobile_artillery", f"{game.designation(command.unit)} may not advance after combat")
         raise game.violation(
             "advance",

@@ -1,17 +1,8 @@
-"""Victory points and levels of victory (Chattanooga 20.0–20.2), driven by the scenario's parameters
-``exclusive.victory``:
-
-- ``per_enemy_unit_eliminated`` {side: points}: 20.11 (1), (3): a side scores this for each enemy unit
-  eliminated (Chattanooga: 3 to the Confederate per Union unit, reinforcements lost under 15.12
-  included; 2 to the Union per Confederate unit).
-- ``first_control`` {side, hexes, points_each}: 20.11 (2): the side scores for each of these hexes the
-  first time it controls it (17.15), once in the game.
-- ``town_in_zoc`` {side, area, points_each, unit_type}: 20.12 (1): at the game's end, for each hex of
-  the map area in the zone of control of one of the side's units of that type (a Union unit in the
-  hex does not negate it).
-- ``last_control`` {side, hexes, points_each}: 20.12 (2): at the game's end, for each of these hexes
-  the side was the last to control.
-- ``levels`` [{level, min, max}]: 20.2, by the differential Union points minus Confederate points.
+"""Victory points and levels of victory (Chattanooga 20.0–20.2), by the battle's Victory Point
+schedule and levels (``game.battle.victory``, rules/core/components/victory.py: points per enemy unit
+eliminated 20.11 (1), (3); for first control of hexes 20.11 (2); for a map area in the zone of control
+of the side's units 20.12 (1); for last control of hexes 20.12 (2); the levels by the differential
+Union points minus Confederate points 20.2).
 
 Points during play are awarded right after the command that earned them (an ``after_command`` hook:
 eliminations come from combat, from retreats with no hex open and from reinforcements lost at the end
@@ -45,7 +36,7 @@ from rules.core.state import State
 
 def params(state_or_game) -> dict | None:
     game = state_or_game.game if isinstance(state_or_game, State) else state_or_game
-    return game.exclusive.get("victory")
+    return game.battle.victory
 
 
 # -- points during play (20.11) --------------------------------------------------------------------
@@ -57,23 +48,20 @@ def due(state: State) -> list[VictoryPointsAwarded]:
     game = state.game
     case = game.case("victory")
     out = []
-    per = p.get("per_enemy_unit_eliminated") or {}
     for u in state.eliminated:
         if f"eliminated:{u}" in state.scored:
             continue
         side = other_side(game.units[u].side)
-        points = int(per.get(side, 0))
+        points = p.for_elimination(side)
         if points:
             out.append(VictoryPointsAwarded(side=side, points=points, kind="eliminated", subject=u, case=case))
-    first = p.get("first_control")
+    first = p.first_control
     if first:
-        side = first["side"]
-        for h in first["hexes"]:
+        side = first.side
+        for h in first.hexes:
             if state.control.get(h) == side and f"first_control:{h}" not in state.scored:
                 out.append(
-                    VictoryPointsAwarded(
-                        side=side, points=int(first["points_each"]), kind="first_control", subject=h, case=case
-                    )
+                    VictoryPointsAwarded(side=side, points=first.points_each, kind="first_control", subject=h, case=case)
                 )
     return out
 
@@ -105,11 +93,11 @@ def end_points(state: State) -> list[VictoryPointsAwarded]:
     game = state.game
     case = game.case("victory")
     out = []
-    town = p.get("town_in_zoc")
+    town = p.town_in_zoc
     if town:
-        side = town["side"]
-        kind = town.get("unit_type")
-        hexes = game.scenario.map.areas.get(town["area"], [])
+        side = town.side
+        kind = town.unit_type
+        hexes = game.scenario.map.areas.get(town.area, [])
         reach: set[str] = set()
         for u, h in state.positions.items():
             unit = game.units[u]
@@ -118,25 +106,22 @@ def end_points(state: State) -> list[VictoryPointsAwarded]:
                 reach.update(game.zoc_into[h])
         for h in hexes:
             if h in reach:
-                out.append(VictoryPointsAwarded(side=side, points=int(town["points_each"]), kind="town_zoc", subject=h, case=case))
-    last = p.get("last_control")
+                out.append(VictoryPointsAwarded(side=side, points=town.points_each, kind="town_zoc", subject=h, case=case))
+    last = p.last_control
     if last:
-        side = last["side"]
-        for h in last["hexes"]:
+        side = last.side
+        for h in last.hexes:
             if state.control.get(h) == side:
                 out.append(
-                    VictoryPointsAwarded(side=side, points=int(last["points_each"]), kind="last_control", subject=h, case=case)
+                    VictoryPointsAwarded(side=side, points=last.points_each, kind="last_control", subject=h, case=case)
                 )
     return out
 
 
 def level_of(state_or_game, differential: int) -> str | None:
     """20.2: the level of victory for a differential (Union minus Confederate points)."""
-    p = params(state_or_game) or {}
-    for level in p.get("levels", []):
-        if level.get("min", -(10**9)) <= differential <= level.get("max", 10**9):
-            return level["level"]
-    return None
+    p = params(state_or_game)
+    return None if p is None else p.level_of(differential)
 
 
 def determine_victory(state: State) -> list[Event]:
@@ -165,24 +150,23 @@ def recount(start: State, events: Iterable[Event]) -> dict[str, int]:
     end-of-game points from the final position. Equal to the state's points when the bookkeeping is
     right (a property test checks it)."""
     game = start.game
-    p = params(start) or {}
-    per = p.get("per_enemy_unit_eliminated") or {}
-    first = p.get("first_control") or {}
+    p = params(start)
+    first = p.first_control if p else None
     totals = {s: 0 for s in SIDES}
-    controlled = {h for h in first.get("hexes", []) if start.control.get(h) == first.get("side")}
+    controlled = {h for h in first.hexes if start.control.get(h) == first.side} if first else set()
     final = start.copy()
     ended = False
     for e in events:
         apply(final, e)
         if isinstance(e, UnitEliminated | ReinforcementLost):
             side = other_side(game.units[e.unit].side)
-            totals[side] += int(per.get(side, 0))
+            totals[side] += p.for_elimination(side) if p else 0
         path = getattr(e, "path", None)
-        if path and first and game.units[e.unit].side == first["side"]:
-            controlled.update(h for h in path if h in first["hexes"])
+        if path and first and game.units[e.unit].side == first.side:
+            controlled.update(h for h in path if h in first.hexes)
         ended = ended or isinstance(e, GameEnded)
     if controlled:
-        totals[first["side"]] += int(first["points_each"]) * len(controlled)
+        totals[first.side] += first.points_each * len(controlled)
     if ended:
         for a in end_points(final):
             totals[a.side] += a.points

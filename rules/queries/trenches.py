@@ -17,8 +17,8 @@ def initial_trenches(game) -> dict[str, Breastworks]:
     across its hexsides, as a completed marker's, 10.34 ii). None in a rule set without fieldworks."""
     if not game.ruleset.deployment_trenches:
         return {}
-    markers = (game.exclusive.get("trenches") or {}).get("markers") or []
-    return {m["hex"]: Breastworks(status=TRENCH, side=m["side"], facing=tuple(m["facing"])) for m in markers}
+    markers = game.battle.trenches.markers
+    return {m.hex: Breastworks(status=TRENCH, side=m.side, facing=tuple(m.facing)) for m in markers}
 
 
 def trench_facings(state: State) -> dict[str, frozenset[str]]:

@@ -7,7 +7,7 @@ What differs from 1975 and is decided here:
   (range, morale, terrain, rounded to the nearest at each stage, at least 1) and finds the terrain's
   halving and column shifts; the odds are read on the 12-column table of rules/revised/crt.py with 8.61's
   die modifiers. 9.18: bombardment alone may not be made below 1-5 (unless the scenario's exclusive
-  rules say otherwise: ``[exclusive.bombardment] below_lowest_odds = true``, Chattanooga 19.14).
+  rules say otherwise: ``[exclusive.artillery] case_9_18 = false``, Chattanooga 19.14).
 - Night (11.21-11.24): night Game-Turns have a Combat Phase; units that stayed in an enemy zone of
   control need not attack (``voluntary``), units that moved into one must; the attacker's total is
   doubled, kept or halved by a separate die rolled just before the combat die (11.23); artillery may
@@ -228,7 +228,7 @@ def column(level: int) -> str:
 def below_lowest_allowed(state: State) -> bool:
     """9.18 unless the scenario's ``[exclusive.artillery] case_9_18 = false`` (Chattanooga 19.14: "The
     provisions of Case 9.18 do not apply to this game")."""
-    return not (state.game.exclusive.get("artillery") or {}).get("case_9_18", True)
+    return not state.game.battle.artillery.case_9_18
 
 
 def town_hexes(game) -> frozenset[str]:
@@ -236,12 +236,7 @@ def town_hexes(game) -> frozenset[str]:
     map; by default every town hex)."""
     cached = game.__dict__.get("_town_hexes")
     if cached is None:
-        params = game.exclusive.get("town_disorders") or {}
-        kind = params.get("terrain", "town")
-        cached = {h for h, t in game.terrain.items() if t == kind}
-        if params.get("area"):
-            cached |= set(game.scenario.map.areas.get(params["area"], ()))
-        cached = frozenset(cached)
+        cached = game.battle.town_disorders.hexes(game.scenario.map)
         game.__dict__["_town_hexes"] = cached
     return cached
 

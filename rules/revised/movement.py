@@ -126,9 +126,9 @@ def zoc_rules(state: State, side: Side, unit: str | None = None) -> ZocRules:
     (``may_enter_enemy_zoc``, ``may_exit_enemy_zoc``). By day: the shared rule (7.0, 6.13)."""
     if not night_turn(state):
         return standard_zoc_rules(state, side, unit)
-    params = state.game.exclusive.get("night_movement") or {}
-    may_exit = bool(params.get("may_exit_enemy_zoc", True))
-    may_enter = bool(params.get("may_enter_enemy_zoc", True))
+    night = state.game.battle.night_movement
+    may_exit = night is None or night.may_exit_enemy_zoc
+    may_enter = night is None or night.may_enter_enemy_zoc
     if unit is not None and may_enter:
         from rules.queries.zoc import enemy_controlled
 
@@ -160,14 +160,14 @@ class RevisedEntry:
             return hexes
         near = [h for h in _edge_hexes_near(game, u.entry) if h not in hexes]  # 5.5
         if u.type == gunboats.GUNBOAT:
-            sea = gunboats.waters(game.scenario)
+            sea = gunboats.waters(game)
             near = [h for h in near if h in sea]  # 9.62: a gunboat only in its waters
         return hexes + near
 
     def entry_cost(self, state: State, unit: str, hex_: str):
         game = state.game
         if game.units[unit].type == gunboats.GUNBOAT:  # 9.62, 10.1: 1 MP into its waters; 9.64: no zones
-            return gunboats.STEP_COST if hex_ in gunboats.waters(game.scenario) else None
+            return gunboats.STEP_COST if hex_ in gunboats.waters(game) else None
         base = hex_cost(game, game.units[unit].type, hex_)
         if base is None:
             return None
@@ -354,7 +354,7 @@ def decide_strategic_move(state: State, command: StrategicMove, dice) -> list:
 
 
 def _may_build(state: State) -> bool:
-    return bool((state.game.exclusive.get("breastworks") or {}).get("may_build"))
+    return state.game.battle.may_build_breastworks
 
 
 def _busy(state: State, unit: str):

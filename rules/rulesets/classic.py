@@ -38,7 +38,6 @@ from rules.core.ruleset import Procedures, Ruleset
 from rules.procedures import (
     combat,
     effectiveness,
-    exclusive,
     movement,
     night,
     outcomes,
@@ -187,7 +186,8 @@ HANDLERS = Handlers(
         PendingRetreat: retreat.automatic_retreat,
         PendingAdvance: retreat.automatic_advance,
     },
-    movement_restrictions=(exclusive.immobile, night.night_restriction, exclusive.quota_restriction),  # 16.11, 17.2, 17.11
+    # 16.11, 17.2, 17.11 are the battle's (rules/core/components, Game.movement_restrictions); none here.
+    movement_restrictions=(),
 )
 
 # This book's implementation of each step where the books differ (rules/core/ruleset.py).

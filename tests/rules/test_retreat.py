@@ -13,7 +13,6 @@ from rules.core.commands import Advance, DeclareAttack, Decline, Retreat
 from rules.core.decisions import PendingAdvance, PendingRetreat
 from rules.core.events import UnitAdvanced, UnitEliminated, UnitRetreated
 from rules.legal import choices
-from rules.procedures import exclusive
 from rules.procedures.retreat import RetreatOption
 from rules.procedures.sequence import to_act
 from rules.reducer import decide, execute
@@ -221,7 +220,7 @@ def test_retreat_and_advance_use_no_movement_quota_and_take_control():
     state, _ = attack(state, ["a"], ["0505"], die=1)  # De
     state, _ = execute(state, Advance("a", "0505"))
     assert state.control["0505"] == "union"
-    assert state.moved == set() and exclusive.quota_used(state, "union") == 0
+    assert state.moved == set() and state.game.battle.movement_quota.used(state) == 0
 
 
 def test_a_unit_retreated_into_a_hex_bombarded_later_suffers_but_adds_nothing():

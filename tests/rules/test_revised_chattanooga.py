@@ -5,9 +5,12 @@ parameters the combat half reads (19.14, 12.17)."""
 
 from collections import Counter
 
+import msgspec
 import pytest
 
 from rules.core.commands import EndPhase, EnterReinforcement, MoveUnit
+from rules.core.components.artillery import Artillery
+from rules.core.components.night_movement import NightMovement
 from rules.core.errors import RuleViolation
 from rules.core.game import Game
 from rules.legal import choices
@@ -98,9 +101,9 @@ def test_revised_case_numbers_of_the_exclusive_rules_18_14(revised):
 
 
 def test_parameters_for_the_combat_half_19_14_12_17(revised):
-    assert revised.exclusive["artillery"] == {"case_9_18": False}  # 19.14: 9.18 does not apply
-    assert revised.exclusive["town_disorders"]["area"] == "chattanooga_town"  # 12.17
-    assert "artillery" not in Game(load("chattanooga"), get_ruleset("classic")).exclusive
+    assert revised.battle.artillery == Artillery(case_9_18=False)  # 19.14: 9.18 does not apply
+    assert revised.battle.town_disorders.area == "chattanooga_town"  # 12.17
+    assert Game(load("chattanooga"), get_ruleset("classic")).battle.artillery == Artillery(case_9_18=True)
 
 
 def to_turn(state, turn, side="union"):
@@ -124,7 +127,7 @@ def test_night_no_union_unit_may_move_18_2(revised):
 def test_night_confederates_may_enter_enemy_zones_18_2_11_12(revised):
     # 18.2, 18.16 (no extraordinary Confederate limitation), 11.12
     state = to_turn(new_game(revised), 5, "confederate")
-    assert revised.exclusive["night_movement"] == {"immobile_sides": ["union"]}
+    assert revised.battle.night_movement == NightMovement(immobile_sides=["union"])
     from rules.procedures.movement import reachable
     from rules.queries.zoc import enemy_controlled
 
@@ -142,13 +145,12 @@ def test_reinforcements_may_be_held_back_and_are_not_lost_17_1_5_0_5_3(revised):
 
 
 def test_held_back_reinforcements_stay_exempt_from_the_quota_until_game_turn_five_18_12(revised):
-    from rules.procedures.exclusive import counts_toward_quota
-
+    quota = revised.battle.movement_quota
     state = to_turn(new_game(revised), 3)
     state, _ = execute(state, EnterReinforcement("us-1-2-xii", ("0427",)))
-    assert not counts_toward_quota(state, "us-1-2-xii")
+    assert not quota.counts(state, "us-1-2-xii")
     state = to_turn(state, 5 + 1)
-    assert counts_toward_quota(state, "us-1-2-xii")
+    assert quota.counts(state, "us-1-2-xii")
 
 
 def test_column_of_stacks_at_one_entry_hex_5_0(revised):
@@ -203,7 +205,7 @@ def test_quota_of_eleven_and_seven_more_with_1025_18_11_18_14(revised):
     here = state.positions[rest[0]]
     step = next(iter(state.game.steps[here]))[0]
     assert refused(state, MoveUnit(rest[0], (here, step))) == "18.11"  # 1025 is Confederate: no bonus (18.14)
-    assert revised.exclusive["movement_quota"]["bonus_units"] == 7 and revised.exclusive["movement_quota"]["bonus_hex"] == "1025"
+    assert revised.battle.movement_quota.bonus_units == 7 and revised.battle.movement_quota.bonus_hex == "1025"
 
 
 def test_union_artillery_may_not_move_but_sherman_may_19_11_19_13(revised):
@@ -216,18 +218,18 @@ def test_union_artillery_may_not_move_but_sherman_may_19_11_19_13(revised):
 
 def test_ferries_only_along_their_arrows_and_never_ended_in_20_21_20_22(revised):
     state = new_game(revised)
-    assert revised.exclusive["ferries"]["hexes"] == ["1305", "1013", "0814", "0517"]  # 20.21
+    assert revised.battle.ferries.hexes == ["1305", "1013", "0814", "0517"]  # 20.21
     assert all(h not in revised.ferry_hexes for d in choices(state).moves.values() for h in d)  # 20.22
     assert refused(state, MoveUnit("us-sherman-art", ("1304", "1305"))) == "20.22"
 
 
 def test_victory_points_schedule_is_the_1975_one_21_1_21_11_21_12(revised):
     # 21.11 i-iii and 21.12 i-ii award what 20.11/20.12 award: the same parameters, the same code
-    classic = Game(load("chattanooga"), get_ruleset("classic")).exclusive["victory"]
-    ours = revised.exclusive["victory"]
-    assert {k: v for k, v in ours.items() if k != "levels"} == {k: v for k, v in classic.items() if k != "levels"}
-    assert ours["per_enemy_unit_eliminated"] == {"confederate": 3, "union": 2}
-    assert ours["first_control"]["hexes"] == ["1514", "1417"] and ours["last_control"]["hexes"] == ["2207", "2311", "2416", "2419"]
+    classic = Game(load("chattanooga"), get_ruleset("classic")).battle.victory
+    ours = revised.battle.victory
+    assert msgspec.structs.replace(ours, levels=[]) == msgspec.structs.replace(classic, levels=[])
+    assert ours.per_enemy_unit_eliminated == {"confederate": 3, "union": 2}
+    assert ours.first_control.hexes == ["1514", "1417"] and ours.last_control.hexes == ["2207", "2311", "2416", "2419"]
 
 
 def test_a_revised_game_ends_with_a_level_of_victory_21_0_21_2(revised):
@@ -237,7 +239,7 @@ def test_a_revised_game_ends_with_a_level_of_victory_21_0_21_2(revised):
     from players.selfplay import PLAYERS, refereed_game
 
     final, log, referee = refereed_game(new_game(revised), random.Random(7), PLAYERS["greedy"])
-    assert final.game_over and final.result in {lv["level"] for lv in revised.exclusive["victory"]["levels"]}
+    assert final.game_over and final.result in {lv.level for lv in revised.battle.victory.levels}
 
 
 def test_game_creation_picks_the_rule_set_and_the_scenario_names_it():

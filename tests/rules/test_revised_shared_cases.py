@@ -26,7 +26,6 @@ from rules.core.decisions import PendingAdvance, PendingRetreat
 from rules.core.events import BreastworksRemoved, UnitEliminated, UnitRetreated
 from rules.core.game import Game
 from rules.legal import choices
-from rules.procedures import exclusive
 from rules.reducer import decide, execute, fold, new_game
 from rules.revised.movement import facings
 from rules.rulesets import get as get_ruleset
@@ -299,7 +298,7 @@ def test_advance_and_retreat_use_no_movement_quota_18_13():
     assert events[0].result == "Dr"
     state, _ = execute(state, Retreat("d", "0604"))
     state, _ = execute(state, Advance("a", "0505"))
-    assert state.positions["a"] == "0505" and exclusive.quota_used(state, "union") == 0
+    assert state.positions["a"] == "0505" and state.game.battle.movement_quota.used(state) == 0
     # a Union unit driven back in the Confederate Combat Phase: its retreat is no move of the quota either
     units = [union("u", "0404", strength=1), union("z", "0202"), rebel("r", "0505", strength=6)]
     state = to_phase(start(units, exclusive=quota, cases=CHATTANOOGA_CASES, first_player="confederate"), "confederate")
@@ -309,7 +308,7 @@ def test_advance_and_retreat_use_no_movement_quota_18_13():
     state, _ = execute(state, Retreat("u", "0403"))
     state, _ = execute(state, Decline())  # r does not advance
     state = to_phase(state, "union", "movement")
-    assert "u" not in state.moved and exclusive.quota_used(state, "union") == 0
+    assert "u" not in state.moved and state.game.battle.movement_quota.used(state) == 0
     assert choices(state).moves.get("z")  # the quota's one unit is still to be chosen
 
 

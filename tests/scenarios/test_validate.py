@@ -345,7 +345,7 @@ def test_exclusive_rules_must_name_real_units_and_ferries(tmp_path):
     folder = write(tmp_path / "s", scenario=scenario)
     found = problems(folder)
     assert [(p.location, p.message) for p in found] == [
-        ("exclusive.immobile_artillery.side", "'yankee' is not a side (union, confederate)"),
+        ("exclusive.immobile_artillery.side", "'yankee' is not a side (confederate, union)"),
         ("exclusive.immobile_artillery.except", "names no unit of the order of battle: 'nobody'"),
         ("exclusive.ferries.hexes", "0202 is rough, not a ferry hex, on the map"),
     ]

@@ -1,0 +1,103 @@
+"""A battle's exclusive rules: the components it lists, decoded from its ``[exclusive]`` blocks (and,
+under a rule set, its ``[exclusive_overrides.<rule set>]`` blocks merged key by key over them).
+
+Each block's name is a component's; a battle lists only the components it uses and each is None when
+absent. The rules ask the battle (``rules.game.Game.battle``) rather than a block's raw values; the
+questions several components answer together are asked of the battle itself
+(``movement_restrictions``, ``tracked_hexes``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import TYPE_CHECKING
+
+from rules.core.components.artillery import Artillery
+from rules.core.components.breastworks import Breastworks
+from rules.core.components.control_hexes import ControlHexes
+from rules.core.components.ferries import Ferries
+from rules.core.components.gunboats import GunboatWaters
+from rules.core.components.immobile_artillery import ImmobileArtillery
+from rules.core.components.movement_quota import MovementQuota
+from rules.core.components.night_movement import NightMovement
+from rules.core.components.reinforcements import Reinforcements
+from rules.core.components.schema import BattleError, convert
+from rules.core.components.town_disorders import TownDisorders
+from rules.core.components.trenches import Trenches
+from rules.core.components.values import Component
+from rules.core.components.victory import VictoryPoints
+from rules.core.scenario import Unit
+
+if TYPE_CHECKING:
+    from rules.core.errors import RuleViolation
+    from rules.core.state import State
+
+    Restriction = Callable[[State, str], RuleViolation | None]
+
+
+class Battle(Component, frozen=True):
+    """The components of one battle, by the name of their block in ``scenario.toml``."""
+
+    immobile_artillery: ImmobileArtillery | None = None  # Chattanooga 16.11-16.13
+    night_movement: NightMovement | None = None  # 17.2
+    movement_quota: MovementQuota | None = None  # 17.11-17.15
+    ferries: Ferries | None = None  # 19.11-19.13
+    reinforcements: Reinforcements = Reinforcements()  # 15.12
+    victory: VictoryPoints | None = None  # 20.1, 20.2
+    control_hexes: ControlHexes | None = None  # 17.15, beyond the hexes above
+    town_disorders: TownDisorders = TownDisorders()  # revised 12.17
+    artillery: Artillery = Artillery()  # revised 9.18 (Chattanooga 19.14)
+    breastworks: Breastworks = Breastworks()  # revised 10.34
+    trenches: Trenches = Trenches()  # revised 10.33, 10.39
+    gunboats: GunboatWaters = GunboatWaters()  # revised 9.62
+
+    def components(self) -> list[Component]:
+        """The components the battle lists (every block it has), in the order above."""
+        return [getattr(self, f) for f in self.__struct_fields__ if getattr(self, f) is not None]
+
+    def movement_restrictions(self) -> tuple[Restriction, ...]:
+        """Who may not move, beyond the standard rules: each returns a RuleViolation or None. In this
+        order, so that a unit refused for two reasons is given the first: 16.11, 17.2, 17.11."""
+        return tuple(
+            c.restriction for c in (self.immobile_artillery, self.night_movement, self.movement_quota) if c
+        )
+
+    def tracked_hexes(self) -> frozenset[str]:
+        """17.15: every hex whose control the battle's components ask about."""
+        return frozenset(h for c in self.components() for h in c.tracked_hexes())
+
+    def quota_remaining(self, state: State, side: str) -> int | None:
+        """17.11, 17.14: how many more units ``side`` may move this Movement Phase; None: no quota."""
+        return None if self.movement_quota is None else self.movement_quota.remaining(state, side)
+
+    def retreat_eliminates(self, unit: Unit) -> bool:
+        """16.11: a unit eliminated instead of retreating (or being displaced)."""
+        return self.immobile_artillery is not None and self.immobile_artillery.retreat_eliminates(unit)
+
+    def may_not_advance(self, unit: Unit) -> bool:
+        """16.11: a unit that may not advance after combat."""
+        return self.immobile_artillery is not None and self.immobile_artillery.may_not_advance(unit)
+
+    @property
+    def may_build_breastworks(self) -> bool:
+        return self.breastworks.may_build
+
+
+def merged(exclusive: Mapping[str, dict], overrides: Mapping[str, dict] | None) -> dict[str, dict]:
+    """The blocks in force under a rule set: each block of ``overrides`` (the scenario's
+    ``exclusive_overrides[<rule set>]``) merged key by key over the block of the same name."""
+    if not overrides:
+        return dict(exclusive)
+    out = dict(exclusive)
+    for name, block in overrides.items():
+        out[name] = {**(exclusive.get(name) or {}), **block}
+    return out
+
+
+def decode(exclusive: Mapping[str, dict], overrides: Mapping[str, dict] | None = None) -> Battle:
+    """The battle whose blocks are ``exclusive`` with ``overrides`` merged over them; raises
+    BattleError naming the block, the key and the reason of the first value that is wrong."""
+    return convert(merged(exclusive, overrides), Battle, "exclusive")
+
+
+__all__ = ["Battle", "BattleError", "decode", "merged"]
