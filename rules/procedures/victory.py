@@ -21,6 +21,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from rules.core.components.victory import VictoryPoints
 from rules.core.events import (
     Event,
     GameEnded,
@@ -34,7 +35,8 @@ from rules.core.scenario import SIDES, other_side
 from rules.core.state import State
 
 
-def params(state_or_game) -> dict | None:
+def params(state_or_game) -> VictoryPoints | None:
+    """The battle's Victory Point schedule and levels, or None (a battle without victory points)."""
     game = state_or_game.game if isinstance(state_or_game, State) else state_or_game
     return game.battle.victory
 

@@ -352,6 +352,58 @@ def test_exclusive_rules_must_name_real_units_and_ferries(tmp_path):
     assert found[1].line == line_of(scenario, "except = ")
 
 
+BATTLE = """
+[exclusive.movement_quota]
+side = "union"
+units = "eleven"
+bonus_hex = "0909"
+
+[exclusive.movement_qouta]
+side = "union"
+
+[[exclusive.victory.levels]]
+level = "Draw"
+min = -5
+[[exclusive.victory.levels]]
+level = "Win"
+min = "six"
+"""
+
+
+def test_exclusive_blocks_are_decoded_and_refused_with_file_line_key_and_reason(tmp_path):
+    # the battle's components (rules/core/components): types, known keys, each block's first problem
+    scenario = SCENARIO + BATTLE
+    folder = write(tmp_path / "s", scenario=scenario)
+    found = problems(folder)
+    assert [(p.location, p.message.split(" (known")[0], p.line) for p in found] == [
+        ("exclusive.movement_quota.units", "expected a whole number, got a string", line_of(scenario, '"eleven"')),
+        ("exclusive.movement_qouta", "unknown key 'movement_qouta'", line_of(scenario, "[exclusive.movement_qouta]")),
+        ("exclusive.victory.levels #2.min", "expected a whole number, got a string", line_of(scenario, '"six"')),
+        ("exclusive.movement_quota.bonus_hex", "0909 is not on the map", line_of(scenario, "bonus_hex")),
+    ]
+    assert all(p.file == str(folder / "scenario.toml") for p in found)
+
+
+def test_exclusive_overrides_are_decoded_merged_over_their_block(tmp_path):
+    # a revised-only block merged key by key over [exclusive] (Chattanooga's 21.2 levels)
+    scenario = SCENARIO.replace('rulesets = ["classic"]', 'rulesets = ["classic", "revised"]')
+    scenario += '\n[exclusive.reinforcements]\nlost_if_not_entered = true\n'
+    good = scenario + '\n[exclusive_overrides.revised.reinforcements]\nlost_if_not_entered = false\n'
+    assert load(write(tmp_path / "ok", scenario=good)).exclusive_overrides["revised"]["reinforcements"] == {
+        "lost_if_not_entered": False
+    }
+    bad = scenario + '\n[exclusive_overrides.revised.reinforcements]\nlost_if_not_entered = "no"\n'
+    p = only_problem(write(tmp_path / "bad", scenario=bad))
+    assert (p.location, p.message, p.line) == (
+        "exclusive_overrides.revised.reinforcements.lost_if_not_entered",
+        "expected true or false, got a string",
+        line_of(bad, '"no"'),
+    )
+    bad = scenario + '\n[exclusive_overrides.revised.town_disorders]\narea = "suburbs"\n'
+    p = only_problem(write(tmp_path / "area", scenario=bad))
+    assert (p.location, p.message) == ("exclusive_overrides.revised.town_disorders.area", "names no area of the map: 'suburbs'")
+
+
 def test_unknown_scenario_id():
     with pytest.raises(ScenarioError) as info:
         load("no-such-battle")
