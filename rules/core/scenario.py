@@ -85,9 +85,9 @@ class Scenario(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
 
     ``exclusive`` holds each exclusive rule's parameters by name (for example ``movement_quota``), as
     the file writes them: the scenario's content hash is taken over them; each block is decoded into
-    its typed component (rules/core/components) by ``rules.game.Game`` (``game.battle``) and checked by the
-    loader; ``cases`` maps a rule set to the case numbers that its book gives
-    those exclusive rules (Chattanooga's quota is 17.1 in the 1975 book and 18.1 in the revised one)."""
+    its typed component (rules/core/components) by ``rules.core.game.Game`` (``game.battle``) and
+    checked by the loader; ``cases`` maps a rule set to the case numbers that its book gives those
+    exclusive rules (Chattanooga's quota is 17.1 in the 1975 book and 18.1 in the revised one)."""
 
     id: str
     name: str

@@ -1,6 +1,6 @@
 """A battle's exceptions to the revised artillery rules: ``case_9_18 = false`` when "The provisions of
 Case 9.18 do not apply to this game" (Chattanooga 19.14), so bombardment alone may be made below the
-lowest odds (rules/revised_combat_procedures.py).
+lowest odds (rules/revised/combat_procedures.py).
 
     [exclusive_overrides.revised.artillery]
     case_9_18 = false

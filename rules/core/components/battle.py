@@ -2,7 +2,7 @@
 under a rule set, its ``[exclusive_overrides.<rule set>]`` blocks merged key by key over them).
 
 Each block's name is a component's; a battle lists only the components it uses and each is None when
-absent. The rules ask the battle (``rules.game.Game.battle``) rather than a block's raw values; the
+absent. The rules ask the battle (``rules.core.game.Game.battle``) rather than a block's raw values; the
 questions several components answer together are asked of the battle itself
 (``movement_restrictions``, ``tracked_hexes``).
 """

@@ -1,5 +1,5 @@
 """Gunboat waters (revised 9.62): hexes besides the river hexes where a battle's gunboats may be
-(Shiloh's 1701); rules/gunboats.py.
+(Shiloh's 1701); rules/core/gunboats.py.
 
     [exclusive.gunboats]
     hexes = ["1701"]

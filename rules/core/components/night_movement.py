@@ -8,8 +8,8 @@ enter nor leave; revised 11.12).
 
 The 1975 17.2 lets the Confederates leave but not enter enemy zones of control at night: its block
 present, ``may_exit_enemy_zoc`` (default true) is the 1975 rule's answer and entering is refused
-(rules/night.py). Under the revised book the standard 11.12 applies unless the keys say otherwise
-(rules/revised_movement.py ``zoc_rules``).
+(rules/procedures/night.py). Under the revised book the standard 11.12 applies unless the keys say otherwise
+(rules/revised/movement.py ``zoc_rules``).
 """
 
 from __future__ import annotations

@@ -11,7 +11,7 @@
 - ``levels`` [{level, min, max}]: 20.2, by the differential Union points minus Confederate points; an
   absent bound is open.
 
-rules/victory.py awards the points and determines the level.
+rules/procedures/victory.py awards the points and determines the level.
 
     [exclusive.victory]
     per_enemy_unit_eliminated = { confederate = 3, union = 2 }
