@@ -43,6 +43,15 @@ class ReinforcementEntered(Event, frozen=True, tag="reinforcement_entered"):
     cost: int | str
 
 
+class ReinforcementsBlocked(Event, frozen=True, tag="reinforcements_blocked"):
+    """Revised 5.5: these reinforcements could not move on to the map on their scheduled Game-Turn
+    (every entry hex enemy-occupied or beyond the movement left in its column, or the unit barred from
+    moving): on a later Game-Turn they may also enter at a map-edge hex within three of their entry
+    hexes."""
+
+    units: tuple[str, ...]
+
+
 class ReinforcementLost(Event, frozen=True, tag="reinforcement_lost"):
     """A reinforcement that did not enter in time is eliminated (15.12)."""
 
@@ -272,6 +281,7 @@ class VictoryDetermined(Event, frozen=True, tag="victory_determined"):
 EVENT_TYPES: tuple[type[Event], ...] = (
     UnitMoved,
     ReinforcementEntered,
+    ReinforcementsBlocked,
     ReinforcementLost,
     PhaseEnded,
     PhaseBegan,

@@ -81,6 +81,7 @@ class State(msgspec.Struct, dict=True, kw_only=True):
     rallying: set[str] = set()
     vp: dict[str, int] = {}
     entries: dict[str, int] = {}  # revised 5.0: reinforcements entered at each hex this Movement Phase
+    blocked: set[str] = set()  # revised 5.5: reinforcements that could not enter on their Game-Turn
     breastworks: dict[str, Breastworks] = {}  # revised 10.3: the Breastworks Markers by hex
     scored: set[str] = set()
     game_over: bool = False

@@ -28,10 +28,17 @@ import msgspec
 from rules.core import gunboats, terrain
 from rules.core.arith import movement_points
 from rules.core.commands import BuildBreastworks, CompleteBreastworks, StrategicMove
-from rules.core.events import BreastworksBegun, BreastworksCompleted, BreastworksRemoved
+from rules.core.events import (
+    BreastworksBegun,
+    BreastworksCompleted,
+    BreastworksRemoved,
+    Event,
+    ReinforcementsBlocked,
+)
 from rules.core.scenario import Side
-from rules.core.state import State
+from rules.core.state import MOVEMENT, State
 from rules.procedures.night import ZocRules, standard_zoc_rules
+from rules.procedures.reinforcements import due, entry_problem, why_may_not_enter
 from rules.procedures.sequence import night_turn
 from rules.queries.zoc import enemy_occupied
 
@@ -146,8 +153,9 @@ class RevisedEntry:
       The count is per entry hex and per Movement Phase (``state.entries``).
     - 5.4: a reinforcement may enter at a hex in an enemy zone of control (never an enemy-occupied
       one); it stops there, and the step into it costs at least 2 (7.2).
-    - 5.0, 5.3, 5.5: it may be held back; on any Game-Turn after its scheduled one it may enter at its
-      entry hexes or at a map-edge hex within three hexes of one of them.
+    - 5.0, 5.3: it may be held back, and enters later at its entry hexes; 5.5: one that *could not*
+      enter on its scheduled Game-Turn (``state.blocked``, ``blocked_reinforcements``) may on a later
+      one also enter at a map-edge hex within three hexes of one of them.
     """
 
     may_enter_enemy_zoc = True  # 5.4
@@ -155,9 +163,9 @@ class RevisedEntry:
     def entry_hexes(self, state: State, unit: str) -> list[str]:
         game = state.game
         u = game.units[unit]
-        hexes = [h for h in u.entry if h in game.terrain]
-        if u.arrives is None or state.turn <= u.arrives:
-            return hexes
+        hexes = scheduled_entry(game, unit)
+        if u.arrives is None or state.turn <= u.arrives or unit not in state.blocked:
+            return hexes  # 5.0: held back by choice, it enters where it was scheduled to
         near = [h for h in _edge_hexes_near(game, u.entry) if h not in hexes]  # 5.5
         if u.type == gunboats.GUNBOAT:
             sea = gunboats.waters(game)
@@ -178,6 +186,35 @@ class RevisedEntry:
         stacks = state.entries.get(hex_, 0) // 2  # 5.0: stacks of two entered before
         per_stack = game.ruleset.turnpike_cost if _on_turnpike(game, hex_) else 1
         return _exact(base + stacks * per_stack)
+
+
+def blocked_reinforcements(state: State) -> list[Event]:
+    """5.5, as the phasing player's Movement Phase ends: the reinforcements scheduled for this Game-Turn
+    that could not move on to the map: barred from moving, or every entry hex refused (enemy-occupied,
+    5.12; or its cost, grown with the column of stacks entered there, 5.0, beyond the unit's allowance).
+    Ruling: judged on the position at the end of the phase (docs/RULINGS.md)."""
+    if state.phase != MOVEMENT:
+        return []
+    game = state.game
+    blocked = tuple(
+        u
+        for u in due(state)
+        if game.units[u].arrives == state.turn
+        and (
+            why_may_not_enter(state, u) is not None
+            or all(entry_problem(state, u, h) is not None for h in scheduled_entry(game, u))
+        )
+    )
+    return [ReinforcementsBlocked(units=blocked)] if blocked else []
+
+
+def scheduled_entry(game, unit: str) -> list[str]:
+    """The entry hexes the order of battle schedules ``unit`` to enter at (5.0)."""
+    return [h for h in game.units[unit].entry if h in game.terrain]
+
+
+def apply_reinforcements_blocked(state: State, event: ReinforcementsBlocked) -> None:
+    state.blocked.update(event.units)
 
 
 # -- strategic movement (6.4) ---------------------------------------------------------------------

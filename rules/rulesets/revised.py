@@ -36,6 +36,7 @@ from rules.core.events import (
     NightCombatDie,
     RallyMarkersPlaced,
     RallyRolled,
+    ReinforcementsBlocked,
     StationaryRecorded,
     TerrainChosen,
 )
@@ -208,6 +209,7 @@ HANDLERS = Handlers(
         BreastworksBegun: rm.apply_begun,
         BreastworksCompleted: rm.apply_completed,
         BreastworksRemoved: rm.apply_removed,
+        ReinforcementsBlocked: rm.apply_reinforcements_blocked,
         MoraleChanged: rcp.apply_morale_changed,
         DisorderRolled: rcp.apply_disorder_rolled,
         NightCombatDie: rcp.apply_night_die,
@@ -224,6 +226,7 @@ HANDLERS = Handlers(
     before_end_of_phase=CLASSIC_HANDLERS.before_end_of_phase,
     end_of_phase=(
         *CLASSIC_HANDLERS.end_of_phase,
+        rm.blocked_reinforcements,  # 5.5
         rm.remove_unfinished_breastworks,  # 10.35
         rcp.record_stationary,  # 12.16
     ),

@@ -165,13 +165,32 @@ def test_column_of_stacks_at_one_entry_hex_5_0(revised):
     assert entry_cost(state, "0427", "us-3-2-xii") == entry_cost(new_game(revised), "0427", "us-3-2-xii")  # per hex
 
 
-def test_late_reinforcements_may_enter_within_three_hexes_of_their_entry_hexes_5_5(revised):
+def test_a_reinforcement_held_back_by_choice_enters_later_only_at_its_entry_hexes_5_0_5_5(revised):
     from rules.procedures.reinforcements import entry_hexes
 
+    # 5.0 "He may hold back Reinforcements ... at his discretion": the entry hexes were open on
+    # Game-Turn 2, so 5.5's wider choice ("cannot move on to the map") does not apply on Game-Turn 3.
     on_time = to_turn(new_game(revised), 2)
     late = to_turn(on_time, 3)
     assert entry_hexes(on_time, "us-1-2-xii") == ["0427", "0528", "0627", "0728"]
-    extra = set(entry_hexes(late, "us-1-2-xii")) - set(entry_hexes(on_time, "us-1-2-xii"))
+    assert "us-1-2-xii" not in late.blocked
+    assert entry_hexes(late, "us-1-2-xii") == ["0427", "0528", "0627", "0728"]
+
+
+def test_a_reinforcement_that_could_not_enter_may_enter_within_three_hexes_of_its_entry_hexes_5_5(revised):
+    from rules.procedures.reinforcements import entry_hexes
+
+    # 5.5: every entry hex enemy-occupied (5.12) through the Union Movement Phase of Game-Turn 2
+    on_time = to_turn(new_game(revised), 2)
+    rebels = [u.id for u in revised.scenario.units if u.side == "confederate" and u.id in on_time.positions][:4]
+    back = {u: on_time.positions[u] for u in rebels}
+    for unit, hex_ in zip(rebels, ("0427", "0528", "0627", "0728"), strict=True):
+        on_time.positions[unit] = hex_
+    ended, _ = execute(on_time, EndPhase())
+    assert "us-1-2-xii" in ended.blocked
+    ended.positions.update(back)  # the blockers gone again: the wider choice stays with the unit
+    late = to_turn(ended, 3)
+    extra = set(entry_hexes(late, "us-1-2-xii")) - {"0427", "0528", "0627", "0728"}
     grid = revised.grid
     assert extra and all(min(grid.distance(h, e) for e in ("0427", "0528", "0627", "0728")) <= 3 for h in extra)
     assert all(len(revised.neighbours[h]) < 6 for h in extra)  # map-edge hexes
