@@ -3,7 +3,7 @@
 Pages are one document, `index.html`, served at every address a person opens; its script reads the
 path: ``/`` the lobby, ``/join/{game_id}#{invite}`` takes the invited seat (the invite code stays in
 the fragment, which browsers never send to a server), ``/play/{game_id}`` a seat this browser holds
-(or watching, without one), ``/watch/{game_id}`` watching. See README "Play in the browser".
+(or watching, without one), ``/watch/{game_id}`` watching. See docs/WEBCLIENT.md.
 """
 
 from __future__ import annotations
