@@ -24,8 +24,15 @@ def dumps(envelopes: Iterable[Envelope]) -> bytes:
 
 
 def loads(data: bytes) -> list[Envelope]:
-    """The envelopes of a JSON Lines text (raises msgspec.ValidationError on a bad line)."""
-    return [_decoder.decode(line) for line in data.splitlines() if line.strip()]
+    """The envelopes of a JSON Lines text (raises msgspec.DecodeError on a bad line, naming it)."""
+    envelopes = []
+    for n, line in enumerate(data.splitlines(), start=1):
+        if line.strip():
+            try:
+                envelopes.append(_decoder.decode(line))
+            except (UnicodeDecodeError, RecursionError) as exc:  # msgspec lets these through
+                raise msgspec.DecodeError(f"line {n} is not an envelope: {exc}") from None
+    return envelopes
 
 
 def game_id_of(envelopes: list[Envelope]) -> str:

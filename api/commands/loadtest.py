@@ -58,6 +58,14 @@ def add_arguments(parser) -> None:
         help="the started server's appendfsync (default always)",
     )
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
+    parser.add_argument(
+        "--every",
+        type=float,
+        default=0.0,
+        metavar="SECONDS",
+        help="also print, every SECONDS of the run, the commands, their p99 latency and the errors of that "
+        "interval and the memory (RSS) of the started server and its Redis: a soak's trend (default: off)",
+    )
 
 
 def run(args) -> int:
@@ -137,7 +145,45 @@ async def _load(args, url: str, server_pid: int | None):
         on_over=end,
     )
     figures = config.figures
+    if args.every > 0:
+        progress = asyncio.create_task(_progress(args.every, figures, server_pid, store))
+        try:
+            return await run(config)
+        finally:
+            progress.cancel()
     return await run(config)
+
+
+def _rss_mib(*pids: int) -> float | None:
+    """The resident memory of these processes, MiB (Linux /proc), or None."""
+    total = 0
+    for pid in pids:
+        try:
+            status = open(f"/proc/{pid}/status").read()
+            total += int(status.split("VmRSS:", 1)[1].split()[0])
+        except (OSError, IndexError, ValueError):
+            return None
+    return round(total / 1024, 1)
+
+
+async def _progress(every: float, figures, server_pid: int | None, store: list[int]) -> None:
+    """Every `every` seconds one line: that interval's commands, their p99 latency and the errors,
+    and the memory of the server and its store (when this command started them)."""
+    from api.loadtest import percentile
+
+    began, seen, errors = time.monotonic(), 0, 0
+    while True:
+        await asyncio.sleep(every)
+        latest = figures.command_ms[seen:]
+        seen += len(latest)
+        failed, errors = sum(figures.errors.values()) - errors, sum(figures.errors.values())
+        p99 = percentile(latest, 99)
+        print(
+            f"{time.monotonic() - began:8.0f} s  commands {len(latest):6d}  p99 "
+            f"{'-' if p99 is None else f'{p99:.1f}'} ms  errors {failed}  server RSS "
+            f"{_rss_mib(server_pid) if server_pid else '-'} MiB  store RSS {_rss_mib(*store) if store else '-'} MiB",
+            flush=True,
+        )
 
 
 def _report(args, figures, server: str) -> int:

@@ -10,6 +10,7 @@ import random
 
 import aiohttp
 import msgspec
+from aiohttp import WSMsgType
 
 from api.protocol import Ack, ChoicesOut, Error, Events, ServerMessageType, Snapshot, Welcome
 from eventstore.envelope import GENESIS, Envelope
@@ -192,3 +193,38 @@ async def play_game(union: WsClient, confederate: WsClient, rng: random.Random, 
     played = await play_steps(union, confederate, rng, max_commands)
     assert union.history.finished, "the game did not end"
     return played
+
+
+_probes = itertools.count(1)
+
+
+async def answers(c: WsClient, raw: bytes, *, text: bool = False) -> list:
+    """The answers to `raw` (sent as a text frame when `text`, its bytes as they are): it is followed
+    by a probe (a message of an unknown type, answered `unknown_type` naming it), and what arrives
+    between the two, besides the events and choices every client receives, answers `raw`."""
+    if text:
+        await c.ws._writer.send_frame(raw, WSMsgType.TEXT)  # aiohttp's send_str would refuse bad UTF-8
+    else:
+        await c.ws.send_bytes(raw)
+    probe = f"probe-{next(_probes)}"
+    await c.ws.send_bytes(b'{"type": "%s"}' % probe.encode())
+    got = []
+    while True:
+        message = await c.receive()
+        if isinstance(message, Error) and message.code == "unknown_type" and probe in message.message:
+            return got
+        if not isinstance(message, Events | ChoicesOut | Snapshot):
+            got.append(message)
+
+
+async def one_answer(c: WsClient, raw: bytes, **how):
+    got = await answers(c, raw, **how)
+    assert len(got) == 1, got
+    return got[0]
+
+
+async def unsaid(client, game_id: str, token: str | None = None) -> WsClient:
+    """A connection that has not said hello yet."""
+    c = WsClient(client, game_id, token)
+    c.ws = await client.ws_connect("/ws")
+    return c

@@ -1,59 +1,20 @@
 """Every message gets exactly one typed answer: one test per defect found by an outside client
-(issue 23), each sending the exact message and asserting the one answer. `answers` sends a message
-and then a probe (a message of an unknown type, answered `unknown_type` naming it): what arrives
-between the two, besides the events and choices every client receives, is the message's answer."""
+(issue 23), each sending the exact message and asserting the one answer (`apiharness.answers`)."""
 
 from __future__ import annotations
 
-import itertools
-
 from aiohttp import WSMsgType
-from apiharness import PATIENCE, WsClient, new_game
+from apiharness import PATIENCE, WsClient, new_game, one_answer, unsaid
 
 from api.protocol import (
     CLOSE_ABUSE,
     Ack,
-    ChoicesOut,
     Error,
-    Events,
     ReachOut,
     ReplayFollowing,
     ReplayFrame,
-    Snapshot,
     Welcome,
 )
-
-_probes = itertools.count(1)
-
-
-async def answers(c: WsClient, raw: bytes, *, text: bool = False) -> list:
-    """The answers to `raw` (sent as a text frame when `text`, its bytes as they are)."""
-    if text:
-        await c.ws._writer.send_frame(raw, WSMsgType.TEXT)  # aiohttp's send_str would refuse bad UTF-8
-    else:
-        await c.ws.send_bytes(raw)
-    probe = f"probe-{next(_probes)}"
-    await c.ws.send_bytes(b'{"type": "%s"}' % probe.encode())
-    got = []
-    while True:
-        message = await c.receive()
-        if isinstance(message, Error) and message.code == "unknown_type" and probe in message.message:
-            return got
-        if not isinstance(message, Events | ChoicesOut | Snapshot):
-            got.append(message)
-
-
-async def one_answer(c: WsClient, raw: bytes, **how):
-    got = await answers(c, raw, **how)
-    assert len(got) == 1, got
-    return got[0]
-
-
-async def unsaid(client, game_id: str, token: str | None = None) -> WsClient:
-    """A connection that has not said hello yet."""
-    c = WsClient(client, game_id, token)
-    c.ws = await client.ws_connect("/ws")
-    return c
 
 
 async def seated(client):
