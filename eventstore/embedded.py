@@ -292,8 +292,11 @@ class EmbeddedRedis:
         while time.monotonic() < deadline:
             answering = self._answering_pid()
             if answering == pid:
-                self._adopt(pid)
-                return True
+                try:
+                    self._adopt(pid)
+                    return True
+                except (redis.RedisError, OSError):
+                    pass  # it went away meanwhile (an orphan shutting down as its owner died): look again
             if not _alive(pid):
                 return False
             time.sleep(0.05)
