@@ -101,12 +101,12 @@ async def test_a_server_killed_mid_game_continues_from_its_last_acknowledged_eve
             confederate = await WsClient(first, gid, joined["token"]).connect()
             await play_steps(union, confederate, rng, 25)
             acknowledged = union.version
+            redis_pid = int((data / "redis" / "redis.pid").read_text())
             first.process.send_signal(signal.SIGKILL)
             await first.process.wait()
             if kill_redis:
-                pid = int((data / "redis" / "redis.pid").read_text())
                 with contextlib.suppress(ProcessLookupError):  # it may be gone already, with its parent
-                    os.kill(pid, signal.SIGKILL)
+                    os.kill(redis_pid, signal.SIGKILL)
         async with serve(*args) as second:
             for c in (union, confederate):
                 c.client = second
