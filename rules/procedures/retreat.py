@@ -31,9 +31,9 @@ Rulings (README "Rulings"):
   then unit); each one's hexes are those open when its turn comes.
 - A chain of displacements is at most six units long and never displaces a unit of the same chain
   twice (7.82 allows a unit to be displaced more than once per phase, not in a loop).
-- A ferry hex is a retreat "open" to the unit (19.13: "forced to retreat into a Ferry Hex"), so a
-  unit with a ferry hex open may not displace; a displaced unit never goes into one (it would be
-  eliminated, 7.82).
+- 19.13 "forced to retreat into a Ferry Hex": a unit is forced into a ferry hex (and eliminated) only
+  when nothing else is open to it, displacement included (docs/RULINGS.md); a displaced unit never
+  goes into one (it would be eliminated, 7.82).
 """
 
 from __future__ import annotations
@@ -78,9 +78,12 @@ class AdvanceOption(msgspec.Struct, frozen=True):
 
 
 # -- where a unit may retreat ------------------------------------------------------------------------
-def _around(state: State, unit: str, here: str, displaced: bool) -> tuple[list[RetreatOption], list[str]]:
-    """The hexes open to a unit retreating from ``here`` (7.72, 7.73; 19.13), and the friendly hexes
-    that would be open but for stacking (where it might displace, 7.81)."""
+def _around(
+    state: State, unit: str, here: str, displaced: bool
+) -> tuple[list[RetreatOption], list[str], list[RetreatOption]]:
+    """The hexes open to a unit retreating from ``here`` (7.72, 7.73), the friendly hexes that would be
+    open but for stacking (where it might displace, 7.81), and the ferry hexes a retreat into would
+    eliminate it (19.13)."""
     game = state.game
     side = game.units[unit].side
     ezoc = enemy_controlled(state, side)
@@ -89,18 +92,19 @@ def _around(state: State, unit: str, here: str, displaced: bool) -> tuple[list[R
     ferries_eliminate = game.battle.ferries is not None
     open_: list[RetreatOption] = []
     full: list[str] = []
+    ferries: list[RetreatOption] = []
     for n in game.neighbours[here]:
         if n in enemies or n in ezoc or game.step_problem(here, n) is not None:
             continue
         if n in game.ferry_hexes:
             if ferries_eliminate and not displaced:
-                open_.append(RetreatOption(n, eliminated=True))  # 19.13
+                ferries.append(RetreatOption(n, eliminated=True))  # 19.13
             continue
         if sum(1 for h in state.positions.values() if h == n) < limit:
             open_.append(RetreatOption(n))
         else:
             full.append(n)
-    return open_, full
+    return open_, full, ferries
 
 
 def retreat_options(state: State, unit: str, displaced: bool = False) -> list[RetreatOption]:
@@ -109,7 +113,7 @@ def retreat_options(state: State, unit: str, displaced: bool = False) -> list[Re
     if unit not in state.positions or state.game.battle.retreat_eliminates(state.game.units[unit]):
         return []
     here = state.positions[unit]
-    open_, full = _around(state, unit, here, displaced)
+    open_, full, ferries = _around(state, unit, here, displaced)
     if open_:
         return open_  # 7.82: no displacement while another path of retreat is open
     out = []
@@ -117,7 +121,7 @@ def retreat_options(state: State, unit: str, displaced: bool = False) -> list[Re
         for d in state.units_in(n):
             if _displaceable(state, unit, n, d, 1, frozenset({unit})):
                 out.append(RetreatOption(n, displace=d))
-    return out
+    return out or ferries  # 19.13: "forced" into a ferry hex only when nothing else is open
 
 
 def _displaceable(state: State, mover: str, hex_: str, unit: str, depth: int, chain: frozenset[str]) -> bool:
@@ -127,7 +131,7 @@ def _displaceable(state: State, mover: str, hex_: str, unit: str, depth: int, ch
         return False  # 16.11: it would be eliminated
     after = state.copy()
     after.positions[mover] = hex_
-    open_, full = _around(after, unit, hex_, displaced=True)
+    open_, full, _ = _around(after, unit, hex_, displaced=True)
     if open_:
         return True
     if depth >= MAX_CHAIN:
@@ -144,7 +148,7 @@ def elimination_case(state: State, unit: str) -> str:
     game = state.game
     if state.game.battle.retreat_eliminates(state.game.units[unit]):
         return game.case("immobile_artillery")
-    _, full = _around(state, unit, state.positions[unit], False)
+    _, full, _ = _around(state, unit, state.positions[unit], False)
     return game.case("displacement_eliminates" if full else "retreat_blocked")
 
 

@@ -151,6 +151,23 @@ def test_retreat_into_a_ferry_hex_eliminates():
     assert UnitEliminated(unit="d", case="19.13") in events
 
 
+def test_a_unit_is_forced_into_a_ferry_hex_only_when_nothing_else_is_open_19_13():
+    # 19.13 "forced to retreat into a Ferry Hex" (ruling, docs/RULINGS.md): with another hex open the
+    # ferry hex is not offered; with only a friendly full hex beside it, the unit displaces (7.81)
+    # rather than drown
+    ferry = {"0604": "ferry"}
+    crossing = sides({("0505", "0604"): {"ferry_crossing"}, ("0604", "0704"): {"ferry_crossing"}})
+    rules_ = {"ferries": {"hexes": ["0604"]}}
+    units = [union("a", "0404", strength=12), rebel("d", "0505", strength=1)]
+    state = to_phase(start(units, hexes=board(terrain=ferry), hexsides=crossing, exclusive=rules_))
+    state, _ = attack(state, ["a"], ["0505"], die=4)  # 12-1, Dr
+    assert options(state) == [("0605", None, False), ("0506", None, False)]
+    units = [*units, rebel("f1", "0605"), rebel("f2", "0605")]
+    state = to_phase(start(units, hexes=board(terrain={**ferry, "0506": "river"}), hexsides=crossing, exclusive=rules_))
+    state, _ = attack(state, ["a"], ["0505"], die=4)
+    assert options(state) == [("0605", "f1", False), ("0605", "f2", False)]
+
+
 def test_union_artillery_is_eliminated_instead_of_retreating_and_may_not_advance():
     # 16.11: "If forced to retreat due to combat, these artillery units are eliminated instead. These
     # artillery units may not advance after combat in any attack."
