@@ -361,12 +361,16 @@ def test_retreat_one_hex_out_of_enemy_zones_8_7_8_71_8_72():
 
 
 def test_a_routed_unit_rallying_on_a_six_is_eliminated_12_43():
-    s = start([union("a", "0404"), rebel("r", "0808")])
+    # 12.43: "treated similarly to units eliminated in combat for Victory Point and all other purposes"
+    points = {"victory": {"per_enemy_unit_eliminated": {"confederate": 3, "union": 2}}}
+    s = start([union("a", "0404"), rebel("r", "0808")], exclusive=points)
     s = fold(s, [MoraleChanged(changes=(("a", "routed"),), case="12.0")])
     s, _ = execute(s, PlaceRally(("a",)))
     s, _ = execute(s, EndPhase())
+    before = dict(s.vp)
     s = fold(s, decide(s, RollRally(), rolls(6)))
-    assert "a" in s.eliminated and "a" not in s.positions  # 12.41 iii; counted as any eliminated unit (12.43)
+    assert "a" in s.eliminated and "a" not in s.positions  # 12.41 iii
+    assert s.vp["confederate"] == before["confederate"] + 3 and s.vp["union"] == before["union"]  # 12.43, 20.11
 
 
 # -- retreat before combat (8.77-8.79, 12.19, 12.34) ---------------------------------------------------
@@ -540,3 +544,14 @@ def test_artillery_attacked_suffers_the_result_and_retreats_disordered_9_52_12_1
     s, events = resolve(s, 4)  # 4:1, die 4: Dr; no die for the battery (12.12: automatically Disordered)
     assert events[0].result == "Dr" and s.morale["g"] == "disordered"
     assert isinstance(s.pending[0], PendingRetreat) and s.pending[0].unit == "g"
+
+
+def test_immobile_union_artillery_bombards_like_any_artillery_19_11_19_12():
+    # Chattanooga (revised) 19.12: "Union artillery functions in the same manner as normal artillery
+    # units in every other way": immobile (19.11), it still bombards at range (9.1)
+    guns = {"immobile_artillery": {"side": "union", "except": ["sherman"]}}
+    units = [union("g", "0404", type_="artillery", strength=4), rebel("r", "0604", strength=2)]
+    s = start(units, exclusive=guns, cases={"revised": {"immobile_artillery": "19.11"}})  # the battle's numbering
+    assert refused(s, MoveUnit("g", ("0404", "0403"))).case == "19.11"
+    s, a = declared(to_phase(s), ["g"], ["0604"])
+    assert a.bombarding == ("g",) and a.attackers == ()
