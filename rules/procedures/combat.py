@@ -31,7 +31,7 @@ obligations are counted per unit (a unit of a stack left out of an attack under 
 own), which in 1975, where a stack attacks whole, is the same as per hex. Results only remove units
 from zones of control, so what remains can always be completed (every pair of attackers and defenders
 can be split into attacks of one attacking unit, or hex, against its neighbours or of its neighbours
-against one hex). Ruling (README): bombardment is not counted on to meet such an
+against one hex). Ruling (docs/RULINGS.md): bombardment is not counted on to meet such an
 obligation, because a displacement may silence the battery (7.82) before it fires; bombard that hex
 first, then make the other attack.
 
@@ -44,7 +44,7 @@ printed strengths total at least the defenders' (never bombarding artillery, 8.0
 attackers retreat, bombarding artillery may elect to (8.16); Dr: the defenders retreat; then one
 victorious unit may advance into a vacated hex (7.75).
 
-Rulings (README "Rulings"):
+Rulings (docs/RULINGS.md):
 - 7.4, 9.0: terrain multipliers do not combine; the greatest one applies (rough, forest & rough or
   town x2; every adjacent attacker across bridge or ford x2; every adjacent attacker across a redoubt
   hexside from its barbed side x3, 18.12). 7.4 calls the increase "a multiple of the original Combat

@@ -11,7 +11,7 @@ scenario parameter ``reinforcements``).
 - 15.14: once on the map it is a unit like any other.
 - 15.15: the stacking limit applies as to any move (5.32, at the end of the phase, no dead end).
 
-Rulings (README "Rulings"):
+Rulings (docs/RULINGS.md):
 - 15.12 "not able to enter": every reinforcement not entered by the end of that Movement Phase is
   lost, whether it could not or its player chose not to (15.0: "must arrive" in that phase).
 - 15.13: the entry hex costs its terrain's points; a road or trail does not make it cheaper (the unit

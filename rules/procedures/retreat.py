@@ -26,7 +26,7 @@ an ineffective unit does not advance into an enemy-controlled hex.
 17.13: retreats and advances are not moves of the Movement Phase and use no movement quota.
 17.15: a hex entered by retreat or advance is "moved through" (control).
 
-Rulings (README "Rulings"):
+Rulings (docs/RULINGS.md):
 - Order of retreats: the units retreat one at a time in the order of the combat's listing (by hex,
   then unit); each one's hexes are those open when its turn comes.
 - A chain of displacements is at most six units long and never displaces a unit of the same chain

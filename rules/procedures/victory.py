@@ -10,7 +10,7 @@ of a Movement Phase; control from any move, retreat or advance); ``state.scored`
 scored. At the end of the final Game-Turn (4.0) the end-of-game points are awarded, the level of
 victory determined, and the game ends with it (``GameEnded.result``).
 
-Rulings (README "Rulings"):
+Rulings (docs/RULINGS.md):
 - 20.12 (1): a town hex occupied by a unit of the scoring type counts too (occupying a hex is more than
   controlling it; 21.2 speaks of "occupying ... Chattanooga").
 - 20.11 (2): each of the two hexes scores 4 the first time it is controlled (8 for both), whenever

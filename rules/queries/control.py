@@ -4,7 +4,7 @@ move through the hex".
 Only the hexes the scenario's rules ask about are tracked (``Game.control_hexes``: the quota's bonus
 hex, the victory hexes), in ``state.control``.
 
-Rulings (README "Rulings"):
+Rulings (docs/RULINGS.md):
 - A hex that no unit has ever been in is controlled by nobody (17.15 gives no owner to it).
 - A unit set up in a hex controls it from the start (it is "having a unit in the hex").
 - Every entry of a hex counts as moving through it: movement, entering as a reinforcement, and

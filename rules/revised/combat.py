@@ -20,7 +20,7 @@ for night (11.23), rounded to the nearest again.
   8.45: the forest shift is instead of any other terrain benefit: where the defender could have both, he
   chooses (``terrain_options`` gives both options).
 
-Rulings (README "Revised rule set"): non-adjacent (bombarding) artillery is subject to the terrain of the
+Rulings (docs/RULINGS.md, "Revised rule set"): non-adjacent (bombarding) artillery is subject to the terrain of the
 hex it bombards but crosses no hexside: hexside halving and hexside shifts neither apply to it nor are
 spoiled by it (10.38 says so for breastworks; the classic ruling for redoubts is kept).
 """

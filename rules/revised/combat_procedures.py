@@ -26,7 +26,7 @@ What differs from 1975 and is decided here:
   ``PlaceRally`` at the start of the Movement Phase, the units may not move, and the dice are rolled
   (``RollRally``) at the start of the Combat Phase before any attack.
 
-Rulings (README "Revised rule set"):
+Rulings (docs/RULINGS.md, "Revised rule set"):
 - 8.45, 10.25: when the forest shift and the other terrain benefits would give different odds, the
   defender chooses (``ChooseTerrain``, a decision before the die); until then the attack shows the one
   better for him (the lower column, then the smaller die modifier).

@@ -8,7 +8,7 @@ night.py, reinforcements.py) call them where the book differs.
 - ``zoc_rules``: at night a unit may leave an enemy-controlled hex, and one that does may not enter
   another in the same Game-Turn (11.12); by day the shared rule (7.0, 6.13).
 
-Rulings (README "Rulings", "Revised rule set"):
+Rulings (docs/RULINGS.md):
 - 6.26: a hex's level is the map's ``levels`` (default 1); a unit climbs when it enters a hex of a
   higher level or crosses a ``slope`` hexside toward its ``high`` hex. Along a route (turnpike, road,
   railway, trail) no climb is paid; into an enemy-controlled hex it is, since the route's rate may

@@ -19,7 +19,7 @@ The firer's and the target's hexes never block (9.36; ``sight_line`` leaves them
 firer's or the target's hex (9.36); slope hexsides only mark levels and do not block (10.1 gives them no
 line-of-sight effect).
 
-Rulings (README "Revised rule set"): 9.32 (congruent to a hexside: blocked only when both hexes block) is
+Rulings (docs/RULINGS.md, "Revised rule set"): 9.32 (congruent to a hexside: blocked only when both hexes block) is
 read as "blocked only when the line would be blocked on both sides of it": where the line runs along
 hexside P|Q between hexes X and Y it is blocked when the way through P (P itself, or a ridge on X|P or
 P|Y) and the way through Q are both blocked; a ridge along P|Q itself is not crossed. A line through a

@@ -9,7 +9,7 @@ its reinforcements do not count before Game-Turn ``reinforcements_exempt_before_
     bonus_hex = "1025"
     reinforcements_exempt_before_turn = 5
 
-Rulings (README "Rulings"):
+Rulings (docs/RULINGS.md):
 - 17.14, taking the bonus hex mid-phase: the quota is checked at each move against control at that
   moment, so a Union unit that moves into 1025 gives the seven extra moves at once; the move that
   takes it is one of the eleven.
