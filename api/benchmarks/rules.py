@@ -21,15 +21,24 @@ import time
 from rules.rulesets import get as get_ruleset
 
 NAME = "rules"
-HELP = "Rules engine: reachable hexes, legal choices, folding a long log, a self-played game, combat resolution."
+HELP = (
+    "Rules engine: reachable hexes, legal choices, folding a long log, a self-played game, combat resolution."
+)
 
 
 def add_arguments(parser) -> None:
     parser.add_argument("--scenario", default="chattanooga", help="scenario id (default: chattanooga)")
     parser.add_argument("--ruleset", default="classic", help="rule set (default: classic)")
     parser.add_argument("--rounds", type=int, default=20, help="repetitions of each measurement (default 20)")
-    parser.add_argument("--games", type=int, default=4, help="self-played games making the event log (default 4)")
+    parser.add_argument(
+        "--games", type=int, default=4, help="self-played games making the event log (default 4)"
+    )
     parser.add_argument("--seed", type=int, default=1, help="self-play seed (default 1)")
+    parser.add_argument(
+        "--core-only",
+        action="store_true",
+        help="only the rules core's figures, for both rule sets: self-play and verify of a finished game, beside the bare fold",
+    )
 
 
 def run(args) -> int:
@@ -45,6 +54,9 @@ def run(args) -> int:
     from rules.reducer import fold, new_game
     from scenarios.loader import load
 
+    _bench_core(args)
+    if args.core_only:
+        return 0
     game = Game(load(args.scenario), get_ruleset(args.ruleset))
     start = new_game(game)
     units = sorted(start.positions)
@@ -115,11 +127,136 @@ def run(args) -> int:
     loop_rate = len(log) / statistics.median(loop_times)
 
     print(f"fold (evolve) the log: {fold_rate:,.0f} events/s  (target >= 100,000)")
-    print(f"  baseline msgspec JSON decode of the same log: {decode_rate:,.0f} events/s (fold/decode = {fold_rate / decode_rate:.2f})")
-    print(f"  baseline empty loop over the log: {loop_rate:,.0f} events/s (fold/loop = {fold_rate / loop_rate:.4f})")
+    print(
+        f"  baseline msgspec JSON decode of the same log: {decode_rate:,.0f} events/s (fold/decode = {fold_rate / decode_rate:.2f})"
+    )
+    print(
+        f"  baseline empty loop over the log: {loop_rate:,.0f} events/s (fold/loop = {fold_rate / loop_rate:.4f})"
+    )
     _bench_games_and_combat(args, start)
     _bench_choices_per_version(args, start)
     return 0
+
+
+#: Issue 15's targets, warm: entries/s verified (each rule set), commands/s self-played.
+VERIFY_TARGET = 25_000
+SELFPLAY_TARGET = {"classic": 1_500, "revised": 1_200}
+
+
+def _bench_core(args) -> None:
+    """For each rule set: random self-play (commands/s over ``--games`` games, after one game to warm
+    the process's caches) and ``bluegray verify`` of one finished game (chain, every digest, every roll
+    and decision again), beside the bare fold of the same game's rules events (``rules.reducer.fold``
+    from the start, no check) measured in the same run; each the median of ``--rounds`` runs."""
+    from players.selfplay import play
+    from replay.games import GameCache
+    from replay.verify import verify
+    from rules.core.events import Event
+    from rules.reducer import fold, new_game
+
+    cache = GameCache()
+    rounds = max(3, args.rounds // 4)
+    print(
+        f"rules core ({args.scenario}, random players; warm: each figure after one run to fill the process's caches):"
+    )
+    for ruleset in ("classic", "revised"):
+        start = new_game(cache.game(args.scenario, ruleset))
+        for _ in play(start, random.Random(args.seed + 1000)):
+            pass  # warm up
+        runs = []
+        commands = 0
+        for _ in range(rounds):
+            commands = 0
+            t = time.perf_counter()
+            for i in range(args.games):
+                for _ in play(start, random.Random(args.seed + i)):
+                    commands += 1
+            runs.append(time.perf_counter() - t)
+        selfplay_rate = commands / statistics.median(runs)
+
+        game_id, envelopes = finished_game(cache, args.scenario, ruleset, args.seed)
+        events: list[Event] = [e for e in _rules_events(envelopes)]
+        report = verify(game_id, envelopes, cache)  # warm up
+        if not (report.ok and report.dice_checked):
+            raise AssertionError(f"the benchmark's own game does not verify: {report.problems}")
+        verify_runs, fold_runs = [], []
+        for _ in range(rounds):
+            t = time.perf_counter()
+            verify(game_id, envelopes, cache)
+            verify_runs.append(time.perf_counter() - t)
+            t = time.perf_counter()
+            fold(start, events)
+            fold_runs.append(time.perf_counter() - t)
+        verify_rate = len(envelopes) / statistics.median(verify_runs)
+        fold_rate = len(events) / statistics.median(fold_runs)
+
+        def verdict(rate: float, target: float) -> str:
+            return f"target >= {target:,}: {'met' if rate >= target else 'MISSED'}"
+
+        print(
+            f"  {ruleset}: self-play {selfplay_rate:,.0f} commands/s ({args.games} games, {commands} commands)  "
+            f"{verdict(selfplay_rate, SELFPLAY_TARGET[ruleset])}"
+        )
+        print(
+            f"  {ruleset}: verify a finished game ({len(envelopes)} entries, {report.commands} commands) "
+            f"{verify_rate:,.0f} entries/s; bare fold of its {len(events)} rules events {fold_rate:,.0f} events/s "
+            f"(verify/fold = {verify_rate / fold_rate:.2f})  {verdict(verify_rate, VERIFY_TARGET)}"
+        )
+
+
+def finished_game(cache, scenario: str, ruleset: str, seed: int):
+    """A whole game played by two random players through the session (``replay.session``), sealed
+    as the server stores it, with the insecure fixed seed so that its rolls can be checked: its id
+    and envelopes."""
+    from eventstore.envelope import GENESIS, seal
+    from players.selfplay import random_player
+    from replay import dice, session
+    from replay.history import History
+    from replay.records import GameCreated
+    from rules import RULES_VERSION
+
+    rng = random.Random(seed)
+    secret = dice.INSECURE_SEED
+    game_id = f"bench-{ruleset}-{seed}"
+    created = GameCreated(
+        game_id=game_id,
+        rules_version=RULES_VERSION,
+        server_version="bench",
+        scenario=scenario,
+        scenario_hash=cache.scenario_hash(scenario),
+        ruleset=ruleset,
+        dice="insecure",
+        seed_hash=dice.seed_hash(secret),
+        insecure_seed=secret.hex(),
+        creator="union",
+    )
+    history = History(game_id, cache)
+    envelopes = []
+
+    def append(new_events) -> None:
+        for e in new_events:
+            prev = envelopes[-1].hash if envelopes else GENESIS
+            envelope = seal(
+                e, version=len(envelopes) + 1, time=1_700_000_000_000 + 1000 * len(envelopes), prev=prev
+            )
+            history.apply(envelope)
+            envelopes.append(envelope)
+
+    append(session.create(created, cache.for_record(created), "bench-creator"))
+    append(session.join(history, "confederate", "bench-joiner"))
+    while history.finished is None:
+        seat = history.session.to_act
+        append(session.command(history, seat, random_player(history.state, rng), secret))
+    return game_id, envelopes
+
+
+def _rules_events(envelopes):
+    from replay.history import decode_entry
+    from replay.records import RECORD_TYPES
+
+    for envelope in envelopes:
+        if envelope.type not in RECORD_TYPES:
+            yield decode_entry(envelope)
 
 
 def _bench_choices_per_version(args, start) -> None:
@@ -218,7 +355,9 @@ def _bench_games_and_combat(args, start) -> None:
             attack_options(state)
             choice_times.append(time.perf_counter() - t)
             option = options[0]
-            command = declaration(option, option.adjacent[-1].hexes, option.bombard, option.adjacent[-1].units)
+            command = declaration(
+                option, option.adjacent[-1].hexes, option.bombard, option.adjacent[-1].units
+            )
             t = time.perf_counter()
             declared = decide(state, DeclareAttack(command.attackers, command.defenders))
             declare_times.append(time.perf_counter() - t)

@@ -10,7 +10,7 @@ never encoded. The state is mutable so that a fold can copy once and apply many 
 from __future__ import annotations
 
 import hashlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, get_origin
 
 import msgspec
 
@@ -98,13 +98,9 @@ class State(msgspec.Struct, dict=True, kw_only=True):
 
     def copy(self) -> State:
         """An independent copy: containers are copied, their (immutable) items shared."""
-        values = {}
-        for name in self.__struct_fields__:
-            v = getattr(self, name)
-            if isinstance(v, dict | list | set):
-                v = v.copy()
-            values[name] = v
-        new = State(**values)
+        new = self.__copy__()  # every field shared; then a copy of each container
+        for name in _CONTAINERS:
+            setattr(new, name, getattr(self, name).copy())
         new.__dict__.update(self.__dict__)
         return new
 
@@ -123,6 +119,9 @@ class State(msgspec.Struct, dict=True, kw_only=True):
             out.setdefault(h, []).append(u)
         return out
 
+
+#: The fields of a State that hold a dict, a list or a set (State.copy copies them).
+_CONTAINERS = tuple(f.name for f in msgspec.structs.fields(State) if get_origin(f.type) in (dict, list, set))
 
 _encoder = msgspec.msgpack.Encoder(order="deterministic")
 _json_encoder = msgspec.json.Encoder(order="deterministic")

@@ -23,8 +23,10 @@ def limit(state: State) -> int:
 
 def counts(state: State, side: str | None = None) -> Counter:
     """Units per occupied hex (of one side, or of both)."""
+    if side is None:
+        return Counter(state.positions.values())
     units = state.game.units
-    return Counter(h for u, h in state.positions.items() if side is None or units[u].side == side)
+    return Counter([h for u, h in state.positions.items() if units[u].side == side])
 
 
 def overstacked(state: State, side: str | None = None) -> dict[str, int]:
@@ -108,7 +110,9 @@ class Arrivals:
     def _movable_in(self, hex_: str) -> list[str]:
         if hex_ not in self._candidates:
             after = self.after
-            self._candidates[hex_] = [u for u in after.units_in(hex_) if u != self.unit and self.movable(after, u)]
+            self._candidates[hex_] = [
+                u for u in after.units_in(hex_) if u != self.unit and self.movable(after, u)
+            ]
         return self._candidates[hex_]
 
 
