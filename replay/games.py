@@ -1,7 +1,8 @@
 """The rules context of each game, built once: a `rules.core.game.Game` per scenario, rule set and options.
 
 Building a `Game` (its movement and zone-of-control tables) takes tens of milliseconds, so every
-game of one scenario, rule set and options shares one.
+game of one scenario, rule set and options shares one, across every `GameCache` of the process
+(`_GAMES`, keyed by the scenario's content hash).
 """
 
 from __future__ import annotations
@@ -15,6 +16,12 @@ from replay.records import GameCreated, scenario_hash
 from rules.core.game import Game
 from rules.core.scenario import Scenario
 from rules.rulesets import get as get_ruleset
+
+#: Every `Game` built in this process by (scenario content hash, rule set, options), at most
+#: `_KEPT_GAMES`: building one takes tens of milliseconds, and a `Game` never changes.
+_GAMES: dict[tuple[str, str, bytes], Game] = {}
+_GAMES_LOCK = threading.Lock()
+_KEPT_GAMES = 64
 
 
 class GameCache:
@@ -47,12 +54,23 @@ class GameCache:
         return found
 
     def game(self, scenario_id: str, ruleset: str, options: dict | None = None) -> Game:
-        """The shared `Game` of this scenario, rule set and rules options."""
-        key = (scenario_id, ruleset, msgspec.json.encode(options or {}, order="deterministic"))
+        """The shared `Game` of this scenario, rule set and rules options: one per process for each
+        content of the scenario (`_GAMES`, by its content hash)."""
+        encoded = msgspec.json.encode(options or {}, order="deterministic")
+        key = (scenario_id, ruleset, encoded)
         with self._lock:
             game = self._games.get(key)
         if game is None:
-            game = Game(self.scenario(scenario_id), get_ruleset(ruleset), options)
+            scenario, content = self._scenario(scenario_id)
+            shared = (content, ruleset, encoded)
+            with _GAMES_LOCK:
+                game = _GAMES.get(shared)
+            if game is None:
+                game = Game(scenario, get_ruleset(ruleset), options)
+                with _GAMES_LOCK:
+                    if len(_GAMES) >= _KEPT_GAMES:
+                        _GAMES.clear()
+                    game = _GAMES.setdefault(shared, game)
             with self._lock:
                 game = self._games.setdefault(key, game)
         return game

@@ -8,13 +8,14 @@
 
 from __future__ import annotations
 
+import hashlib
 from itertools import pairwise
 from pathlib import Path
 
 from rules.core.hexes import hexside
 from rules.core.scenario import CombatResultsTable, Hexside, Map, Scenario, Unit
 from scenarios import validate
-from scenarios.source import Files, Problem, ScenarioError
+from scenarios.source import FILES, Files, Problem, ScenarioError
 
 #: The folder holding one sub-folder per battle (this package's own folder).
 SCENARIOS_DIR = Path(__file__).resolve().parent
@@ -50,7 +51,9 @@ def folder_of(id_or_path: str | Path) -> Path:
         if (Files(folder).scenario.data or {}).get("id") == str(id_or_path):
             return folder
     known = ", ".join(i for i, _ in list_scenarios()) or "none"
-    raise ScenarioError([Problem(str(id_or_path), None, "scenario", f"no such scenario or folder (known: {known})")])
+    raise ScenarioError(
+        [Problem(str(id_or_path), None, "scenario", f"no such scenario or folder (known: {known})")]
+    )
 
 
 def load_files(id_or_path: str | Path) -> Files:
@@ -58,12 +61,41 @@ def load_files(id_or_path: str | Path) -> Files:
 
 
 def load(id_or_path: str | Path) -> Scenario:
-    """The scenario, validated; raises ScenarioError listing every problem."""
-    files = load_files(id_or_path)
-    problems = validate.check(files)
-    if problems:
-        raise ScenarioError(problems)
-    return build(files)
+    """The scenario, validated; raises ScenarioError listing every problem.
+
+    Parsed, validated and built once per process for each content of its files (``_LOADED``, keyed by
+    their SHA-256): a scenario is never changed once built, so every caller may share it."""
+    folder = folder_of(id_or_path)
+    key = content_key(folder)
+    scenario = _LOADED.get(key)
+    if scenario is None:
+        files = Files(folder)
+        problems = validate.check(files)
+        if problems:
+            raise ScenarioError(problems)
+        scenario = build(files)
+        if len(_LOADED) >= _KEPT:
+            _LOADED.clear()
+        _LOADED[key] = scenario
+    return scenario
+
+
+#: The scenarios built by ``load``, by ``content_key`` of their folder (at most ``_KEPT``).
+_LOADED: dict[bytes, Scenario] = {}
+_KEPT = 64
+
+
+def content_key(folder: Path) -> bytes:
+    """SHA-256 of the names and bytes of a scenario folder's files (a missing file counts as such)."""
+    h = hashlib.sha256()
+    for name in FILES:
+        try:
+            data = (folder / name).read_bytes()
+        except OSError:
+            data = None
+        h.update(f"{name}:{-1 if data is None else len(data)}:".encode())
+        h.update(data or b"")
+    return h.digest()
 
 
 def build(files: Files) -> Scenario:
