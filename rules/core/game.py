@@ -72,6 +72,8 @@ class Game:
         # What blocks the line of sight from one hex to another (rules/artillery.py sight_blocker), by
         # (firer, target), filled as it is asked: it depends on the map and the rule set only.
         self.sight_blockers: dict[tuple[str, str], str | None] = {}
+        # What rules.core.state.kept computed for a position, by (question, the state's encoding).
+        self.positions_seen: dict[tuple[str, bytes], Any] = {}
 
     # -- names ---------------------------------------------------------------------------------
     def case(self, name: str) -> str:

@@ -10,7 +10,8 @@ never encoded. The state is mutable so that a fold can copy once and apply many 
 from __future__ import annotations
 
 import hashlib
-from typing import TYPE_CHECKING, Any, get_origin
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, TypeVar, get_origin
 
 import msgspec
 
@@ -22,6 +23,7 @@ if TYPE_CHECKING:
     from rules.core.game import Game
 
 SCHEMA = 1
+T = TypeVar("T")
 
 # Phases of a Player-Turn (4.1). Other rule sets or issues may add their own names.
 MOVEMENT = "movement"
@@ -124,6 +126,7 @@ class State(msgspec.Struct, dict=True, kw_only=True):
 _CONTAINERS = tuple(f.name for f in msgspec.structs.fields(State) if get_origin(f.type) in (dict, list, set))
 
 _encoder = msgspec.msgpack.Encoder(order="deterministic")
+_raw_encoder = msgspec.msgpack.Encoder()
 _json_encoder = msgspec.json.Encoder(order="deterministic")
 
 
@@ -140,6 +143,26 @@ def encode_json(state: State) -> bytes:
 def decode(data: bytes, game: Game) -> State:
     """A state from ``encode``'s bytes, attached to its game."""
     return msgspec.msgpack.decode(data, type=State).attach(game)
+
+
+def kept(state: State, name: str, compute: Callable[[State], T]) -> T:
+    """``compute(state)``, kept in ``state.game.positions_seen`` for each exact content of the state: its
+    msgpack encoding in the order of its containers (not the canonical order), so two states with the
+    same key iterate alike and ``compute`` (pure: the state and its Game only) answers them alike. For
+    what several steps ask of one position (a self-played command asks for the choices, then decides)."""
+    key = (name, _raw_encoder.encode(state))
+    seen = state.game.positions_seen
+    if key in seen:
+        return seen[key]
+    value = compute(state)
+    if len(seen) >= KEPT_POSITIONS:
+        seen.clear()
+    seen[key] = value
+    return value
+
+
+#: At most this many answers kept by ``kept`` per Game.
+KEPT_POSITIONS = 4096
 
 
 def digest(state: State) -> str:

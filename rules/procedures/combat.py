@@ -90,7 +90,7 @@ from rules.core.gunboats import GUNBOAT, without_gunboats
 from rules.core.handlers import Dice
 from rules.core.hexes import hexside
 from rules.core.scenario import other_side
-from rules.core.state import COMBAT, MOVEMENT, State
+from rules.core.state import COMBAT, MOVEMENT, State, kept
 from rules.core.terrain import BRIDGE, FORD, REDOUBT
 from rules.procedures import effectiveness, night
 from rules.procedures.outcomes import Emitter, auto_single_choice, settle
@@ -118,7 +118,9 @@ def why_may_not_attack(state: State, unit: str) -> RuleViolation | None:
     if unit in state.attacked:
         return game.violation("attack_once", f"{name} has already attacked this Combat Phase")
     if unit in state.silenced:
-        return game.violation("displacement_eliminates", f"{name} was displaced before it fired and may not fire this phase")
+        return game.violation(
+            "displacement_eliminates", f"{name} was displaced before it fired and may not fire this phase"
+        )
     if unit in state.ineffective:
         return game.violation("ineffective", f"{name} has lost its Attack Effectiveness and may not attack")
     return None
@@ -126,7 +128,10 @@ def why_may_not_attack(state: State, unit: str) -> RuleViolation | None:
 
 def may_attack(state: State, unit: str) -> bool:
     return not (
-        unit in state.attacked or unit in state.advanced or unit in state.silenced or unit in state.ineffective
+        unit in state.attacked
+        or unit in state.advanced
+        or unit in state.silenced
+        or unit in state.ineffective
     )
 
 
@@ -169,13 +174,17 @@ class Engagement(msgspec.Struct, frozen=True):
             if not (self.targets[h] - defending) and self.owing(h, attacking):
                 return "attacker", h
         for e in sorted(self.owed):
-            if e not in defending and not any(u not in attacking for h in self.owed[e] for u in self.units[h]):
+            if e not in defending and not any(
+                u not in attacking for h in self.owed[e] for u in self.units[h]
+            ):
                 return "defender", e
         if self.trench:  # 10.39: once a trench hex's units attack, every adjacent enemy is owed
             fighting = {t for t in self.trench if any(u in attacking for u in self.units[t])}
             for t in sorted(fighting):
                 for e in sorted(self.trench[t] - defending - self.owed.keys()):
-                    if not any(u not in attacking for h, ts in self.targets.items() if e in ts for u in self.units[h]):
+                    if not any(
+                        u not in attacking for h, ts in self.targets.items() if e in ts for u in self.units[h]
+                    ):
                         return "defender", e
         return None
 
@@ -188,7 +197,12 @@ def attackable(state: State, hex_: str, occupants: dict[str, list[str]] | None =
 
 
 def engagement(state: State) -> Engagement:
-    """The obligations of the current Combat Phase (see ``Engagement``)."""
+    """The obligations of the current Combat Phase (see ``Engagement``), worked out once per position
+    (``rules.core.state.kept``: the choices, the declaration and the end of the phase all ask)."""
+    return kept(state, "engagement", _engagement)
+
+
+def _engagement(state: State) -> Engagement:
     game = state.game
     units = game.units
     side = state.phasing
@@ -211,7 +225,9 @@ def engagement(state: State) -> Engagement:
             continue
         across = trenches.get(h, frozenset())
         in_zone = any(e in present and e not in across for e in around)  # 10.39: none across a trench hexside
-        if in_zone and any(u not in state.advanced and u not in state.ineffective and u not in voluntary for u in us):
+        if in_zone and any(
+            u not in state.advanced and u not in state.ineffective and u not in voluntary for u in us
+        ):
             binding.add(h)
         eligible = tuple(sorted(u for u in us if may_attack(state, u)))
         if eligible:
@@ -226,7 +242,9 @@ def engagement(state: State) -> Engagement:
     for e in live:
         around = zoc_into[e]
         # 7.11 (a phasing unit in its zone); 10.39: a trench unit that attacked attacks all adjacent units
-        if any(f in binding and e not in trenches.get(f, ()) for f in around) or any(f in fought for f in around):
+        if any(f in binding and e not in trenches.get(f, ()) for f in around) or any(
+            f in fought for f in around
+        ):
             owed[e] = frozenset(f for f in around if f in targets)
     return Engagement(
         targets=targets,
@@ -280,7 +298,9 @@ def defence_multiplier(state: State, hex_: str, attacking_hexes) -> int:
     return best
 
 
-def defence_strength(state: State, defenders, attacking_hexes) -> tuple[int, tuple[str, ...], tuple[str, ...]]:
+def defence_strength(
+    state: State, defenders, attacking_hexes
+) -> tuple[int, tuple[str, ...], tuple[str, ...]]:
     """7.21, 7.4, 7.74: the total defence of the hexes (each hex's units not yet attacked, times its
     multiplier), every unit in them, and those that add nothing (attacked before, 7.74)."""
     units = state.game.units
@@ -313,7 +333,9 @@ def phase_problem(state: State) -> RuleViolation | None:
     if state.phase == MOVEMENT:
         return game.violation("no_combat_in_movement", "no combat takes place during the Movement Phase")
     if state.phase != COMBAT:
-        return game.violation("sequence", f"attacks are declared in the Combat Phase, not the {state.phase} phase")
+        return game.violation(
+            "sequence", f"attacks are declared in the Combat Phase, not the {state.phase} phase"
+        )
     if state.pending:
         return game.violation("sequence", "a decision is pending and must be made before another attack")
     return None
@@ -333,7 +355,9 @@ def examine(state: State, attackers, defenders, eng: Engagement | None = None) -
     if len(set(attackers)) != len(attackers):  # 8.31 (revised): a unit's strength is never divided
         twice = next(u for u in attackers if attackers.count(u) > 1)
         name = game.designation(twice) if twice in game.units else repr(twice)
-        raise game.violation("unitary_strength", f"{name} is named twice: a unit attacks once, with all its strength")
+        raise game.violation(
+            "unitary_strength", f"{name} is named twice: a unit attacks once, with all its strength"
+        )
     if len(set(defenders)) != len(defenders):
         raise game.violation("combat", "a hex is named twice in the attack")
     occ = state.occupants()
@@ -342,11 +366,15 @@ def examine(state: State, attackers, defenders, eng: Engagement | None = None) -
             raise game.violation("combat", f"{d} is not on the map")
         here = [u for u in occ.get(d, []) if game.units[u].type != GUNBOAT]
         if not here and occ.get(d):
-            raise game.violation("gunboat_never_attacked", f"{d} holds only gunboats, which may never be attacked")
+            raise game.violation(
+                "gunboat_never_attacked", f"{d} holds only gunboats, which may never be attacked"
+            )
         if not here or game.units[here[0]].side == side:
             raise game.violation("combat", f"{d} holds no enemy unit to attack")
         if any(u in state.advanced for u in here):
-            raise game.violation("advance", f"the units at {d} advanced after combat and may not be attacked this phase")
+            raise game.violation(
+                "advance", f"the units at {d} advanced after combat and may not be attacked this phase"
+            )
         if all(u in state.attacked for u in here):
             names = ", ".join(game.designation(u) for u in here)
             raise game.violation("attack_once", f"{names} at {d} has already been attacked this Combat Phase")
@@ -362,7 +390,9 @@ def examine(state: State, attackers, defenders, eng: Engagement | None = None) -
         if unit is None:
             raise game.violation("combat", f"there is no unit {u!r} in this game")
         if unit.side != side:
-            raise game.violation("combat", f"{unit.designation} is not the Phasing Player's: only he attacks (7.0)")
+            raise game.violation(
+                "combat", f"{unit.designation} is not the Phasing Player's: only he attacks (7.0)"
+            )
         h = state.positions.get(u)
         if h is None:
             raise game.violation("combat", f"{unit.designation} is not on the map")
@@ -371,7 +401,9 @@ def examine(state: State, attackers, defenders, eng: Engagement | None = None) -
             raise problem
         hexes_used.setdefault(h, []).append(u)
         # adjacent attack (8.41: artillery in an enemy zone attacks like infantry; revised 9.64: never a gunboat)
-        if unit.type != GUNBOAT and (h in ezoc or (h in trenched and unit.type not in artillery.BOMBARDING_TYPES)):
+        if unit.type != GUNBOAT and (
+            h in ezoc or (h in trenched and unit.type not in artillery.BOMBARDING_TYPES)
+        ):
             for d in defenders:
                 if d not in game.zoc_into[h]:
                     if unit.type == "artillery" and d not in game.neighbours.get(h, ()):
@@ -392,13 +424,18 @@ def examine(state: State, attackers, defenders, eng: Engagement | None = None) -
             raise _not_adjacent(state, unit.designation, h, defenders[0], len(defenders))
     if not adjacent and len(defenders) > 1:
         raise game.violation(
-            "bombard_one_hex", "bombarding artillery attacks a single hex unless it joins an attack from adjacent hexes"
+            "bombard_one_hex",
+            "bombarding artillery attacks a single hex unless it joins an attack from adjacent hexes",
         )
-    for h, used in hexes_used.items() if not separate_attacks(game) else ():  # 7.22, 8.14 (not revised 8.22, 9.14)
+    for h, used in (
+        hexes_used.items() if not separate_attacks(game) else ()
+    ):  # 7.22, 8.14 (not revised 8.22, 9.14)
         fellows = [
             u
             for u in state.units_in(h)
-            if may_attack(state, u) and (h in ezoc or h in trenched or game.units[u].type in artillery.BOMBARDING_TYPES) and u not in used
+            if may_attack(state, u)
+            and (h in ezoc or h in trenched or game.units[u].type in artillery.BOMBARDING_TYPES)
+            and u not in used
         ]
         if fellows:
             names = ", ".join(game.designation(u) for u in fellows)
@@ -416,13 +453,17 @@ def _not_adjacent(state: State, name: str, h: str, d: str, n: int) -> RuleViolat
     game = state.game
     if d in game.neighbours.get(h, ()):
         return game.violation(
-            "creek_attack", f"{name} at {h} may not attack {d} across the creek hexside: only across bridges or fords"
+            "creek_attack",
+            f"{name} at {h} may not attack {d} across the creek hexside: only across bridges or fords",
         )
     if n > 1:
         return game.violation(
-            "multi_hex", f"{name} at {h} is not adjacent to {d}: every attacking unit must be adjacent to every defending hex"
+            "multi_hex",
+            f"{name} at {h} is not adjacent to {d}: every attacking unit must be adjacent to every defending hex",
         )
-    return game.violation("adjacent", f"{name} at {h} is not adjacent to {d}; only artillery attacks from a distance")
+    return game.violation(
+        "adjacent", f"{name} at {h} is not adjacent to {d}; only artillery attacks from a distance"
+    )
 
 
 def _dead_end(state: State, eng: Engagement, stranded: tuple[str, str], attacking) -> RuleViolation:
@@ -464,7 +505,9 @@ def decide_resolve(state: State, command: ResolveAttack, dice: Dice | None) -> l
     head = first_pending(state)
     if not isinstance(head, PendingAttack):
         raise game.violation("sequence", "there is no declared attack to resolve")
-    return game.ruleset.procedures.combat.resolve(state, head, command.odds, dice)  # revised 8.6, 8.61, 11.23, 12.1
+    return game.ruleset.procedures.combat.resolve(
+        state, head, command.odds, dice
+    )  # revised 8.6, 8.61, 11.23, 12.1
 
 
 class AdjacentChoice(msgspec.Struct, frozen=True, omit_defaults=True):
@@ -624,7 +667,9 @@ def apply_result(emit: Emitter, attack: PendingAttack, result: str) -> None:
         at_least = sum(game.units[u].strength for u in attack.defending)
         emit(*(UnitEliminated(unit=u, case=crt_case) for u in attack.defending))
         if attack.attackers:
-            decisions.append(PendingLosses(side=attacker_side, candidates=attack.attackers, at_least=at_least))
+            decisions.append(
+                PendingLosses(side=attacker_side, candidates=attack.attackers, at_least=at_least)
+            )
         advance(attacker_side, attack.attackers, attack.defenders)
     elif result == crt.AR:
         lost = effectiveness.lose_effectiveness(state, attack.attackers)  # 11.1
@@ -681,7 +726,10 @@ def automatic_losses(state: State, head: PendingLosses) -> list[Event] | None:
 
 def _losses_events(state: State, head: PendingLosses, units) -> list[Event]:
     case = state.game.case("exchange")
-    events: list[Event] = [LossesTaken(side=head.side, units=tuple(units)), *(UnitEliminated(unit=u, case=case) for u in units)]
+    events: list[Event] = [
+        LossesTaken(side=head.side, units=tuple(units)),
+        *(UnitEliminated(unit=u, case=case) for u in units),
+    ]
     if head.then_lose:  # revised 8.6 Ex*: the attacker's losses match the defending unit taken
         at_least = sum(state.game.units[u].strength for u in units)
         then = PendingLosses(side=head.side, candidates=head.then_lose, at_least=at_least)
