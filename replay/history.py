@@ -174,7 +174,9 @@ def decode_entry(envelope: Envelope) -> Record | Event:
     else:
         item = rules_events.decode(envelope.payload)
     if item.__struct_config__.tag != envelope.type:
-        raise msgspec.ValidationError(f"the payload is a {item.__struct_config__.tag}, the envelope says {envelope.type}")
+        raise msgspec.ValidationError(
+            f"the payload is a {item.__struct_config__.tag}, the envelope says {envelope.type}"
+        )
     return item
 
 
@@ -205,7 +207,7 @@ class History:
 
     def digest(self) -> bytes:
         """The digest of the rules state now (empty before the game's creation)."""
-        return bytes.fromhex(rules_state.digest(self.state)) if self.state is not None else b""
+        return rules_state.digest_bytes(self.state) if self.state is not None else b""
 
     def state_at(self, version: int) -> State:
         """The live state at `version` (a fresh copy); `version` must not be inside a reverted range.
@@ -217,7 +219,9 @@ class History:
         return fold(self._base_state, [e for v, e in self._events if v <= version])
 
     # -- folding ---------------------------------------------------------------------------------
-    def apply(self, envelope: Envelope, *, target: State | None = None, check_digest: bool = False) -> Record | Event:
+    def apply(
+        self, envelope: Envelope, *, target: State | None = None, check_digest: bool = False
+    ) -> Record | Event:
         """Fold one more envelope (the next version, linked to the current head). `target` is the
         live state at an undo's target, when `NeedsState` asked for it. With `check_digest` the
         state afterwards must have the digest the envelope recorded."""
@@ -236,7 +240,9 @@ class History:
             raise HistoryError(self.game_id, v, "an event after game_finished")
         if isinstance(item, UndoAccepted) and target is None:
             if not 0 < item.back_to <= self.version:
-                raise HistoryError(self.game_id, v, f"an undo to version {item.back_to}, which is not a valid target")
+                raise HistoryError(
+                    self.game_id, v, f"an undo to version {item.back_to}, which is not a valid target"
+                )
             target = self.state_at(item.back_to)  # NeedsState leaves the history untouched
         if isinstance(item, Record):
             self._record(item, envelope, target)
@@ -269,12 +275,16 @@ class History:
         match item:
             case GameCreated():
                 if v != 1 or item.game_id != self.game_id:
-                    raise HistoryError(self.game_id, v, f"game_created of game {item.game_id!r} at version {v}")
+                    raise HistoryError(
+                        self.game_id, v, f"game_created of game {item.game_id!r} at version {v}"
+                    )
                 self.game = self.games.for_record(item)
                 s.created = item
                 self._base_version = 1
                 self._base_state = (
-                    rules_state.decode(item.fork.state, self.game) if item.fork is not None else new_game(self.game)
+                    rules_state.decode(item.fork.state, self.game)
+                    if item.fork is not None
+                    else new_game(self.game)
                 )
                 self.state = self._base_state.copy()
             case SeatJoined():
@@ -292,12 +302,16 @@ class History:
                 s.undo = PendingUndo(v, item.seat, item.back_to, [t.version for t in item.takes_back])
             case UndoAccepted():
                 if lapsed is None or lapsed.version != item.request or lapsed.back_to != item.back_to:
-                    raise HistoryError(self.game_id, v, f"undo_accepted answers no open request at {item.request}")
+                    raise HistoryError(
+                        self.game_id, v, f"undo_accepted answers no open request at {item.request}"
+                    )
                 self._revert(item.back_to, v, target)
                 s.backoff.pop(lapsed.seat, None)
             case UndoDeclined() | UndoWithdrawn():
                 if s.undo is None or s.undo.version != item.request:
-                    raise HistoryError(self.game_id, v, f"{envelope.type} answers no open request at {item.request}")
+                    raise HistoryError(
+                        self.game_id, v, f"{envelope.type} answers no open request at {item.request}"
+                    )
                 seat = s.undo.seat
                 previous = s.backoff.get(seat)
                 s.backoff[seat] = Backoff((previous.count if previous else 0) + 1, envelope.time)
@@ -315,7 +329,9 @@ class History:
     def _revert(self, back_to: int, accepted_at: int, target: State | None) -> None:
         s = self.session
         if back_to < s.start or s.in_reverted(back_to):
-            raise HistoryError(self.game_id, accepted_at, f"an undo to version {back_to}, which is not a valid target")
+            raise HistoryError(
+                self.game_id, accepted_at, f"an undo to version {back_to}, which is not a valid target"
+            )
         self.state = target
         if back_to < self._base_version:
             self._base_version, self._base_state = back_to, target.copy()

@@ -49,7 +49,9 @@ class ActionRefused(Exception):
     """A player's action that may not be made now: a protocol error code, the rule's case (for
     ``illegal``), a sentence, and for a refusal that time will lift, ``retry_after`` seconds."""
 
-    def __init__(self, code: str, message: str, case: str | None = None, retry_after: float | None = None) -> None:
+    def __init__(
+        self, code: str, message: str, case: str | None = None, retry_after: float | None = None
+    ) -> None:
         super().__init__(f"{code}: {message}")
         self.code = code
         self.message = message
@@ -58,7 +60,7 @@ class ActionRefused(Exception):
 
 
 def _digest(state: State | None) -> bytes:
-    return bytes.fromhex(rules_state.digest(state)) if state is not None else b""
+    return rules_state.digest_bytes(state) if state is not None else b""
 
 
 def record_event(record: Record, digest: bytes, actor: str = "", command_id: str = "") -> NewEvent:
@@ -182,7 +184,11 @@ def undo_request(
         for c in plan.takes_back
     ]
     digest = history.digest()
-    out = [record_event(UndoRequested(seat=seat, back_to=back_to, takes_back=takes_back), digest, seat, command_id)]
+    out = [
+        record_event(
+            UndoRequested(seat=seat, back_to=back_to, takes_back=takes_back), digest, seat, command_id
+        )
+    ]
     if plan.free:
         target = target if target is not None else history.state_at(back_to)
         accepted = UndoAccepted(seat=None, request=history.version + 1, back_to=back_to)
@@ -220,7 +226,9 @@ def draw_offer(history: History, seat: str, command_id: str = "") -> list[NewEve
     return [record_event(DrawOffered(seat=seat), history.digest(), seat, command_id)]
 
 
-def draw_answer(history: History, seat: str, accept: bool, seed: bytes, command_id: str = "") -> list[NewEvent]:
+def draw_answer(
+    history: History, seat: str, accept: bool, seed: bytes, command_id: str = ""
+) -> list[NewEvent]:
     _playing(history)
     offer = history.session.draw
     if offer is None or offer.seat == seat:
@@ -243,7 +251,9 @@ def claim(history: History, seat: str, seed: bytes, *, now_ms: int, command_id: 
     _playing(history)
     s = history.session
     if s.to_act != other_side(seat):
-        raise ActionRefused("illegal", "the game is waiting for you, not for your opponent", case="abandonment")
+        raise ActionRefused(
+            "illegal", "the game is waiting for you, not for your opponent", case="abandonment"
+        )
     limit_ms = s.created.options.silence_seconds * 1000
     silent_ms = now_ms - s.waiting_since
     if silent_ms < limit_ms:

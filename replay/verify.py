@@ -123,7 +123,9 @@ def verify(game_id: str, envelopes: Iterable[Envelope], games: GameCache | None 
         else:
             report.dice_checked = True
     else:
-        report.notes.append("the game is not over: its dice seed is secret, so its rolls cannot be checked yet")
+        report.notes.append(
+            "the game is not over: its dice seed is secret, so its rolls cannot be checked yet"
+        )
 
     # 2 and 3. The fold, every digest, every roll and every decision.
     history = History(game_id, games)
@@ -168,17 +170,20 @@ def verify(game_id: str, envelopes: Iterable[Envelope], games: GameCache | None 
 def _redecide(game_id, history, state_before, item: CommandApplied, seed, version, problems) -> list | None:
     """The rules events the command at `version` decides with the dice the seed gives; None (and a
     problem) when its recorded rolls or the decision differ."""
-    derived = dice_module.rolls(seed, game_id, version, history.session.nonce_string, len(item.rolls))
+    nonces = history.session.nonce_string
+    derived = dice_module.rolls(seed, game_id, version, nonces, len(item.rolls))
     if derived != list(item.rolls):
         problems.append(f"version {version}: rolls {list(item.rolls)} recorded, the seed gives {derived}")
         return None
-    rolled = dice_module.Dice(seed, game_id, version, history.session.nonce_string)
+    rolled = dice_module.Dice(seed, game_id, version, nonces)
     try:
         events = decide(state_before, decode_command(bytes(item.command)), rolled)
     except (RuleViolation, msgspec.ValidationError) as exc:
         problems.append(f"version {version}: the command is refused when decided again: {exc}")
         return None
     if rolled.rolls != list(item.rolls):
-        problems.append(f"version {version}: the decision used {len(rolled.rolls)} rolls, {len(item.rolls)} recorded")
+        problems.append(
+            f"version {version}: the decision used {len(rolled.rolls)} rolls, {len(item.rolls)} recorded"
+        )
         return None
     return list(events)

@@ -168,3 +168,8 @@ KEPT_POSITIONS = 4096
 def digest(state: State) -> str:
     """SHA-256 (hex) of the canonical encoding: equal states have equal digests."""
     return hashlib.sha256(_encoder.encode(state)).hexdigest()
+
+
+def digest_bytes(state: State) -> bytes:
+    """``digest`` as the 32 bytes an event envelope records."""
+    return hashlib.sha256(_encoder.encode(state)).digest()
