@@ -69,9 +69,11 @@ class Game:
         )
         # 17.15: the hexes whose control the battle's rules ask about; only these are tracked.
         self.control_hexes = frozenset(h for h in self.battle.tracked_hexes() if h in self.terrain)
-        # What blocks the line of sight from one hex to another (rules/artillery.py sight_blocker), by
+        # What blocks the line of sight from one hex to another (rules/queries/artillery.py), by
         # (firer, target), filled as it is asked: it depends on the map and the rule set only.
         self.sight_blockers: dict[tuple[str, str], str | None] = {}
+        # rules/queries/artillery.py may_bombard's answers, by (firer, target, reach).
+        self.bombard_pairs: dict[tuple[str, str, int | None], bool] = {}
         # What rules.core.state.kept computed for a position, by (question, the state's encoding).
         self.positions_seen: dict[tuple[str, bytes], Any] = {}
 

@@ -58,8 +58,14 @@ def line_of_sight(game: Game, firer: str, target: str) -> bool:
 
 
 def may_bombard(game: Game, firer: str, target: str, reach: int | None = None) -> bool:
-    """Range (8.11, 8.12; ``reach`` as in ``in_range``) and line of sight (8.31) from ``firer`` to ``target``."""
-    return in_range(game, firer, target, reach) and line_of_sight(game, firer, target)
+    """Range (8.11, 8.12; ``reach`` as in ``in_range``) and line of sight (8.31) from ``firer`` to
+    ``target``; kept in ``game.bombard_pairs`` (the map and the rule set decide it)."""
+    key = (firer, target, reach)
+    kept = game.bombard_pairs
+    answer = kept.get(key)
+    if answer is None:
+        answer = kept[key] = in_range(game, firer, target, reach) and line_of_sight(game, firer, target)
+    return answer
 
 
 def bombard_problem(game: Game, firer: str, target: str, reach: int | None = None) -> tuple[str, str] | None:
