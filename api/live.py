@@ -198,10 +198,8 @@ class LiveGame:
         self._act_lock = asyncio.Lock()
         self._advance_lock = asyncio.Lock()
         self._seed: bytes | None = None
-        self._at: tuple[bytes, int] = (
-            b"",
-            0,
-        )  # the position: its state digest, the version it was first seen at
+        # the position: its state digest, the version it was first seen at
+        self._at: tuple[bytes, int] = (b"", 0)
         self._choices: bytes | None = None  # the position's choices JSON, once computed
         self._choices_due = False  # the choices are to be offered on the next turn of the loop
         self._reach: dict[tuple[str, str], bytes] = {}  # the position's reach messages, by (how, unit)
