@@ -6,8 +6,9 @@
 - `serve` itself is SIGKILLed mid-command, several times: its Valkey goes with it (no orphan), the
   next `serve` replays the AOF, the command sent again with its `command_id` is applied once.
 
-The seconds each recovery took are printed (`pytest -s`), never asserted: PATIENCE only guards
-against hanging.
+The seconds each recovery took are printed (`pytest -s`); the only bound asserted is RECOVERY, far
+above what a recovery takes (about 0.1-0.3 s on a loaded 2-core machine), so that "play continues
+within a few seconds" is shown without making a slow CI machine fail.
 """
 
 from __future__ import annotations
@@ -27,6 +28,8 @@ from apiharness import PATIENCE, WsClient, new_game
 from api.protocol import Ack, Error
 from eventstore.store import RedisEventStore
 from players.selfplay import random_player
+
+RECOVERY = 15.0  # seconds: "within a few seconds", generously
 
 
 @asynccontextmanager
@@ -160,6 +163,7 @@ async def test_the_embedded_store_killed_ten_times_while_bots_play(tmp_path):
             await asyncio.gather(playing, return_exceptions=True)
         now = int((data / "redis" / "redis.pid").read_text())
         assert now not in pids and not any(alive(pid) for pid in pids)
+        assert max(resumed) < RECOVERY and max(healed) < RECOVERY, (resumed, healed)
         checked = await check_log(http.store_url, gid, bots.acks)
     print(
         f"\n10 kills of the embedded store: {len(bots.acks)} commands acknowledged, {checked} events checked, "
