@@ -296,8 +296,8 @@ export class GameView {
       case "ack":
         break;
       case "error":
-        if (!m.command_id && m.code === "unauthorized" && !this.welcome) {
-          if (this.token) {
+        if (!m.command_id && (m.code === "unauthorized" || m.code === "not_found") && !this.welcome) {
+          if (this.token && m.code === "unauthorized") {
             // This browser's seat token was refused (another server's data, a reset store): watch.
             this.toast(`Your seat was not recognised (${m.message}): watching instead.`, "error", 8000);
             this.token = null;
