@@ -39,12 +39,20 @@ EXAMPLES = int(os.environ.get("BLUEGRAY_FUZZ_EXAMPLES", "120"))
 FUZZ = settings(
     max_examples=EXAMPLES,
     deadline=None,
-    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow, HealthCheck.data_too_large],
+    suppress_health_check=[
+        HealthCheck.function_scoped_fixture,
+        HealthCheck.too_slow,
+        HealthCheck.data_too_large,
+    ],
 )
 
 # -- strategies from the msgspec types ----------------------------------------------------------------
 JSON = st.recursive(
-    st.none() | st.booleans() | st.integers(-(2**70), 2**70) | st.floats(allow_nan=False) | st.text(max_size=20),
+    st.none()
+    | st.booleans()
+    | st.integers(-(2**70), 2**70)
+    | st.floats(allow_nan=False)
+    | st.text(max_size=20),
     lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner, max_size=4),
     max_leaves=12,
 )
@@ -107,7 +115,9 @@ def mutated(message: dict) -> st.SearchStrategy[bytes]:
     keys = sorted(message)
     return st.one_of(
         st.just(text),
-        st.sampled_from(keys).map(lambda k: json.dumps({x: v for x, v in message.items() if x != k}).encode()),
+        st.sampled_from(keys).map(
+            lambda k: json.dumps({x: v for x, v in message.items() if x != k}).encode()
+        ),
         st.tuples(st.sampled_from(keys), JSON).map(lambda kv: json.dumps({**message, kv[0]: kv[1]}).encode()),
         st.tuples(st.text(max_size=10), JSON).map(lambda kv: json.dumps({**message, kv[0]: kv[1]}).encode()),
         st.text(max_size=12).map(lambda t: json.dumps({**message, "type": t}).encode()),
@@ -174,7 +184,9 @@ async def table(client):
 
 @FUZZ
 @given(state=st.sampled_from(STATES), raw=CLIENT, text_frame=st.booleans())
-async def test_websocket_every_message_one_answer_in_every_state(table, store, caplog, state, raw, text_frame):
+async def test_websocket_every_message_one_answer_in_every_state(
+    table, store, caplog, state, raw, text_frame
+):
     try:
         decoded = protocol.decode(raw)
     except protocol.ProtocolError:
@@ -189,7 +201,11 @@ async def test_websocket_every_message_one_answer_in_every_state(table, store, c
     assert not c.ws.closed
     if not isinstance(answer, protocol.Ack):
         assert await version_of(store, gid) == before, (state, raw[:200], answer)
-    if isinstance(answer, protocol.Welcome) or state == "replaying" and isinstance(answer, protocol.ReplayFollowing):
+    if (
+        isinstance(answer, protocol.Welcome)
+        or state == "replaying"
+        and isinstance(answer, protocol.ReplayFollowing)
+    ):
         await table.reopen(state)  # it left its state: a fresh one for the next example
     bad = [r for r in caplog.records if r.levelname in ("ERROR", "CRITICAL") or r.exc_info]
     assert not bad, [r.getMessage() for r in bad]
@@ -220,11 +236,15 @@ CODES = set(protocol.ErrorCode.__args__)
 @given(route=st.sampled_from(PATHS), which=st.sampled_from(["game", "chattanooga", "other"]),
        other=st.text(st.characters(codec="ascii", categories=["L", "N", "P"]), min_size=1, max_size=12),
        query=QUERY, body=BODIES)  # fmt: skip
-async def test_http_never_a_5xx_and_every_refusal_typed(table, client, caplog, route, which, other, query, body):
+async def test_http_never_a_5xx_and_every_refusal_typed(
+    table, client, caplog, route, which, other, query, body
+):
     method, path = route
     ident = {"game": table.game["game_id"], "chattanooga": "chattanooga", "other": other}[which]
     path = path.replace("{id}", ident.replace("/", "_").replace("?", "_").replace("#", "_"))
-    async with client.request(method, path, params=query, data=body if method == "POST" else None) as response:
+    async with client.request(
+        method, path, params=query, data=body if method == "POST" else None
+    ) as response:
         assert response.status < 500, (method, path, query, body[:200], await response.text())
         if response.status >= 400 and response.content_type == "application/json":
             refused = msgspec.json.decode(await response.read(), type=ErrorReply)
@@ -261,7 +281,9 @@ def mutated_log(data: bytes) -> st.SearchStrategy[bytes]:
 
 @FUZZ
 @given(data=st.data())
-async def test_import_of_a_mutated_export_is_exact_or_refused(exported, redis_client, key_prefix, caplog, data):
+async def test_import_of_a_mutated_export_is_exact_or_refused(
+    exported, redis_client, key_prefix, caplog, data
+):
     raw = data.draw(mutated_log(exported))
     store = RedisEventStore(redis_client, prefix=f"{key_prefix}{uuid.uuid4().hex[:8]}:")
     try:
@@ -275,7 +297,9 @@ async def test_import_of_a_mutated_export_is_exact_or_refused(exported, redis_cl
         assert not [k async for k in redis_client.scan_iter(match=f"{store.prefix}*")]  # nothing written
         return
     original = export.loads(exported)
-    assert imported.head == original[imported.version - 1].hash.hex()  # the log, or a prefix of it: nothing else
+    assert (
+        imported.head == original[imported.version - 1].hash.hex()
+    )  # the log, or a prefix of it: nothing else
 
 
 def test_an_export_with_bad_utf8_is_refused_as_not_an_export():

@@ -200,7 +200,9 @@ async def test_serve_killed_mid_command_leaves_no_orphan_and_loses_nothing(tmp_p
             http.process.send_signal(signal.SIGKILL)
             await http.process.wait()
         await until(lambda valkey=valkey: _gone(valkey), "the store server exits with serve")
-    print(f"\n{kills} SIGKILLs of serve: no orphan; {len(bots.acks)} acknowledged, {checked} events checked, 0 lost")
+    print(
+        f"\n{kills} SIGKILLs of serve: no orphan; {len(bots.acks)} acknowledged, {checked} events checked, 0 lost"
+    )
 
 
 async def _gone(pid: int) -> bool:
@@ -231,8 +233,12 @@ async def test_while_an_external_store_is_down_every_request_is_answered_unavail
         command = random_player(mover.history.state, bots.rng)
         refused = await mover.command(command, command_id="during")
         assert refused.code == "unavailable" and refused.retry_after > 0 and refused.command_id == "during"
-        for method, path, body in (("POST", "/api/games", {"scenario": "chattanooga"}), ("GET", f"/api/games/{gid}", None),
-                                   ("GET", f"/api/games/{gid}/export", None), ("GET", "/api/games", None)):
+        for method, path, body in (
+            ("POST", "/api/games", {"scenario": "chattanooga"}),
+            ("GET", f"/api/games/{gid}", None),
+            ("GET", f"/api/games/{gid}/export", None),
+            ("GET", "/api/games", None),
+        ):
             async with http.request(method, path, json=body) as response:
                 assert response.status == 503, (path, await response.text())
                 assert (await response.json())["error"]["code"] == "unavailable"

@@ -31,7 +31,12 @@ async def test_json_nested_a_thousand_levels_before_hello_is_malformed(client, c
         answer = await one_answer(c, raw)
         assert answer.code == "malformed", raw[:20]
     assert "Traceback" not in caplog.text and "RecursionError" not in caplog.text
-    assert isinstance(await one_answer(c, b'{"type": "hello", "game_id": "%s", "spectate": true}' % game["game_id"].encode()), Welcome)
+    assert isinstance(
+        await one_answer(
+            c, b'{"type": "hello", "game_id": "%s", "spectate": true}' % game["game_id"].encode()
+        ),
+        Welcome,
+    )
 
 
 async def test_a_text_frame_of_invalid_utf8_is_malformed(client):
@@ -108,7 +113,10 @@ async def test_every_request_type_gets_one_answer_in_every_state(client):
     for c in (union, spectator, before):
         for raw in requests:
             answer = await one_answer(c, raw)
-            assert isinstance(answer, Error | ReplayFrame | ReplayFollowing | ReachOut | Ack | Welcome), (raw, answer)
+            assert isinstance(answer, Error | ReplayFrame | ReplayFollowing | ReachOut | Ack | Welcome), (
+                raw,
+                answer,
+            )
     assert union.version == 3  # none of them changed the game
 
 
@@ -122,7 +130,10 @@ async def test_hello_beyond_the_log_is_one_error_naming_the_logs_version(client)
     again = b'{"type": "hello", "game_id": "%s", "token": "%s", "last_version": 3}' % (
         game["game_id"].encode(), game["token"].encode())  # fmt: skip
     assert isinstance(await one_answer(c, again), Welcome)  # the connection may say hello again
-    negative = await one_answer(await unsaid(client, game["game_id"]), b'{"type": "hello", "game_id": "x", "spectate": true, "last_version": -1}')
+    negative = await one_answer(
+        await unsaid(client, game["game_id"]),
+        b'{"type": "hello", "game_id": "x", "spectate": true, "last_version": -1}',
+    )
     assert negative.code == "malformed" and "last_version" in negative.message and ">= 0" in negative.message
 
 
@@ -165,7 +176,9 @@ async def test_a_stale_seen_gets_every_missed_event_or_says_more(make_client):
     assert stale.code == "conflict" and stale.version == ended.last and stale.more is True
     assert [e.version for e in stale.missed] == list(range(4, 104))
     recent = await union.act("command", command={"type": "end_phase"}, seen=ended.first - 1)
-    assert recent.more is False and [e.version for e in recent.missed] == list(range(ended.first, ended.last + 1))
+    assert recent.more is False and [e.version for e in recent.missed] == list(
+        range(ended.first, ended.last + 1)
+    )
 
 
 async def test_numbers_out_of_range_are_refused_with_the_key_and_the_range(client):
@@ -182,7 +195,9 @@ async def test_numbers_out_of_range_are_refused_with_the_key_and_the_range(clien
                                 ({"silence_seconds": -1}, "silence_seconds", ">= 0"),
                                 ({"spectator_delay": 201}, "spectator_delay", "<= 200"),
                                 ({"rules": {"x": 10**12}}, "rules", "")):  # fmt: skip
-        async with client.post("/api/games", json={"scenario": "chattanooga", "options": options}) as response:
+        async with client.post(
+            "/api/games", json={"scenario": "chattanooga", "options": options}
+        ) as response:
             error = (await response.json())["error"]
             assert response.status == 400 and key in error["message"] and bound in error["message"], error
     async with client.post(f"/api/games/{gid}/fork", json={"version": 0}) as response:
@@ -193,4 +208,3 @@ async def test_numbers_out_of_range_are_refused_with_the_key_and_the_range(clien
                             (b'{"type": "undo_request", "command_id": "u", "back_to": 99999999999}', "back_to", "<=")):  # fmt: skip
         answer = await one_answer(union, raw)
         assert answer.code == "malformed" and key in answer.message and bound in answer.message, (raw, answer)
-

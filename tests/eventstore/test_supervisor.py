@@ -51,11 +51,18 @@ def test_a_server_that_cannot_start_is_tried_again_with_backoff(private_redis, c
     server = private_redis()
     binary = server.binary
     server.binary = str(tmp_path / "no-such-server")  # every start fails until it is put back
-    with caplog.at_level("WARNING", logger="eventstore.supervisor"), Supervisor(server, max_backoff=0.4) as supervisor:
+    with (
+        caplog.at_level("WARNING", logger="eventstore.supervisor"),
+        Supervisor(server, max_backoff=0.4) as supervisor,
+    ):
         os.kill(server.pid, signal.SIGKILL)
         wait_for(lambda: caplog.text.count("did not start") >= 3, "three failed starts")
         server.binary = binary
         wait_for(lambda: supervisor.restarts == 1, "the server is back")
     assert answering_pid(server) == server.pid
-    waits = [float(line.rsplit("again in ", 1)[1].rstrip("s")) for line in caplog.text.splitlines() if "again in" in line]
+    waits = [
+        float(line.rsplit("again in ", 1)[1].rstrip("s"))
+        for line in caplog.text.splitlines()
+        if "again in" in line
+    ]
     assert waits[:3] == [0.1, 0.2, 0.4] and max(waits) == 0.4  # doubling, capped
