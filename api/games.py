@@ -3,7 +3,6 @@ with the invite, list games, inspect one. The websocket (api/ws.py) is where gam
 
 from __future__ import annotations
 
-import secrets
 import time
 from typing import Annotated
 
@@ -19,6 +18,7 @@ from eventstore.store import RedisEventStore
 from replay import dice, session
 from replay.games import GameCache
 from replay.history import load
+from replay.ids import new_game_id
 from replay.records import DAY_SECONDS, DiceMode, GameCreated, SessionOptions, UndoPolicy
 from replay.visibility import delayed, visible_version
 from rules import RULES_VERSION
@@ -154,7 +154,7 @@ async def create_game(
         game = games.game(request.scenario, request.ruleset, rules_options)
     except (KeyError, ValueError, TypeError) as exc:
         raise HttpError(400, "malformed", f"bad rules options: {exc}") from None
-    game_id = secrets.token_urlsafe(9)
+    game_id = new_game_id()
     created = GameCreated(
         game_id=game_id,
         rules_version=RULES_VERSION,

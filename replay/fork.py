@@ -13,12 +13,11 @@ with a spectator delay sees it that many events behind: api/replaying.py).
 
 from __future__ import annotations
 
-import secrets
-
 from eventstore.envelope import NewEvent
 from replay import dice
 from replay.games import GameCache
 from replay.history import History
+from replay.ids import new_game_id
 from replay.records import ForkedFrom, GameCreated, SeatJoined, SessionOptions
 from replay.session import record_event
 from rules import RULES_VERSION
@@ -64,7 +63,7 @@ def fork_events(
     delay (a sandbox has nothing to hide)."""
     check(parent, parent.version, reverted)
     c = parent.session.created
-    game_id = game_id or secrets.token_urlsafe(9)
+    game_id = game_id or new_game_id()
     seed = seed or dice.new_seed()
     state = parent.state
     created = GameCreated(
