@@ -3,6 +3,10 @@
 Each subcommand lives in its own module under `api/commands/` and defines:
   NAME (str), HELP (one line), add_arguments(parser) and run(args) -> int (the exit code).
 New subcommands are found automatically, so adding one never touches this file.
+
+Every failure a user can cause ends the same way: one line on stderr, `bluegray COMMAND: what was
+wrong`, and exit status 1, never a traceback: a bad argument (the parser's `error`), and any
+`CommandError` a subcommand raises.
 """
 
 from __future__ import annotations
@@ -14,6 +18,7 @@ import sys
 from importlib import metadata
 
 import api.commands
+from api.commands._errors import CommandError
 from rules import RULES_VERSION
 
 
@@ -39,8 +44,16 @@ def command_modules() -> list:
     return discover(api.commands)
 
 
+class Parser(argparse.ArgumentParser):
+    """argparse's parser, whose refusal is one line and exit status 1 (argparse prints the usage and
+    exits 2); `bluegray COMMAND --help` still shows the usage. Subcommands' parsers are of this class."""
+
+    def error(self, message: str):
+        self.exit(1, f"{self.prog}: {message} (see {self.prog} --help)\n")
+
+
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = Parser(
         prog="bluegray",
         description="Play, watch and review SPI Blue & Gray battles: every rule enforced, every action an event.",
     )
@@ -62,9 +75,12 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if not getattr(args, "run", None):
         parser.print_help()
-        return 2
+        return 1
     try:
         return args.run(args) or 0
+    except CommandError as exc:
+        print(f"bluegray {args.command}: {exc}", file=sys.stderr)
+        return 1
     except KeyboardInterrupt:
         return 130
     except BrokenPipeError:  # `bluegray ... | head`

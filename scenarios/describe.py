@@ -75,7 +75,8 @@ def summary(scenario: Scenario) -> str:
             continue
         start = [u for u in units if u.hex is not None]
         late = [u for u in units if u.hex is None]
-        lines += ["", f"{side.title()}: {len(start)} units on the map" + (f", {len(late)} reinforcements" if late else "")]
+        lines += ["", f"{side.title()}: {len(start)} unit{'s' if len(start) != 1 else ''} on the map"
+                  + (f", {len(late)} reinforcement{'s' if len(late) != 1 else ''}" if late else "")]
         for u in start:
             lines.append(f"  {u.hex}  {u.strength}{TYPE_LETTER[u.type]:<2} {u.designation:<12} {u.id}")
         for u in late:

@@ -19,15 +19,16 @@ def test_version_names_package_and_rules_version(capsys):
 
 
 def test_no_command_prints_help_and_fails(capsys):
-    assert main([]) == 2
+    assert main([]) == 1
     assert "usage: bluegray" in capsys.readouterr().out
 
 
 def test_unknown_command_is_refused(capsys):
     with pytest.raises(SystemExit) as exit_info:
         main(["no-such-command"])
-    assert exit_info.value.code == 2
-    assert "invalid choice" in capsys.readouterr().err
+    assert exit_info.value.code == 1
+    err = capsys.readouterr().err
+    assert err.startswith("bluegray: ") and "invalid choice" in err and len(err.splitlines()) == 1
 
 
 def test_every_command_module_is_complete():

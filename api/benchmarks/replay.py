@@ -29,6 +29,8 @@ import sys
 import tempfile
 import time
 
+from api.commands._args import at_least
+
 NAME = "replay"
 HELP = "Replay: seek to random versions of a long self-played game (snapshot + fold) beside folding from zero and bare XRANGE."
 
@@ -36,10 +38,10 @@ TARGET_MS = 20.0
 
 
 def add_arguments(parser) -> None:
-    parser.add_argument("--events", type=int, default=10_000, help="events in the game's log (default 10000)")
-    parser.add_argument("--samples", type=int, default=300, help="random versions sought (default 300)")
-    parser.add_argument("--baseline-samples", type=int, default=40, help="of them, folded from zero too (default 40)")
-    parser.add_argument("--cycle", type=int, default=24, help="commands between undos while building (default 24)")
+    parser.add_argument("--events", type=at_least(100), default=10_000, help="events in the game's log (default 10000)")
+    parser.add_argument("--samples", type=at_least(1), default=300, help="random versions sought (default 300)")
+    parser.add_argument("--baseline-samples", type=at_least(1), default=40, help="of them, folded from zero too (default 40)")
+    parser.add_argument("--cycle", type=at_least(1), default=24, help="commands between undos while building (default 24)")
     parser.add_argument("--seed", type=int, default=1, help="random seed of the self-play and the versions")
 
 

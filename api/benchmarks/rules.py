@@ -18,6 +18,8 @@ import random
 import statistics
 import time
 
+from api.commands._args import at_least
+from rules.rulesets import NAMES
 from rules.rulesets import get as get_ruleset
 
 NAME = "rules"
@@ -28,10 +30,12 @@ HELP = (
 
 def add_arguments(parser) -> None:
     parser.add_argument("--scenario", default="chattanooga", help="scenario id (default: chattanooga)")
-    parser.add_argument("--ruleset", default="classic", help="rule set (default: classic)")
-    parser.add_argument("--rounds", type=int, default=20, help="repetitions of each measurement (default 20)")
+    parser.add_argument("--ruleset", choices=NAMES, default="classic", help="rule set (default: classic)")
     parser.add_argument(
-        "--games", type=int, default=4, help="self-played games making the event log (default 4)"
+        "--rounds", type=at_least(1), default=20, help="repetitions of each measurement (default 20)"
+    )
+    parser.add_argument(
+        "--games", type=at_least(1), default=4, help="self-played games making the event log (default 4)"
     )
     parser.add_argument("--seed", type=int, default=1, help="self-play seed (default 1)")
     parser.add_argument(

@@ -17,6 +17,7 @@ import uuid
 
 import redis.asyncio as aioredis
 
+from api.commands._args import at_least
 from eventstore.embedded import FSYNC_POLICIES, EmbeddedRedis
 from eventstore.envelope import NewEvent, seal
 from eventstore.store import CommandKey, RedisEventStore
@@ -28,10 +29,10 @@ TARGET_RATIO = 3.0  # append p50 within 3x a bare XADD round trip (DESIGN.md, pe
 
 
 def add_arguments(parser) -> None:
-    parser.add_argument("--events", type=int, default=2000, help="events appended per phase (default 2000)")
-    parser.add_argument("--games", type=int, default=50, help="concurrent games in the many-games phase (default 50)")
+    parser.add_argument("--events", type=at_least(10), default=2000, help="events appended per phase (default 2000)")
+    parser.add_argument("--games", type=at_least(1), default=50, help="concurrent games in the many-games phase (default 50)")
     parser.add_argument("--fsync", choices=FSYNC_POLICIES, default="always", help="appendfsync (default always)")
-    parser.add_argument("--payload", type=int, default=200, help="payload bytes per event (default 200)")
+    parser.add_argument("--payload", type=at_least(0), default=200, help="payload bytes per event (default 200)")
 
 
 def run(args) -> int:

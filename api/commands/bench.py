@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import api.benchmarks
 from api.cli import discover
+from api.commands._errors import CommandError
+from api.commands.scenario import one_line
 
 NAME = "bench"
 HELP = "Measure performance (rules, store, ...) and print figures with ratios against a same-run baseline."
@@ -22,4 +24,9 @@ def add_arguments(parser) -> None:
 
 
 def run(args) -> int:
-    return args.bench_run(args)
+    from scenarios.loader import ScenarioError
+
+    try:
+        return args.bench_run(args)
+    except ScenarioError as e:  # bench rules --scenario
+        raise CommandError(one_line(e)) from None

@@ -6,27 +6,26 @@ from __future__ import annotations
 
 import sys
 
-from api.commands._store import add_store_arguments
+from api.commands._args import at_least
+from api.commands._store import add_store_arguments, read_game
 
 NAME = "export"
 HELP = "Write a game's whole log as JSON Lines (every event with its envelope), or with --text its readable record."
 
 
 def add_arguments(parser) -> None:
-    parser.add_argument("game", metavar="GAME_ID|FILE", help="a game id in the store (or an exported log, for --text)")
-    parser.add_argument("--to", type=int, metavar="VERSION", help="only versions 1..VERSION")
+    parser.add_argument(
+        "game", metavar="GAME_ID|FILE", help="a game id in the store (or an exported log, for --text)"
+    )
+    parser.add_argument("--to", type=at_least(1), metavar="VERSION", help="only versions 1..VERSION")
     parser.add_argument("--text", action="store_true", help="the readable record: one line per action")
     add_store_arguments(parser)
 
 
 def run(args) -> int:
-    from api.commands.replay import read_source
     from replay import export
 
-    game_id, envelopes = read_source(args, args.to)
-    if not envelopes:
-        print(f"no game {args.game!r}", file=sys.stderr)
-        return 1
+    game_id, envelopes = read_game(args, args.to)
     if args.text:
         from replay.textrecord import lines
 

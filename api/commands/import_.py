@@ -5,42 +5,41 @@ that does not verify is refused with the reasons (exit code 1)."""
 from __future__ import annotations
 
 import asyncio
-import sys
 from pathlib import Path
 
-from api.commands._store import add_store_arguments, store_url
+from api.commands._errors import CommandError
+from api.commands._store import add_store_arguments, read_log_file, store_url
+from api.commands._text import plural
 
 NAME = "import"
 HELP = "Verify an exported game (JSON Lines) and add it to the store with the same history; a broken chain is refused."
 
 
 def add_arguments(parser) -> None:
-    parser.add_argument("file", type=Path, metavar="FILE", help="an exported log (bluegray export GAME_ID > FILE)")
+    parser.add_argument(
+        "file", type=Path, metavar="FILE", help="an exported log (bluegray export GAME_ID > FILE)"
+    )
     add_store_arguments(parser)
 
 
 def run(args) -> int:
-    import msgspec
-
-    from replay import export
     from replay.transfer import ImportRefused
 
-    try:
-        envelopes = export.loads(args.file.read_bytes())
-    except (OSError, msgspec.DecodeError) as exc:
-        print(f"refused: {args.file} is not an exported log: {exc}", file=sys.stderr)
-        return 1
-    with store_url(args, own=False) as url:
+    envelopes = read_log_file(args.file)
+    with store_url(args, own=False, create=True) as url:
         try:
             imported = asyncio.run(_import(url, args.key_prefix, envelopes))
         except ImportRefused as exc:
-            print("refused: the log does not verify:", file=sys.stderr)
-            for reason in exc.reasons:
-                print(f"  {reason}", file=sys.stderr)
-            return 1
+            raise CommandError(f"refused {args.file}: {exc}") from None
     what = "already in this store" if imported.already else "imported"
-    dice = "dice verified" if imported.dice_checked else "dice not checkable yet (the game is running: its seed is secret)"
-    print(f"game {imported.game_id}: {what}, {imported.version} events, head {imported.head}; {dice}")
+    dice = (
+        "dice verified"
+        if imported.dice_checked
+        else "dice not checkable yet (the game is running: its seed is secret)"
+    )
+    print(
+        f"game {imported.game_id}: {what}, {plural(imported.version, 'event')}, head {imported.head}; {dice}"
+    )
     return 0
 
 

@@ -19,22 +19,37 @@ import tempfile
 import time
 from urllib.parse import urlparse
 
+from api.commands._args import at_least, not_negative, positive
+from api.commands._errors import CommandError
+
 NAME = "loadtest"
 HELP = "Self-playing games and spectators over websockets; prints command and broadcast latency, errors, events/s."
 
 
+#: What an error the bots met means, when it is not a fault of the server.
+EXPLAINED = {
+    "rate_limited": "the server refused messages over its per-connection rate limit (20 a second, bursts of "
+    "40: api/config.py rate_per_second, rate_burst); a real server keeps its limits, so raise --think",
+}
+
+
 def add_arguments(parser) -> None:
-    parser.add_argument("--games", type=int, default=10, help="concurrent self-playing games (default 10)")
     parser.add_argument(
-        "--ruleset", choices=["classic", "revised"], default="classic", help="the games' rule set (default classic)"
+        "--games", type=at_least(1), default=10, help="concurrent self-playing games (default 10)"
     )
     parser.add_argument(
-        "--spectators", type=int, default=0, help="spectators, spread over the games (default 0)"
+        "--ruleset",
+        choices=["classic", "revised"],
+        default="classic",
+        help="the games' rule set (default classic)",
     )
-    parser.add_argument("--duration", type=float, default=10.0, help="seconds to run (default 10)")
+    parser.add_argument(
+        "--spectators", type=at_least(0), default=0, help="spectators, spread over the games (default 0)"
+    )
+    parser.add_argument("--duration", type=positive, default=10.0, help="seconds to run (default 10)")
     parser.add_argument(
         "--think",
-        type=float,
+        type=not_negative,
         default=1.0,
         help="mean seconds a bot waits before each command (default 1.0; 0: as fast as it can)",
     )
@@ -46,11 +61,15 @@ def add_arguments(parser) -> None:
     )
     parser.add_argument(
         "--brain-nice",
-        type=int,
+        type=at_least(0),
         default=10,
         help="CPU priority (nice) of the processes that fold the games and choose the bots' commands (default 10)",
     )
-    parser.add_argument("--url", help="a running server (http://127.0.0.1:8080); default: start one")
+    parser.add_argument(
+        "--url",
+        help="a running server on this machine (http://127.0.0.1:8080); its games stay in its lobby (a game "
+        "is never deleted). Default: start one in a temporary directory, removed at the end",
+    )
     parser.add_argument(
         "--fsync",
         choices=["always", "everysec"],
@@ -69,15 +88,15 @@ def add_arguments(parser) -> None:
 
 
 def run(args) -> int:
-    if args.games < 1 or args.duration <= 0:
-        print("--games must be at least 1 and --duration positive", file=sys.stderr)
-        return 2
     if args.url:
-        host = urlparse(args.url).hostname
-        if host not in ("127.0.0.1", "localhost", "::1"):
-            print("loadtest talks to loopback servers only", file=sys.stderr)
-            return 2
-        return _report(args, asyncio.run(_load(args, args.url, None)), "given")
+        _check_server(args.url)
+        code = _report(args, asyncio.run(_load(args, args.url, None)), "given")
+        print(
+            f"the games played stay in the lobby of {args.url} (a game is never deleted); without --url "
+            "loadtest plays on a server of its own in a temporary directory",
+            file=sys.stderr,
+        )
+        return code
     with tempfile.TemporaryDirectory(prefix="bluegray-load-") as data:
         server = subprocess.Popen(
             [
@@ -112,6 +131,31 @@ def run(args) -> int:
             except subprocess.TimeoutExpired:
                 os.kill(server.pid, signal.SIGKILL)
                 server.wait()
+
+
+def _check_server(url: str) -> None:
+    """A game server on this machine answers at `url`: loadtest sends nothing anywhere else."""
+    import urllib.error
+    import urllib.request
+
+    parsed = urlparse(url)
+    if parsed.scheme not in ("http", "https") or not parsed.hostname:
+        raise CommandError(f"--url {url}: not an http:// address")
+    if parsed.hostname not in ("127.0.0.1", "localhost", "::1"):
+        raise CommandError(
+            f"--url {url}: loadtest talks to servers on this machine only (127.0.0.1, localhost, ::1)"
+        )
+    try:
+        with urllib.request.urlopen(f"{url.rstrip('/')}/healthz", timeout=5):
+            pass
+    except urllib.error.HTTPError as exc:
+        raise CommandError(
+            f"--url {url}: /healthz answered {exc.code}: not a game server ready to play"
+        ) from None
+    except (OSError, ValueError) as exc:
+        raise CommandError(
+            f"--url {url}: no game server answers there: {getattr(exc, 'reason', exc)}"
+        ) from None
 
 
 async def _load(args, url: str, server_pid: int | None):
@@ -258,10 +302,18 @@ def _report(args, figures, server: str) -> int:
                 f"reach latency ms:     p50 {r['p50']}  p99 {r['p99']}  max {r['max']}  "
                 f"({report['reaches']} reaches, {report['empty_reaches']} empty)"
             )
+        if report["server_cpu_s"] is None:  # a server given by --url: not ours to measure
+            server_cpu = "server not measured (a server given by --url)"
+        else:
+            server_cpu = (
+                f"server {report['server_cpu_s']} s ({report['server_cpu_ms_per_command']} ms/command), "
+                f"its Redis {report['store_cpu_s']} s"
+            )
         print(
-            f"cpu: server {report['server_cpu_s']} s ({report['server_cpu_ms_per_command']} ms/command), "
-            f"its Redis {report['store_cpu_s']} s, loadtest {report['loadtest_cpu_s']} s "
+            f"cpu: {server_cpu}, loadtest {report['loadtest_cpu_s']} s "
             f"(+ brains {report['brains_cpu_s']} s at nice {args.brain_nice}); load average {report['load_average']}"
         )
         print(f"errors: {report['errors']} {report['error_kinds'] or ''}")
+        for code in sorted({kind.split()[-1] for kind in report["error_kinds"]} & EXPLAINED.keys()):
+            print(f"  {code}: {EXPLAINED[code]}")
     return 0 if report["errors"] == 0 else 1

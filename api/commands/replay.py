@@ -4,44 +4,25 @@ FILE is an exported log (JSON Lines, `bluegray export`)."""
 
 from __future__ import annotations
 
-import asyncio
 import sys
-from pathlib import Path
 
-from api.commands._store import add_store_arguments, store_url
+from api.commands._args import at_least
+from api.commands._errors import CommandError
+from api.commands._store import add_store_arguments, read_game
 
 NAME = "replay"
 HELP = "Show a game's state at any version (units by hex, turn, phase, victory points), from the store or an exported file."
 
 
 def add_arguments(parser) -> None:
-    parser.add_argument("game", metavar="GAME_ID|FILE", help="a game id in the store, or an exported JSON Lines log")
-    parser.add_argument("--to", type=int, metavar="VERSION", help="the version to show (default: the last)")
+    parser.add_argument(
+        "game", metavar="GAME_ID|FILE", help="a game id in the store, or an exported JSON Lines log"
+    )
+    parser.add_argument(
+        "--to", type=at_least(1), metavar="VERSION", help="the version to show (default: the last)"
+    )
     parser.add_argument("--json", action="store_true", help="print the state as JSON")
     add_store_arguments(parser)
-
-
-def read_source(args, to_version: int | None = None):
-    """(game id, envelopes) of GAME_ID|FILE: the file's, or the store's (up to `to_version`)."""
-    from replay import export
-
-    path = Path(args.game)
-    if path.is_file():
-        envelopes = export.loads(path.read_bytes())
-        return export.game_id_of(envelopes), envelopes[:to_version] if to_version else envelopes
-    with store_url(args, own=False) as url:
-        return args.game, asyncio.run(_read(url, args.key_prefix, args.game, to_version))
-
-
-async def _read(url: str, prefix: str, game_id: str, to_version: int | None):
-    from eventstore.store import RedisEventStore
-    from replay.transfer import read_log
-
-    store = RedisEventStore.from_url(url, prefix=prefix)
-    try:
-        return await read_log(store, game_id, to_version)
-    finally:
-        await store.aclose()
 
 
 def run(args) -> int:
@@ -50,14 +31,10 @@ def run(args) -> int:
     from replay.games import GameCache
     from replay.seek import Replay
 
-    game_id, envelopes = read_source(args)
-    if not envelopes:
-        print(f"no game {args.game!r}", file=sys.stderr)
-        return 1
-    version = args.to or len(envelopes)
-    if not 1 <= version <= len(envelopes):
-        print(f"no version {version}: the log has 1..{len(envelopes)}", file=sys.stderr)
-        return 1
+    game_id, envelopes = read_game(args)
+    version = len(envelopes) if args.to is None else args.to
+    if version > len(envelopes):
+        raise CommandError(f"--to {version}: game {game_id} has versions 1 to {len(envelopes)}")
     replay = Replay(game_id, GameCache(), envelopes)
     view = describe(replay, version)
     if args.json:
@@ -76,7 +53,9 @@ def describe(replay, version: int) -> dict:
     by_hex: dict[str, list[dict]] = {}
     for unit, hex_ in sorted(state.positions.items()):
         u = game.units[unit]
-        by_hex.setdefault(hex_, []).append({"id": unit, "designation": u.designation, "side": u.side, "strength": u.strength})
+        by_hex.setdefault(hex_, []).append(
+            {"id": unit, "designation": u.designation, "side": u.side, "strength": u.strength}
+        )
     s = history.session
     return {
         "game_id": history.game_id,
@@ -100,7 +79,9 @@ def _print(view: dict) -> None:
     marks = " (UNDONE: taken back later)" if view["undone"] else ""
     sandbox = " [sandbox]" if view["sandbox"] else ""
     print(f"game {view['game_id']}{sandbox}, version {view['version']} of {view['of']}{marks}")
-    print(f"  Game-Turn {view['turn']}, {view['phasing']} {view['phase']} phase; to act: {view['to_act'] or '-'}")
+    print(
+        f"  Game-Turn {view['turn']}, {view['phasing']} {view['phase']} phase; to act: {view['to_act'] or '-'}"
+    )
     print("  victory points: " + ", ".join(f"{k} {v}" for k, v in sorted(view["vp"].items())) or "-")
     if view["pending"]:
         print("  pending: " + ", ".join(view["pending"]))
@@ -108,6 +89,9 @@ def _print(view: dict) -> None:
         print(f"  finished: {view['finished']}")
     print(f"  units on the map ({sum(len(v) for v in view['units_by_hex'].values())}):")
     for hex_, units in view["units_by_hex"].items():
-        print(f"    {hex_}: " + ", ".join(f"{u['designation']} ({u['side'][0].upper()}{u['strength']})" for u in units))
+        print(
+            f"    {hex_}: "
+            + ", ".join(f"{u['designation']} ({u['side'][0].upper()}{u['strength']})" for u in units)
+        )
     if view["eliminated"]:
         print(f"  eliminated ({len(view['eliminated'])}): " + ", ".join(view["eliminated"]))

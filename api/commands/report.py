@@ -7,35 +7,41 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from api.commands._store import add_store_arguments
+from api.commands._args import at_least
+from api.commands._errors import CommandError
+from api.commands._store import add_store_arguments, read_game
+from api.commands._text import plural
 
 NAME = "report"
 HELP = "The after-action report of a game: losses, victory points, every combat and its luck; text, JSON or an HTML page."
 
 
 def add_arguments(parser) -> None:
-    parser.add_argument("game", metavar="GAME_ID|FILE", help="a game id in the store, or an exported JSON Lines log")
-    parser.add_argument("--to", type=int, metavar="VERSION", help="report on versions 1..VERSION only")
+    parser.add_argument(
+        "game", metavar="GAME_ID|FILE", help="a game id in the store, or an exported JSON Lines log"
+    )
+    parser.add_argument(
+        "--to", type=at_least(1), metavar="VERSION", help="report on versions 1..VERSION only"
+    )
     parser.add_argument("--html", type=Path, metavar="OUT.html", help="write the report as an HTML page")
     parser.add_argument("--json", action="store_true", help="print the report as JSON")
     add_store_arguments(parser)
 
 
 def run(args) -> int:
-    from api.commands.replay import read_source
     from replay import report as report_module
     from replay.games import GameCache
 
-    game_id, envelopes = read_source(args, args.to)
-    if not envelopes:
-        print(f"no game {args.game!r}", file=sys.stderr)
-        return 1
+    game_id, envelopes = read_game(args, args.to)
     games = GameCache()
     report = report_module.build(game_id, envelopes, games)
     if args.html:
         from replay.report_html import render_page
 
-        args.html.write_text(render_page(report, games.scenario(report.scenario)))
+        try:
+            args.html.write_text(render_page(report, games.scenario(report.scenario)), encoding="utf-8")
+        except OSError as exc:
+            raise CommandError(f"cannot write {args.html}: {exc.strerror or exc}") from None
         print(f"wrote {args.html}", file=sys.stderr)
     if args.json:
         sys.stdout.write(report_module.encode(report).decode() + "\n")
@@ -47,18 +53,30 @@ def run(args) -> int:
 def _print(r) -> None:
     from replay.textrecord import side_name
 
-    state = f"finished: {r.finished.reason}" + (f", {r.finished.result}" if r.finished.result else "") if r.finished else (
-        f"in progress: Game-Turn {r.turn}, {r.phase}")
-    print(f"{r.scenario_name}, game {r.game_id}{' [sandbox]' if r.sandbox else ''}: {state} (versions 1-{r.version})")
+    state = (
+        f"finished: {r.finished.reason}" + (f", {r.finished.result}" if r.finished.result else "")
+        if r.finished
+        else (f"in progress: Game-Turn {r.turn}, {r.phase}")
+    )
+    print(
+        f"{r.scenario_name}, game {r.game_id}{' [sandbox]' if r.sandbox else ''}: {state} (versions 1-{r.version})"
+    )
     for side in ("union", "confederate"):
         units = sum(t.units[side] for t in r.losses_by_turn)
         sp = sum(t.strength[side] for t in r.losses_by_turn)
         luck = r.luck[side]
         pct = "-" if luck.percentile is None else f"{round(luck.percentile * 100)}%"
-        print(f"  {side_name(side):12s} {r.vp[side]:3d} VP, lost {units} units ({sp} SP); luck {pct} over "
-              f"{luck.combats} combats; expected losses {luck.expected_losses:g} SP, actual {luck.actual_losses} SP")
-    print(f"  {len(r.combats)} combats, {len(r.undo)} undo requests, {len(r.player_turns)} player-turns")
+        print(
+            f"  {side_name(side):12s} {r.vp[side]:3d} VP, lost {plural(units, 'unit')} ({sp} SP); luck {pct} over "
+            f"{plural(luck.combats, 'combat')}; expected losses {luck.expected_losses:g} SP, actual {luck.actual_losses} SP"
+        )
+    print(
+        f"  {plural(len(r.combats), 'combat')}, {plural(len(r.undo), 'undo request')}, "
+        f"{plural(len(r.player_turns), 'player-turn')}"
+    )
     for c in r.combats:
-        print(f"    v{c.version:<5d} GT{c.turn} {side_name(c.attacker)}: {c.attack} to {c.defence} "
-              f"({c.odds_before_terrain} before terrain, {c.odds}, resolved {c.column}), die {c.die}: {c.result}; "
-              f"P(it or better) {round(c.luck.p_result_or_better * 100)}%")
+        print(
+            f"    v{c.version:<5d} GT{c.turn} {side_name(c.attacker)}: {c.attack} to {c.defence} "
+            f"({c.odds_before_terrain} before terrain, {c.odds}, resolved {c.column}), die {c.die}: {c.result}; "
+            f"P(it or better) {round(c.luck.p_result_or_better * 100)}%"
+        )

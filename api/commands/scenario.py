@@ -6,16 +6,24 @@ import json
 import sys
 from pathlib import Path
 
+from api.commands._errors import CommandError
+from api.commands._text import plural
+
 NAME = "scenario"
-HELP = "List, validate, show (text or JSON) and render (SVG) scenarios: map, order of battle, exclusive rules."
+HELP = (
+    "List, validate, show (text or JSON) and render (SVG) scenarios: map, order of battle, exclusive rules."
+)
 
 TARGET_HELP = "a scenario id (see `bluegray scenario list`) or the path of a scenario folder"
 
 
 def add_arguments(parser) -> None:
     sub = parser.add_subparsers(dest="action", metavar="ACTION", required=True)
-    p = sub.add_parser("list", help="the scenarios that ship with bluegray: id and name",
-                       description="Print each shipped scenario's id and name, one per line.")
+    p = sub.add_parser(
+        "list",
+        help="the scenarios that ship with bluegray: id and name",
+        description="Print each shipped scenario's id and name, one per line.",
+    )
     p.set_defaults(action_run=_list)
     p = sub.add_parser(
         "validate",
@@ -55,17 +63,25 @@ def run(args) -> int:
     return args.action_run(args)
 
 
+def one_line(error) -> str:
+    """A ScenarioError in one line: its first problem, and how many more `scenario validate` lists."""
+    first = str(error.problems[0]) if error.problems else str(error)
+    more = len(error.problems) - 1
+    return (
+        f"{first} (and {plural(more, 'more problem')}: bluegray scenario validate lists them)"
+        if more > 0
+        else first
+    )
+
+
 def _load(target: str):
-    """The scenario, or None after printing its problems."""
+    """The scenario; a CommandError naming its (first) problem."""
     from scenarios.loader import ScenarioError, load
 
     try:
         return load(target)
     except ScenarioError as e:
-        for problem in e.problems:
-            print(problem)
-        print(f"{len(e.problems)} problem{'s' if len(e.problems) != 1 else ''}", file=sys.stderr)
-        return None
+        raise CommandError(one_line(e)) from None
 
 
 def _list(args) -> int:
@@ -77,7 +93,15 @@ def _list(args) -> int:
 
 
 def _validate(args) -> int:
-    if _load(args.scenario) is None:
+    """Every problem on stdout (the command's answer), their count on stderr."""
+    from scenarios.loader import ScenarioError, load
+
+    try:
+        load(args.scenario)
+    except ScenarioError as e:
+        for problem in e.problems:
+            print(problem)
+        print(plural(len(e.problems), "problem"), file=sys.stderr)
         return 1
     print("ok")
     return 0
@@ -87,23 +111,20 @@ def _show(args) -> int:
     from scenarios.describe import as_dict, summary
 
     scenario = _load(args.scenario)
-    if scenario is None:
-        return 1
     print(json.dumps(as_dict(scenario), indent=1) if args.json else summary(scenario))
     return 0
 
 
 def _render(args) -> int:
+    from rules.rulesets import get as get_ruleset
     from scenarios.render import render
 
-    scenario = _load(args.scenario)
-    if scenario is None:
-        return 1
-    from rules.rulesets import get as get_ruleset
-
-    svg = render(scenario, get_ruleset(args.ruleset))
+    svg = render(_load(args.scenario), get_ruleset(args.ruleset))
     if args.output:
-        args.output.write_text(svg, encoding="utf-8")
+        try:
+            args.output.write_text(svg, encoding="utf-8")
+        except OSError as exc:
+            raise CommandError(f"cannot write {args.output}: {exc.strerror or exc}") from None
     else:
         sys.stdout.write(svg)
     return 0

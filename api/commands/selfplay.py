@@ -13,7 +13,10 @@ import sys
 import time
 from collections import Counter
 
-from rules.rulesets import get as get_ruleset
+from api.commands._args import at_least, integer
+from api.commands._errors import CommandError
+from api.commands._text import plural
+from api.commands.scenario import one_line
 
 NAME = "selfplay"
 HELP = "Computer players play whole games; per game: turns, events, victory points, level of victory."
@@ -22,8 +25,10 @@ HELP = "Computer players play whole games; per game: turns, events, victory poin
 def add_arguments(parser) -> None:
     parser.add_argument("scenario", help="scenario id or folder (e.g. chattanooga)")
     parser.add_argument("--ruleset", default="classic", help="rule set (default: classic)")
-    parser.add_argument("--games", type=int, default=1, help="how many games (default 1)")
-    parser.add_argument("--seed", type=int, default=1, help="seed of the first game; game i uses seed+i (default 1)")
+    parser.add_argument("--games", type=at_least(1), default=1, help="how many games (default 1)")
+    parser.add_argument(
+        "--seed", type=integer, default=1, help="seed of the first game; game i uses seed+i (default 1)"
+    )
     parser.add_argument(
         "--players",
         choices=["random", "greedy"],
@@ -36,15 +41,28 @@ def add_arguments(parser) -> None:
         action="append",
         default=[],
         metavar="NAME[=VALUE]",
-        help="a game option, e.g. attack_effectiveness or auto_single_choice (repeatable)",
+        help=f"a game option, on (NAME or NAME=yes) or off (NAME=no): {', '.join(OPTIONS)} (repeatable)",
     )
+
+
+#: The rules' game options (each on or off) and the case each is: 11.0 optional Attack Effectiveness, and
+#: applying a retreat or exchange loss that has a single legal option at once.
+OPTIONS = ("attack_effectiveness", "auto_single_choice")
+YES = ("1", "true", "yes", "on")
+NO = ("0", "false", "no", "off")
 
 
 def _options(pairs: list[str]) -> dict:
     out: dict = {}
     for pair in pairs:
-        name, _, value = pair.partition("=")
-        out[name] = value.lower() not in ("0", "false", "no", "off") if value else True
+        name, has_value, value = pair.partition("=")
+        if name not in OPTIONS:
+            raise CommandError(f"--option {pair}: no option {name!r} (known: {', '.join(OPTIONS)})")
+        if has_value and value.lower() not in YES + NO:
+            raise CommandError(
+                f"--option {pair}: {value!r} is neither on ({'/'.join(YES)}) nor off ({'/'.join(NO)})"
+            )
+        out[name] = value.lower() not in NO
     return out
 
 
@@ -55,16 +73,16 @@ def run(args) -> int:
     from rules.core.errors import RuleViolation
     from rules.core.game import Game
     from rules.reducer import new_game
+    from rules.rulesets import get as get_ruleset
     from scenarios.loader import ScenarioError, load
 
+    options = _options(args.option)
     try:
-        game = Game(load(args.scenario), get_ruleset(args.ruleset), _options(args.option))
+        game = Game(load(args.scenario), get_ruleset(args.ruleset), options)
     except ScenarioError as e:
-        print(e, file=sys.stderr)
-        return 2
+        raise CommandError(one_line(e)) from None
     except KeyError as e:
-        print(f"bluegray selfplay: {e.args[0]}", file=sys.stderr)
-        return 2
+        raise CommandError(f"--ruleset {args.ruleset}: {e.args[0]}") from None
     start = new_game(game)
     player = PLAYERS[args.players]
     results: Counter = Counter()
@@ -84,21 +102,29 @@ def run(args) -> int:
         vp = {"union": final.vp.get("union", 0), "confederate": final.vp.get("confederate", 0)}
         results[final.result] += 1
         if args.json:
-            print(json.dumps({"seed": seed, "turns": final.turn, "events": len(log), "vp": vp, "result": final.result}))
+            print(
+                json.dumps(
+                    {"seed": seed, "turns": final.turn, "events": len(log), "vp": vp, "result": final.result}
+                )
+            )
         else:
             print(
-                f"game {i + 1} (seed {seed}): {final.turn} turns, {len(log)} events, "
+                f"game {i + 1} (seed {seed}): {plural(final.turn, 'turn')}, {plural(len(log), 'event')}, "
                 f"Union {vp['union']} VP, Confederate {vp['confederate']} VP: {final.result}"
             )
         now = time.perf_counter()
         if args.games > 1 and (now - last_note > 5 or i + 1 == args.games):
             last_note = now
-            print(f"selfplay: {i + 1}/{args.games} games, {now - began:.1f} s", file=sys.stderr, flush=True)
+            print(
+                f"selfplay: {i + 1}/{plural(args.games, 'game')}, {now - began:.1f} s",
+                file=sys.stderr,
+                flush=True,
+            )
     elapsed = time.perf_counter() - began
     summary = ", ".join(f"{n} {r}" for r, n in results.most_common())
     print(
-        f"selfplay: {args.games} games ({args.players}) in {elapsed:.1f} s"
-        f" ({elapsed / max(args.games, 1):.2f} s a game); {failures} broken; {summary}",
+        f"selfplay: {plural(args.games, 'game')} ({args.players}) in {elapsed:.1f} s"
+        f" ({elapsed / args.games:.2f} s a game); {failures} broken; {summary}",
         file=sys.stderr,
     )
     return 1 if failures else 0

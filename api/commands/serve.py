@@ -15,40 +15,48 @@ import logging
 import signal
 import sys
 
+from api.commands import _args
+from api.commands._errors import CommandError
 from api.commands._store import add_store_arguments, store_url
 
 NAME = "serve"
-HELP = "Run the game server; with no --redis-url it starts (and stops) its own private Redis-compatible server."
+HELP = (
+    "Run the game server; with no --redis-url it starts (and stops) its own private Redis-compatible server."
+)
 
 
 def add_arguments(parser) -> None:
     parser.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
-    parser.add_argument("--port", type=int, default=8080, help="port to listen on (default 8080; 0: any free port)")
+    parser.add_argument(
+        "--port", type=_args.port, default=8080, help="port to listen on (default 8080; 0: any free port)"
+    )
     add_store_arguments(parser, fsync=True)
     parser.add_argument(
         "--unsafe-redis",
         action="store_true",
         help="run even on a Redis that could lose acknowledged events (the problems are logged)",
     )
-    parser.add_argument("--log-level", default="INFO", help="logging level (default INFO)")
+    parser.add_argument(
+        "--log-level",
+        default="INFO",
+        type=str.upper,
+        choices=["DEBUG", "INFO", "WARNING", "ERROR"],
+        help="logging level (default INFO)",
+    )
 
 
 def run(args) -> int:
     from eventstore.errors import EventStoreError, UnsafeServer
 
-    logging.basicConfig(level=args.log_level.upper(), format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    logging.basicConfig(level=args.log_level, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     try:
-        with store_url(args, own=True) as url:
+        with store_url(args, own=True, create=True) as url:
             return asyncio.run(_serve(args, url))
     except UnsafeServer as exc:
         print(exc, file=sys.stderr)
         return 1
     except EventStoreError as exc:
-        print(f"bluegray serve: {exc}", file=sys.stderr)
-        return 1
-    except OSError as exc:  # most often: the port is taken
-        print(f"bluegray serve: cannot listen on {args.host}:{args.port}: {exc.strerror or exc}", file=sys.stderr)
-        return 1
+        raise CommandError(str(exc)) from None
 
 
 def _calm_the_collector() -> None:
@@ -71,7 +79,10 @@ async def _serve(args, url: str) -> int:
     await runner.setup()
     try:
         site = web.TCPSite(runner, args.host, args.port)
-        await site.start()
+        try:
+            await site.start()
+        except OSError as exc:  # the port is taken, the address is not this machine's, ...
+            raise CommandError(f"cannot listen on {args.host}:{args.port}: {exc.strerror or exc}") from None
         host, port = runner.addresses[0][:2]
         _calm_the_collector()
         print(f"bluegray serving on http://{host}:{port} (store {url})", flush=True)

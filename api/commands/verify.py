@@ -8,14 +8,16 @@ import asyncio
 import sys
 from pathlib import Path
 
-from api.commands._store import add_store_arguments, store_url
+from api.commands._store import add_store_arguments, is_file, read_log_file, store_url, where
 
 NAME = "verify"
 HELP = "Check a game: its hash chain, the state digest of every event, and every die roll once its seed is revealed."
 
 
 def add_arguments(parser) -> None:
-    parser.add_argument("game", metavar="GAME_ID|FILE", help="a game id in the store, or a JSON Lines log file")
+    parser.add_argument(
+        "game", metavar="GAME_ID|FILE", help="a game id in the store, or a JSON Lines log file"
+    )
     add_store_arguments(parser)
     parser.add_argument("--json", action="store_true", help="print the report as JSON")
 
@@ -26,14 +28,12 @@ def run(args) -> int:
     from replay import export
     from replay.verify import verify
 
-    path = Path(args.game)
-    if path.is_file():
-        envelopes = export.loads(path.read_bytes())
-        game_id = export.game_id_of(envelopes)
-        report = verify(game_id, envelopes)
+    if is_file(args.game):
+        envelopes = read_log_file(Path(args.game))
+        report = verify(export.game_id_of(envelopes), envelopes)
     else:
         with store_url(args, own=False) as url:
-            report = asyncio.run(_verify_stored(url, args.key_prefix, args.game))
+            report = asyncio.run(_verify_stored(url, args.key_prefix, args.game, where(args)))
     if args.json:
         sys.stdout.write(msgspec.json.encode(report).decode() + "\n")
     else:
@@ -41,7 +41,7 @@ def run(args) -> int:
     return 0 if report.ok else 1
 
 
-async def _verify_stored(url: str, prefix: str, game_id: str):
+async def _verify_stored(url: str, prefix: str, game_id: str, place: str):
     from eventstore.errors import EventStoreError
     from eventstore.store import RedisEventStore
     from replay.verify import Report, verify
@@ -54,7 +54,7 @@ async def _verify_stored(url: str, prefix: str, game_id: str):
         except EventStoreError as exc:
             return Report(game_id=game_id, problems=[str(exc)])
         if not envelopes:
-            return Report(game_id=game_id, problems=[f"no game {game_id!r} in this store"])
+            return Report(game_id=game_id, problems=[f"no game {game_id!r} in {place}"])
         return verify(game_id, envelopes)
     finally:
         await store.aclose()
