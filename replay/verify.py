@@ -68,6 +68,21 @@ def _seed(envelopes: list[Envelope]) -> tuple[bytes | None, GameCreated | None]:
     return None, created if isinstance(created, GameCreated) else None
 
 
+def chain_problem(envelopes: list[Envelope]) -> str | None:
+    """The first break in a log's hash chain (versions 1, 2, ... each linked to the one before, each
+    hash matching its contents), or None when it is whole."""
+    prev = GENESIS
+    for i, e in enumerate(envelopes, start=1):
+        if e.version != i:
+            return f"version {e.version} where {i} was expected"
+        if e.prev != prev:
+            return f"version {i} does not link to the hash of the event before it"
+        if e.expected_hash() != e.hash:
+            return f"version {i}: its hash does not match its contents"
+        prev = e.hash
+    return None
+
+
 def verify(game_id: str, envelopes: Iterable[Envelope], games: GameCache | None = None) -> Report:
     """Check one game's whole log (see the module documentation)."""
     games = games or GameCache()
@@ -76,22 +91,12 @@ def verify(game_id: str, envelopes: Iterable[Envelope], games: GameCache | None 
     problems = report.problems
 
     # 1. The chain.
-    prev = GENESIS
-    for i, e in enumerate(envelopes, start=1):
-        if e.version != i:
-            problems.append(f"version {e.version} where {i} was expected")
-            break
-        if e.prev != prev:
-            problems.append(f"version {i} does not link to the hash of the event before it")
-            break
-        if e.expected_hash() != e.hash:
-            problems.append(f"version {i}: its hash does not match its contents")
-            break
-        prev = e.hash
-    if problems:
+    broken = chain_problem(envelopes)
+    if broken:
+        problems.append(broken)
         return report
     report.version = len(envelopes)
-    report.head = prev.hex()
+    report.head = (envelopes[-1].hash if envelopes else GENESIS).hex()
 
     # The seed, if it may be known.
     try:

@@ -5,6 +5,7 @@ out of range, unknown names. Each case runs `python -m api` in an empty folder, 
 from __future__ import annotations
 
 import os
+import random
 import socket
 import subprocess
 import sys
@@ -20,7 +21,8 @@ UNREACHABLE = "redis://127.0.0.1:1/0"  # port 1: nothing listens there
 NO_SERVER = "http://127.0.0.1:1"
 
 # (arguments, what the one line must say). In an empty folder holding not.jsonl (not JSON),
-# empty.jsonl (empty), shape.jsonl (JSON, not an event), a_file (for --data-dir) and a_dir/.
+# empty.jsonl (empty), shape.jsonl (JSON, not an event), game.jsonl (a game's sound log), gap.jsonl
+# (it without version 6), tampered.jsonl (version 11 changed), a_file (for --data-dir) and a_dir/.
 CASES = [
     (["verify", "not.jsonl"], "not.jsonl is not an exported game log"),
     (["verify", "empty.jsonl"], "empty.jsonl is empty"),
@@ -30,22 +32,32 @@ CASES = [
     (["verify", "abcdefGHIJ12"], "no store in {tmp}/var"),
     (["verify", "abcdefGHIJ12", "--redis-url", UNREACHABLE], f"cannot reach a Redis server at {UNREACHABLE}"),
     (["verify", "abcdefGHIJ12", "--redis-url", "not-a-url"], "--redis-url not-a-url"),
+    (["verify", "gap.jsonl", "--json"], None),  # verify reports a break: its JSON report on stdout
     (["report", "not.jsonl"], "not.jsonl is not an exported game log"),
+    (["report", "gap.jsonl"], "gap.jsonl is broken: version 7 where 6 was expected"),
+    (["report", "game.jsonl", "--html", "a_file/report.html"], "cannot write a_file/report.html"),
     (["report", "empty.jsonl"], "empty.jsonl is empty"),
     (["report", "abcdefGHIJ12"], "no store in {tmp}/var"),
     (["report", "abcdefGHIJ12", "--to", "0"], "argument --to: 0 is less than 1"),
     (["replay", "not.jsonl"], "not.jsonl is not an exported game log"),
     (["replay", "empty.jsonl"], "empty.jsonl is empty"),
+    (
+        ["replay", "tampered.jsonl"],
+        "tampered.jsonl is broken: version 11: its hash does not match its contents",
+    ),
+    (["replay", "game.jsonl", "--to", "9999"], "--to 9999: game cli-errors has versions 1 to"),
     (["replay", "abcdefGHIJ12"], "no store in {tmp}/var"),
     (["replay", "abcdefGHIJ12", "--to", "0"], "argument --to: 0 is less than 1"),
     (["replay", "abcdefGHIJ12", "--redis-url", UNREACHABLE], "cannot reach a Redis server"),
     (["export", "not.jsonl", "--text"], "not.jsonl is not an exported game log"),
     (["export", "abcdefGHIJ12"], "no store in {tmp}/var"),
+    (["export", "gap.jsonl", "--text"], "gap.jsonl is broken"),
     (["export", "abcdefGHIJ12", "--to", "-3"], "argument --to: -3 is less than 1"),
     (["import", "not.jsonl"], "not.jsonl is not an exported game log"),
     (["import", "empty.jsonl"], "empty.jsonl is empty"),
     (["import", "missing.jsonl"], "cannot read missing.jsonl: No such file or directory"),
     (["import", "a_dir"], "cannot read a_dir"),
+    (["import", "gap.jsonl", "--data-dir", "a_file"], "refused gap.jsonl: version 7 where 6 was expected"),
     (["serve", "--port", "99999"], "argument --port: 99999 is not a port"),
     (["serve", "--port", "http"], "argument --port: 'http' is not a whole number"),
     (["serve", "--redis-url", UNREACHABLE], f"cannot reach a Redis server at {UNREACHABLE}"),
@@ -97,9 +109,28 @@ def folder(tmp_path_factory) -> Path:
     (tmp / "not.jsonl").write_text("this is not JSON\n")
     (tmp / "empty.jsonl").write_text("")
     (tmp / "shape.jsonl").write_text('{"game": "chattanooga"}\n')
+    lines = game_log()
+    (tmp / "game.jsonl").write_bytes(b"".join(lines))
+    (tmp / "gap.jsonl").write_bytes(b"".join(lines[:5] + lines[6:]))
+    tampered = lines[10].replace(b'"time":', b'"time":1')
+    (tmp / "tampered.jsonl").write_bytes(b"".join(lines[:10] + [tampered] + lines[11:]))
     (tmp / "a_file").write_text("a file, not a directory\n")
     (tmp / "a_dir").mkdir()
     return tmp
+
+
+def game_log() -> list[bytes]:
+    """The exported lines of a game of 40 random commands (tests/replay/replaylog.py plays it)."""
+    sys.path.insert(0, str(ROOT / "tests" / "replay"))
+    try:
+        from replaylog import Book
+    finally:
+        sys.path.remove(str(ROOT / "tests" / "replay"))
+    from replay import export
+
+    book = Book("cli-errors")
+    book.play_random(random.Random(1), 40)
+    return export.dumps(book.envelopes).splitlines(keepends=True)
 
 
 def readonly(tmp: Path) -> str:
@@ -129,9 +160,12 @@ def test_bad_input_is_one_line_and_exit_status_1(folder, argv, says):
         began = time.monotonic()
         done = bluegray(argv, folder)
         took = time.monotonic() - began
-    says = says.format(**values)
     assert "Traceback" not in done.stdout + done.stderr, done.stderr
     assert done.returncode == 1, (done.returncode, done.stderr)
+    if says is None:  # the command's own report of the problem, on stdout
+        assert done.stderr == "" and done.stdout
+        return
+    says = says.format(**values)
     lines = done.stderr.strip().splitlines()
     assert len(lines) == 1, done.stderr
     assert lines[0].startswith("bluegray"), lines[0]

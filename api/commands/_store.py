@@ -119,11 +119,13 @@ def store_url(args, *, own: bool, create: bool = False) -> Iterator[str]:
         server.stop()
 
 
-def read_log_file(path: Path) -> list:
-    """The envelopes of an exported log, checked to begin with its game's creation."""
+def read_log_file(path: Path, *, whole: bool = True) -> list:
+    """The envelopes of an exported log, checked to begin with its game's creation and, when `whole`,
+    to have an unbroken hash chain (`bluegray verify` reads it with `whole=False`: it reports the break)."""
     import msgspec
 
     from replay import export
+    from replay.verify import chain_problem
 
     try:
         data = path.read_bytes()
@@ -139,6 +141,9 @@ def read_log_file(path: Path) -> list:
         export.game_id_of(envelopes)
     except (ValueError, msgspec.DecodeError) as exc:
         raise CommandError(f"{path} is not an exported game log (bluegray export): {exc}") from None
+    broken = chain_problem(envelopes) if whole else None
+    if broken:
+        raise CommandError(f"{path} is broken: {broken} (bluegray verify {path} checks the whole log)")
     return envelopes
 
 

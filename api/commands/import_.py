@@ -23,9 +23,13 @@ def add_arguments(parser) -> None:
 
 
 def run(args) -> int:
-    from replay.transfer import ImportRefused
+    from replay.transfer import ImportRefused, check
 
-    envelopes = read_log_file(args.file)
+    envelopes = read_log_file(args.file, whole=False)
+    try:
+        check(envelopes)  # a log that does not verify is refused before any store is opened (or made)
+    except ImportRefused as exc:
+        raise CommandError(f"refused {args.file}: {exc}") from None
     with store_url(args, own=False, create=True) as url:
         try:
             imported = asyncio.run(_import(url, args.key_prefix, envelopes))

@@ -29,7 +29,7 @@ def run(args) -> int:
     from replay.verify import verify
 
     if is_file(args.game):
-        envelopes = read_log_file(Path(args.game))
+        envelopes = read_log_file(Path(args.game), whole=False)
         report = verify(export.game_id_of(envelopes), envelopes)
     else:
         with store_url(args, own=False) as url:
