@@ -89,7 +89,10 @@ def test_render_writes_svg_to_stdout_and_to_a_file(tmp_path):
 
 
 def test_commands_fail_on_an_unknown_scenario():
-    for action in ("validate", "show", "render"):
+    done = bluegray("validate", "no-such-battle")  # validate's answer is its list of problems, on stdout
+    assert done.returncode == 1
+    assert "no such scenario or folder" in done.stdout
+    for action in ("show", "render"):  # their stdout is the description or the SVG: the error goes to stderr
         done = bluegray(action, "no-such-battle")
         assert done.returncode == 1
-        assert "no such scenario or folder" in done.stdout
+        assert done.stdout == "" and "no such scenario or folder" in done.stderr
