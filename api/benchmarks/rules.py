@@ -202,9 +202,9 @@ def _bench_core(args) -> None:
             f"{verdict(selfplay_rate, SELFPLAY_TARGET[ruleset])}"
         )
         print(
-            f"  {ruleset}: verify a finished game ({len(envelopes)} entries, {report.commands} commands) "
-            f"{verify_rate:,.0f} entries/s; bare fold of its {len(events)} rules events {fold_rate:,.0f} events/s "
-            f"(verify/fold = {verify_rate / fold_rate:.2f})  {verdict(verify_rate, VERIFY_TARGET)}"
+            f"  {ruleset}: verify {verify_rate:,.0f} entries/s (a finished game: {len(envelopes)} entries, "
+            f"{report.commands} commands); the bare fold of its {len(events)} rules events {fold_rate:,.0f} events/s, "
+            f"{fold_rate / verify_rate:,.0f}x the verify rate  {verdict(verify_rate, VERIFY_TARGET)}"
         )
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from rules.core.gunboats import GUNBOAT
 from rules.core.scenario import Side
-from rules.core.state import State
+from rules.core.state import State, kept
 from rules.queries.trenches import trench_facings, zoc_blocked
 
 
@@ -18,7 +18,14 @@ def zone_of_control(state: State, hex_: str) -> tuple[str, ...]:
 def enemy_controlled(state: State, side: Side) -> set[str]:
     """Every hex in the zone of control of a unit of the other side (6.0, 6.1: whatever the phase;
     6.5: a hex may be controlled by both sides at once). Gunboats have none (revised 9.64); none
-    extends into a trench hex across its trench hexsides (revised 10.39)."""
+    extends into a trench hex across its trench hexsides (revised 10.39).
+
+    Worked out once per position and side (``rules.core.state.kept``): every caller asking of the
+    same position shares the set, which no one may change."""
+    return kept(state, "enemy_controlled " + side, lambda s: _enemy_controlled(s, side))
+
+
+def _enemy_controlled(state: State, side: Side) -> set[str]:
     game = state.game
     units = game.units
     zoc_into = game.zoc_into
