@@ -100,3 +100,15 @@ def test_zone_of_control_extends_across_redoubt_hexsides():
     redoubt = sides({("0103", "0104"): {"redoubt"}})
     state = start([union("u", "0101"), rebel("c", "0104")], hexsides=redoubt)
     assert "0103" in enemy_controlled(state, "union")
+
+
+def test_the_zone_kept_for_a_position_follows_the_state_changed_in_place():
+    # 6.0: enemy_controlled is worked out once per position (rules.core.state.kept), by the state's
+    # content: a state changed in place (as a fold or a replay's history changes it) is a new position.
+    state = start([union("u", "0101"), rebel("c", "0404")])
+    before = enemy_controlled(state, "union")
+    assert enemy_controlled(state, "union") is before  # the same position: the kept answer
+    state.positions["c"] = "0808"
+    assert enemy_controlled(state, "union") == set(zone_of_control(state, "0808"))
+    state.positions["c"] = "0404"
+    assert enemy_controlled(state, "union") == before
