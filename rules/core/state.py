@@ -152,8 +152,9 @@ def kept(state: State, name: str, compute: Callable[[State], T]) -> T:
     what several steps ask of one position (a self-played command asks for the choices, then decides)."""
     key = (name, _raw_encoder.encode(state))
     seen = state.game.positions_seen
-    if key in seen:
-        return seen[key]
+    value = seen.get(key, _UNSEEN)
+    if value is not _UNSEEN:
+        return value
     value = compute(state)
     if len(seen) >= KEPT_POSITIONS:
         seen.clear()
@@ -161,6 +162,7 @@ def kept(state: State, name: str, compute: Callable[[State], T]) -> T:
     return value
 
 
+_UNSEEN = object()
 #: At most this many answers kept by ``kept`` per Game.
 KEPT_POSITIONS = 4096
 
