@@ -1,6 +1,6 @@
 """The revised Combat Results Table (003, Charts & Tables, case 8.6) and how an attack finds its column.
 
-Source: ``../shared/rulebooks/003_a0a5e96e61d1e57b.txt``, "Charts & Tables", "[8.6] Combat Results Table"
+Source: the revised 2nd edition rule book, "Charts & Tables", "[8.6] Combat Results Table"
 (the 2nd edition's standard table: one table for every game, unlike 1975's per-game tables). Its twelve
 columns and six rows are copied below cell by cell from the text (each row has all twelve cells; the text
 prints ``AE*``/``EX*``, written here ``Ae*``/``Ex*`` as the case text of 8.6 does). Below the table:

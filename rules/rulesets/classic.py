@@ -1,4 +1,4 @@
-"""The 1975 SPI Blue & Gray Standard Rules (``../shared/rulebooks/000_4a0d9a038d4553b1.txt``) and the
+"""The 1975 SPI Blue & Gray Standard Rules (SPI, 1975: the Blue & Gray rule book with the Chattanooga exclusive rules) and the
 case numbers its Chattanooga exclusive rules carry in that book."""
 
 from __future__ import annotations

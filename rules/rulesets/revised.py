@@ -1,5 +1,5 @@
 """*Blue & Grey (revised) 2nd edition* Standard Rules 1.0-14.0 and Charts & Tables
-(``../shared/rulebooks/003_a0a5e96e61d1e57b.txt``; 1.0-6.31 also in the cleaner ``004``).
+(the revised 2nd edition rule book, with every battle's exclusive rules).
 
 The tables of this book and the case number of every shared mechanic in its numbering; the
 procedures that differ from the 1975 ones are in ``PROCEDURES``; its handler table (``HANDLERS``) is

@@ -39,14 +39,14 @@ def odds(state, attackers, defenders):
 
 # -- the table and the odds ------------------------------------------------------------------------
 def test_combat_results_table_is_the_chattanooga_table():
-    # 7.6: the table as ../shared/rulebooks/INDEX.md reads the damaged text (rows 1-4 one more Dr)
+    # 7.6: the table as the index of the rule-book texts reads the damaged text (rows 1-4 one more Dr)
     table = chattanooga_crt()
     assert table.columns == COLUMNS
     assert table.rows["1"] == ["Ar", "Ar", "Dr", "Dr", "Dr", "Dr", "De", "De", "De", "De"]
     assert table.rows["4"] == ["Ae", "Ar", "Ar", "Ar", "Ar", "Dr", "Dr", "Dr", "Dr", "Dr"]
     assert table.rows["5"] == ["Ae", "Ae", "Ar", "Ar", "Ar", "Ar", "Dr", "Ex", "Ex", "Dr"]
     assert table.rows["6"] == ["Ae", "Ae", "Ae", "Ae", "Ar", "Ar", "Ex", "Ex", "Ex", "Ex"]
-    assert "INDEX.md" in table.provenance
+    assert "rule-book texts" in table.provenance  # the reading is the index's
     assert crt.result(table, "3-1", 6) == "Ex"
 
 
