@@ -75,8 +75,8 @@ def explain(message: str, type_: type) -> tuple[Path, str]:
         if dict_key and isinstance(info, mi.DictType):
             info = info.key_type
         values = ", ".join(map(str, info.values)) if isinstance(info, mi.LiteralType) else "?"
-        names = [p for p in path if isinstance(p, str)]
-        what = "one of the keys allowed" if dict_key else f"a {names[-1]}" if names else "allowed"
+        last = path[-1] if path else None
+        what = "one of the keys allowed" if dict_key else f"a {last}" if isinstance(last, str) else "allowed"
         return path, f"{m[1]} is not {what} ({values})"
     if m := re.fullmatch(r"Expected `(.+?)`(.*)", text):
         each = "each value: " if at.endswith("[...]") else ""

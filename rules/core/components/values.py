@@ -20,8 +20,6 @@ UnitId = Annotated[str, msgspec.Meta(min_length=1, extra={"ref": "unit"})]
 AreaName = Annotated[str, msgspec.Meta(min_length=1, extra={"ref": "area"})]
 #: Victory Points, or a number of units: a whole number, never negative.
 Count = Annotated[int, msgspec.Meta(ge=0)]
-#: A Game-Turn number.
-GameTurn = Annotated[int, msgspec.Meta(ge=1)]
 
 
 class Component(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
