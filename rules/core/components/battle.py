@@ -1,8 +1,9 @@
 """A battle's exclusive rules: the components it lists, decoded from its ``[exclusive]`` blocks (and,
 under a rule set, its ``[exclusive_overrides.<rule set>]`` blocks merged key by key over them).
 
-Each block's name is a component's; a battle lists only the components it uses and each is None when
-absent. The rules ask the battle (``rules.core.game.Game.battle``) rather than a block's raw values; the
+Each block's name is a component's; a battle lists only the components it uses. An absent component
+is None, or, where the standard rules are one setting of it (reinforcements, town_disorders,
+artillery, breastworks, trenches, gunboats), the component with its defaults. The rules ask the battle (``rules.core.game.Game.battle``) rather than a block's raw values; the
 questions several components answer together are asked of the battle itself
 (``movement_restrictions``, ``tracked_hexes``).
 """
@@ -52,7 +53,7 @@ class Battle(Component, frozen=True):
     gunboats: GunboatWaters = GunboatWaters()  # revised 9.62
 
     def components(self) -> list[Component]:
-        """The components the battle lists (every block it has), in the order above."""
+        """The battle's components, those with their defaults included, in the order above."""
         return [getattr(self, f) for f in self.__struct_fields__ if getattr(self, f) is not None]
 
     def movement_restrictions(self) -> tuple[Restriction, ...]:
@@ -80,6 +81,7 @@ class Battle(Component, frozen=True):
 
     @property
     def may_build_breastworks(self) -> bool:
+        """Revised 10.34: may breastworks be built in this battle?"""
         return self.breastworks.may_build
 
 
