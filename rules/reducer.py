@@ -38,6 +38,8 @@ def new_game(scenario: Scenario | Game, ruleset: str = "classic", options: dict 
     for u in sc.units:  # 17.15: having a unit in the hex
         if u.hex in control:
             control[u.hex] = u.side
+    if game.battle.control_hexes is not None:  # Chickamauga 21.2: occupied at the start of play
+        control.update(game.battle.control_hexes.at_start())
     state = State(
         scenario=sc.id,
         ruleset=game.ruleset.name,

@@ -23,7 +23,7 @@ SCENARIO_KEYS = {
     "exclusive_overrides",
 }
 CRT_RESULTS = ("Ae", "Ar", "Dr", "De", "Ex")  # 7.6
-MAP_KEYS = {"lower_columns", "columns", "rows", "lower_columns_rows", "hexes", "hexsides", "road", "trail", "areas", "levels"}
+MAP_KEYS = {"lower_columns", "columns", "rows", "lower_columns_rows", "column_rows", "hexes", "hexsides", "road", "trail", "areas", "levels"}
 UNIT_KEYS = {"id", "side", "type", "strength", "designation", "hex", "arrives", "entry", "movement_allowance"}
 HEXSIDE_KEYS = {"features", "barbed", "high"}
 PATHS = {"road": terrain.ROAD, "trail": terrain.TRAIL}  # 5.22, 5.23
@@ -189,14 +189,19 @@ def _check_outline(src: Source, board: Board, out: list[Problem]) -> None:
     """2.1: the map is a whole grid: every hex inside its outline is listed (no holes), none outside.
 
     The outline is ``columns`` × ``rows`` (by default the smallest rectangle holding every listed hex);
-    ``lower_columns_rows`` gives the rows of the lower columns where a map cuts their last half hex."""
+    ``lower_columns_rows`` gives the rows of the lower columns where a map cuts their last half hex;
+    ``column_rows`` ({"22": [1, 24]}) the rows of a column whose map edge is cut shorter still (a sheet
+    whose corner is off the map, as Chickamauga's south-east)."""
     parsed = [parse_hex(h) for h in board.hexes]
     cols = _bounds(src, "columns", (min(c for c, _ in parsed), max(c for c, _ in parsed)), out)
     rows = _bounds(src, "rows", (min(r for _, r in parsed), max(r for _, r in parsed)), out)
     lower_rows = _bounds(src, "lower_columns_rows", rows, out)
     shift = 0 if board.grid.lower_columns == "even" else 1
+    cut = _column_rows(src, out)
 
     def rows_of(column: int) -> tuple[int, int]:
+        if column in cut:
+            return cut[column]
         return lower_rows if (column + shift) % 2 == 0 else rows
 
     for column in range(cols[0], cols[1] + 1):
@@ -215,6 +220,29 @@ def _check_outline(src: Source, board: Board, out: list[Problem]) -> None:
         first, last = rows_of(column)
         if not (cols[0] <= column <= cols[1] and first <= row <= last):
             out.append(src.problem_at(f"hex {number}", f"is outside the map's outline (columns {cols[0]:02d}-{cols[1]:02d}, rows {first:02d}-{last:02d})", table="hexes", key=number))
+
+
+def _column_rows(src: Source, out: list[Problem]) -> dict[int, tuple[int, int]]:
+    """``column_rows``: {"CC": [first, last]}, the rows of the columns whose edge is cut."""
+    value = src.data.get("column_rows")
+    if value is None:
+        return {}
+    cut: dict[int, tuple[int, int]] = {}
+    if isinstance(value, dict):
+        for column, bounds in value.items():
+            if (
+                str(column).isdigit()
+                and isinstance(bounds, list)
+                and len(bounds) == 2
+                and all(_positive_int(v) for v in bounds)
+                and bounds[0] <= bounds[1]
+            ):
+                cut[int(column)] = (bounds[0], bounds[1])
+                continue
+            out.append(src.problem_at(f"column_rows {column}", 'must be "CC" = [first, last], two whole numbers', table="column_rows", key=str(column)))
+        return cut
+    out.append(src.problem_at("key column_rows", 'must be a table of columns, "CC" = [first, last]', key="column_rows"))
+    return cut
 
 
 def _side_hexes(key: str) -> tuple[str, str] | None:

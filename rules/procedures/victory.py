@@ -54,7 +54,7 @@ def due(state: State) -> list[VictoryPointsAwarded]:
         if f"eliminated:{u}" in state.scored:
             continue
         side = other_side(game.units[u].side)
-        points = p.for_elimination(side)
+        points = p.for_elimination(side, game.units[u].strength)
         if points:
             out.append(VictoryPointsAwarded(side=side, points=points, kind="eliminated", subject=u, case=case))
     first = p.first_control
@@ -117,6 +117,10 @@ def end_points(state: State) -> list[VictoryPointsAwarded]:
                 out.append(
                     VictoryPointsAwarded(side=side, points=last.points_each, kind="last_control", subject=h, case=case)
                 )
+    for o in p.occupation:  # Chickamauga 21.12, 21.2
+        occupier = state.control.get(o.hex)
+        if o.scores_for(occupier):
+            out.append(VictoryPointsAwarded(side=occupier, points=o.points, kind="occupation", subject=o.hex, case=case))
     return out
 
 
@@ -162,7 +166,7 @@ def recount(start: State, events: Iterable[Event]) -> dict[str, int]:
         apply(final, e)
         if isinstance(e, UnitEliminated | ReinforcementLost):
             side = other_side(game.units[e.unit].side)
-            totals[side] += p.for_elimination(side) if p else 0
+            totals[side] += p.for_elimination(side, game.units[e.unit].strength) if p else 0
         path = getattr(e, "path", None)
         if path and first and game.units[e.unit].side == first.side:
             controlled.update(h for h in path if h in first.hexes)

@@ -268,6 +268,19 @@ def test_map_outline_with_short_lower_columns(tmp_path):
     assert p.message == "is outside the map's outline (columns 01-05, rows 01-03)"
 
 
+def test_map_outline_with_a_column_cut_short(tmp_path):
+    # A sheet whose corner is off the map (Chickamauga's columns 22-25 stop at row 24): column_rows
+    # gives such a column's rows; a hex listed below them is outside the outline, none is missing.
+    map_ = MAP.replace('lower_columns = "even"', 'lower_columns = "even"\ncolumn_rows = { "05" = [1, 3] }')
+    p = only_problem(write(tmp_path / "s", map_=map_))
+    assert (p.location, p.line) == ("hex 0504", line_of(map_, '"0504"'))
+    assert p.message == "is outside the map's outline (columns 01-05, rows 01-03)"
+    assert load(write(tmp_path / "t", map_=map_.replace('"0504" = "clear"\n', ""))).map.hexes.get("0504") is None
+    bad = MAP.replace('lower_columns = "even"', 'lower_columns = "even"\ncolumn_rows = { "05" = [3] }')
+    p = only_problem(write(tmp_path / "u", map_=bad))
+    assert (p.location, p.message) == ("column_rows 05", 'must be "CC" = [first, last], two whole numbers')
+
+
 def test_opposing_units_adjacent_at_start(tmp_path):
     # 0101 and 0201 are neighbours: no unit may start in an enemy zone of control (6.0).
     oob = OOB.replace('hex = "0503"', 'hex = "0201"')

@@ -8,6 +8,11 @@
   the map's area in the zone of control of (or occupied by) one of the side's units of that type.
 - ``last_control`` {side, hexes, points_each}: 20.12 (2): at the game's end, for each of these hexes
   the side was the last to control.
+- ``per_enemy_strength_point_eliminated`` {side: points}: Chickamauga 21.11 i): a side scores this
+  for each Combat Strength Point of the enemy units eliminated.
+- ``occupation`` [{hex, points, side}]: Chickamauga 21.12: at the game's end, the hex's points to the
+  side that occupies it (21.2: control, rules/queries/control.py); to ``side`` only when it is given,
+  to either Player when it is not (21.12 iii).
 - ``levels`` [{level, min, max}]: 20.2, by the differential Union points minus Confederate points; an
   absent bound is open.
 
@@ -48,6 +53,17 @@ class AreaInZoc(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     unit_type: UnitType | None = None
 
 
+class HexValue(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """Chickamauga 21.12: ``points`` for occupying ``hex`` at the end, to ``side`` (None: either Player)."""
+
+    hex: HexNumber
+    points: Count
+    side: Side | None = None
+
+    def scores_for(self, occupier: Side | None) -> bool:
+        return occupier is not None and (self.side is None or self.side == occupier)
+
+
 class Level(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     """20.2: a level of victory and the differentials it covers (``min`` to ``max``; None is open)."""
 
@@ -66,15 +82,20 @@ class VictoryPoints(Component, frozen=True):
     first_control: HexPoints | None = None
     town_in_zoc: AreaInZoc | None = None
     last_control: HexPoints | None = None
+    per_enemy_strength_point_eliminated: dict[Side, Count] = {}
+    occupation: list[HexValue] = []
     levels: list[Level] = []
 
     def tracked_hexes(self) -> tuple[str, ...]:
-        """17.15: the hexes whose control scores."""
-        return tuple(h for c in (self.first_control, self.last_control) if c is not None for h in c.hexes)
+        """17.15, 21.2: the hexes whose control scores."""
+        held = (h for c in (self.first_control, self.last_control) if c is not None for h in c.hexes)
+        return (*held, *(o.hex for o in self.occupation))
 
-    def for_elimination(self, side: str) -> int:
-        """20.11 (1), (3): what ``side`` scores for each enemy unit eliminated."""
-        return self.per_enemy_unit_eliminated.get(side, 0)
+    def for_elimination(self, side: str, strength: int = 0) -> int:
+        """20.11 (1), (3): what ``side`` scores for an enemy unit eliminated; Chickamauga 21.11 i):
+        and for each of its ``strength`` Combat Strength Points."""
+        per_point = self.per_enemy_strength_point_eliminated.get(side, 0)
+        return self.per_enemy_unit_eliminated.get(side, 0) + per_point * strength
 
     def level_of(self, differential: int) -> str | None:
         """20.2: the level of victory for a differential (Union minus Confederate points)."""
