@@ -259,7 +259,7 @@ class BreastworksRemoved(Event, frozen=True, tag="breastworks_removed"):
 
 class VictoryPointsAwarded(Event, frozen=True, tag="victory_points_awarded"):
     """``side`` scores ``points`` for ``kind`` ("eliminated", "first_control", "town_zoc",
-    "last_control") about ``subject`` (a unit id or a hex)."""
+    "last_control", "occupation", "cut_off") about ``subject`` (a unit id or a hex)."""
 
     side: Side
     points: int

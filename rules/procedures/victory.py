@@ -33,6 +33,7 @@ from rules.core.events import (
 from rules.core.handlers import apply
 from rules.core.scenario import SIDES, other_side
 from rules.core.state import State
+from rules.queries.communications import cut_off
 
 
 def params(state_or_game) -> VictoryPoints | None:
@@ -117,6 +118,12 @@ def end_points(state: State) -> list[VictoryPointsAwarded]:
                 out.append(
                     VictoryPointsAwarded(side=side, points=last.points_each, kind="last_control", subject=h, case=case)
                 )
+    line = game.battle.line_of_communications
+    if line is not None:  # Chickamauga 21.32: "considered eliminated for the purposes of Victory Conditions"
+        side = other_side(line.side)
+        for u in cut_off(state, line):
+            points = p.for_elimination(side, game.units[u].strength)
+            out.append(VictoryPointsAwarded(side=side, points=points, kind="cut_off", subject=u, case=game.case("line_of_communications")))
     for o in p.occupation:  # Chickamauga 21.12, 21.2
         occupier = state.control.get(o.hex)
         if o.scores_for(occupier):

@@ -19,6 +19,7 @@ from rules.core.components.control_hexes import ControlHexes
 from rules.core.components.ferries import Ferries
 from rules.core.components.gunboats import GunboatWaters
 from rules.core.components.immobile_artillery import ImmobileArtillery
+from rules.core.components.line_of_communications import LineOfCommunications
 from rules.core.components.movement_quota import MovementQuota
 from rules.core.components.night_movement import NightMovement
 from rules.core.components.reinforcements import Reinforcements
@@ -51,6 +52,7 @@ class Battle(Component, frozen=True):
     breastworks: Breastworks = Breastworks()  # revised 10.34
     trenches: Trenches = Trenches()  # revised 10.33, 10.39
     gunboats: GunboatWaters = GunboatWaters()  # revised 9.62
+    line_of_communications: LineOfCommunications | None = None  # Chickamauga 21.32
 
     def components(self) -> list[Component]:
         """The battle's components, those with their defaults included, in the order above."""

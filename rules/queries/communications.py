@@ -1,0 +1,81 @@
+"""Lines of communications traced along roads (Chickamauga 21.31, 21.32).
+
+Rulings (README "Rulings"):
+- 21.32 "a path ... no more than ten hexes in length": counted in hexes entered from the unit's hex
+  (a unit on a qualifying road hex needs none); any adjacent hex of the map may be entered, whatever
+  its terrain or hexside, except one holding an enemy unit ("not an Enemy unit").
+- "a road which, via a series of contiguous road hexes, leads off the map sheet at hex 0101 or 0111":
+  contiguous along road hexsides, from the exit hex, through no hex holding an enemy unit (a unit
+  physically blocks the road, as 21.31 says of the Confederate's line).
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Iterable
+
+from rules.core import terrain
+from rules.core.components.line_of_communications import LineOfCommunications
+from rules.core.hexes import hexside
+from rules.core.state import State
+
+
+def occupied_by_enemy(state: State, side: str) -> set[str]:
+    units = state.game.units
+    return {h for u, h in state.positions.items() if units[u].side != side}
+
+
+def road_to_exits(state: State, side: str, exits: Iterable[str], blocked: set[str]) -> set[str]:
+    """21.31, 21.32: the road hexes joined to one of ``exits`` by contiguous road hexes, none blocked."""
+    game = state.game
+    sides = game.scenario.map.hexsides
+    start = [h for h in exits if h in game.terrain and h not in blocked]
+    seen, todo = set(start), deque(start)
+    while todo:
+        h = todo.popleft()
+        for n in game.neighbours[h]:
+            if n in seen or n in blocked:
+                continue
+            side_ = sides.get(hexside(h, n))
+            if side_ is not None and terrain.ROAD in side_.features:
+                seen.add(n)
+                todo.append(n)
+    return seen
+
+
+def traces(state: State, origins: Iterable[str], goal: set[str], blocked: set[str], length: int) -> bool:
+    """21.32: a path of at most ``length`` hexes from one of ``origins`` to a hex of ``goal``."""
+    neighbours = state.game.neighbours
+    start = [h for h in origins if h in neighbours and h not in blocked]
+    seen = set(start)
+    frontier = start
+    for _ in range(length + 1):
+        if any(h in goal for h in frontier):
+            return True
+        nxt = []
+        for h in frontier:
+            for n in neighbours[h]:
+                if n not in seen and n not in blocked:
+                    seen.add(n)
+                    nxt.append(n)
+        frontier = nxt
+    return False
+
+
+def cut_off(state: State, line: LineOfCommunications) -> list[str]:
+    """21.32: the units of ``line.side`` (on the map, or reinforcements not entered, traced from their
+    entry hexes) that cannot trace the line of communications, in the order of the order of battle."""
+    blocked = occupied_by_enemy(state, line.side)
+    goal = road_to_exits(state, line.side, line.exits, blocked)
+    gone = set(state.eliminated)
+    out = []
+    for unit in state.game.scenario.units:
+        if unit.side != line.side or unit.id in gone:
+            continue
+        here = state.positions.get(unit.id)
+        if here is None and unit.arrives is None:
+            continue
+        origins = [here] if here is not None else unit.entry
+        if not traces(state, origins, goal, blocked, line.path_hexes):
+            out.append(unit.id)
+    return out
