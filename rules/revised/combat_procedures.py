@@ -566,8 +566,9 @@ def cavalry_may_retreat(state: State, attack: PendingAttack) -> tuple[str, ...]:
     d_side = other_side(attack.side)
     ezoc = enemy_controlled(state, d_side) if not attack.attackers else None
     out = []
+    may_retreat = state.game.battle.may_retreat_before_combat  # 8.77; Chickamauga 20.0
     for u in attack.defending:
-        if units[u].type != "cavalry" or u in attack.passive:
+        if not may_retreat(units[u]) or u in attack.passive:
             continue
         if ezoc is not None and state.positions.get(u) not in ezoc:
             continue  # 8.78
@@ -662,11 +663,13 @@ def decide_retreat_before_combat(state: State, command: RetreatBeforeCombat, dic
     emit = Emitter(state)
     die = None
     if head.what == "cavalry" and chosen:
-        die = roll(dice, "a retreat before combat")  # 8.77: 1-5 they retreat, 6 they stay
+        die = roll(dice, "a retreat before combat")
     emit(BeforeCombatChosen(kind=head.what, units=chosen, die=die))
-    if chosen and (die is None or die <= 5):
+    # 8.77: 1-5 they retreat, 6 they stay; Chickamauga 20.0: Wilder on 1-4
+    going = tuple(u for u in chosen if die is None or die <= game.battle.retreat_before_combat_roll(game.units[u]))
+    if going:
         side = other_side(state.phasing)
-        retreats = tuple(PendingRetreat(side=side, unit=u, cause="before_combat") for u in chosen for _ in (1, 2))
+        retreats = tuple(PendingRetreat(side=side, unit=u, cause="before_combat") for u in going for _ in (1, 2))
         emit(DecisionsAwaited(decisions=retreats, first=True))
     settle(emit)
     return emit.events

@@ -23,6 +23,7 @@ from rules.core.components.line_of_communications import LineOfCommunications
 from rules.core.components.movement_quota import MovementQuota
 from rules.core.components.night_movement import NightMovement
 from rules.core.components.reinforcements import Reinforcements
+from rules.core.components.retreat_before_combat import CAVALRY_HIGHEST_ROLL, RetreatBeforeCombat
 from rules.core.components.schema import BattleError, convert
 from rules.core.components.town_disorders import TownDisorders
 from rules.core.components.trenches import Trenches
@@ -53,6 +54,7 @@ class Battle(Component, frozen=True):
     trenches: Trenches = Trenches()  # revised 10.33, 10.39
     gunboats: GunboatWaters = GunboatWaters()  # revised 9.62
     line_of_communications: LineOfCommunications | None = None  # Chickamauga 21.32
+    retreat_before_combat: RetreatBeforeCombat | None = None  # Chickamauga 20.0
 
     def components(self) -> list[Component]:
         """The battle's components, those with their defaults included, in the order above."""
@@ -80,6 +82,19 @@ class Battle(Component, frozen=True):
     def may_not_advance(self, unit: Unit) -> bool:
         """16.11: a unit that may not advance after combat."""
         return self.immobile_artillery is not None and self.immobile_artillery.may_not_advance(unit)
+
+    def may_retreat_before_combat(self, unit: Unit) -> bool:
+        """8.77: cavalry may retreat before combat; Chickamauga 20.0: and the units the battle names."""
+        extra = self.retreat_before_combat
+        return unit.type == "cavalry" or (extra is not None and extra.applies_to(unit.id))
+
+    def retreat_before_combat_roll(self, unit: Unit) -> int:
+        """8.77: the highest die roll on which the unit retreats before combat (cavalry 5; Chickamauga
+        20.0: Wilder 4)."""
+        extra = self.retreat_before_combat
+        if unit.type != "cavalry" and extra is not None and extra.applies_to(unit.id):
+            return extra.highest_roll
+        return CAVALRY_HIGHEST_ROLL
 
     @property
     def may_build_breastworks(self) -> bool:
