@@ -187,6 +187,9 @@ def _random_move(state: State, rng: random.Random, end_weight: float) -> Command
     rally = rally_candidates(state)
     if rally and rng.random() < 0.5:  # revised 12.41 (b)
         return PlaceRally(tuple(u for u in rally if rng.random() < 0.5) or rally[:1])
+    leaving = exit_command(state, rng)  # a battle's exits (Chickamauga 18.0)
+    if leaving is not None:
+        return leaving
     may_end = why_phase_may_not_end(state) is None
     if may_end and rng.random() < end_weight:
         return EndPhase()
@@ -206,6 +209,35 @@ def _random_move(state: State, rng: random.Random, end_weight: float) -> Command
     if may_end:
         return EndPhase()
     raise DeadEnd(f"dead end: {why_phase_may_not_end(state)}")
+
+
+def exit_command(state: State, rng: random.Random, chance: float = 0.2) -> Command | None:
+    """In a battle with exits (Chickamauga 18.0): a unit of the phasing side near an exit hex leaves
+    the map there, each with probability ``chance`` (a unit the enemy scores for if it stays,
+    21.11 iv), always); None otherwise. Draws nothing in a battle without exits."""
+    from rules.core.commands import ExitMap
+    from rules.procedures.exits import exit_paths
+
+    game = state.game
+    exits = game.battle.exits
+    if exits is None:
+        return None
+    must = {m.unit for m in exits.must_exit}
+    units = game.units
+    near = sorted(
+        u
+        for u, h in state.positions.items()
+        if units[u].side == state.phasing
+        and u not in state.moved
+        and min(game.grid.distance(h, x) for x in exits.hexes) <= game.movement_allowance(u)
+    )
+    for unit in near:
+        if unit not in must and rng.random() >= chance:
+            continue
+        paths = exit_paths(state, unit)
+        if paths:
+            return ExitMap(unit=unit, path=paths[sorted(paths)[0]])
+    return None
 
 
 def revised_movement_command(state: State, rng: random.Random, chance: float = 0.1) -> Command | None:

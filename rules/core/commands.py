@@ -28,6 +28,14 @@ class MoveUnit(Command, frozen=True, tag="move"):
     path: tuple[str, ...]
 
 
+class ExitMap(Command, frozen=True, tag="exit_map"):
+    """Move one unit along ``path`` (its own hex first; only that hex when it stands on one already)
+    to an exit hex of the battle and off the map there (Chickamauga 18.1, 18.2)."""
+
+    unit: str
+    path: tuple[str, ...]
+
+
 class EnterReinforcement(Command, frozen=True, tag="enter_reinforcement"):
     """Bring a reinforcement onto the map (15.1x): ``path`` starts with the entry hex (whose terrain
     it pays for, 15.13) and may go on from there like any move."""
@@ -145,6 +153,7 @@ class CompleteBreastworks(Command, frozen=True, tag="complete_breastworks"):
 #: Every command type, declared: the one union a command is decoded against.
 COMMAND_TYPES: tuple[type[Command], ...] = (
     MoveUnit,
+    ExitMap,
     EnterReinforcement,
     EndPhase,
     DeclareAttack,

@@ -25,6 +25,15 @@ class Event(msgspec.Struct, frozen=True, kw_only=True, tag_field="type"):
 
 
 
+class UnitExited(Event, frozen=True, tag="unit_exited"):
+    """A unit moved along ``path`` to an exit hex and left the map there, spending ``cost`` Movement
+    Points in all, the exit's own included (Chickamauga 18.1-18.3)."""
+
+    unit: str
+    path: tuple[str, ...]
+    cost: int | str
+
+
 class UnitMoved(Event, frozen=True, tag="unit_moved"):
     """A unit moved along ``path`` (its start hex first), spending ``cost`` movement points (an int, or
     an exact fraction "n/d" along turnpikes, revised 6.22: rules/core/arith.py ``movement_points``)."""
@@ -280,6 +289,7 @@ class VictoryDetermined(Event, frozen=True, tag="victory_determined"):
 #: Every event type, declared: the one union a log is decoded against.
 EVENT_TYPES: tuple[type[Event], ...] = (
     UnitMoved,
+    UnitExited,
     ReinforcementEntered,
     ReinforcementsBlocked,
     ReinforcementLost,

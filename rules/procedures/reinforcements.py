@@ -30,6 +30,7 @@ from rules.core.handlers import Dice, apply
 from rules.core.state import MOVEMENT, State
 from rules.procedures import movement
 from rules.queries.control import entered
+from rules.queries.exits import has_exited
 from rules.queries.zoc import enemy_controlled, enemy_occupied
 
 
@@ -60,6 +61,7 @@ def waiting(state: State, side: str | None = None) -> list[str]:
         if u.arrives is not None
         and u.id not in state.positions
         and u.id not in gone
+        and not has_exited(state, u.id)  # Chickamauga 18.3: an exited unit never returns
         and (side is None or u.side == side)
     ]
 

@@ -33,6 +33,7 @@ from rules.core.events import (
 from rules.core.handlers import apply
 from rules.core.scenario import SIDES, other_side
 from rules.core.state import State
+from rules.procedures.exits import exit_points
 from rules.queries.communications import cut_off
 
 
@@ -124,6 +125,7 @@ def end_points(state: State) -> list[VictoryPointsAwarded]:
         for u in cut_off(state, line):
             points = p.for_elimination(side, game.units[u].strength)
             out.append(VictoryPointsAwarded(side=side, points=points, kind="cut_off", subject=u, case=game.case("line_of_communications")))
+    out.extend(exit_points(state))  # Chickamauga 21.11 ii)-iv), 21.31
     for o in p.occupation:  # Chickamauga 21.12, 21.2
         occupier = state.control.get(o.hex)
         if o.scores_for(occupier):

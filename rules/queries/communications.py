@@ -18,6 +18,7 @@ from rules.core import terrain
 from rules.core.components.line_of_communications import LineOfCommunications
 from rules.core.hexes import hexside
 from rules.core.state import State
+from rules.queries.exits import has_exited
 
 
 def occupied_by_enemy(state: State, side: str) -> set[str]:
@@ -70,7 +71,7 @@ def cut_off(state: State, line: LineOfCommunications) -> list[str]:
     gone = set(state.eliminated)
     out = []
     for unit in state.game.scenario.units:
-        if unit.side != line.side or unit.id in gone:
+        if unit.side != line.side or unit.id in gone or has_exited(state, unit.id):
             continue
         here = state.positions.get(unit.id)
         if here is None and unit.arrives is None:

@@ -16,6 +16,7 @@ from rules.core.commands import (
     BuildBreastworks,
     ChooseTerrain,
     CompleteBreastworks,
+    ExitMap,
     PlaceRally,
     RemoveBreastworks,
     RetreatBeforeCombat,
@@ -39,9 +40,11 @@ from rules.core.events import (
     ReinforcementsBlocked,
     StationaryRecorded,
     TerrainChosen,
+    UnitExited,
 )
 from rules.core.handlers import Handlers
 from rules.core.ruleset import Procedures, Ruleset
+from rules.procedures import exits
 from rules.revised import combat_procedures as rcp
 from rules.revised import fieldworks
 from rules.revised import movement as rm
@@ -203,6 +206,7 @@ HANDLERS = Handlers(
         PlaceRally: rcp.decide_place_rally,  # 12.41
         RollRally: rcp.decide_roll_rally,  # 12.41
         VoluntaryRout: rcp.decide_voluntary_rout,  # 12.16
+        ExitMap: exits.decide_exit,  # a battle's exits (Chickamauga 18.0)
     },
     evolvers={
         **CLASSIC_HANDLERS.evolvers,
@@ -220,6 +224,7 @@ HANDLERS = Handlers(
         AttackVoided: rcp.apply_attack_voided,
         RallyMarkersPlaced: rcp.apply_rally_placed,
         RallyRolled: rcp.apply_rally_rolled,
+        UnitExited: exits.apply_unit_exited,  # Chickamauga 18.3
     },
     after_command=(*CLASSIC_HANDLERS.after_command, rcp.disorder_in_towns),  # 12.17
     phase_end_checks=CLASSIC_HANDLERS.phase_end_checks,

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 from rules.core.components.artillery import Artillery
 from rules.core.components.breastworks import Breastworks
 from rules.core.components.control_hexes import ControlHexes
+from rules.core.components.exits import Exits
 from rules.core.components.ferries import Ferries
 from rules.core.components.gunboats import GunboatWaters
 from rules.core.components.immobile_artillery import ImmobileArtillery
@@ -55,6 +56,7 @@ class Battle(Component, frozen=True):
     gunboats: GunboatWaters = GunboatWaters()  # revised 9.62
     line_of_communications: LineOfCommunications | None = None  # Chickamauga 21.32
     retreat_before_combat: RetreatBeforeCombat | None = None  # Chickamauga 20.0
+    exits: Exits | None = None  # Chickamauga 18.0
 
     def components(self) -> list[Component]:
         """The battle's components, those with their defaults included, in the order above."""

@@ -1,0 +1,161 @@
+"""Exiting the map (Chickamauga 18.0) and its Victory Points (21.11 ii)-iv), 21.31), for a battle with
+an ``exits`` component (rules/core/components/exits.py).
+
+- 18.1, 18.5: a unit exits only from one of the battle's exit hexes, in its own Movement Phase, as its
+  move (5.17: it has not moved yet; the battle's movement restrictions apply);
+- 18.2: exiting costs ``cost`` Movement Points beyond the path to the exit hex (the movement rules of
+  ``check_path`` apply to that path: zones of control, terrain, the allowance);
+- 18.3: the unit is removed from play for good (rules/queries/exits.py);
+- 18.6: no retreat leaves the map (a retreat goes only to hexes of the map: rules/procedures/retreat.py);
+- 18.7: any number of units may exit by the same hex.
+
+Rulings (README "Rulings"):
+- A unit that ends its path in an enemy zone of control (6.0: it stops there), or stands in one and
+  may not leave it (5.13; the rule set's zone rules), may not exit: leaving the map is leaving the hex.
+- The exit points (21.11 ii), iii)) are awarded at the end of the game, when 21.31's line of
+  communications is judged: the totals are the same as if the Union's were awarded during play.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+
+from rules.core import terrain
+from rules.core.arith import movement_points
+from rules.core.commands import ExitMap
+from rules.core.errors import RuleViolation
+from rules.core.events import Event, UnitExited, VictoryPointsAwarded
+from rules.core.handlers import Dice
+from rules.core.hexes import hexside
+from rules.core.scenario import other_side
+from rules.core.state import State
+from rules.procedures.movement import (
+    allowance_now,
+    check_path,
+    enemy_zones_for,
+    reachable,
+    why_unit_may_not_move,
+)
+from rules.procedures.night import zoc_rules
+from rules.queries.control import entered
+from rules.queries.exits import EXITED, exited, has_exited
+
+
+def exit_problem(state: State, unit: str, path: tuple[str, ...]) -> RuleViolation | None:
+    """Why ``unit`` may not exit along ``path`` now (18.1, 18.2, 18.5), or None."""
+    game = state.game
+    exits = game.battle.exits
+    if exits is None:
+        return game.violation("movement", "no unit may exit the map in this battle")
+    problem = why_unit_may_not_move(state, unit)
+    if problem is not None:
+        return problem
+    name = game.designation(unit)
+    here = state.positions[unit]
+    if not path or path[0] != here:
+        return game.violation("movement", f"an exit of {name} must start at its hex {here}")
+    if path[-1] not in exits.hexes:
+        listed = ", ".join(exits.hexes)
+        return game.violation("exits", f"{name} may exit the map only at {listed}, not at {path[-1]}")
+    try:
+        cost = check_path(state, unit, path) if len(path) > 1 else 0
+    except RuleViolation as refused:
+        return refused
+    ezoc = enemy_zones_for(state, unit)
+    if path[-1] in ezoc and (len(path) > 1 or not zoc_rules(state, game.units[unit].side, unit).may_exit):
+        return game.violation("exits", f"{name} is in an enemy zone of control at {path[-1]} and may not leave the map")
+    allowance = allowance_now(state, unit)
+    if cost + exits.cost > allowance:
+        return game.violation(
+            "exits.cost",
+            f"{name} would spend {cost} movement points reaching {path[-1]} and {exits.cost} more to exit; "
+            f"its movement allowance is {allowance}",
+        )
+    return None
+
+
+def decide_exit(state: State, command: ExitMap, dice: Dice | None) -> list[Event]:
+    """18.1, 18.2: the unit moves to the exit hex and off the map."""
+    path = tuple(command.path)
+    problem = exit_problem(state, command.unit, path)
+    if problem is not None:
+        raise problem
+    cost = (check_path(state, command.unit, path) if len(path) > 1 else 0) + state.game.battle.exits.cost
+    return [UnitExited(unit=command.unit, path=path, cost=movement_points(cost))]
+
+
+def apply_unit_exited(state: State, event: UnitExited) -> None:
+    """18.3: removed from play, never to return."""
+    state.positions.pop(event.unit, None)
+    state.moved.add(event.unit)
+    state.scored.add(EXITED + event.unit)
+    entered(state, state.game.units[event.unit].side, event.path[1:])  # 21.2: moved through
+
+
+def exit_paths(state: State, unit: str) -> dict[str, tuple[str, ...]]:
+    """The exits ``unit`` may make now: for each exit hex, a cheapest path to it (the legal moves)."""
+    game = state.game
+    exits = game.battle.exits
+    if exits is None or why_unit_may_not_move(state, unit) is not None:
+        return {}
+    reach = reachable(state, unit)
+    out = {}
+    for h in exits.hexes:
+        if h in reach.cost:
+            path = reach.path(h) if h != reach.origin else (h,)
+            if exit_problem(state, unit, path) is None:
+                out[h] = path
+    return out
+
+
+# -- Victory Points (21.11 ii)-iv), 21.31) -----------------------------------------------------------
+def _off_edge(game, hex_: str, edge: str) -> bool:
+    column, row = int(hex_[:2]), int(hex_[2:])
+    numbers = [(int(h[:2]), int(h[2:])) for h in game.terrain]
+    if edge in ("east", "west"):
+        limit = max(c for c, _ in numbers) if edge == "east" else min(c for c, _ in numbers)
+        return column == limit
+    same = [r for c, r in numbers if c == column]
+    return row == (max(same) if edge == "south" else min(same))
+
+
+def line_to_edge(state: State, side: str, edge: str) -> bool:
+    """21.31: contiguous road hexes from an exit hex off the ``edge`` of the map, free of enemy units
+    (enemy zones of control do not block it)."""
+    game = state.game
+    sides = game.scenario.map.hexsides
+    blocked = {h for u, h in state.positions.items() if game.units[u].side != side}
+    start = [h for h in game.battle.exits.hexes if h not in blocked]
+    seen, todo = set(start), deque(start)
+    while todo:
+        h = todo.popleft()
+        if _off_edge(game, h, edge):
+            return True
+        for n in game.neighbours[h]:
+            road = sides.get(hexside(h, n))
+            if n not in seen and n not in blocked and road is not None and terrain.ROAD in road.features:
+                seen.add(n)
+                todo.append(n)
+    return False
+
+
+def exit_points(state: State) -> list[VictoryPointsAwarded]:
+    """21.11 ii), iii): points for the Strength Points each side exited (iii) only with 21.31's line);
+    iv): points to the enemy for each unit that must exit and has not."""
+    game = state.game
+    exits = game.battle.exits
+    if exits is None:
+        return []
+    case = game.case("exits.points")
+    out = []
+    for u in exited(state):
+        unit = game.units[u]
+        per_point = exits.points_per_strength_point.get(unit.side, 0)
+        edge = exits.edge_for(unit.side)
+        if per_point and (edge is None or line_to_edge(state, unit.side, edge)):
+            out.append(VictoryPointsAwarded(side=unit.side, points=per_point * unit.strength, kind="exited", subject=u, case=case))
+    for must in exits.must_exit:
+        if not has_exited(state, must.unit):
+            side = other_side(game.units[must.unit].side)
+            out.append(VictoryPointsAwarded(side=side, points=must.points, kind="not_exited", subject=must.unit, case=game.case("exits.must_exit")))
+    return out

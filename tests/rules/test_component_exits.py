@@ -1,0 +1,87 @@
+"""Exiting the map (Chickamauga 18.0) and its Victory Points (21.11 ii)-iv), 21.31), under the revised
+rules, on a small map whose exit hexes are 0101 and 0105 (west edge) and whose road 0105-0205-...-0805
+runs to the east edge."""
+
+from __future__ import annotations
+
+import pytest
+
+from rules.core.commands import EndPhase, ExitMap
+from rules.core.errors import RuleViolation
+from rules.core.events import UnitExited
+from rules.core.game import Game
+from rules.procedures.exits import exit_paths, exit_points
+from rules.procedures.reinforcements import waiting
+from rules.queries.exits import exited
+from rules.reducer import execute, new_game
+from rules.rulesets import get as get_ruleset
+from tests.rules.rulesmaps import rebel, scenario, sides, union
+
+EAST_ROAD = sides({(f"0{c}05", f"0{c + 1}05"): {"road"} for c in range(1, 8)})
+EXITS = {
+    "hexes": ["0101", "0105"],
+    "cost": 1,
+    "points_per_strength_point": {"union": 1, "confederate": 5},
+    "line_to_edge": [{"side": "confederate", "edge": "east"}],
+    "must_exit": [{"unit": "train", "points": 10}],
+}
+CASES = {"revised": {"exits": "18.1", "exits.cost": "18.2", "exits.points": "21.11", "exits.must_exit": "21.11"}}
+
+
+def start(units, first_player="union"):
+    sc = scenario(units, hexsides=EAST_ROAD, exclusive={"exits": EXITS}, cases=CASES, first_player=first_player)
+    return new_game(Game(sc, get_ruleset("revised")))
+
+
+def test_a_unit_exits_at_an_exit_hex_for_one_more_movement_point():
+    # 18.1, 18.2: 0103 to 0101 is two clear hexes, and one more to exit: 3 of an allowance of 3
+    state = start([union("u", "0103", movement_allowance=3), union("train", "0808"), rebel("far", "0601")])
+    state, events = execute(state, ExitMap("u", ("0103", "0102", "0101")))
+    assert events[0] == UnitExited(unit="u", path=("0103", "0102", "0101"), cost=3)
+    # 18.3, 18.4: removed from play, not eliminated
+    assert "u" not in state.positions and "u" not in state.eliminated and exited(state) == ["u"]
+
+
+def test_no_exit_beyond_the_allowance_or_elsewhere():
+    # 18.2: two hexes and the exit are three; 18.5: only at the exit hexes
+    state = start([union("u", "0103", movement_allowance=2), union("train", "0808"), rebel("far", "0601")])
+    with pytest.raises(RuleViolation) as refused:
+        execute(state, ExitMap("u", ("0103", "0102", "0101")))
+    assert refused.value.case == "18.2"
+    assert set(exit_paths(state, "u")) == set()
+    with pytest.raises(RuleViolation) as refused:
+        execute(state, ExitMap("u", ("0103", "0104")))
+    assert refused.value.case == "18.1"
+    state = start([union("u", "0105", movement_allowance=2), union("train", "0808"), rebel("far", "0601")])
+    assert exit_paths(state, "u") == {"0105": ("0105",)}  # standing on it: the exit alone
+
+
+def test_an_exited_reinforcement_never_returns():
+    # 18.3
+    state = start([union("r", None, arrives=1, entry=["0105"]), union("train", "0808"), rebel("far", "0601")])
+    from rules.core.commands import EnterReinforcement
+
+    state, _ = execute(state, EnterReinforcement("r", ("0105",)))
+    state, _ = execute(state, EndPhase())
+    for _ in range(4):  # to the Union Movement Phase of Game-Turn 2
+        if state.phasing == "union" and state.phase == "movement":
+            break
+        state, _ = execute(state, EndPhase())
+    state, _ = execute(state, ExitMap("r", ("0105",)))
+    assert waiting(state) == [] and exited(state) == ["r"]
+
+
+def test_exit_points_and_the_confederate_line_to_the_eastern_edge():
+    # 21.11 ii) one per Union Strength Point exited; iii) five per Confederate Strength Point, with
+    # 21.31's road off the eastern edge free of Union units; iv) ten if the Train fails to exit
+    state = start([union("u", "0303", strength=4), union("train", "0808"), rebel("c", "0104", strength=3)], first_player="confederate")
+    state, _ = execute(state, ExitMap("c", ("0104", "0105")))
+    points = {(a.side, a.kind, a.subject, a.points) for a in exit_points(state)}
+    assert points == {("confederate", "exited", "c", 15), ("confederate", "not_exited", "train", 10)}
+    blocked = start([union("u", "0405"), union("train", "0808"), rebel("c", "0104", strength=3)], first_player="confederate")
+    blocked, _ = execute(blocked, ExitMap("c", ("0104", "0105")))
+    assert {a.kind for a in exit_points(blocked)} == {"not_exited"}  # 21.31: a Union unit on the road
+    state = start([union("u", "0102", strength=4), union("train", "0104", strength=1), rebel("far", "0601")])
+    state, _ = execute(state, ExitMap("u", ("0102", "0101")))
+    state, _ = execute(state, ExitMap("train", ("0104", "0105")))
+    assert {(a.side, a.kind, a.subject, a.points) for a in exit_points(state)} == {("union", "exited", "u", 4), ("union", "exited", "train", 1)}
