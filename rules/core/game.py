@@ -59,6 +59,18 @@ class Game:
             t: {(a, b): c for a, s in steps.items() for b, c in s} for t, steps in self.steps_by_type.items()
         }
         self.step_cost: dict[tuple[str, str], int] = self.step_cost_by_type["infantry"]
+        # Chickamauga 19.23: a train moves only along roads and trails: its type's steps through a road
+        # or trail hexside, by unit type (empty in a battle without trains).
+        self.train_steps: dict[str, dict[str, tuple]] = {}
+        self.train_step_cost: dict[str, dict[tuple[str, str], int]] = {}
+        if self.battle.trains is not None:
+            routes = (terrain.ROAD, terrain.TRAIL)
+            for t in {self.units[u].type for u in self.battle.trains.units}:
+                self.train_steps[t] = {
+                    a: tuple((b, c) for b, c in s if any(r in m.features(a, b) for r in routes))
+                    for a, s in self.steps_by_type[t].items()
+                }
+                self.train_step_cost[t] = {(a, b): c for a, s in self.train_steps[t].items() for b, c in s}
         # zoc_into[h]: the hexes a unit in h exerts its zone of control into (6.0, 6.6).
         self.zoc_into: dict[str, tuple[str, ...]] = {
             h: tuple(n for n in around if self._zoc_extends(h, n)) for h, around in self.neighbours.items()
@@ -106,11 +118,20 @@ class Game:
         return max(n, rs.minimum_allowance_by_type.get(u.type, 0))
 
     def steps_for(self, unit_id: str) -> dict[str, tuple]:
-        """The step table of the unit's type (Game.steps for every type in the 1975 book)."""
+        """The step table of the unit's type (Game.steps for every type in the 1975 book); a train's
+        roads and trails only (Chickamauga 19.23)."""
+        if self.is_train(unit_id):
+            return self.train_steps[self.units[unit_id].type]
         return self.steps_by_type[self.units[unit_id].type]
 
     def step_cost_for(self, unit_id: str) -> dict[tuple[str, str], int]:
+        if self.is_train(unit_id):
+            return self.train_step_cost[self.units[unit_id].type]  # Chickamauga 19.23
         return self.step_cost_by_type[self.units[unit_id].type]
+
+    def is_train(self, unit_id: str) -> bool:
+        """Chickamauga 19.0: a train of the battle's (rules/core/components/trains.py)."""
+        return self.battle.trains is not None and self.battle.trains.is_train(unit_id)
 
     def zoc_cost_for(self, unit_id: str) -> dict[tuple[str, str], int] | None:
         """Revised 7.2: what a step into an enemy-controlled hex costs this unit's type, or None when

@@ -113,6 +113,8 @@ def why_may_not_attack(state: State, unit: str) -> RuleViolation | None:
     11.2)."""
     game = state.game
     name = game.designation(unit)
+    if game.is_train(unit):
+        return game.violation("trains.attack", f"{name} is a non-combat unit and may never attack")  # Chickamauga 19.11
     if unit in state.advanced:
         return game.violation("advance", f"{name} advanced after combat and may not attack again this phase")
     if unit in state.attacked:
@@ -132,6 +134,7 @@ def may_attack(state: State, unit: str) -> bool:
         or unit in state.advanced
         or unit in state.silenced
         or unit in state.ineffective
+        or state.game.is_train(unit)  # Chickamauga 19.11
     )
 
 
@@ -211,6 +214,8 @@ def _engagement(state: State) -> Engagement:
     enemy = {h: us for h, us in occ.items() if units[us[0]].side != side}
     friendly = {h: us for h, us in occ.items() if units[us[0]].side == side}
     live = {h for h, us in enemy.items() if attackable(state, h, occ)}
+    # Chickamauga 19.3: a train has no zone of control: a hex holding only trains binds nobody to attack
+    trains = frozenset(h for h, us in occ.items() if all(game.is_train(u) for u in us)) if game.battle.trains else frozenset()
     present = {h for h, us in enemy.items() if not all(u in state.advanced for u in us)}
     targets: dict[str, frozenset[str]] = {}
     hex_units: dict[str, tuple[str, ...]] = {}
@@ -224,7 +229,10 @@ def _engagement(state: State) -> Engagement:
         if not any(e in present for e in around):
             continue
         across = trenches.get(h, frozenset())
-        in_zone = any(e in present and e not in across for e in around)  # 10.39: none across a trench hexside
+        # 10.39: none across a trench hexside; Chickamauga 19.3: none from a train
+        in_zone = any(e in present and e not in across and e not in trains for e in around)
+        if h in trains:
+            continue  # Chickamauga 19.11, 19.3: a train neither attacks nor binds an enemy to be attacked
         if in_zone and any(
             u not in state.advanced and u not in state.ineffective and u not in voluntary for u in us
         ):
@@ -240,6 +248,8 @@ def _engagement(state: State) -> Engagement:
     owed: dict[str, frozenset[str]] = {}
     fought = {t for t in trenches if t in friendly and any(u in state.attacked for u in friendly[t])}
     for e in live:
+        if e in trains:
+            continue  # Chickamauga 19.3: "Confederate units are not required to attack the Train unit"
         around = zoc_into[e]
         # 7.11 (a phasing unit in its zone); 10.39: a trench unit that attacked attacks all adjacent units
         if any(f in binding and e not in trenches.get(f, ()) for f in around) or any(
@@ -379,6 +389,9 @@ def examine(state: State, attackers, defenders, eng: Engagement | None = None) -
             names = ", ".join(game.designation(u) for u in here)
             raise game.violation("attack_once", f"{names} at {d} has already been attacked this Combat Phase")
     ezoc = enemy_controlled(state, side)
+    if game.battle.trains is not None:  # Chickamauga 19.3: no zone of control, yet attacked from beside it
+        trains_at = (h for u, h in state.positions.items() if game.is_train(u) and game.units[u].side != side)
+        ezoc = ezoc | {n for h in trains_at for n in game.zoc_into[h]}
     enemy_at = {h for h, us in occ.items() if game.units[us[0]].side != side}
     # 10.39: a unit in a trench with enemies across it is in no enemy zone, but may attack them from there
     trenched = {t for t, f in trench_facings(state).items() if f & enemy_at}

@@ -136,6 +136,17 @@ def artillery_barred(state: State, unit: str, ezoc: set[str]) -> set[str] | froz
     return ezoc - held
 
 
+def no_entry(state: State, unit: str) -> frozenset[str]:
+    """Chickamauga 19.21, 19.22: hexes ``unit`` may neither enter nor move through: a train's for every
+    other unit, every occupied hex for a train; none in a battle without trains."""
+    game = state.game
+    if game.battle.trains is None:
+        return frozenset()
+    if game.is_train(unit):
+        return frozenset(h for u, h in state.positions.items() if u != unit)
+    return frozenset(h for u, h in state.positions.items() if game.is_train(u))
+
+
 def reachable(
     state: State, unit: str, origin: str | None = None, spent: int = 0, allowance=None
 ) -> Reach:
@@ -147,6 +158,7 @@ def reachable(
     allowance = allowance_now(state, unit) if allowance is None else allowance
     ezoc = enemy_zones_for(state, unit)
     enemies = enemy_occupied(state, side)
+    closed = no_entry(state, unit)  # Chickamauga 19.21, 19.22
     rules = zoc_rules(state, side, unit)  # 10.2, 17.2; 11.2 for an ineffective unit
     cost = {start: spent}
     prev: dict[str, str | None] = {start: None}
@@ -165,7 +177,7 @@ def reachable(
             if zoc_cost is not None and b in ezoc:
                 step = zoc_cost[(h, b)]
             nc = c + step
-            if b in enemies:  # 5.12
+            if b in enemies or b in closed:  # 5.12; Chickamauga 19.21, 19.22
                 continue
             if nc > allowance and not (one_hex and h == start):  # 5.15; revised 6.16
                 continue
@@ -190,6 +202,7 @@ def check_path(
     allowance = allowance_now(state, unit) if allowance is None else allowance
     ezoc = enemy_zones_for(state, unit)
     enemies = enemy_occupied(state, side)
+    closed = no_entry(state, unit)  # Chickamauga 19.21, 19.22
     rules = zoc_rules(state, side, unit)
     step_cost = game.step_cost_for(unit)
     zoc_cost = game.zoc_cost_for(unit)  # revised 7.2
@@ -218,6 +231,10 @@ def check_path(
                 )
         if b in enemies:
             raise game.violation("enemy_occupied", f"{name} may not enter {b}: it holds an enemy unit")
+        if b in closed:
+            raise game.violation(
+                "trains", f"{name} may not enter {b}: no unit moves through or stacks with a train, nor a train with another unit"
+            )
         problem = gunboat_step_problem(game, a, b) if gunboat else game.step_problem(a, b)
         if problem is not None:
             raise game.violation(problem[0], f"{name} may not move from {a} to {b}: {problem[1]}")

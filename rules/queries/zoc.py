@@ -17,7 +17,8 @@ def zone_of_control(state: State, hex_: str) -> tuple[str, ...]:
 
 def enemy_controlled(state: State, side: Side) -> set[str]:
     """Every hex in the zone of control of a unit of the other side (6.0, 6.1: whatever the phase;
-    6.5: a hex may be controlled by both sides at once). Gunboats have none (revised 9.64); none
+    6.5: a hex may be controlled by both sides at once). Gunboats have none (revised 9.64), nor trains
+    (Chickamauga 19.3); none
     extends into a trench hex across its trench hexsides (revised 10.39).
 
     Worked out once per position and side (``rules.core.state.kept``): every caller asking of the
@@ -31,9 +32,10 @@ def _enemy_controlled(state: State, side: Side) -> set[str]:
     zoc_into = game.zoc_into
     out: set[str] = set()
     trenches = trench_facings(state)  # revised 10.39
+    trains = game.battle.trains.units if game.battle.trains is not None else ()  # Chickamauga 19.3
     for u, h in state.positions.items():
         unit = units[u]
-        if unit.side != side and unit.type != GUNBOAT:
+        if unit.side != side and unit.type != GUNBOAT and u not in trains:
             if trenches:
                 out.update(t for t in zoc_into[h] if not zoc_blocked(trenches, h, t))
             else:

@@ -284,6 +284,8 @@ def strategic_problem(state: State, unit: str, enemies: set[str] | None = None):
     if problem is not None:
         return problem
     game = state.game
+    if game.is_train(unit):  # Chickamauga 19.23
+        return game.violation("trains.strategic", f"{game.designation(unit)} may not use Strategic Movement")
     if strategic_allowance(state, unit) is None:
         return game.violation("movement", f"the {game.ruleset.name} rules have no strategic movement")
     if enemies is None:

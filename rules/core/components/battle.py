@@ -27,6 +27,7 @@ from rules.core.components.reinforcements import Reinforcements
 from rules.core.components.retreat_before_combat import CAVALRY_HIGHEST_ROLL, RetreatBeforeCombat
 from rules.core.components.schema import BattleError, convert
 from rules.core.components.town_disorders import TownDisorders
+from rules.core.components.trains import Trains
 from rules.core.components.trenches import Trenches
 from rules.core.components.values import Component
 from rules.core.components.victory import VictoryPoints
@@ -57,6 +58,7 @@ class Battle(Component, frozen=True):
     line_of_communications: LineOfCommunications | None = None  # Chickamauga 21.32
     retreat_before_combat: RetreatBeforeCombat | None = None  # Chickamauga 20.0
     exits: Exits | None = None  # Chickamauga 18.0
+    trains: Trains | None = None  # Chickamauga 19.0
 
     def components(self) -> list[Component]:
         """The battle's components, those with their defaults included, in the order above."""
