@@ -70,7 +70,8 @@ def test_levels_of_victory():
 
 
 def test_chickamauga_at_the_start_and_after_fifteen_game_turns():
-    # 21.2: Union 0211, 0502, 0822, 1207, 1115; Confederate 1922, 2311. 16.4: fifteen Game-Turns.
+    # 21.2: Union 0211, 0502, 0822, 1207, 1115; Confederate 1922, 2311. 16.4: fifteen Game-Turns, then
+    # 21.0 the Player with more Victory Points is awarded a level of victory
     start_state = new_game(Game(CHICKAMAUGA, get_ruleset("revised")))
     held = {h: start_state.control[h] for h in ("0211", "0502", "0822", "1207", "1115", "1922", "2311")}
     assert held == {"0211": "union", "0502": "union", "0822": "union", "1207": "union", "1115": "union", "1922": "confederate", "2311": "confederate"}
@@ -81,7 +82,9 @@ def test_chickamauga_at_the_start_and_after_fifteen_game_turns():
     assert state.turn == 15
     determined = of_type(log, VictoryDetermined)[-1]
     # nobody moved: the Union scores 0822, 1207, 1115 (5 each); the gaps it holds are Confederate
-    # hexes and the bridges the Confederate holds Union hexes, so they score for nobody: 15 - 0
-    assert (determined.union, determined.confederate, determined.differential) == (15, 0, 15)
-    assert log[-1] == GameEnded(reason="last_turn", result="Union Marginal Victory")
+    # hexes and the bridges the Confederate holds Union hexes, so they score for nobody; the Train
+    # never entered, so never exited: 10 to the Confederate (21.11 iv)); every Union unit and
+    # reinforcement traces its line (21.32): 15 - 10
+    assert (determined.union, determined.confederate, determined.differential) == (15, 10, 5)
+    assert log[-1] == GameEnded(reason="last_turn", result="Draw")
     assert recount(start_state, log) == state.vp

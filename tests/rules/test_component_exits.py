@@ -35,11 +35,14 @@ def start(units, first_player="union"):
 
 def test_a_unit_exits_at_an_exit_hex_for_one_more_movement_point():
     # 18.1, 18.2: 0103 to 0101 is two clear hexes, and one more to exit: 3 of an allowance of 3
-    state = start([union("u", "0103", movement_allowance=3), union("train", "0808"), rebel("far", "0601")])
+    state = start([union("u", "0103", movement_allowance=3), union("w", "0102"), union("train", "0808"), rebel("far", "0601")])
     state, events = execute(state, ExitMap("u", ("0103", "0102", "0101")))
     assert events[0] == UnitExited(unit="u", path=("0103", "0102", "0101"), cost=3)
     # 18.3, 18.4: removed from play, not eliminated
     assert "u" not in state.positions and "u" not in state.eliminated and exited(state) == ["u"]
+    # 18.7: another exits by the same hex
+    state, _ = execute(state, ExitMap("w", ("0102", "0101")))
+    assert exited(state) == ["u", "w"]
 
 
 def test_no_exit_beyond_the_allowance_or_elsewhere():

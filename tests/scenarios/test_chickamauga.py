@@ -23,7 +23,8 @@ CONFEDERATE_CHART = """
 2218 5 Wilson; 2422 4 Liddell; 2421 4 Walthall; 2212 3c Armstrong; 2411 3c Davidson;
 2015 6c Dibrell (aka Forrest); 2314 6c Scott
 """
-# 17.1 and 17.2 (Game-Turn, chart strength, designation); "1/2/X1V" read 1/2/XIV, "(1)" the Train.
+# 17.1 and 17.2 (Game-Turn, chart strength, designation); "1/2/X1V" read 1/2/XIV, "(1)" the Train
+# (19.12: a Defence Strength of one only: it never attacks, 19.11).
 UNION_REINFORCEMENTS = """
 2 5 1/2/XIV; 2 4 2/2/XIV; 2 5 3/2/XIV; 2 3a XIV; 2 5 3/4/XIV; 2 4 1/2/XXI; 2 5 2/2/XXI; 2 5 3/2/XXI;
 2 4 1/3/XXI; 2 4 2/3/XXI; 2 4 3/3/XXI; 2 3a XXI; 5 5 2/1/XX; 5 5 3/1/XX; 5 5 1/2/XX; 5 5 2/2/XX;
@@ -77,7 +78,7 @@ def test_reinforcements_as_the_charts_print_them():
 
 
 def test_errata_and_unit_ids():
-    # 25.1: G.T. Anderson (Sharp) and Roddey are deleted; 20.0: Wilder's Movement Allowance 7;
+    # 25.0 errata, 25.1: G.T. Anderson (Sharp) and Roddey are deleted; 20.0: Wilder's Movement Allowance 7;
     # 19.23: the Train's 6; ids are unique though designations repeat between arms
     names = {u.designation for u in SCENARIO.units}
     assert not names & {"G.T. Anderson", "Sharp", "Roddey"}
