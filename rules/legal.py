@@ -336,6 +336,8 @@ class _DeadEnds:
         self._arrivals: dict[tuple, stacking.Arrivals] = {}
 
     def allows(self, event: UnitMoved | ReinforcementEntered) -> bool:
+        if self.state.game.battle.trains is not None:
+            return self._checked(event)
         control = self.state.control
         path = event.path
         key = (path[0], frozenset(h for h in path if h in control and control[h] != self.side))
@@ -347,3 +349,14 @@ class _DeadEnds:
             arrivals = stacking.Arrivals(after, self.unit, movement.may_move, self.destinations, quota)
             self._arrivals[key] = arrivals
         return arrivals.allows(path[-1])
+
+    def _checked(self, event: UnitMoved | ReinforcementEntered) -> bool:
+        """Chickamauga 19.22: a train closes its hex to every other unit and every occupied hex to
+        itself, so a move changes where the others may go: each state after a move is checked whole."""
+        after = self.state.copy()
+        apply(after, event)
+        try:
+            movement.check_no_dead_end(after, self.unit)
+        except RuleViolation:
+            return False
+        return True

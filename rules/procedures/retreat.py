@@ -192,6 +192,8 @@ def advance_options(state: State, head: PendingAdvance) -> list[AdvanceOption]:
         here = state.positions.get(u)
         if here is None or u in state.advanced or state.game.battle.may_not_advance(state.game.units[u]):  # 16.11; revised 8.76
             continue
+        if _may_never_advance(state, u) is not None:  # revised 9.47, 12.35: offered only what decide accepts
+            continue
         for h in vacated:
             if h not in game.neighbours[here] or game.step_problem(here, h) is not None:
                 continue

@@ -73,3 +73,13 @@ def test_a_confederate_beside_the_train_may_attack_it():
     state = to_phase(start([train("0104"), rebel("c", "0204", strength=4), rebel("far", "0808")], first_player="confederate"), side="confederate")
     state, _ = execute(state, DeclareAttack(("c",), ("0104",)))
     assert state.pending
+
+
+def test_no_reinforcement_enters_at_the_trains_hex_nor_the_train_at_an_occupied_one():
+    # 19.21: "The Train unit may not stack with any other unit nor may any other unit stack with the Train"
+    from rules.procedures.reinforcements import entry_problem
+
+    units = [union("r", None, arrives=1, entry=["0101"]), train("0101"), rebel("far", "0808")]
+    assert entry_problem(start(units), "r", "0101").case == "19.22"
+    units = [union("u", "0101"), union("train", None, arrives=1, entry=["0101"], movement_allowance=6), rebel("far", "0808")]
+    assert entry_problem(start(units), "train", "0101").case == "19.22"
