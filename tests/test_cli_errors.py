@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 
 from api.cli import command_modules
+from scenarios.loader import list_scenarios
 
 ROOT = Path(__file__).resolve().parents[1]
 UNREACHABLE = "redis://127.0.0.1:1/0"  # port 1: nothing listens there
@@ -182,5 +183,6 @@ def test_bad_input_is_one_line_and_exit_status_1(folder, argv, says):
 def test_validate_lists_every_problem_and_counts_them_on_stderr(tmp_path):
     done = bluegray(["scenario", "validate", "no-such-battle"], tmp_path)
     assert done.returncode == 1 and "Traceback" not in done.stderr
-    assert done.stdout.strip().endswith("no such scenario or folder (known: chattanooga)")
+    known = ", ".join(sid for sid, _ in list_scenarios())  # every battle that ships
+    assert done.stdout.strip().endswith(f"no such scenario or folder (known: {known})")
     assert done.stderr.strip() == "1 problem"
