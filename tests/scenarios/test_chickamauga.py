@@ -132,7 +132,7 @@ def test_roads_join_the_exits_to_the_east_edge_and_the_crossroads():
 
 
 def test_licence_notice_travels_with_the_map():
-    # The reference data's MIT notice (../shared/reference-maps/chickamauga/LICENSE-VALOR.txt)
+    # The reference data's MIT notice (LICENSE-VALOR.txt of the reference map)
     notice = (SCENARIOS_DIR / "chickamauga" / "LICENSE-VALOR.txt").read_text()
     assert "MIT License" in notice and "Titanium Helix" in notice
     assert "LICENSE-VALOR.txt" in SCENARIO.provenance["map"]
