@@ -163,8 +163,9 @@ def kept(state: State, name: str, compute: Callable[[State], T]) -> T:
 
 
 _UNSEEN = object()
-#: At most this many answers kept by ``kept`` per Game.
-KEPT_POSITIONS = 4096
+#: At most this many answers kept by ``kept`` per Game (each keyed by a 2 KB encoding; a position's
+#: questions come close together, a self-played command's within the command).
+KEPT_POSITIONS = 512
 
 
 def digest(state: State) -> str:
