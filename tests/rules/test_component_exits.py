@@ -88,3 +88,14 @@ def test_exit_points_and_the_confederate_line_to_the_eastern_edge():
     state, _ = execute(state, ExitMap("u", ("0102", "0101")))
     state, _ = execute(state, ExitMap("train", ("0104", "0105")))
     assert {(a.side, a.kind, a.subject, a.points) for a in exit_points(state)} == {("union", "exited", "u", 4), ("union", "exited", "train", 1)}
+
+
+def test_no_retreat_leaves_the_map_the_unit_is_eliminated_instead():
+    # 18.6: a unit on an exit hex forced to retreat with no hex of the map open is eliminated, not exited
+    from tests.rules.combatmaps import attack, to_phase
+    from tests.rules.rulesmaps import start as classic_start
+
+    units = [union("a", "0102", strength=4), union("b", "0201", strength=4), rebel("d", "0101", strength=4), union("train", "0808")]
+    state = to_phase(classic_start(units, exclusive={"exits": EXITS}))
+    state, _ = attack(state, ["a", "b"], ["0101"], die=1)  # 2-1, Dr: 0102 and 0201 hold the attackers
+    assert "d" in state.eliminated and exited(state) == []
