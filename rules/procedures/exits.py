@@ -9,7 +9,7 @@ an ``exits`` component (rules/core/components/exits.py).
 - 18.6: no retreat leaves the map (a retreat goes only to hexes of the map: rules/procedures/retreat.py);
 - 18.7: any number of units may exit by the same hex.
 
-Readings made here (for the lead to confirm in docs/RULINGS.md):
+Readings made here (docs/RULINGS.md, "Chickamauga"):
 - A unit that ends its path in an enemy zone of control (6.0: it stops there), or stands in one and
   may not leave it (5.13; the rule set's zone rules), may not exit: leaving the map is leaving the hex.
 - The exit points (21.11 ii), iii)) are awarded at the end of the game, when 21.31's line of

@@ -1,6 +1,6 @@
 """Lines of communications traced along roads (Chickamauga 21.31, 21.32).
 
-Readings made here (for the lead to confirm in docs/RULINGS.md):
+Readings made here (docs/RULINGS.md, "Chickamauga"):
 - 21.32 "a path ... no more than ten hexes in length": counted in hexes entered from the unit's hex
   (a unit on a qualifying road hex needs none); any adjacent hex of the map may be entered, whatever
   its terrain or hexside, except one holding an enemy unit ("not an Enemy unit").
