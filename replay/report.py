@@ -36,6 +36,7 @@ from replay.records import (
     UndoRequested,
     UndoWithdrawn,
 )
+from replay.textrecord import Narrator
 from replay.timeline import Timeline
 from rules.core import crt
 from rules.core.scenario import other_side
@@ -168,8 +169,6 @@ def _apply(history: History, envelope: Envelope, cache: dict[int, bytes]):
 
 def build(game_id: str, envelopes: list[Envelope], games: GameCache | None = None) -> Report:
     """The report of a game's log (versions 1..len(envelopes))."""
-    from replay.textrecord import Narrator
-
     games = games or GameCache()
     envelopes = list(envelopes)
     opening = History(game_id, games)
@@ -408,3 +407,7 @@ def _player_turns(timeline: Timeline, envelopes: list[Envelope]) -> list[PlayerT
 def encode(report: Report) -> bytes:
     return msgspec.json.encode(report)
 
+
+def lines(game_id: str, envelopes, games: GameCache | None = None) -> list[str]:
+    """The readable record of a log (the report's `record`)."""
+    return build(game_id, envelopes, games).record

@@ -130,10 +130,3 @@ class Narrator:
                 result = f" ({item.result})" if item.result else ""
                 return f"game over: {item.reason}{winner}{result}; dice seed revealed"
         return None
-
-
-def lines(game_id: str, envelopes, games=None) -> list[str]:
-    """The readable record of a log (the report's `record`)."""
-    from replay.report import build
-
-    return build(game_id, envelopes, games).record

@@ -27,7 +27,7 @@ def run(args) -> int:
 
     game_id, envelopes = read_game(args, args.to)
     if args.text:
-        from replay.textrecord import lines
+        from replay.report import lines
 
         sys.stdout.write("\n".join(lines(game_id, envelopes)) + "\n")
     else:
