@@ -583,3 +583,30 @@ async def test_claim_the_game_of_a_silent_opponent(browser, server):
     assert await page.locator("#claim").is_hidden()
     assert page.errors == []
     await page.context.close()
+
+
+@pytest.mark.parametrize("viewport", [LAPTOP, {"width": 390, "height": 844}], ids=["desktop", "phone"])
+async def test_a_game_the_server_no_longer_knows_is_said_to_be_gone(browser, server, viewport):
+    # the websocket answers `hello` for a game it does not know with `not_found` (docs/PROTOCOL.md;
+    # e.g. a store reset after the page loaded): the page stops reconnecting and says the game cannot
+    # be served, on a desktop and on a 390 px phone
+    async with aiohttp.ClientSession() as http:
+        async with http.post(f"{server}/api/games", json={"scenario": "chattanooga"}) as r:
+            game = await r.json()
+    page = await new_page(browser, viewport=viewport)
+
+    def answer(ws):
+        def on_message(message):
+            if json.loads(message).get("type") == "hello":
+                ws.send(json.dumps({"type": "error", "code": "not_found", "message": f"no game {game['game_id']!r}"}))
+
+        ws.on_message(on_message)
+
+    await page.route_web_socket(lambda url: url.endswith("/ws"), answer)
+    await page.goto(f"{server}/watch/{game['game_id']}")
+    await until(page, "() => window.bluegray && bluegray.conn.state === 'gone'")
+    assert "gone" in await page.get_attribute("#conn", "class")
+    stale = page.locator("#stale")
+    assert await stale.is_visible()
+    assert await stale.inner_text() == "This game cannot be served any more."
+    await page.context.close()

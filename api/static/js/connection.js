@@ -89,6 +89,12 @@ export class Connection {
     if (this.ws) this.ws.close(4000, "dropped by the client");
   }
 
+  /** The server will not serve this game (not_found, unauthorized): stop for good, say why. */
+  gone(reason) {
+    this.close();
+    this._setState("gone", reason);
+  }
+
   close() {
     this.closed = true;
     clearTimeout(this.timer);

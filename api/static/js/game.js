@@ -304,9 +304,7 @@ export class GameView {
             this.seat = null;
             this.conn.drop();
           } else {
-            this.$("#stale").textContent = m.message;
-            this.conn.close();
-            this.connState("gone", m.message);
+            this.conn.gone(m.message); // render() then says the game cannot be served
           }
         } else if (!m.command_id && this.replay?.asked && m.code === "unknown_type") {
           this.replay = null;
