@@ -598,7 +598,11 @@ async def test_a_game_the_server_no_longer_knows_is_said_to_be_gone(browser, ser
     def answer(ws):
         def on_message(message):
             if json.loads(message).get("type") == "hello":
-                ws.send(json.dumps({"type": "error", "code": "not_found", "message": f"no game {game['game_id']!r}"}))
+                ws.send(
+                    json.dumps(
+                        {"type": "error", "code": "not_found", "message": f"no game {game['game_id']!r}"}
+                    )
+                )
 
         ws.on_message(on_message)
 
