@@ -51,6 +51,8 @@ from rules.core.commands import (
 from rules.core.crt import ratio
 from rules.core.errors import RuleViolation
 from rules.core.events import AttackDeclared, Event, PhaseBegan, PhaseEnded, UnitEliminated
+from rules.core.gunboats import GUNBOAT
+from rules.core.gunboats import waters as gunboat_waters
 from rules.core.handlers import apply
 from rules.core.state import COMBAT, MOVEMENT, State
 from rules.legal import Choices, Destination, choices, reinforcement_choices, unit_moves
@@ -421,7 +423,12 @@ class Referee:
                 raise InvariantBroken(f"{event.unit} eliminated but still on the map")
         for u, h in state.positions.items():
             kind = game.terrain.get(h)
-            if kind is None or kind == "river" or h in game.ferry_hexes:
+            if game.units[u].type == GUNBOAT:  # revised 9.62: a gunboat only in its waters
+                if h not in gunboat_waters(game) or h in game.ferry_hexes:
+                    raise InvariantBroken(
+                        f"{game.designation(u)} is at {h} ({kind}): not in a gunboat's waters (9.62)"
+                    )
+            elif kind is None or kind == "river" or h in game.ferry_hexes:
                 raise InvariantBroken(
                     f"{game.designation(u)} is at {h} ({kind}): off the map, in a river or a ferry hex"
                 )

@@ -37,10 +37,13 @@ def is_gunboat(game, unit: str) -> bool:
 
 
 def waters(game) -> frozenset[str]:
-    """9.62: the hexes a gunboat may be in: every river hex and the battle's named extra hexes
+    """9.62: the hexes a gunboat may move through: every river hex (a river ferry hex too, never ended
+    in: 6.28) and the battle's named extra hexes
     (rules/core/components/gunboats.py)."""
     extra = game.battle.gunboats.hexes
-    return frozenset(h for h, t in game.scenario.map.hexes.items() if t == terrain.RIVER) | frozenset(extra)
+    # Ruling: a river ferry hex is a river hex to a gunboat (6.28: it never ends its move there).
+    river = (terrain.RIVER, terrain.FERRY)
+    return frozenset(h for h, t in game.scenario.map.hexes.items() if t in river) | frozenset(extra)
 
 
 def steps(game) -> dict[str, tuple]:
