@@ -184,9 +184,9 @@ def _areas(scenario: Scenario, lay: Layout) -> list[str]:
 
 
 def _hexsides(scenario: Scenario, lay: Layout) -> list[str]:
-    """Creeks first, then roads and trails (centre to centre), bridges and fords across the creek,
+    """Creeks and streams first, then roads and trails (centre to centre), bridges and fords across the creek,
     redoubts with barbs towards the barbed hex, ferry arrows."""
-    creeks, paths, crossings, redoubts, arrows = [], [], [], [], []
+    creeks, streams, paths, crossings, redoubts, arrows = [], [], [], [], [], []
     for name in sorted(scenario.map.hexsides):
         side = scenario.map.hexsides[name]
         a, b = hexside_hexes(name)
@@ -195,6 +195,8 @@ def _hexsides(scenario: Scenario, lay: Layout) -> list[str]:
         f = side.features
         if terrain.CREEK in f:
             creeks.append(f'<line x1="{x1:.1f}" y1="{y1:.1f}" x2="{x2:.1f}" y2="{y2:.1f}"/>')
+        elif terrain.STREAM in f:  # revised 10.1: a stream hexside, drawn thinner than a creek
+            streams.append(f'<line x1="{x1:.1f}" y1="{y1:.1f}" x2="{x2:.1f}" y2="{y2:.1f}"/>')
         if terrain.ROAD in f or terrain.TRAIL in f:
             paths.append(_path_step(ax, ay, bx, by, terrain.ROAD if terrain.ROAD in f else terrain.TRAIL))
         mx, my = (x1 + x2) / 2, (y1 + y2) / 2
@@ -214,6 +216,7 @@ def _hexsides(scenario: Scenario, lay: Layout) -> list[str]:
             )
     return (
         [f'<g id="creeks" stroke="{CREEK}" stroke-width="4" stroke-linecap="round">', *creeks, "</g>"]
+        + [f'<g id="streams" stroke="{CREEK}" stroke-width="2.4" stroke-linecap="round">', *streams, "</g>"]
         + ['<g id="roads" stroke-linecap="round">', *paths, "</g>"]
         + ['<g id="crossings">', *crossings, "</g>"]
         + ['<g id="redoubts">', *redoubts, "</g>"]
