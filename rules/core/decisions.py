@@ -54,7 +54,8 @@ class PendingAttack(Pending, frozen=True, kw_only=True, tag="attack"):
 class PendingRetreat(Pending, frozen=True, kw_only=True, tag="retreat"):
     """A unit that must retreat one hex (7.71), or may (``optional``: bombarding artillery electing
     to take an Ar, 8.16). ``cause``: "combat" (a result), "displaced" (7.81), "bombardment" (8.16),
-    "ineffective" (11.31: no advance follows)."""
+    "ineffective" (11.31: no advance follows), "train" (Chickamauga 19.11: beside an enemy unit in its
+    side's Combat Phase; no advance follows)."""
 
     unit: str
     cause: str = "combat"

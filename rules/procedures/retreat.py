@@ -9,6 +9,9 @@ without bridge or ford, ferry hexes except through their arrows), stacking kept 
 room). Two units of one hex may go different ways. No hex open: eliminated (7.72).
 - 19.13: a retreat into a ferry hex (through its arrow) eliminates the unit.
 - 16.11: Union artillery (except 1a Sherman) is eliminated instead of retreating.
+- Trains (Chickamauga 19.21, 19.23, 19.24; rules/core/components/trains.py): a train retreats only
+  through a road or trail hexside and never into an occupied hex; no unit retreats into a train's hex;
+  a train never displaces nor is displaced. Where that leaves no retreat, the unit is eliminated.
 
 Displacement (7.81, 7.82): only when no hex is open (a ferry hex counts as open), into a friendly
 hex that is full; the unit chooses which unit of the stack it displaces; the displaced unit is moved
@@ -38,6 +41,8 @@ Rulings (docs/RULINGS.md):
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import msgspec
 
 from rules.core.commands import Advance, Decline, Retreat
@@ -54,6 +59,7 @@ from rules.core.events import (
 from rules.core.handlers import Dice
 from rules.core.state import State
 from rules.procedures.outcomes import Emitter, auto_single_choice, settle
+from rules.procedures.trains import beside_enemy
 from rules.queries.control import entered
 from rules.queries.zoc import enemy_controlled, enemy_occupied
 
@@ -78,33 +84,48 @@ class AdvanceOption(msgspec.Struct, frozen=True):
 
 
 # -- where a unit may retreat ------------------------------------------------------------------------
-def _around(
-    state: State, unit: str, here: str, displaced: bool
-) -> tuple[list[RetreatOption], list[str], list[RetreatOption]]:
-    """The hexes open to a unit retreating from ``here`` (7.72, 7.73), the friendly hexes that would be
-    open but for stacking (where it might displace, 7.81), and the ferry hexes a retreat into would
-    eliminate it (19.13)."""
+class _Around(NamedTuple):
+    """The hexes around a retreating unit, by what a retreat into each would be."""
+
+    open: list[RetreatOption]  # open to it (7.72, 7.73)
+    full: list[str]  # friendly hexes that would be open but for stacking: it might displace there (7.81)
+    ferries: list[RetreatOption]  # ferry hexes a retreat into would eliminate it (19.13)
+    barred: str | None  # the case of a train's rule that closed a hex otherwise open (19.23, 19.24)
+
+
+def _around(state: State, unit: str, here: str, displaced: bool) -> _Around:
     game = state.game
     side = game.units[unit].side
     ezoc = enemy_controlled(state, side)
     enemies = enemy_occupied(state, side)
     limit = game.ruleset.stacking_limit
     ferries_eliminate = game.battle.ferries is not None
+    trains = game.battle.trains
+    roads = game.step_cost_for(unit) if game.is_train(unit) else None  # 19.23: roads and trails only
+    with_train = frozenset(h for u, h in state.positions.items() if u != unit and game.is_train(u)) if trains else ()
     open_: list[RetreatOption] = []
     full: list[str] = []
     ferries: list[RetreatOption] = []
+    barred = None
     for n in game.neighbours[here]:
         if n in enemies or n in ezoc or game.step_problem(here, n) is not None:
+            continue
+        if roads is not None and (here, n) not in roads:
+            barred = barred or "trains.retreat"  # 19.23: never through a non-road, non-trail hexside
             continue
         if n in game.ferry_hexes:
             if ferries_eliminate and not displaced:
                 ferries.append(RetreatOption(n, eliminated=True))  # 19.13
             continue
-        if sum(1 for h in state.positions.values() if h == n) < limit:
+        occupants = sum(1 for h in state.positions.values() if h == n)
+        if n in with_train or (roads is not None and occupants):
+            barred = "trains.displacement"  # 19.21: no stacking with a train; 19.24: no displacing
+            continue
+        if occupants < limit:
             open_.append(RetreatOption(n))
         else:
             full.append(n)
-    return open_, full, ferries
+    return _Around(open_, full, ferries, barred)
 
 
 def retreat_options(state: State, unit: str, displaced: bool = False) -> list[RetreatOption]:
@@ -113,7 +134,7 @@ def retreat_options(state: State, unit: str, displaced: bool = False) -> list[Re
     if unit not in state.positions or state.game.battle.retreat_eliminates(state.game.units[unit]):
         return []
     here = state.positions[unit]
-    open_, full, ferries = _around(state, unit, here, displaced)
+    open_, full, ferries, _ = _around(state, unit, here, displaced)
     if open_:
         return open_  # 7.82: no displacement while another path of retreat is open
     out = []
@@ -131,7 +152,7 @@ def _displaceable(state: State, mover: str, hex_: str, unit: str, depth: int, ch
         return False  # 16.11: it would be eliminated
     after = state.copy()
     after.positions[mover] = hex_
-    open_, full, _ = _around(after, unit, hex_, displaced=True)
+    open_, full, _, _ = _around(after, unit, hex_, displaced=True)
     if open_:
         return True
     if depth >= MAX_CHAIN:
@@ -144,12 +165,15 @@ def _displaceable(state: State, mover: str, hex_: str, unit: str, depth: int, ch
 
 def elimination_case(state: State, unit: str) -> str:
     """The case that eliminates a unit with no retreat: 16.11, 7.82 (only displacements, each of which
-    would eliminate), or 7.72 (no hex open)."""
+    would eliminate), a train's rule (19.23 no road or trail open; 19.24 a train in the way, or a train
+    with only occupied hexes), or 7.72 (no hex open)."""
     game = state.game
     if state.game.battle.retreat_eliminates(state.game.units[unit]):
         return game.case("immobile_artillery")
-    _, full, _ = _around(state, unit, state.positions[unit], False)
-    return game.case("displacement_eliminates" if full else "retreat_blocked")
+    around = _around(state, unit, state.positions[unit], False)
+    if around.full:
+        return game.case("displacement_eliminates")
+    return game.case(around.barred or "retreat_blocked")
 
 
 def _retreat_events(state: State, head: PendingRetreat, option: RetreatOption) -> list[Event]:
@@ -166,6 +190,8 @@ def _retreat_events(state: State, head: PendingRetreat, option: RetreatOption) -
 def automatic_retreat(state: State, head: PendingRetreat) -> list[Event] | None:
     if head.unit not in state.positions:
         return [DecisionDeclined(side=head.side, kind="retreat", reason="the unit is no longer on the map")]
+    if head.cause == "train" and not beside_enemy(state, head.unit):
+        return [DecisionDeclined(side=head.side, kind="retreat", reason="no enemy unit is beside it now")]  # 19.11
     if head.optional and state.game.battle.retreat_eliminates(state.game.units[head.unit]):
         return [DecisionDeclined(side=head.side, kind="retreat", reason="the unit may not be moved")]
     options = retreat_options(state, head.unit, displaced=head.cause == "displaced")

@@ -44,6 +44,7 @@ from rules.procedures import (
     reinforcements,
     retreat,
     sequence,
+    trains,
     victory,
 )
 from rules.queries import artillery, stacking
@@ -171,7 +172,7 @@ HANDLERS = Handlers(
         VictoryPointsAwarded: victory.apply_awarded,
         VictoryDetermined: victory.apply_determined,
     },
-    after_command=(victory.award_during_play,),  # 20.11
+    after_command=(trains.automatic_retreats, victory.award_during_play),  # Chickamauga 19.11; 20.11
     phase_end_checks=(
         (None, stacking.check_stacking_at_end_of_phase),  # 5.32
         ("combat", combat.check_attacks_made),  # 7.11

@@ -6,6 +6,9 @@
 What a train is, case by case (the rules that read this component cite them):
 - 19.11 it may never attack; 19.3 it has no zone of control, so enemy units move adjacent to it or past
   it freely and need not attack it (rules/queries/zoc.py, rules/procedures/combat.py);
+- 19.11 beside an enemy unit in its side's Combat Phase it retreats (rules/procedures/trains.py);
+- 19.21, 19.23, 19.24 it retreats only through road or trail hexsides, never into an occupied hex, and
+  no unit retreats into its hex; it never displaces nor is displaced (rules/procedures/retreat.py);
 - 19.21 it never stacks: no unit may end a move in its hex nor it in an occupied one; 19.22 no unit may
   move through its hex, nor it through an occupied hex (rules/procedures/movement.py);
 - 19.23 it moves only along roads and trails (rules/core/game.py ``steps_for``), never strategically

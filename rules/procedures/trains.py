@@ -1,0 +1,66 @@
+"""A train's automatic retreat (Chickamauga 19.11; the ``trains`` component,
+rules/core/components/trains.py).
+
+19.11: "If circumstances result in it being adjacent to a Confederate unit during the Union Player Combat
+Phase, it must automatically retreat. In this instance a Confederate unit may not advance into the
+vacated hex." Read for any train of the battle: a train beside an enemy unit during its own side's
+Combat Phase retreats, as a unit retreats after combat (rules/procedures/retreat.py: one hex, with the
+train's own limits 19.21, 19.23, 19.24); no advance follows, since no combat vacated its hex.
+
+Ruling (docs/RULINGS.md): the train retreats each time it comes to be beside an enemy unit in that
+phase: when the phase begins with it there, or when a command of the phase puts an enemy unit beside
+it (an enemy retreat or advance). A retreat that leaves it beside another enemy unit (across a hexside
+no zone of control crosses) does not start another.
+"""
+
+from __future__ import annotations
+
+from rules.core.decisions import PendingRetreat
+from rules.core.events import DecisionsAwaited, Event
+from rules.core.handlers import apply
+from rules.core.state import COMBAT, State
+from rules.procedures.outcomes import Emitter, settle
+
+
+def beside_enemy(state: State, unit: str) -> bool:
+    """Is ``unit`` adjacent to an enemy unit (19.11: adjacent, whatever the zones of control)?"""
+    game = state.game
+    here = state.positions.get(unit)
+    if here is None:
+        return False
+    side = game.units[unit].side
+    around = game.neighbours[here]
+    return any(h in around and game.units[u].side != side for u, h in state.positions.items())
+
+
+def _in_own_combat_phase(state: State, unit: str) -> bool:
+    return state.phase == COMBAT and state.phasing == state.game.units[unit].side and not state.game_over
+
+
+def automatic_retreats(state: State, events: list[Event]) -> list[Event]:
+    """19.11: after any command, the retreat of each train that has just come to be beside an enemy
+    unit in its side's Combat Phase (an ``after_command`` hook; ``state`` is the state before)."""
+    trains = state.game.battle.trains
+    if trains is None or not events:
+        return []
+    after = state.copy()
+    for e in events:
+        apply(after, e)
+    owed = [
+        u
+        for u in trains.units
+        if _in_own_combat_phase(after, u)
+        and beside_enemy(after, u)
+        and not (_in_own_combat_phase(state, u) and state.turn == after.turn and beside_enemy(state, u))
+        and not any(isinstance(p, PendingRetreat) and p.unit == u for p in after.pending)
+    ]
+    if not owed:
+        return []
+    emit = Emitter(after)
+    emit(
+        DecisionsAwaited(
+            decisions=tuple(PendingRetreat(side=after.phasing, unit=u, cause="train") for u in owed)
+        )
+    )
+    settle(emit)
+    return emit.events
