@@ -141,7 +141,16 @@ async def inspect_game(request: web.Request) -> web.Response:
 
 
 async def scenarios(request: web.Request) -> web.Response:
-    return json([{"id": sid, "name": name} for sid, name in list_scenarios()])
+    """Every scenario that loads, with what the lobby shows of it (scenarios/describe.py ``listing``)."""
+    from scenarios.describe import listing
+
+    out = []
+    for sid, _name in list_scenarios():
+        try:
+            out.append(listing(request.app[GAMES].scenario(sid)))
+        except ScenarioError:
+            continue  # a broken scenario is not offered (bluegray scenario validate says why)
+    return json(out)
 
 
 async def scenario(request: web.Request) -> web.Response:

@@ -21,6 +21,7 @@ from rules.core.handlers import apply
 from rules.core.scenario import Side
 from rules.core.state import COMBAT, MOVEMENT, State
 from rules.procedures import movement, reinforcements
+from rules.procedures.exits import exit_paths
 from rules.procedures.night import zoc_rules
 from rules.procedures.sequence import to_act, why_phase_may_not_end
 from rules.queries import stacking
@@ -71,6 +72,10 @@ class Choices(msgspec.Struct, kw_only=True):
     # Revised 6.4: per unit that may use Strategic Movement, every hex it may reach by it (a
     # ``StrategicMove`` command, rules/revised/movement.py); empty under the 1975 rules.
     strategic: dict[str, dict[str, Destination]] = {}
+    # A battle's exits (Chickamauga 18.0, rules/procedures/exits.py): per unit that may leave the map now,
+    # for each exit hex it may leave by, the movement points spent (the exit's own included, 18.2) and a
+    # cheapest path to that hex (an ``ExitMap`` command); in both forms; empty in a battle without exits.
+    exits: dict[str, dict[str, Destination]] = {}
     # Revised 10.34: the units that may begin breastworks now (``BuildBreastworks``), and per unit
     # whose marker may be flipped, the facings it may take (``CompleteBreastworks``).
     build_breastworks: list[str] = []
@@ -103,6 +108,8 @@ def choices(state: State, destinations: bool = True) -> Choices:
             out.reinforcements = reinforcement_choices(state, memo)
             if state.game.ruleset.strategic_bonus:
                 out.strategic = strategic_choices(state, memo)
+        if state.game.battle.exits is not None:  # Chickamauga 18.0
+            out.exits = exit_choices(state, out.may_move)
         if state.game.battle.may_build_breastworks:  # revised 10.34
             out.build_breastworks, out.complete_breastworks = breastworks_choices(state, out.may_move)
         out.rally = rally_candidates(state)
@@ -285,6 +292,26 @@ def strategic_choices(state: State, memo: dict | None = None) -> dict[str, dict[
         best = strategic_moves(state, unit, memo)
         if best:
             out[unit] = best
+    return out
+
+
+def exit_choices(state: State, free: list[str]) -> dict[str, dict[str, Destination]]:
+    """Chickamauga 18.1, 18.2: of the units that may start a move (``free``), those that may leave the map
+    now, with each exit hex's cost (the exit's own included) and path. Only units that could be near
+    enough are searched: the cheapest step costs 2/3 of a Movement Point (revised 6.22 turnpike)."""
+    game = state.game
+    exits = game.battle.exits
+    out: dict[str, dict[str, Destination]] = {}
+    for unit in free:
+        here = state.positions[unit]
+        if 2 * min(game.grid.distance(here, x) for x in exits.hexes) > 3 * movement.allowance_now(state, unit):
+            continue
+        found = {}
+        for hex_, path in exit_paths(state, unit).items():
+            cost = (movement.check_path(state, unit, path) if len(path) > 1 else 0) + exits.cost
+            found[hex_] = _destination(cost, path)
+        if found:
+            out[unit] = found
     return out
 
 

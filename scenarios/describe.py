@@ -48,6 +48,35 @@ def as_dict(scenario: Scenario) -> dict:
     }
 
 
+def battle_and_date(name: str) -> tuple[str, str]:
+    """A scenario's name is "<battle>, <date>" (docs/SCENARIOS.md): "Chickamauga, Sept. 19-20, 1863" is
+    ("Chickamauga", "Sept. 19-20, 1863"); a name without a comma is all battle."""
+    battle, _, date = name.partition(", ")
+    return battle, date
+
+
+def map_size(scenario: Scenario) -> tuple[int, int]:
+    """(columns, rows): the highest column and row numbers of the map's hexes (hex XXYY)."""
+    hexes = scenario.map.hexes
+    return max(int(h[:2]) for h in hexes), max(int(h[2:]) for h in hexes)
+
+
+def listing(scenario: Scenario) -> dict:
+    """One line of the scenario list (``GET /api/scenarios``, the lobby): what a player picks a battle by."""
+    battle, date = battle_and_date(scenario.name)
+    columns, rows = map_size(scenario)
+    return {
+        "id": scenario.id,
+        "name": scenario.name,
+        "battle": battle,
+        "date": date,
+        "turns": scenario.turns,
+        "columns": columns,
+        "rows": rows,
+        "rulesets": list(scenario.rulesets),
+    }
+
+
 def summary(scenario: Scenario) -> str:
     """A page a person reads: the sequence of play, the map in numbers, the order of battle."""
     m = scenario.map

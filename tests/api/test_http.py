@@ -11,7 +11,21 @@ async def test_health_and_scenarios(client):
     health = await (await client.get("/healthz")).json()
     assert health["ok"] is True and health["rules_version"]
     listed = await (await client.get("/api/scenarios")).json()
-    assert {"id": "chattanooga", "name": listed[0]["name"]} in listed
+    by_id = {s["id"]: s for s in listed}
+    assert by_id["chattanooga"]["name"] == "Chattanooga: Gateway to Victory, Nov. 24-25, 1863"
+    # the lobby's line of each battle: name, date, Game-Turns, map size (columns x rows)
+    assert by_id["chickamauga"] == {
+        "id": "chickamauga",
+        "name": "Chickamauga, Sept. 19-20, 1863",
+        "battle": "Chickamauga",
+        "date": "Sept. 19-20, 1863",
+        "turns": 15,
+        "columns": 25,
+        "rows": 28,
+        "rulesets": ["revised"],
+    }
+    for s in listed:  # every scenario, those landing later too
+        assert s["battle"] and s["date"][-4:].isdigit() and s["turns"] > 0 and s["columns"] > 0 and s["rows"] > 0
     scenario = await (await client.get("/api/scenarios/chattanooga")).json()
     assert scenario["id"] == "chattanooga" and scenario["units"] and scenario["map"]["hexes"]
     assert (await client.get("/api/scenarios/atlantis")).status == 404

@@ -99,3 +99,37 @@ def test_no_retreat_leaves_the_map_the_unit_is_eliminated_instead():
     state = to_phase(classic_start(units, exclusive={"exits": EXITS}))
     state, _ = attack(state, ["a", "b"], ["0101"], die=1)  # 2-1, Dr: 0102 and 0201 hold the attackers
     assert "d" in state.eliminated and exited(state) == []
+
+
+def test_the_legal_choices_offer_each_exit_a_unit_may_make():
+    # 18.1, 18.2: u (allowance 3) two hexes from 0101 and from 0105 is offered both for 3 Movement Points,
+    # and decide accepts what is offered; v stands on 0105 (the exit alone, 1); far is not offered
+    from rules.legal import Destination, choices
+
+    units = [
+        union("u", "0103", movement_allowance=3),
+        union("v", "0105"),
+        union("far", "0708"),
+        union("train", "0808"),
+        rebel("c", "0601"),
+    ]
+    state = start(units)
+    for full in (True, False):
+        offered = choices(state, destinations=full).exits
+        assert offered["u"] == {
+            "0101": Destination(3, ("0103", "0102", "0101")),
+            "0105": Destination(3, ("0103", "0104", "0105")),
+        }
+        assert offered["v"]["0105"] == Destination(1, ("0105",))
+        assert "far" not in offered
+    after, events = execute(state, ExitMap("u", offered["u"]["0101"].path))
+    assert isinstance(events[0], UnitExited) and "u" not in choices(after).exits  # 18.3
+
+
+def test_no_exit_is_offered_without_exits_or_outside_the_movement_phase():
+    from rules.legal import choices
+
+    sc = scenario([union("u", "0101"), rebel("c", "0601")])
+    assert choices(new_game(Game(sc, get_ruleset("revised")))).exits == {}
+    state, _ = execute(start([union("u", "0101"), union("train", "0808"), rebel("c", "0601")]), EndPhase())
+    assert state.phase == "combat" and choices(state).exits == {}

@@ -1112,6 +1112,7 @@ export class GameView {
       else out.push(h("p", {}, "No hex in reach now."));
       if (sel.mode === "move" && c.may_move_strategically?.includes(sel.unit)) out.push(h("button", { id: "strategic-toggle", onclick: () => { this.choose(sel.unit, "strategic"); this.render(); } }, "Strategic movement instead (6.4)"));
       if (sel.mode === "strategic") out.push(h("button", { id: "strategic-toggle", onclick: () => { this.choose(sel.unit, "move"); this.render(); } }, "Normal movement instead"));
+      if (sel.mode === "move") out.push(...this.exitButtons(c, sel.unit));
       out.push(h("button", { onclick: () => { this.selection = null; this.render(); } }, "Cancel ", h("kbd", {}, "Esc")));
     } else {
       out.push(h("p", {}, n ? `${n} unit(s) may move: click one on the map.` : "No unit may move now."), r ? h("p", {}, `${r} reinforcement(s) may enter: see Reinforcements below.`) : "");
@@ -1151,10 +1152,27 @@ export class GameView {
     ];
   }
 
-  /** Revised movement-phase choices the server offers: rally (12.41), strategic movement (6.4), breastworks (10.34). */
+  /** The exits `unit` may make now (a battle's exits, Chickamauga 18.0): one button per exit hex. */
+  exitButtons(c, unit) {
+    const found = c.exits?.[unit] || {};
+    return Object.keys(found).sort().map((hex) => h("button", {
+      class: "small exit", id: `exit-${unit}-${hex}`, "data-unit": unit, "data-hex": hex, disabled: this.busy,
+      onclick: () => { this.selection = null; this.command({ type: "exit_map", unit, path: found[hex].path }); },
+    }, `Exit the map at ${hex} (${found[hex].cost} MP)`));
+  }
+
+  /** Revised movement-phase choices the server offers: rally (12.41), strategic movement (6.4), breastworks (10.34);
+   * and a battle's exits (Chickamauga 18.0). */
   revisedMovement(c) {
     const b = this.board;
     const out = [];
+    const exits = Object.keys(c.exits || {}).sort();
+    if (exits.length) {
+      out.push(h("details", { class: "revised-choice", id: "exit-choice" },
+        h("summary", {}, `Exit the map (18.0): ${exits.length} unit(s)`),
+        h("p", { class: "muted" }, "A unit that leaves the map is removed from play and never returns; it scores as the battle's victory conditions say."),
+        h("ul", { class: "pick-units" }, exits.map((u) => h("li", {}, ...this.exitButtons(c, u), " ", this.unitLabel(u))))));
+    }
     if (c.rally?.length) {
       out.push(h("div", { class: "revised-choice", id: "rally-choice" },
         h("h4", {}, "Rally (12.41)"),

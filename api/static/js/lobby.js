@@ -37,7 +37,7 @@ function newGameForm(card, scenarios) {
     return;
   }
   const ruleset = select("ruleset", [["classic", "classic (1975)"]], "classic");
-  const scen = select("scenario", scenarios.map((s) => [s.id, s.name]), scenarios[0].id);
+  const scen = select("scenario", scenarios.map((s) => [s.id, `${s.battle || s.name}${s.date ? `, ${s.date}` : ""}`]), scenarios[0].id);
   const updateRulesets = async () => {
     const sc = await scenario(scen.value);
     ruleset.replaceChildren(...sc.rulesets.map((r) => h("option", { value: r }, r === "classic" ? "classic (1975 Standard Rules)" : r === "revised" ? "revised (2nd edition)" : r)));
@@ -45,6 +45,7 @@ function newGameForm(card, scenarios) {
   scen.addEventListener("change", updateRulesets);
   updateRulesets();
   const form = h("form", { class: "new-game" },
+    battleTable(scenarios, scen, updateRulesets),
     field("Scenario", scen),
     field("Rule set", ruleset),
     field("Your side", select("side", [["union", "Union (blue)"], ["confederate", "Confederate (grey)"]], "union")),
@@ -93,6 +94,19 @@ function newGameForm(card, scenarios) {
     }
   });
   card.replaceChildren(h("h2", {}, "New game"), form);
+}
+
+/** Every battle the server offers: its name, date, Game-Turns and map size (columns x rows); a click on a
+ * row picks it in `scen`. */
+function battleTable(scenarios, scen, changed) {
+  const rows = scenarios.map((s) => h("tr", { "data-scenario": s.id, class: "battle", onclick: () => { scen.value = s.id; changed(); } },
+    h("td", { class: "battle-name" }, s.battle || s.name),
+    h("td", { class: "battle-date" }, s.date || ""),
+    h("td", { class: "battle-turns" }, `${s.turns} Game-Turns`),
+    h("td", { class: "battle-map" }, `${s.columns} x ${s.rows}`)));
+  return h("table", { class: "battles", id: "battles" },
+    h("thead", {}, h("tr", {}, h("th", {}, "Battle"), h("th", {}, "Date"), h("th", {}, "Length"), h("th", {}, "Map (columns x rows)"))),
+    h("tbody", {}, rows));
 }
 
 async function copy(text, where) {

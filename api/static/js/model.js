@@ -346,6 +346,8 @@ export function commandText(board, command) {
       return `lose ${c.units.map((u) => board.name(u)).join(", ")}`;
     case "decline":
       return "decline";
+    case "exit_map":
+      return `${board.name(c.unit)} exits the map at ${c.path[c.path.length - 1]}`;
     case "strategic_move":
       return `strategic move of ${board.name(c.unit)} to ${c.path[c.path.length - 1]}`;
     case "build_breastworks":
