@@ -304,7 +304,8 @@ def exit_choices(state: State, free: list[str]) -> dict[str, dict[str, Destinati
     out: dict[str, dict[str, Destination]] = {}
     for unit in free:
         here = state.positions[unit]
-        if 2 * min(game.grid.distance(here, x) for x in exits.hexes) > 3 * movement.allowance_now(state, unit):
+        nearest = min(game.grid.distance(here, x) for x in exits.hexes)
+        if 2 * nearest > 3 * movement.allowance_now(state, unit):
             continue
         found = {}
         for hex_, path in exit_paths(state, unit).items():

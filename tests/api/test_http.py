@@ -25,7 +25,8 @@ async def test_health_and_scenarios(client):
         "rulesets": ["revised"],
     }
     for s in listed:  # every scenario, those landing later too
-        assert s["battle"] and s["date"][-4:].isdigit() and s["turns"] > 0 and s["columns"] > 0 and s["rows"] > 0
+        assert s["battle"] and s["date"][-4:].isdigit()
+        assert s["turns"] > 0 and s["columns"] > 0 and s["rows"] > 0
     scenario = await (await client.get("/api/scenarios/chattanooga")).json()
     assert scenario["id"] == "chattanooga" and scenario["units"] and scenario["map"]["hexes"]
     assert (await client.get("/api/scenarios/atlantis")).status == 404
