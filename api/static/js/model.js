@@ -172,6 +172,12 @@ export class Board {
         st.moved = add(st.moved, [d.unit]);
         this.lastMove = { unit: d.unit, path: d.path };
         return `${this.name(d.unit)} ${ev.type === "unit_moved" ? "moved" : "entered"} ${d.path[0]} → ${d.path[d.path.length - 1]} (${d.cost} MP)`;
+      case "unit_exited": // a battle's exits (Chickamauga 18.1-18.3): off the map for good
+        delete st.positions[d.unit];
+        st.moved = add(st.moved, [d.unit]);
+        st.scored = add(st.scored || [], [`exited:${d.unit}`]);
+        this.lastMove = { unit: d.unit, path: d.path };
+        return `${this.name(d.unit)} exits the map at ${d.path[d.path.length - 1]} (${d.cost} MP)`;
       case "reinforcement_lost":
         st.eliminated = [...st.eliminated, d.unit];
         return `${this.name(d.unit)} did not enter and is lost`;
