@@ -9,9 +9,10 @@ nothing is read or written.
   odds it can (all the bombardment it can add), resolves at full odds, loses the least it can, keeps
   bombarding artillery in place, advances whenever it may.
 - ``Referee``: no unit attacks or is attacked twice in a phase (7.14, 7.74 aside); no hex over the
-  stacking limit when a phase ends (5.32); no unit in a river, a ferry hex or off the map; the player
+  stacking limit when a phase ends (5.32); no unit in a river, a ferry hex or off the map; no unit
+  leaves an enemy zone of control by movement (5.13; 17.2 at night); the player
   to act always has a choice or may end the phase (no dead end); at the end, victory points recounted
-  from the event log equal the state's (20.1) and the game has a result (20.2).
+  from the event log equal the state's (20.1) and the game has a level of victory (20.2).
 """
 
 from __future__ import annotations
@@ -50,16 +51,18 @@ from rules.core.commands import (
 )
 from rules.core.crt import ratio
 from rules.core.errors import RuleViolation
-from rules.core.events import AttackDeclared, Event, PhaseBegan, PhaseEnded, UnitEliminated
+from rules.core.events import AttackDeclared, Event, PhaseBegan, PhaseEnded, UnitEliminated, UnitMoved
 from rules.core.gunboats import GUNBOAT
 from rules.core.gunboats import waters as gunboat_waters
 from rules.core.handlers import apply
 from rules.core.state import COMBAT, MOVEMENT, State
 from rules.legal import Choices, Destination, choices, reinforcement_choices, unit_moves
 from rules.legal import movers as legal_movers
-from rules.procedures.sequence import why_phase_may_not_end
+from rules.procedures.night import zoc_rules
+from rules.procedures.sequence import night_turn, why_phase_may_not_end
 from rules.procedures.victory import params, recount
 from rules.queries.stacking import overstacked
+from rules.queries.zoc import enemy_controlled
 from rules.reducer import Dice, decide, fold
 from rules.revised.combat_procedures import rally_candidates, rout_candidates
 
@@ -388,6 +391,18 @@ class InvariantBroken(AssertionError):
     """A rule the engine must never let happen, happened."""
 
 
+def leaving_zoc(before: State, event: UnitMoved) -> None:
+    """5.13: a unit that begins its move in an enemy zone of control never leaves it by movement (at
+    night, only where 17.2 lets it)."""
+    side = before.game.units[event.unit].side
+    if event.path[0] in enemy_controlled(before, side) and not (
+        night_turn(before) and zoc_rules(before, side).may_exit
+    ):
+        raise InvariantBroken(
+            f"5.13: {before.game.designation(event.unit)} left an enemy zone of control at {event.path[0]}"
+        )
+
+
 class Referee:
     """Watches a game event by event and raises ``InvariantBroken`` at the first broken invariant."""
 
@@ -418,6 +433,8 @@ class Referee:
                     )
             if isinstance(event, PhaseBegan):
                 self.engaged = set()
+            if isinstance(event, UnitMoved):
+                leaving_zoc(state, event)
             apply(state, event)
             if isinstance(event, UnitEliminated) and event.unit in state.positions:
                 raise InvariantBroken(f"{event.unit} eliminated but still on the map")
@@ -444,8 +461,10 @@ class Referee:
                 raise InvariantBroken(
                     f"20.1: victory points recounted from the log {counted} != the state's {final.vp}"
                 )
-            if final.result is None:
-                raise InvariantBroken("20.2: the game ended without a level of victory")
+            if final.result in (None, "undetermined"):
+                raise InvariantBroken(
+                    f"20.2: the game ended without a level of victory ({final.result}; the scenario's levels?)"
+                )
 
 
 def refereed_game(

@@ -6,7 +6,8 @@
   decision is accepted, and every random retreat accepted is offered; every refusal carries a case;
 - over whole self-played games (random and greedy players, small random maps and Chattanooga): no
   unit attacks or is attacked twice in a phase (7.14), no hex over the stacking limit after any phase
-  (5.32), every phase can be ended (no dead end), victory points recounted from the event log equal
+  (5.32), no unit leaves an enemy zone of control by movement (5.13), every phase can be ended (no
+  dead end), victory points recounted from the event log equal
   the state's (20.1), the game ends with a level of victory (20.2).
 """
 
@@ -20,11 +21,19 @@ from hypothesis import strategies as st
 from rulesmaps import scenario, unit
 
 from api.cli import main
-from players.selfplay import PLAYERS, declaration, dice_from, random_decision, refereed_game
+from players.selfplay import (
+    PLAYERS,
+    InvariantBroken,
+    Referee,
+    declaration,
+    dice_from,
+    random_decision,
+    refereed_game,
+)
 from rules.combat_choices import AdvanceChoice, LossesChoice, ResolveChoice, RetreatChoice
 from rules.core.commands import DeclareAttack, Retreat
 from rules.core.errors import RuleViolation
-from rules.core.events import AttackDeclared
+from rules.core.events import AttackDeclared, UnitMoved, VictoryDetermined
 from rules.core.game import Game
 from rules.core.hexes import Grid, hex_number, hexside
 from rules.core.scenario import Hexside
@@ -200,6 +209,28 @@ def test_chattanooga_many_games_with_every_option():
     for seed in range(10):
         for players in ("random", "greedy"):
             refereed_game(start, random.Random(seed), PLAYERS[players])
+
+
+def test_the_referee_catches_a_unit_leaving_an_enemy_zone_of_control():
+    # 5.13: the rules never emit such a move, so the event is forged to prove the referee's check can fail
+    sc = scenario([unit("u", "union", "0303"), unit("c", "confederate", "0304"), unit("v", "union", "0101")], turns=2)
+    start = new_game(Game(sc, get_ruleset("classic")))
+    referee = Referee(start)
+    after = referee.watch(start, [UnitMoved(unit="v", path=("0101", "0102"), cost=1)])  # no enemy near
+    assert after.positions["v"] == "0102"
+    with pytest.raises(InvariantBroken, match=r"5\.13: u left an enemy zone of control at 0303"):
+        referee.watch(after, [UnitMoved(unit="u", path=("0303", "0302"), cost=1)])
+
+
+def test_the_referee_wants_a_level_of_victory():
+    # 20.2: a game with a victory schedule that ends "undetermined" (no levels for its differential) broke
+    start = new_game(battlefield(7))
+    final = start.copy()
+    final.game_over, final.result = True, "undetermined"
+    with pytest.raises(InvariantBroken, match="20.2: the game ended without a level of victory"):
+        Referee(start).finish(final)
+    final.result = VictoryDetermined(union=0, confederate=0, differential=0, level="Draw").level
+    Referee(start).finish(final)  # a level: nothing to say
 
 
 def test_selfplay_command_line(capsys):
