@@ -484,8 +484,14 @@ class LiveGame:
             self._offer_choices([conn])
 
     def _snapshot_reason(self, last_version: int, h: History) -> str | None:
-        if any(accepted > last_version for _, accepted in h.session.reverted):
+        """Why a client at `last_version` gets a snapshot rather than the events after it (None: it
+        gets the events). ``undo``: it has seen a version that an undo accepted since took back;
+        ``behind``: it misses many events, or the events it misses cross an accepted undo of versions
+        it never saw (a first load: the board it gets is the game's, nothing of it was undone)."""
+        if any(back_to < last_version < accepted for back_to, accepted in h.session.reverted):
             return "undo"
+        if any(accepted > last_version for _, accepted in h.session.reverted):
+            return "behind"
         if h.version - last_version > self.config.snapshot_after:
             return "behind"
         return None

@@ -53,6 +53,18 @@ async def test_an_accepted_undo_takes_the_game_back_for_everyone(client):
     late.history = None
     await late.connect(last_version=target + 1)
     assert late.snapshots[-1].reason == "undo" and late.version == union.version
+    # A first load (last version 0) or one from before the undo's target saw nothing the undo took
+    # back: its snapshot is the board brought up to date ("behind"), never news of an undo; a
+    # client that already had the acceptance gets the events after it.
+    for seen, reason in ((0, "behind"), (target, "behind"), (accepted.last, None)):
+        fresh = WsClient(client, game["game_id"])
+        fresh.history = None
+        if seen:
+            fresh.base, fresh.base_head = seen, union.events[seen - 1].hash
+        await fresh.connect(last_version=seen)
+        assert [s.reason for s in fresh.snapshots] == ([reason] if reason else []), seen
+        assert fresh.version == union.version
+        await fresh.close()
 
 
 async def test_declined_then_back_off(client):
