@@ -268,7 +268,8 @@ class BreastworksRemoved(Event, frozen=True, tag="breastworks_removed"):
 
 class VictoryPointsAwarded(Event, frozen=True, tag="victory_points_awarded"):
     """``side`` scores ``points`` for ``kind`` ("eliminated", "first_control", "town_zoc",
-    "last_control", "occupation", "cut_off") about ``subject`` (a unit id or a hex)."""
+    "last_control", "occupation", "cut_off", "exited", "not_exited", "control_of_all") about ``subject`` (a unit id, a
+    hex, or hexes separated by spaces)."""
 
     side: Side
     points: int

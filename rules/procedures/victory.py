@@ -130,6 +130,12 @@ def end_points(state: State) -> list[VictoryPointsAwarded]:
         occupier = state.control.get(o.hex)
         if o.scores_for(occupier):
             out.append(VictoryPointsAwarded(side=occupier, points=o.points, kind="occupation", subject=o.hex, case=case))
+    for c in p.control_of_all:  # Antietam 19.1: "control of all four hexes of Sharpsburg"
+        holder = c.held_by(state.control)
+        if holder is not None:
+            out.append(
+                VictoryPointsAwarded(side=holder, points=c.points, kind="control_of_all", subject=" ".join(c.hexes), case=case)
+            )
     return out
 
 
@@ -150,7 +156,7 @@ def determine_victory(state: State) -> list[Event]:
     for a in awards:
         totals[a.side] += a.points
     diff = totals["union"] - totals["confederate"]
-    level = level_of(state, diff) or "undetermined"
+    level = p.level_for(totals) or "undetermined"  # 20.2; Antietam 19.2: by the ratio
     return [*awards, VictoryDetermined(union=totals["union"], confederate=totals["confederate"], differential=diff, level=level)]
 
 

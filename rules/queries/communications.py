@@ -7,6 +7,12 @@ Readings made here (docs/RULINGS.md, "Chickamauga"):
 - "a road which, via a series of contiguous road hexes, leads off the map sheet at hex 0101 or 0111":
   contiguous along road hexsides, from the exit hex, through no hex holding an enemy unit (a unit
   physically blocks the road, as 21.31 says of the Confederate's line).
+
+Antietam 19.1 (the ``hexes`` form): "a series of contiguous hexes free of Enemy units or Enemy Zones of
+Control to hex 0126": the hexes entered, 0126 included, hold no enemy unit and lie in no enemy zone of
+control (a friendly unit there does not help); the unit's own hex is where the line starts and is not
+judged (a unit in an enemy zone of control may still trace one out of it); any adjacent hex of the map
+may be entered, whatever its terrain or hexside (as for 21.32); no limit of length.
 """
 
 from __future__ import annotations
@@ -19,6 +25,7 @@ from rules.core.components.line_of_communications import LineOfCommunications
 from rules.core.hexes import hexside
 from rules.core.state import State
 from rules.queries.exits import has_exited
+from rules.queries.zoc import enemy_controlled
 
 
 def occupied_by_enemy(state: State, side: str) -> set[str]:
@@ -44,13 +51,17 @@ def road_to_exits(state: State, side: str, exits: Iterable[str], blocked: set[st
     return seen
 
 
-def traces(state: State, origins: Iterable[str], goal: set[str], blocked: set[str], length: int) -> bool:
-    """21.32: a path of at most ``length`` hexes from one of ``origins`` to a hex of ``goal``."""
+def traces(
+    state: State, origins: Iterable[str], goal: set[str], blocked: set[str], length: int | None, judged: bool = True
+) -> bool:
+    """21.32: a path of at most ``length`` hexes (None: any length, Antietam 19.1) from one of
+    ``origins`` to a hex of ``goal``; no hex entered is in ``blocked``, nor an origin unless it is not
+    ``judged`` (a unit's own hex)."""
     neighbours = state.game.neighbours
-    start = [h for h in origins if h in neighbours and h not in blocked]
+    start = [h for h in origins if h in neighbours and (not judged or h not in blocked)]
     seen = set(start)
     frontier = start
-    for _ in range(length + 1):
+    for _ in range(len(neighbours) + 1 if length is None else length + 1):
         if any(h in goal for h in frontier):
             return True
         nxt = []
@@ -59,24 +70,35 @@ def traces(state: State, origins: Iterable[str], goal: set[str], blocked: set[st
                 if n not in seen and n not in blocked:
                     seen.add(n)
                     nxt.append(n)
+        if not nxt:
+            return False
         frontier = nxt
     return False
 
 
 def cut_off(state: State, line: LineOfCommunications) -> list[str]:
-    """21.32: the units of ``line.side`` (on the map, or reinforcements not entered, traced from their
-    entry hexes) that cannot trace the line of communications, in the order of the order of battle."""
+    """21.32, Antietam 19.1: the units of ``line.side`` (on the map, or reinforcements not entered,
+    traced from their entry hexes) that cannot trace the line of communications, in the order of the
+    order of battle."""
     blocked = occupied_by_enemy(state, line.side)
-    goal = road_to_exits(state, line.side, line.exits, blocked)
+    if line.enemy_zoc_blocks:  # Antietam 19.1: "free of Enemy units or Enemy Zones of Control"
+        blocked |= enemy_controlled(state, line.side)
+    if line.exits:
+        goal = road_to_exits(state, line.side, line.exits, blocked)
+    else:
+        goal = {h for h in line.hexes if h not in blocked}
     gone = set(state.eliminated)
     out = []
     for unit in state.game.scenario.units:
         if unit.side != line.side or unit.id in gone or has_exited(state, unit.id):
             continue
         here = state.positions.get(unit.id)
-        if here is None and unit.arrives is None:
+        if here is None and (unit.arrives is None or not line.reinforcements_not_entered):
             continue
-        origins = [here] if here is not None else unit.entry
-        if not traces(state, origins, goal, blocked, line.path_hexes):
+        if here is not None:  # Antietam 19.1: the unit's own hex is not judged (at 0126 it is there)
+            ok = here in line.hexes or traces(state, [here], goal, blocked, line.path_hexes, judged=False)
+        else:  # 21.32: an entry hex holding an enemy unit is no start
+            ok = traces(state, unit.entry, goal, blocked, line.path_hexes)
+        if not ok:
             out.append(unit.id)
     return out

@@ -73,7 +73,8 @@ def test_initial_deployment_as_the_charts_print_it():
 
 
 def test_reinforcements_as_the_charts_print_them():
-    # 17.1: VI Corps, six brigades, Game-Turn Four at 2112; 17.2: A.P. Hill (16), Game-Turn Seven at 0126
+    # 17.0 the reinforcement chart; 17.1: VI Corps, six brigades, Game-Turn Four at 2112; 17.2: A.P.
+    # Hill (16), Game-Turn Seven at 0126
     union = [u for u in SCENARIO.units if u.side == "union" and u.hex is None]
     assert sorted((str(u.arrives), u.strength, u.type, u.designation) for u in union) == chart(REINFORCEMENTS)
     assert all(u.entry == ["2112"] for u in union)

@@ -13,8 +13,15 @@
 - ``occupation`` [{hex, points, side}]: Chickamauga 21.12: at the game's end, the hex's points to the
   side that occupies it (21.2: control, rules/queries/control.py); to ``side`` only when it is given,
   to either Player when it is not (21.12 iii).
+- ``control_of_all`` [{hexes, points, side}]: Antietam 19.1: at the game's end, ``points`` to the side
+  that controls every one of ``hexes`` (17.15, rules/queries/control.py), to ``side`` only when it is
+  given; nothing for some of them ("No Victory Points are awarded for individual hexes").
 - ``levels`` [{level, min, max}]: 20.2, by the differential Union points minus Confederate points; an
-  absent bound is open.
+  absent bound is open. With ``ratio_of`` [a, b] (Antietam 19.2: "the ratio of Union Victory Points to
+  Confederate Victory Points"), by the ratio of side a's points to side b's instead: each level's
+  bounds are ratios written as the book prints them, "2:1", "1:1.25" (``at_least``, ``above``,
+  ``at_most``, ``below``); an absent bound is open. Ruling: when both sides have no points the ratio is
+  1:1.
 
 rules/procedures/victory.py awards the points and determines the level.
 
@@ -29,10 +36,28 @@ rules/procedures/victory.py awards the points and determines the level.
 
 from __future__ import annotations
 
+from fractions import Fraction
+from typing import Annotated
+
 import msgspec
 
 from rules.core.components.values import AreaName, Component, Count, HexNumber
 from rules.core.scenario import Side, UnitType
+
+#: A ratio as the book prints it, "2:1", "1:1.25", "1.5:1" (Antietam 19.2).
+Ratio = Annotated[str, msgspec.Meta(pattern=r"^[0-9]+(\.[0-9]+)?:[0-9]+(\.[0-9]+)?$")]
+
+
+def _fraction(ratio: str) -> tuple[Fraction, Fraction]:
+    a, b = ratio.split(":")
+    return Fraction(a), Fraction(b)
+
+
+def _compare(a: int, b: int, ratio: str) -> int:
+    """The sign of a:b minus ``ratio`` (-1, 0, 1), by cross-multiplying (exact; b may be 0)."""
+    x, y = _fraction(ratio)
+    left, right = a * y, b * x
+    return (left > right) - (left < right)
 
 
 class HexPoints(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
@@ -64,16 +89,49 @@ class HexValue(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
         return occupier is not None and (self.side is None or self.side == occupier)
 
 
+class AllHexes(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """Antietam 19.1: ``points`` for control of all of ``hexes`` at the end, to ``side`` (None: either
+    Player)."""
+
+    hexes: list[HexNumber]
+    points: Count
+    side: Side | None = None
+
+    def held_by(self, control: dict) -> Side | None:
+        """19.1: the side that controls every one of the hexes, if one does and may score them."""
+        held = {control.get(h) for h in self.hexes}
+        if len(held) != 1:
+            return None
+        (side,) = held
+        return side if side is not None and (self.side is None or self.side == side) else None
+
+
 class Level(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
-    """20.2: a level of victory and the differentials it covers (``min`` to ``max``; None is open)."""
+    """20.2: a level of victory and the differentials it covers (``min`` to ``max``; None is open);
+    Antietam 19.2: or the ratios (``at_least``, ``above``, ``at_most``, ``below``: "2:1", "1:1.25")."""
 
     level: str
     min: int | None = None
     max: int | None = None
+    at_least: Ratio | None = None
+    above: Ratio | None = None
+    at_most: Ratio | None = None
+    below: Ratio | None = None
 
     def covers(self, differential: int) -> bool:
         return (self.min is None or self.min <= differential) and (
             self.max is None or differential <= self.max
+        )
+
+    def covers_ratio(self, a: int, b: int) -> bool:
+        """19.2: does the ratio a:b fall within this level's bounds?"""
+        if a == b == 0:
+            a = b = 1  # Ruling: no points on either side is 1:1
+        return (
+            (self.at_least is None or _compare(a, b, self.at_least) >= 0)
+            and (self.above is None or _compare(a, b, self.above) > 0)
+            and (self.at_most is None or _compare(a, b, self.at_most) <= 0)
+            and (self.below is None or _compare(a, b, self.below) < 0)
         )
 
 
@@ -84,12 +142,14 @@ class VictoryPoints(Component, frozen=True):
     last_control: HexPoints | None = None
     per_enemy_strength_point_eliminated: dict[Side, Count] = {}
     occupation: list[HexValue] = []
+    control_of_all: list[AllHexes] = []
     levels: list[Level] = []
+    ratio_of: list[Side] = []
 
     def tracked_hexes(self) -> tuple[str, ...]:
-        """17.15, 21.2: the hexes whose control scores."""
+        """17.15, 21.2, Antietam 19.1: the hexes whose control scores."""
         held = (h for c in (self.first_control, self.last_control) if c is not None for h in c.hexes)
-        return (*held, *(o.hex for o in self.occupation))
+        return (*held, *(o.hex for o in self.occupation), *(h for c in self.control_of_all for h in c.hexes))
 
     def for_elimination(self, side: str, strength: int = 0) -> int:
         """20.11 (1), (3): what ``side`` scores for an enemy unit eliminated; Chickamauga 21.11 i):
@@ -103,3 +163,18 @@ class VictoryPoints(Component, frozen=True):
             if level.covers(differential):
                 return level.level
         return None
+
+    def level_for(self, totals: dict[str, int]) -> str | None:
+        """20.2, Antietam 19.2: the level of victory for the sides' totals: by the ratio of
+        ``ratio_of``'s first side's points to the second's when it is given, else by the differential."""
+        if not self.ratio_of:
+            return self.level_of(totals.get("union", 0) - totals.get("confederate", 0))
+        a, b = (totals.get(s, 0) for s in self.ratio_of)
+        for level in self.levels:
+            if level.covers_ratio(a, b):
+                return level.level
+        return None
+
+    def __post_init__(self):
+        if self.ratio_of and (len(self.ratio_of) != 2 or self.ratio_of[0] == self.ratio_of[1]):
+            raise ValueError("ratio_of names the two sides, the first the one whose points are divided")
