@@ -70,10 +70,14 @@ def decide(state: State, command: Command, dice: Dice | None = None) -> list[Eve
         tag = type(command).__struct_config__.tag
         raise game.violation("sequence", f"the {game.ruleset.name} rules have no {tag!r} command")
     events = handler(state, command, dice)
-    for hook in handlers.after_command:  # what follows from any command's events (victory points, 20.11)
-        more = hook(state, events)
-        if more:
-            events = [*events, *more]
+    if handlers.after_command:  # what follows from any command's events (victory points, 20.11)
+        after = fold(state, events)  # one scratch state for every hook, kept up to date
+        for hook in handlers.after_command:
+            more = hook(state, events, after)
+            if more:
+                events = [*events, *more]
+                for event in more:
+                    apply(after, event)
     return events
 
 

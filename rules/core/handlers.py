@@ -6,8 +6,9 @@ importing a module: the reducer and the sequence of play read the table of the r
 - ``deciders``: command type -> ``decide(state, command, dice) -> events`` (raises RuleViolation);
   a command type missing from the table is one the rule set does not allow.
 - ``evolvers``: event type -> ``apply(state, event)``, in place.
-- ``after_command``: called after every command with the state before it and its events; returns the
-  events that follow from them whatever the command was (victory points for eliminations, 20.11).
+- ``after_command``: called after every command with the state before it, its events and the state
+  after them (a scratch state shared by the hooks: read it, never change it); returns the events that
+  follow from them whatever the command was (victory points for eliminations, 20.11).
 - ``phase_end_checks``: (phase or None for every phase, check): a check raises RuleViolation while
   the phase may not end (stacking 5.32, attacks still owed 7.11).
 - ``before_end_of_phase``: events, and their decisions, that come before a phase may end (11.31:
@@ -38,7 +39,7 @@ Dice = Callable[[], int]
 
 Decider = Callable[["State", Any, "Dice | None"], "list[Event]"]
 Evolver = Callable[["State", Any], None]
-AfterCommand = Callable[["State", "list[Event]"], "list[Event]"]
+AfterCommand = Callable[["State", "list[Event]", "State"], "list[Event]"]
 Hook = Callable[["State"], "list[Event]"]
 Check = Callable[["State"], None]
 Automatic = Callable[["State", Any], "list[Event] | None"]

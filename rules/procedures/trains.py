@@ -17,7 +17,6 @@ from __future__ import annotations
 
 from rules.core.decisions import PendingRetreat
 from rules.core.events import DecisionsAwaited, Event
-from rules.core.handlers import apply
 from rules.core.state import COMBAT, State
 from rules.procedures.outcomes import Emitter, settle
 
@@ -37,15 +36,13 @@ def _in_own_combat_phase(state: State, unit: str) -> bool:
     return state.phase == COMBAT and state.phasing == state.game.units[unit].side and not state.game_over
 
 
-def automatic_retreats(state: State, events: list[Event]) -> list[Event]:
+def automatic_retreats(state: State, events: list[Event], after: State) -> list[Event]:
     """19.11: after any command, the retreat of each train that has just come to be beside an enemy
-    unit in its side's Combat Phase (an ``after_command`` hook; ``state`` is the state before)."""
+    unit in its side's Combat Phase (an ``after_command`` hook; ``state`` is the state before the
+    command's events, ``after`` the state after them)."""
     trains = state.game.battle.trains
     if trains is None or not events:
         return []
-    after = state.copy()
-    for e in events:
-        apply(after, e)
     owed = [
         u
         for u in trains.units

@@ -70,15 +70,13 @@ def due(state: State) -> list[VictoryPointsAwarded]:
     return out
 
 
-def award_during_play(state: State, events: list[Event]) -> list[Event]:
-    """20.11: award what a command's events earned (an elimination, a first control)."""
+def award_during_play(state: State, events: list[Event], after: State) -> list[Event]:
+    """20.11: award what a command's events earned (an elimination, a first control); ``after`` is
+    the state after them."""
     if not params(state) or not events or isinstance(events[-1], GameEnded):
         return []
     if not any(isinstance(e, UnitEliminated | ReinforcementLost) or hasattr(e, "path") for e in events):
         return []
-    after = state.copy()
-    for e in events:
-        apply(after, e)
     return list(due(after))
 
 

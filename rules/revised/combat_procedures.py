@@ -475,14 +475,11 @@ def town_disorder(state: State) -> MoraleChanged | None:
     return MoraleChanged(changes=changes, case=state.game.case("town_disorders")) if changes else None
 
 
-def disorder_in_towns(state: State, events: list[Event]) -> list[Event]:
+def disorder_in_towns(state: State, events: list[Event], after: State) -> list[Event]:
     """12.17 after every command (moves, retreats, advances, arrivals; Union units set up in a town are
-    Disordered by the first command of the game)."""
+    Disordered by the first command of the game); ``after`` is the state after the command's events."""
     if state.game_over:
         return []
-    after = state.copy()
-    for e in events:
-        apply(after, e)
     if after.game_over:
         return []
     event = town_disorder(after)
