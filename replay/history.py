@@ -195,6 +195,8 @@ class History:
         self._base_version = 0
         self._base_state: State | None = None
         self._events: list[tuple[int, Event]] = []  # effective rules events after the base
+        self._changes = 0  # rules events applied to `state` in place (the digest's cache key, with `state` itself)
+        self._digested: tuple[State, int, bytes] | None = None
 
     # -- questions -------------------------------------------------------------------------------
     @property
@@ -206,8 +208,14 @@ class History:
         return self.session.finished
 
     def digest(self) -> bytes:
-        """The digest of the rules state now (empty before the game's creation)."""
-        return rules_state.digest_bytes(self.state) if self.state is not None else b""
+        """The digest of the rules state now (empty before the game's creation). Kept until the state
+        changes: a record (a seat joined, a command applied, chat) leaves the rules state as it was."""
+        if self.state is None:
+            return b""
+        d = self._digested
+        if d is None or d[0] is not self.state or d[1] != self._changes:
+            d = self._digested = (self.state, self._changes, rules_state.digest_bytes(self.state))
+        return d[2]
 
     def state_at(self, version: int) -> State:
         """The live state at `version` (a fresh copy); `version` must not be inside a reverted range.
@@ -252,6 +260,7 @@ class History:
             if not self.session.commands or self.session.commands[-1].last != v - 1:
                 raise HistoryError(self.game_id, v, "a rules event that follows no command")
             apply_event(self.state, item)
+            self._changes += 1
             self._events.append((v, item))
             self.session.commands[-1].last = v
             self.session.material = v
