@@ -44,6 +44,7 @@ class Game:
             *self.ruleset.handlers.movement_restrictions,
         )
         self._cases = dict(self.ruleset.cases)
+        self._step_problems: dict[tuple[str, str], tuple[str, str] | None] = {}  # step_problem's answers
         self._cases.update(scenario.cases.get(self.ruleset.name, {}))
         self.neighbours: dict[str, tuple[str, ...]] = {
             h: tuple(n for n in self.grid.neighbours(h) if n in self.terrain) for h in self.terrain
@@ -169,7 +170,13 @@ class Game:
 
     def step_problem(self, a: str, b: str) -> tuple[str, str] | None:
         """Why no unit may move from a into adjacent b, whatever the units (rule name, sentence), or
-        None when it may."""
+        None when it may. The map never changes: each answer is kept."""
+        key = (a, b)
+        if key not in self._step_problems:
+            self._step_problems[key] = self._step_problem(a, b)
+        return self._step_problems[key]
+
+    def _step_problem(self, a: str, b: str) -> tuple[str, str] | None:
         if b not in self.terrain:
             return "movement", f"{b} is not on the map"
         kind = self.terrain[b]

@@ -278,6 +278,24 @@ def kept_ends(memo: dict) -> Callable[[State, str], list[str]]:
     return destinations
 
 
+def within_limit_after(state: State, unit: str, dest: str) -> bool:
+    """5.32: once ``unit`` is in ``dest``, ``dest`` and every hex of its side are within the stacking
+    limit (then no dead end can follow; ``state`` is the state before the move)."""
+    units = state.game.units
+    side = units[unit].side
+    n = stacking.limit(state)
+    here: dict[str, int] = {dest: 1}
+    total = 1
+    for u, h in state.positions.items():
+        if u == unit:
+            continue
+        if h == dest:
+            total += 1
+        if units[u].side == side:
+            here[h] = here.get(h, 0) + 1
+    return total <= n and max(here.values()) <= n
+
+
 def check_no_dead_end(after: State, unit: str, cache: dict | None = None) -> None:
     """5.32: refuse a move after which some hex could no longer be brought within the stacking limit
     by the end of the phase. ``after`` is the state with the move applied."""
@@ -317,9 +335,10 @@ def decide_move(state: State, command: MoveUnit, dice: Dice | None) -> list[Even
         )
     cost = check_path(state, command.unit, path)
     event = UnitMoved(unit=command.unit, path=path, cost=movement_points(cost))
-    after = state.copy()
-    apply(after, event)
-    check_no_dead_end(after, command.unit)
+    if not within_limit_after(state, command.unit, path[-1]):  # else check_no_dead_end finds nothing
+        after = state.copy()
+        apply(after, event)
+        check_no_dead_end(after, command.unit)
     return [event]
 
 

@@ -52,6 +52,7 @@ def ratio(level: str) -> Fraction:
 
 
 _RATIOS = tuple(ratio(c) for c in LEVELS)
+_TERMS = tuple((r.numerator, r.denominator) for r in _RATIOS)  # ascending
 
 
 def column_index(attack: int, defence: int) -> int:
@@ -59,11 +60,11 @@ def column_index(attack: int, defence: int) -> int:
     an index into ``LEVELS``, below 1:5 as -1 (8.62 then reads it on 1:5; 9.18 refuses it)."""
     if defence <= 0:
         return len(LEVELS) - 1
-    true = Fraction(attack, defence)
     best = -1
-    for i, r in enumerate(_RATIOS):
-        if r <= true:
-            best = i
+    for i, (num, den) in enumerate(_TERMS):  # num/den <= attack/defence, exactly (attack may be a Fraction)
+        if num * defence > attack * den:
+            break
+        best = i
     return best
 
 
