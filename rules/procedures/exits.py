@@ -38,6 +38,7 @@ from rules.procedures.movement import (
 )
 from rules.procedures.night import zoc_rules
 from rules.queries.control import entered
+from rules.queries.edges import on_edge
 from rules.queries.exits import EXITED, exited, has_exited
 
 
@@ -109,27 +110,18 @@ def exit_paths(state: State, unit: str) -> dict[str, tuple[str, ...]]:
 
 
 # -- Victory Points (21.11 ii)-iv), 21.31) -----------------------------------------------------------
-def _off_edge(game, hex_: str, edge: str) -> bool:
-    column, row = int(hex_[:2]), int(hex_[2:])
-    numbers = [(int(h[:2]), int(h[2:])) for h in game.terrain]
-    if edge in ("east", "west"):
-        limit = max(c for c, _ in numbers) if edge == "east" else min(c for c, _ in numbers)
-        return column == limit
-    same = [r for c, r in numbers if c == column]
-    return row == (max(same) if edge == "south" else min(same))
-
-
 def line_to_edge(state: State, side: str, edge: str) -> bool:
     """21.31: contiguous road hexes from an exit hex off the ``edge`` of the map, free of enemy units
     (enemy zones of control do not block it)."""
     game = state.game
     sides = game.scenario.map.hexsides
     blocked = {h for u, h in state.positions.items() if game.units[u].side != side}
+    edge_hexes = on_edge(game, edge)
     start = [h for h in game.battle.exits.hexes if h not in blocked]
     seen, todo = set(start), deque(start)
     while todo:
         h = todo.popleft()
-        if _off_edge(game, h, edge):
+        if h in edge_hexes:
             return True
         for n in game.neighbours[h]:
             road = sides.get(hexside(h, n))

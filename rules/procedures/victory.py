@@ -119,9 +119,11 @@ def end_points(state: State) -> list[VictoryPointsAwarded]:
                 )
     line = game.battle.line_of_communications
     if line is not None:  # Chickamauga 21.32: "considered eliminated for the purposes of Victory Conditions"
-        side = other_side(line.side)
+        per_point = line.per_enemy_strength_point_cut_off  # Cemetery Hill 20.11, 20.12: one per Strength Point
         for u in cut_off(state, line):
-            points = p.for_elimination(side, game.units[u].strength)
+            side = other_side(game.units[u].side)
+            strength = game.units[u].strength
+            points = per_point.get(side, 0) * strength if per_point else p.for_elimination(side, strength)
             out.append(VictoryPointsAwarded(side=side, points=points, kind="cut_off", subject=u, case=game.case("line_of_communications")))
     out.extend(exit_points(state))  # Chickamauga 21.11 ii)-iv), 21.31
     for o in p.occupation:  # Chickamauga 21.12, 21.2

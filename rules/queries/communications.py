@@ -1,4 +1,4 @@
-"""Lines of communications traced along roads (Chickamauga 21.31, 21.32).
+"""Lines of communications traced along roads (Chickamauga 21.31, 21.32; Cemetery Hill 20.2, 20.4).
 
 Readings made here (docs/RULINGS.md, "Chickamauga"):
 - 21.32 "a path ... no more than ten hexes in length": counted in hexes entered from the unit's hex
@@ -13,6 +13,12 @@ Control to hex 0126": the hexes entered, 0126 included, hold no enemy unit and l
 control (a friendly unit there does not help); the unit's own hex is where the line starts and is not
 judged (a unit in an enemy zone of control may still trace one out of it); any adjacent hex of the map
 may be entered, whatever its terrain or hexside (as for 21.32); no limit of length.
+
+Cemetery Hill 20.4 (the ``friendly_edges`` form): "a road which in turn leads off a Friendly map edge" is
+a road hex of that edge (a hex of the edge with a road hexside: rules/queries/edges.py); 0127, the
+south-west corner, is on the west edge. The path, road included, enters no hex holding an enemy unit nor
+an enemy-controlled hex, except a hex holding a friendly unit ("regardless of Enemy Zones of Control");
+any length; any adjacent hex of the map. A reinforcement not entered traces from its entry hexes.
 """
 
 from __future__ import annotations
@@ -23,7 +29,9 @@ from collections.abc import Iterable
 from rules.core import terrain
 from rules.core.components.line_of_communications import LineOfCommunications
 from rules.core.hexes import hexside
+from rules.core.scenario import Side
 from rules.core.state import State
+from rules.queries.edges import roads_off_edge
 from rules.queries.exits import has_exited
 from rules.queries.zoc import enemy_controlled
 
@@ -76,22 +84,40 @@ def traces(
     return False
 
 
-def cut_off(state: State, line: LineOfCommunications) -> list[str]:
-    """21.32, Antietam 19.1: the units of ``line.side`` (on the map, or reinforcements not entered,
-    traced from their entry hexes) that cannot trace the line of communications, in the order of the
-    order of battle."""
-    blocked = occupied_by_enemy(state, line.side)
+def blocked_for(state: State, side: Side, line: LineOfCommunications) -> set[str]:
+    """The hexes no line of ``side`` may enter: enemy units' (21.32); with ``enemy_zoc_blocks`` enemy
+    zones of control (Antietam 19.1, Cemetery Hill 20.4), but with ``through_friendly_units`` never a hex
+    holding a friendly unit (Cemetery Hill 20.4)."""
+    blocked = occupied_by_enemy(state, side)
     if line.enemy_zoc_blocks:  # Antietam 19.1: "free of Enemy units or Enemy Zones of Control"
-        blocked |= enemy_controlled(state, line.side)
-    if line.exits:
-        goal = road_to_exits(state, line.side, line.exits, blocked)
-    else:
-        goal = {h for h in line.hexes if h not in blocked}
+        zones = enemy_controlled(state, side)
+        if line.through_friendly_units:  # Cemetery Hill 20.4 "regardless of Enemy Zones of Control"
+            units = state.game.units
+            zones = zones - {h for u, h in state.positions.items() if units[u].side == side}
+        blocked |= zones
+    return blocked
+
+
+def cut_off(state: State, line: LineOfCommunications) -> list[str]:
+    """21.32, Antietam 19.1, Cemetery Hill 20.4: the units of the sides that trace (on the map, or
+    reinforcements not entered, traced from their entry hexes) that cannot trace the line of
+    communications, in the order of the order of battle. Exited units need none (Cemetery Hill 18.2)."""
+    goals = {}
+    for side in line.sides():
+        blocked = blocked_for(state, side, line)
+        if line.exits:
+            goal = road_to_exits(state, side, line.exits, blocked)
+        elif line.hexes:
+            goal = {h for h in line.hexes if h not in blocked}
+        else:  # Cemetery Hill 20.4: a road leading off the side's friendly edge
+            goal = road_to_exits(state, side, roads_off_edge(state.game, line.friendly_edges[side]), blocked)
+        goals[side] = (goal, blocked)
     gone = set(state.eliminated)
     out = []
     for unit in state.game.scenario.units:
-        if unit.side != line.side or unit.id in gone or has_exited(state, unit.id):
+        if unit.side not in goals or unit.id in gone or has_exited(state, unit.id):
             continue
+        goal, blocked = goals[unit.side]
         here = state.positions.get(unit.id)
         if here is None and (unit.arrives is None or not line.reinforcements_not_entered):
             continue

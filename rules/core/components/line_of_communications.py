@@ -24,22 +24,51 @@ as eliminated (rules/procedures/victory.py; the tracing is rules/queries/communi
     hexes = ["0126"]
     enemy_zoc_blocks = true
     reinforcements_not_entered = false
+
+Cemetery Hill 20.2, 20.4 (``friendly_edges``, instead of ``side``): each side named traces from each of
+its units, at the end of the game, "a series of contiguous hexes of any length ... to a road which in
+turn leads off a Friendly map edge" (its edge in ``friendly_edges``); with ``enemy_zoc_blocks`` the
+whole path, road hexes included, is free of enemy units and enemy-controlled hexes, and with
+``through_friendly_units`` "a Line of Communication may be traced through any hex occupied by Friendly
+units, regardless of Enemy Zones of Control". ``per_enemy_strength_point_cut_off`` {side: points}
+(20.11, 20.12): what a side scores per Combat Strength Point of an enemy unit without a line, instead
+of scoring it as eliminated.
+
+    [exclusive.line_of_communications]
+    friendly_edges = { union = "east", confederate = "west" }
+    enemy_zoc_blocks = true
+    through_friendly_units = true
+    per_enemy_strength_point_cut_off = { union = 1, confederate = 1 }
 """
 
 from __future__ import annotations
 
+from rules.core.components.exits import Edge
 from rules.core.components.values import Component, Count, HexNumber
-from rules.core.scenario import Side
+from rules.core.scenario import SIDES, Side
 
 
 class LineOfCommunications(Component, frozen=True):
-    side: Side
+    side: Side | None = None
     exits: list[HexNumber] = []
     hexes: list[HexNumber] = []
     path_hexes: Count | None = None
     enemy_zoc_blocks: bool = False
     reinforcements_not_entered: bool = True
+    friendly_edges: dict[Side, Edge] = {}
+    through_friendly_units: bool = False
+    per_enemy_strength_point_cut_off: dict[Side, Count] = {}
 
     def __post_init__(self):
-        if bool(self.exits) == bool(self.hexes):
-            raise ValueError("give either exits (a road off the map, 21.32) or hexes (the hexes traced to, 19.1)")
+        forms = [bool(self.exits), bool(self.hexes), bool(self.friendly_edges)]
+        if sum(forms) != 1:
+            raise ValueError(
+                "give one of exits (a road off the map, 21.32), hexes (the hexes traced to, Antietam 19.1) "
+                "or friendly_edges (a road off each side's friendly edge, Cemetery Hill 20.2)"
+            )
+        if (self.side is None) != bool(self.friendly_edges):
+            raise ValueError("side names the side that traces, unless friendly_edges names each side's edge")
+
+    def sides(self) -> tuple[Side, ...]:
+        """The sides whose units must trace a line (Cemetery Hill 20.4: both)."""
+        return (self.side,) if self.side is not None else tuple(s for s in SIDES if s in self.friendly_edges)
