@@ -105,6 +105,7 @@ async def test_play_watch_undo_attack(browser, server, shot):
     union = await new_page(browser)
     await union.goto(f"{server}/")
     await union.wait_for_selector("#create")
+    await union.select_option("select[name=scenario]", "chattanooga")
     await union.select_option("select[name=side]", "union")
     await union.click("#create")
     await union.wait_for_selector("#invite-link", timeout=PATIENCE)

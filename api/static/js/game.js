@@ -352,8 +352,24 @@ export class GameView {
 
   toast(text, kind = "info", ms = 4500) {
     const t = h("div", { class: `toast ${kind}`, role: kind === "error" ? "alert" : "status" }, text);
-    this.$("#toasts").append(t);
+    const box = this.$("#toasts");
+    box.append(t);
+    this.placeToasts();
     setTimeout(() => t.remove(), ms);
+  }
+
+  /** Toasts stand at the bottom of the window, but never over the replay bar: above it (or, when
+   * the bar is near the top of the window, as on a scrolled phone, below it). */
+  placeToasts() {
+    const box = this.$("#toasts");
+    const bar = this.$("#replay-bar");
+    box.style.top = "";
+    box.style.bottom = "";
+    if (bar.classList.contains("hidden")) return;
+    const r = bar.getBoundingClientRect();
+    if (r.bottom < 0 || r.top > window.innerHeight) return;
+    if (r.top > 120) box.style.bottom = `${Math.round(window.innerHeight - r.top + 8)}px`;
+    else box.style.top = `${Math.round(r.bottom + 8)}px`;
   }
 
   showError(m) {
@@ -1045,8 +1061,8 @@ export class GameView {
       }
     }
     if (this.selectedHex && !rings.some((r) => r.hex === this.selectedHex)) rings.push({ hex: this.selectedHex, cls: "selected" });
-    this.map.setOverlay({ shades, rings });
     this.map.drawUnits(b, selUnit);
+    this.map.setOverlay({ shades, rings });
     if (!sel && !this.replay && b.lastMove && b.lastMove.path.length > 1) this.map.setPath(b.lastMove.path, "trail");
     else if (!sel) this.map.setPath(null);
   }

@@ -66,6 +66,7 @@ export class MapView {
     this.onHexClick = () => {};
     this.onHexHover = () => {};
     this.hovered = null;
+    this.occupied = new Set(); // hexes with a counter, as last drawn
     const L = this.layout;
     const svg = document.createElementNS("http://www.w3.org/2000/svg", "svg");
     svg.setAttribute("class", "map");
@@ -206,6 +207,7 @@ export class MapView {
     const attacked = new Set(board.state.attacked);
     const morale = board.state.morale || {};
     const rallying = new Set(board.state.rallying || []);
+    this.occupied = new Set(Object.keys(byHex)); // hexes with a counter (setOverlay places labels clear of them)
     this.drawWorks(board.state.breastworks || {});
     const out = [];
     for (const [h, ids] of Object.entries(byHex)) {
@@ -278,7 +280,10 @@ export class MapView {
         `<g class="shade ${s.cls || ""}" data-hex="${h}"><polygon points="${L.points(h, R - 1)}" style="${s.style || ""}"/>` +
           (s.hatch ? `<polygon points="${L.points(h, R - 1)}" fill="url(#reach-hatch)"/>` : "") +
           (s.label !== undefined
-            ? `<text x="${f(x)}" y="${f(y + H / 2 - 4)}" font-size="10" font-weight="bold" text-anchor="middle" class="shade-label">${esc(s.label)}</text>`
+            ? // Under a counter the label sits on the hex's lower edge, clear of the counter's box.
+              this.occupied.has(h)
+              ? `<text x="${f(x)}" y="${f(y + H / 2 + 3)}" font-size="9" font-weight="bold" text-anchor="middle" class="shade-label under-counter">${esc(s.label)}</text>`
+              : `<text x="${f(x)}" y="${f(y + H / 2 - 4)}" font-size="10" font-weight="bold" text-anchor="middle" class="shade-label">${esc(s.label)}</text>`
             : "") +
           (s.title ? `<title>${esc(s.title)}</title>` : "") +
           `</g>`,
