@@ -156,7 +156,7 @@ def determine_victory(state: State) -> list[Event]:
     for a in awards:
         totals[a.side] += a.points
     diff = totals["union"] - totals["confederate"]
-    level = p.level_for(totals) or "undetermined"  # 20.2; Antietam 19.2: by the ratio
+    level = p.level_for(totals, state.control) or "undetermined"  # 20.2; Antietam 19.2: by the ratio; Shiloh 18.2
     return [*awards, VictoryDetermined(union=totals["union"], confederate=totals["confederate"], differential=diff, level=level)]
 
 

@@ -22,7 +22,7 @@ CONFEDERATE_CHART = """
 0318 5 Stephens; 0215 6 Anderson; 0216 6 Russell; 0217 2a 2/I; 0218 9 Statham; 0115 6 Gibson;
 0117 6 Stewart; 0118 9 Trabue; 0119 4a Reserve; 0319 6 Bowen; 0116 3c Army; 0418 2a Army
 """
-# 17.1 (Game-Turn/entry hex, chart strength, designation).
+# 17.0, 17.1 (Game-Turn/entry hex, chart strength, designation).
 UNION_REINFORCEMENTS = """
 5/1701 1g Lexington; 5/1701 2g Tyler; 5/1905 5 10/4;
 6/0901 5 1/3; 6/0901 5 2/3; 6/0901 5 3/3; 6/0901 1c 3; 6/0901 2a 3;

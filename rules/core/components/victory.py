@@ -21,7 +21,9 @@
   Confederate Victory Points"), by the ratio of side a's points to side b's instead: each level's
   bounds are ratios written as the book prints them, "2:1", "1:1.25" (``at_least``, ``above``,
   ``at_most``, ``below``); an absent bound is open. Ruling: when both sides have no points the ratio is
-  1:1.
+  1:1. A level may also ask that a side occupy hexes at the end (``occupied = {side, hexes}``, Shiloh
+  18.2, 18.31: control, rules/queries/control.py; the hexes are tracked). The first level of the list
+  whose every condition holds is the game's.
 
 rules/procedures/victory.py awards the points and determines the level.
 
@@ -36,6 +38,7 @@ rules/procedures/victory.py awards the points and determines the level.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from fractions import Fraction
 from typing import Annotated
 
@@ -106,9 +109,20 @@ class AllHexes(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
         return side if side is not None and (self.side is None or self.side == side) else None
 
 
+class Occupied(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """Shiloh 18.2, 18.31: ``side`` occupies every one of ``hexes`` at the end of the game."""
+
+    side: Side
+    hexes: list[HexNumber]
+
+    def holds(self, control: Mapping[str, str]) -> bool:
+        return all(control.get(h) == self.side for h in self.hexes)
+
+
 class Level(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     """20.2: a level of victory and the differentials it covers (``min`` to ``max``; None is open);
-    Antietam 19.2: or the ratios (``at_least``, ``above``, ``at_most``, ``below``: "2:1", "1:1.25")."""
+    Antietam 19.2: or the ratios (``at_least``, ``above``, ``at_most``, ``below``: "2:1", "1:1.25");
+    Shiloh 18.2: and the hexes a side must occupy at the end (``occupied``; None: none)."""
 
     level: str
     min: int | None = None
@@ -117,11 +131,16 @@ class Level(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     above: Ratio | None = None
     at_most: Ratio | None = None
     below: Ratio | None = None
+    occupied: Occupied | None = None
 
     def covers(self, differential: int) -> bool:
         return (self.min is None or self.min <= differential) and (
             self.max is None or differential <= self.max
         )
+
+    def occupied_as_asked(self, control: Mapping[str, str]) -> bool:
+        """Shiloh 18.2, 18.31: the side the level names occupies its hexes (always, when it names none)."""
+        return self.occupied is None or self.occupied.holds(control)
 
     def covers_ratio(self, a: int, b: int) -> bool:
         """19.2: does the ratio a:b fall within this level's bounds?"""
@@ -149,7 +168,13 @@ class VictoryPoints(Component, frozen=True):
     def tracked_hexes(self) -> tuple[str, ...]:
         """17.15, 21.2, Antietam 19.1: the hexes whose control scores."""
         held = (h for c in (self.first_control, self.last_control) if c is not None for h in c.hexes)
-        return (*held, *(o.hex for o in self.occupation), *(h for c in self.control_of_all for h in c.hexes))
+        levels = (h for lv in self.levels if lv.occupied is not None for h in lv.occupied.hexes)  # Shiloh 18.31
+        return (
+            *held,
+            *(o.hex for o in self.occupation),
+            *(h for c in self.control_of_all for h in c.hexes),
+            *levels,
+        )
 
     def for_elimination(self, side: str, strength: int = 0) -> int:
         """20.11 (1), (3): what ``side`` scores for an enemy unit eliminated; Chickamauga 21.11 i):
@@ -164,14 +189,21 @@ class VictoryPoints(Component, frozen=True):
                 return level.level
         return None
 
-    def level_for(self, totals: dict[str, int]) -> str | None:
+    def level_for(self, totals: dict[str, int], control: Mapping[str, str] | None = None) -> str | None:
         """20.2, Antietam 19.2: the level of victory for the sides' totals: by the ratio of
-        ``ratio_of``'s first side's points to the second's when it is given, else by the differential."""
+        ``ratio_of``'s first side's points to the second's when it is given, else by the differential;
+        Shiloh 18.2: the first level whose hexes to occupy (if any) its side occupies (``control``,
+        18.31) at the end."""
+        control = {} if control is None else control
         if not self.ratio_of:
-            return self.level_of(totals.get("union", 0) - totals.get("confederate", 0))
+            differential = totals.get("union", 0) - totals.get("confederate", 0)
+            for level in self.levels:
+                if level.covers(differential) and level.occupied_as_asked(control):
+                    return level.level
+            return None
         a, b = (totals.get(s, 0) for s in self.ratio_of)
         for level in self.levels:
-            if level.covers_ratio(a, b):
+            if level.covers_ratio(a, b) and level.occupied_as_asked(control):
                 return level.level
         return None
 
