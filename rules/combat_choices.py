@@ -35,7 +35,7 @@ from rules.core.decisions import (
     PendingRetreat,
 )
 from rules.core.errors import RuleViolation
-from rules.core.gunboats import GUNBOAT, without_gunboats
+from rules.core.gunboats import GUNBOAT, combat_occupants
 from rules.core.state import State
 from rules.procedures.combat import (
     AdjacentChoice,
@@ -103,7 +103,7 @@ def attack_options(state: State) -> list[AttackOption]:
     units = game.units
     side = state.phasing
     eng = engagement(state)
-    occ = without_gunboats(state.occupants(), units)  # revised 9.66: gunboats are never attacked
+    occ = combat_occupants(state)  # revised 9.66: gunboats are never attacked
     ezoc = enemy_controlled(state, side)
     live = {
         h

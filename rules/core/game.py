@@ -33,6 +33,7 @@ class Game:
         self.grid = m.grid
         self.terrain: dict[str, str] = dict(m.hexes)
         self.units: dict[str, Unit] = {u.id: u for u in scenario.units}
+        self.gunboats = frozenset(u.id for u in scenario.units if u.type == gunboats.GUNBOAT)  # revised 9.6
         # The battle's exclusive rules under this rule set (rules/core/components; raises BattleError).
         self.battle: battle.Battle = battle.decode(
             scenario.exclusive, scenario.exclusive_overrides.get(self.ruleset.name)

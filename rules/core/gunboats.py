@@ -63,6 +63,13 @@ def without_gunboats(occupants: dict[str, list[str]], units) -> dict[str, list[s
     return out
 
 
+def combat_occupants(state) -> dict[str, list[str]]:
+    """9.64, 9.66: ``state.occupants()`` as combat sees it, without gunboats (``without_gunboats``;
+    the occupants as they are in a battle with none)."""
+    occupants = state.occupants()
+    return without_gunboats(occupants, state.game.units) if state.game.gunboats else occupants
+
+
 def unplayable(scenario, ruleset) -> str | None:
     """Why the scenario may not be played under ``ruleset`` for its gunboats (a book without 9.6), or
     None."""

@@ -100,9 +100,27 @@ class State(msgspec.Struct, dict=True, kw_only=True):
 
     def copy(self) -> State:
         """An independent copy: containers are copied, their (immutable) items shared."""
-        new = self.__copy__()  # every field shared; then a copy of each container
-        for name in _CONTAINERS:
-            setattr(new, name, getattr(self, name).copy())
+        new = self.__copy__()  # every field shared; then a copy of each container (_CONTAINERS, one
+        # by one: a third faster than a loop of getattr/setattr; a test checks that none is missed)
+        new.options = self.options.copy()
+        new.positions = self.positions.copy()
+        new.eliminated = self.eliminated.copy()
+        new.moved = self.moved.copy()
+        new.control = self.control.copy()
+        new.pending = self.pending.copy()
+        new.attacked = self.attacked.copy()
+        new.advanced = self.advanced.copy()
+        new.silenced = self.silenced.copy()
+        new.ineffective = self.ineffective.copy()
+        new.engaged = self.engaged.copy()
+        new.morale = self.morale.copy()
+        new.stationary = self.stationary.copy()
+        new.rallying = self.rallying.copy()
+        new.vp = self.vp.copy()
+        new.entries = self.entries.copy()
+        new.blocked = self.blocked.copy()
+        new.breastworks = self.breastworks.copy()
+        new.scored = self.scored.copy()
         new.__dict__.update(self.__dict__)
         return new
 

@@ -86,7 +86,7 @@ from rules.core.events import (
     OddsReduced,
     UnitEliminated,
 )
-from rules.core.gunboats import GUNBOAT, without_gunboats
+from rules.core.gunboats import GUNBOAT, combat_occupants
 from rules.core.handlers import Dice
 from rules.core.hexes import hexside
 from rules.core.scenario import other_side
@@ -210,7 +210,7 @@ def _engagement(state: State) -> Engagement:
     units = game.units
     side = state.phasing
     zoc_into = game.zoc_into
-    occ = without_gunboats(state.occupants(), units)  # revised 9.64, 9.66: gunboats neither owe nor are owed
+    occ = combat_occupants(state)  # revised 9.64, 9.66: gunboats neither owe nor are owed
     enemy = {h: us for h, us in occ.items() if units[us[0]].side != side}
     friendly = {h: us for h, us in occ.items() if units[us[0]].side == side}
     live = {h for h, us in enemy.items() if attackable(state, h, occ)}

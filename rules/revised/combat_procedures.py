@@ -78,7 +78,7 @@ from rules.core.events import (
     TerrainChosen,
     UnitEliminated,
 )
-from rules.core.gunboats import GUNBOAT, without_gunboats
+from rules.core.gunboats import GUNBOAT, combat_occupants
 from rules.core.handlers import Dice, apply
 from rules.core.scenario import other_side
 from rules.core.state import COMBAT, MOVEMENT, State
@@ -161,7 +161,7 @@ def strengths(state: State, adjacent, bombarding, defenders, passive_units=None,
     defence = 0
     defending: list[str] = []
     passive: list[str] = []
-    occ = without_gunboats(state.occupants(), units)  # 9.66: a gunboat is never a defender
+    occ = combat_occupants(state)  # 9.66: a gunboat is never a defender
     for d in defenders:
         here = sorted(occ.get(d, []))
         defending.extend(here)
