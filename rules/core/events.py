@@ -264,6 +264,15 @@ class BreastworksRemoved(Event, frozen=True, tag="breastworks_removed"):
     hex: str
     reason: str
 
+class MovementRestrictionsLifted(Event, frozen=True, tag="movement_restrictions_lifted"):
+    """Antietam 20.1: ``unit`` of the other side moved across the ``hexside`` ("0612|0613"), a creek:
+    ``side``'s movement restrictions are removed for good from its next Player-Turn."""
+
+    side: Side
+    unit: str
+    hexside: str
+    case: str
+
 # -- victory -----------------------------------------------------------------------------------------
 
 class VictoryPointsAwarded(Event, frozen=True, tag="victory_points_awarded"):
@@ -325,6 +334,7 @@ EVENT_TYPES: tuple[type[Event], ...] = (
     BreastworksRemoved,
     VictoryPointsAwarded,
     VictoryDetermined,
+    MovementRestrictionsLifted,
 )
 
 AnyEvent = Union[EVENT_TYPES]  # noqa: UP007 - a declared tuple of types

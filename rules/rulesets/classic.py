@@ -42,6 +42,7 @@ from rules.procedures import (
     night,
     outcomes,
     reinforcements,
+    restrictions,
     retreat,
     sequence,
     trains,
@@ -171,8 +172,10 @@ HANDLERS = Handlers(
         UnitAdvanced: retreat.apply_unit_advanced,
         VictoryPointsAwarded: victory.apply_awarded,
         VictoryDetermined: victory.apply_determined,
+        ev.MovementRestrictionsLifted: restrictions.apply_lifted,  # Antietam 20.1
     },
-    after_command=(trains.automatic_retreats, victory.award_during_play),  # Chickamauga 19.11; 20.11
+    # Chickamauga 19.11; 20.11; Antietam 20.1
+    after_command=(trains.automatic_retreats, victory.award_during_play, restrictions.lift_on_crossing),
     phase_end_checks=(
         (None, stacking.check_stacking_at_end_of_phase),  # 5.32
         ("combat", combat.check_attacks_made),  # 7.11

@@ -178,6 +178,9 @@ export class Board {
         st.scored = add(st.scored || [], [`exited:${d.unit}`]);
         this.lastMove = { unit: d.unit, path: d.path };
         return `${this.name(d.unit)} exits the map at ${d.path[d.path.length - 1]} (${d.cost} MP)`;
+      case "movement_restrictions_lifted": // Antietam 20.1: removed for good after a creek crossing
+        st.released = add(st.released || [], [d.side]);
+        return `${SIDE_NAME[d.side]} movement restrictions removed for good: ${this.name(d.unit)} crossed ${d.hexside} (${d.case})`;
       case "reinforcement_lost":
         st.eliminated = [...st.eliminated, d.unit];
         return `${this.name(d.unit)} did not enter and is lost`;

@@ -21,6 +21,7 @@ from rules.core.components.ferries import Ferries
 from rules.core.components.gunboats import GunboatWaters
 from rules.core.components.immobile_artillery import ImmobileArtillery
 from rules.core.components.line_of_communications import LineOfCommunications
+from rules.core.components.may_not_move import MayNotMove
 from rules.core.components.movement_quota import MovementQuota
 from rules.core.components.night_movement import NightMovement
 from rules.core.components.reinforcements import Reinforcements
@@ -59,6 +60,7 @@ class Battle(Component, frozen=True):
     retreat_before_combat: RetreatBeforeCombat | None = None  # Chickamauga 20.0
     exits: Exits | None = None  # Chickamauga 18.0
     trains: Trains | None = None  # Chickamauga 19.0
+    may_not_move: MayNotMove | None = None  # Antietam 20.2
 
     def components(self) -> list[Component]:
         """The battle's components, those with their defaults included, in the order above."""
@@ -66,9 +68,12 @@ class Battle(Component, frozen=True):
 
     def movement_restrictions(self) -> tuple[Restriction, ...]:
         """Who may not move, beyond the standard rules: each returns a RuleViolation or None. In this
-        order, so that a unit refused for two reasons is given the first: 16.11, 17.2, 17.11."""
+        order, so that a unit refused for two reasons is given the first: 16.11, Antietam 20.2, 17.2,
+        17.11."""
         return tuple(
-            c.restriction for c in (self.immobile_artillery, self.night_movement, self.movement_quota) if c
+            c.restriction
+            for c in (self.immobile_artillery, self.may_not_move, self.night_movement, self.movement_quota)
+            if c
         )
 
     def tracked_hexes(self) -> frozenset[str]:

@@ -1,6 +1,10 @@
 """A movement quota (Chattanooga 17.11-17.15; revised 18.11-18.15): no more than ``units`` of the
 side move in one Movement Phase, ``bonus_units`` more while the side controls ``bonus_hex`` (17.14);
 its reinforcements do not count before Game-Turn ``reinforcements_exempt_before_turn`` (17.12).
+Antietam 20.1: ``first_turn_units`` on Game-Turn One ("He may move only fifteen units on Game-Turn
+One"); ``lifted_by_enemy_crossing`` (hexside features, ["creek"]): "All movement restrictions are
+permanently removed ... in the Union Player-Turn following the movement of any Confederate unit across
+a creek hex side" (rules/procedures/restrictions.py records the crossing: ``state.released``).
 
     [exclusive.movement_quota]
     side = "union"
@@ -35,6 +39,8 @@ class MovementQuota(Component, frozen=True):
     bonus_units: Count = 0
     bonus_hex: HexNumber | None = None
     reinforcements_exempt_before_turn: Count = 0
+    first_turn_units: Count | None = None
+    lifted_by_enemy_crossing: list[str] = []
 
     def tracked_hexes(self) -> tuple[str, ...]:
         """17.14, 17.15: the bonus hex's control is tracked."""
@@ -53,9 +59,10 @@ class MovementQuota(Component, frozen=True):
     def quota(self, state: State, side: str) -> int | None:
         """How many units ``side`` may move this Movement Phase as things stand (17.11, 17.14), or
         None when the quota does not bind it."""
-        if side != self.side:
+        if side != self.side or side in state.released:  # Antietam 20.1: removed for good
             return None
-        return self.units + self.bonus_units if self._holds_bonus(state) else self.units
+        units = self.first_turn_units if state.turn == 1 and self.first_turn_units is not None else self.units
+        return units + self.bonus_units if self._holds_bonus(state) else units
 
     def used(self, state: State) -> int:
         """17.11: the units of the side that have moved this Movement Phase and count."""
@@ -72,7 +79,8 @@ class MovementQuota(Component, frozen=True):
             return None
         side = self.side
         used = self.used(state)
-        if used < self.quota(state, side):
+        quota = self.quota(state, side)
+        if quota is None or used < quota:
             return None
         with_bonus = self._holds_bonus(state)
         bonus = self.bonus_hex
