@@ -222,6 +222,7 @@ def exit_command(state: State, rng: random.Random, chance: float = 0.2) -> Comma
     21.11 iv), always); None otherwise. Draws nothing in a battle without exits."""
     from rules.core.commands import ExitMap
     from rules.procedures.exits import exit_paths
+    from rules.queries.exits import exit_hexes
 
     game = state.game
     exits = game.battle.exits
@@ -234,7 +235,8 @@ def exit_command(state: State, rng: random.Random, chance: float = 0.2) -> Comma
         for u, h in state.positions.items()
         if units[u].side == state.phasing
         and u not in state.moved
-        and min(game.grid.distance(h, x) for x in exits.hexes) <= game.movement_allowance(u)
+        and exits.may_exit(units[u].type)  # Cemetery Hill 18.2: cavalry only
+        and min(game.grid.distance(h, x) for x in exit_hexes(game)) <= game.movement_allowance(u)
     )
     for unit in near:
         if unit not in must and rng.random() >= chance:

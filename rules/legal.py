@@ -25,6 +25,7 @@ from rules.procedures.exits import exit_paths
 from rules.procedures.night import zoc_rules
 from rules.procedures.sequence import to_act, why_phase_may_not_end
 from rules.queries import stacking
+from rules.queries.exits import exit_hexes
 from rules.queries.zoc import enemy_occupied
 from rules.revised.combat_procedures import rally_candidates, rout_candidates
 from rules.revised.fieldworks import removable
@@ -304,7 +305,9 @@ def exit_choices(state: State, free: list[str]) -> dict[str, dict[str, Destinati
     out: dict[str, dict[str, Destination]] = {}
     for unit in free:
         here = state.positions[unit]
-        nearest = min(game.grid.distance(here, x) for x in exits.hexes)
+        if not exits.may_exit(game.units[unit].type):  # Cemetery Hill 18.2: cavalry only
+            continue
+        nearest = min(game.grid.distance(here, x) for x in exit_hexes(game))
         if 2 * nearest > 3 * movement.allowance_now(state, unit):
             continue
         found = {}

@@ -8,6 +8,9 @@ an ``exits`` component (rules/core/components/exits.py).
 - 18.3: the unit is removed from play for good (rules/queries/exits.py);
 - 18.6: no retreat leaves the map (a retreat goes only to hexes of the map: rules/procedures/retreat.py);
 - 18.7: any number of units may exit by the same hex.
+- Cemetery Hill 18.2: only the ``unit_types`` (cavalry) exit, from any hex of the exit ``edges`` (east,
+  south), for ``cost`` (one) Movement Point; 20.3: ``excess_exited`` points at the end of each Union
+  Player-Turn (``award_excess_exited``, an end-of-phase step).
 
 Readings made here (docs/RULINGS.md, "Chickamauga"):
 - A unit that ends its path in an enemy zone of control (6.0: it stops there), or stands in one and
@@ -37,9 +40,10 @@ from rules.procedures.movement import (
     why_unit_may_not_move,
 )
 from rules.procedures.night import zoc_rules
+from rules.procedures.sequence import phases
 from rules.queries.control import entered
 from rules.queries.edges import on_edge
-from rules.queries.exits import EXITED, exited, has_exited
+from rules.queries.exits import EXITED, exit_hexes, exited, exited_of, has_exited
 
 
 def exit_problem(state: State, unit: str, path: tuple[str, ...]) -> RuleViolation | None:
@@ -55,8 +59,12 @@ def exit_problem(state: State, unit: str, path: tuple[str, ...]) -> RuleViolatio
     here = state.positions[unit]
     if not path or path[0] != here:
         return game.violation("movement", f"an exit of {name} must start at its hex {here}")
-    if path[-1] not in exits.hexes:
-        listed = ", ".join(exits.hexes)
+    kind = game.units[unit].type
+    if not exits.may_exit(kind):  # Cemetery Hill 18.2 "Only cavalry units may exit the map sheet"
+        allowed = " or ".join(exits.unit_types)
+        return game.violation("exits", f"{name} may not exit the map: only {allowed} units may ({kind})")
+    if path[-1] not in exit_hexes(game):
+        listed = ", ".join([*exits.hexes, *(f"the {e} edge" for e in exits.edges)])
         return game.violation("exits", f"{name} may exit the map only at {listed}, not at {path[-1]}")
     try:
         cost = check_path(state, unit, path) if len(path) > 1 else 0
@@ -97,11 +105,11 @@ def exit_paths(state: State, unit: str) -> dict[str, tuple[str, ...]]:
     """The exits ``unit`` may make now: for each exit hex, a cheapest path to it (the legal moves)."""
     game = state.game
     exits = game.battle.exits
-    if exits is None or why_unit_may_not_move(state, unit) is not None:
+    if exits is None or not exits.may_exit(game.units[unit].type) or why_unit_may_not_move(state, unit) is not None:
         return {}
     reach = reachable(state, unit)
     out = {}
-    for h in exits.hexes:
+    for h in exit_hexes(game):
         if h in reach.cost:
             path = reach.path(h) if h != reach.origin else (h,)
             if exit_problem(state, unit, path) is None:
@@ -151,3 +159,32 @@ def exit_points(state: State) -> list[VictoryPointsAwarded]:
             side = other_side(game.units[must.unit].side)
             out.append(VictoryPointsAwarded(side=side, points=must.points, kind="not_exited", subject=must.unit, case=game.case("exits.must_exit")))
     return out
+
+
+# -- Cemetery Hill 20.3: exited cavalry ------------------------------------------------------------------
+def excess_award(state: State, turn: int) -> VictoryPointsAwarded | None:
+    """20.3: ``excess_exited.points`` to its side for each of its exited units (of the exit types) in
+    excess of the enemy's, counted now; None when there is no excess (or no such rule)."""
+    game = state.game
+    exits = game.battle.exits
+    rule = exits.excess_exited if exits is not None else None
+    if rule is None:
+        return None
+    mine = exited_of(state, rule.side, exits.unit_types)
+    theirs = exited_of(state, other_side(rule.side), exits.unit_types)
+    if mine <= theirs:
+        return None
+    points = rule.points * (mine - theirs)
+    return VictoryPointsAwarded(side=rule.side, points=points, kind="excess_exited", subject=str(turn), case=game.case("exits.excess"))
+
+
+def award_excess_exited(state: State) -> list[Event]:
+    """20.3, as a phase ends: "At the end of each Union Player-Turn, each Player determines the
+    cumulative total of his Cavalry units which have exited the map sheet up to that point"; the
+    Confederate is awarded five Victory Points for each of his in excess of the Union's."""
+    exits = state.game.battle.exits
+    rule = exits.excess_exited if exits is not None else None
+    if rule is None or state.phasing != rule.at_end_of or state.phase != phases(state)[-1]:
+        return []  # not the end of the side's Player-Turn (4.0: its last phase)
+    award = excess_award(state, state.turn)
+    return [award] if award is not None else []

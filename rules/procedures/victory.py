@@ -25,8 +25,10 @@ from rules.core.components.victory import VictoryPoints
 from rules.core.events import (
     Event,
     GameEnded,
+    PhaseEnded,
     ReinforcementLost,
     UnitEliminated,
+    UnitExited,
     VictoryDetermined,
     VictoryPointsAwarded,
 )
@@ -34,6 +36,7 @@ from rules.core.handlers import apply
 from rules.core.scenario import SIDES, other_side
 from rules.core.state import State
 from rules.procedures.exits import exit_points
+from rules.procedures.sequence import phases
 from rules.queries.communications import cut_off
 
 
@@ -168,6 +171,7 @@ def apply_determined(state: State, event: VictoryDetermined) -> None:
 def recount(start: State, events: Iterable[Event]) -> dict[str, int]:
     """The victory points of the game whose log is ``events`` (from ``start``), counted from the log
     itself: eliminations from the elimination events, first control from every path a unit took,
+    Cemetery Hill 20.3's exited units from the exits before each Union Player-Turn's end,
     end-of-game points from the final position. Equal to the state's points when the bookkeeping is
     right (a property test checks it)."""
     game = start.game
@@ -177,8 +181,16 @@ def recount(start: State, events: Iterable[Event]) -> dict[str, int]:
     controlled = {h for h in first.hexes if start.control.get(h) == first.side} if first else set()
     final = start.copy()
     ended = False
+    exits = game.battle.exits
+    excess = exits.excess_exited if exits is not None else None
+    left: dict[str, int] = {s: 0 for s in SIDES}  # Cemetery Hill 20.3: units exited so far, by side
     for e in events:
+        if excess is not None and isinstance(e, PhaseEnded) and e.side == excess.at_end_of and e.phase == phases(final, e.turn)[-1]:
+            more = left[excess.side] - left[other_side(excess.side)]
+            totals[excess.side] += excess.points * max(0, more)
         apply(final, e)
+        if isinstance(e, UnitExited) and exits.may_exit(game.units[e.unit].type):
+            left[game.units[e.unit].side] += 1
         if isinstance(e, UnitEliminated | ReinforcementLost):
             side = other_side(game.units[e.unit].side)
             totals[side] += p.for_elimination(side, game.units[e.unit].strength) if p else 0

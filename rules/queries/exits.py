@@ -6,6 +6,7 @@ to come."""
 from __future__ import annotations
 
 from rules.core.state import State
+from rules.queries.edges import on_edge
 
 EXITED = "exited:"
 
@@ -17,3 +18,29 @@ def has_exited(state: State, unit: str) -> bool:
 def exited(state: State) -> list[str]:
     """The units that have exited, in the order of the order of battle."""
     return [u.id for u in state.game.scenario.units if EXITED + u.id in state.scored]
+
+
+def exit_hexes(game) -> tuple[str, ...]:
+    """The hexes units may exit the map from: the battle's exit hexes (Chickamauga 18.1) and every hex
+    of its exit edges (Cemetery Hill 18.2), sorted; none without exits. Worked out once per game."""
+    cached = game.__dict__.get("_exit_hexes")
+    if cached is None:
+        exits = game.battle.exits
+        hexes: set[str] = set()
+        if exits is not None:
+            hexes.update(h for h in exits.hexes if h in game.terrain)
+            for edge in exits.edges:
+                hexes |= on_edge(game, edge)
+        cached = tuple(sorted(hexes))
+        game.__dict__["_exit_hexes"] = cached
+    return cached
+
+
+def exited_of(state: State, side: str, unit_types: list[str] | tuple[str, ...] = ()) -> int:
+    """Cemetery Hill 20.3: how many units of ``side`` (of ``unit_types``; any when empty) have exited."""
+    units = state.game.units
+    return sum(
+        1
+        for u in exited(state)
+        if units[u].side == side and (not unit_types or units[u].type in unit_types)
+    )

@@ -234,6 +234,7 @@ HANDLERS = Handlers(
         rm.blocked_reinforcements,  # 5.5
         rm.remove_unfinished_breastworks,  # 10.35
         rcp.record_stationary,  # 12.16
+        exits.award_excess_exited,  # a battle's exits (Cemetery Hill 20.3)
     ),
     start_of_phase=(*CLASSIC_HANDLERS.start_of_phase, rcp.combat_phase_begins),  # 12.34, 12.32
     end_of_game_turn=CLASSIC_HANDLERS.end_of_game_turn,

@@ -15,8 +15,20 @@ from an exit hex, through contiguous road hexes free of enemy units, off the map
     line_to_edge = [{ side = "confederate", edge = "east" }]
     must_exit = [{ unit = "us-train", points = 10 }]
 
-The command and its points are rules/procedures/exits.py; whether a unit has exited,
-rules/queries/exits.py.
+Cemetery Hill 18.2, 20.3: ``edges`` instead of (or beside) ``hexes``: a unit may exit from any hex of
+these map edges; ``unit_types``: only units of these types may exit ("Only cavalry units may exit the
+map sheet"; absent: any); ``excess_exited`` {side, points, at_end_of}: at the end of each Player-Turn of
+``at_end_of``, ``side`` scores ``points`` for each unit it has exited so far in excess of the number
+the enemy has exited so far (20.3: five to the Confederate at the end of each Union Player-Turn).
+
+    [exclusive.exits]
+    edges = ["east", "south"]
+    unit_types = ["cavalry"]
+    cost = 1
+    excess_exited = { side = "confederate", points = 5, at_end_of = "union" }
+
+The command and its points are rules/procedures/exits.py; whether a unit has exited and where units may
+exit, rules/queries/exits.py.
 """
 
 from __future__ import annotations
@@ -26,7 +38,7 @@ from typing import Literal
 import msgspec
 
 from rules.core.components.values import Component, Count, HexNumber, UnitId
-from rules.core.scenario import Side
+from rules.core.scenario import Side, UnitType
 
 Edge = Literal["north", "south", "east", "west"]
 
@@ -45,12 +57,32 @@ class MustExit(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     points: Count
 
 
+class ExcessExited(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """Cemetery Hill 20.3: at the end of each Player-Turn of ``at_end_of``, ``points`` to ``side`` for
+    each unit it has exited in excess of the enemy's."""
+
+    side: Side
+    points: Count
+    at_end_of: Side
+
+
 class Exits(Component, frozen=True):
-    hexes: list[HexNumber]
+    hexes: list[HexNumber] = []
+    edges: list[Edge] = []
+    unit_types: list[UnitType] = []
     cost: Count = 1
     points_per_strength_point: dict[Side, Count] = {}
     line_to_edge: list[LineToEdge] = []
     must_exit: list[MustExit] = []
+    excess_exited: ExcessExited | None = None
+
+    def __post_init__(self):
+        if not self.hexes and not self.edges:
+            raise ValueError("give the exit hexes (Chickamauga 18.1) or the map edges units may exit by (Cemetery Hill 18.2)")
+
+    def may_exit(self, unit_type: str) -> bool:
+        """Cemetery Hill 18.2: "Only cavalry units may exit the map sheet" (no ``unit_types``: any unit)."""
+        return not self.unit_types or unit_type in self.unit_types
 
     def edge_for(self, side: str) -> Edge | None:
         """21.31: the edge ``side``'s line must reach for its exit points, or None (no line needed)."""
