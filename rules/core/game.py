@@ -194,6 +194,10 @@ class Game:
             return "river", f"the ferry hex {b} may be entered only through the hexsides its arrows show"
         if self.terrain[a] in (terrain.FERRY, terrain.PONTOON) and terrain.FERRY_CROSSING not in features:
             return "river", f"the ferry hex {a} may be left only through the hexsides its arrows show"
+        ferries = self.battle.ferries
+        one_way = ferries.step_problem(a, b) if ferries is not None else None  # Shiloh 20.0
+        if one_way is not None:
+            return "ferries.one_way", one_way
         return None
 
     def _zoc_extends(self, a: str, b: str) -> bool:

@@ -136,15 +136,24 @@ def artillery_barred(state: State, unit: str, ezoc: set[str]) -> set[str] | froz
     return ezoc - held
 
 
+def ferry_closed(state: State, unit: str) -> str | None:
+    """Shiloh 20.0: why ``unit`` may not use the battle's ferries now (its side; the landing
+    occupied by the enemy), or None."""
+    ferries = state.game.battle.ferries
+    return None if ferries is None else ferries.closed_to(state, state.game.units[unit].side)
+
+
 def no_entry(state: State, unit: str) -> frozenset[str]:
     """Chickamauga 19.21, 19.22: hexes ``unit`` may neither enter nor move through: a train's for every
-    other unit, every occupied hex for a train; none in a battle without trains."""
+    other unit, every occupied hex for a train; none in a battle without trains. Shiloh 20.0: and the
+    ferry hexes while the unit may not use them."""
     game = state.game
+    closed = game.ferry_hexes if ferry_closed(state, unit) is not None else frozenset()
     if game.battle.trains is None:
-        return frozenset()
+        return closed
     if game.is_train(unit):
-        return frozenset(h for u, h in state.positions.items() if u != unit)
-    return frozenset(h for u, h in state.positions.items() if game.is_train(u))
+        return closed | frozenset(h for u, h in state.positions.items() if u != unit)
+    return closed | frozenset(h for u, h in state.positions.items() if game.is_train(u))
 
 
 def reachable(
@@ -231,6 +240,8 @@ def check_path(
                 )
         if b in enemies:
             raise game.violation("enemy_occupied", f"{name} may not enter {b}: it holds an enemy unit")
+        if b in closed and b in game.ferry_hexes:
+            raise game.violation("ferries.use", f"{name} may not enter {b}: {ferry_closed(state, unit)}")  # Shiloh 20.0
         if b in closed:
             raise game.violation(
                 "trains", f"{name} may not enter {b}: no unit moves through or stacks with a train, nor a train with another unit"

@@ -322,6 +322,7 @@ def strategic_reach(state: State, unit: str):
     game = state.game
     allowance = strategic_allowance(state, unit)
     near_enemy = _within(game, enemy_occupied(state, game.units[unit].side), 2)  # 6.44
+    closed = ferries_closed(state, unit)  # Shiloh 20.0
     start = state.positions[unit]
     steps = game.steps_for(unit)
     m = game.scenario.map
@@ -333,7 +334,7 @@ def strategic_reach(state: State, unit: str):
         if c > cost[h]:
             continue
         for b, step in steps[h]:
-            if not (m.features(h, b) & terrain.ROUTES) or b in near_enemy:
+            if not (m.features(h, b) & terrain.ROUTES) or b in near_enemy or b in closed:
                 continue
             nc = c + step
             if nc <= allowance and nc < cost.get(b, 99):
@@ -344,10 +345,17 @@ def strategic_reach(state: State, unit: str):
     return Reach(start, cost, prev, ends)
 
 
+def ferries_closed(state: State, unit: str) -> frozenset[str]:
+    """Shiloh 20.0: the ferry hexes ``unit`` may not use now."""
+    from rules.procedures.movement import ferry_closed
+
+    return state.game.ferry_hexes if ferry_closed(state, unit) is not None else frozenset()
+
+
 def decide_strategic_move(state: State, command: StrategicMove, dice) -> list:
     from rules.core.events import UnitMoved
     from rules.core.handlers import apply
-    from rules.procedures.movement import check_no_dead_end
+    from rules.procedures.movement import check_no_dead_end, ferry_closed
 
     game = state.game
     problem = strategic_problem(state, command.unit)
@@ -372,6 +380,8 @@ def decide_strategic_move(state: State, command: StrategicMove, dice) -> list:
             raise game.violation(
                 "strategic.routes", f"{name} may not leave the turnpikes, roads, railways and trails at {a}-{b} by Strategic Movement"
             )
+        if b in game.ferry_hexes and (why := ferry_closed(state, command.unit)) is not None:
+            raise game.violation("ferries.use", f"{name} may not enter {b}: {why}")  # Shiloh 20.0
         if not _far(game, b, enemies):
             raise game.violation("strategic.approach", f"{name} may not come within two hexes of an enemy unit by Strategic Movement ({b})")
         cost += step_cost[(a, b)]

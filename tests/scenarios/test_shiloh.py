@@ -148,3 +148,20 @@ def test_the_set_up_is_on_land_and_apart():
     confederate = {u.hex for u in placed if u.side == "confederate"}
     # no unit starts in an enemy zone of control (the notes: the nearest are three hexes apart)
     assert min(GRID.distance(a, b) for a in union for b in confederate) == 3
+
+
+def test_the_ferry_crossing_as_20_0_describes_it():
+    # 20.0: Union units only, from the east bank (1709) into Pittsburg Landing (1508) only, closed while
+    # the Confederate occupies 1508 (18.31); three Movement Points to enter (10.1: river ferry hex 3)
+    from rules.core.game import Game
+    from rules.rulesets import get as get_ruleset
+
+    game = Game(SCENARIO, get_ruleset("revised"))
+    ferries = game.battle.ferries
+    assert ferries.sides == ["union"]
+    assert [(w.hex, w.enter_from, w.leave_to) for w in ferries.one_way] == [("1608", "1709", "1508")]
+    assert (ferries.closed_while_occupied.side, ferries.closed_while_occupied.hexes) == ("confederate", ["1508"])
+    assert game.ruleset.terrain_cost[terrain.FERRY] == 3
+    assert game.step_problem("1508", "1608") is not None and game.step_problem("1608", "1709") is not None
+    assert game.step_problem("1709", "1608") is None and game.step_problem("1608", "1508") is None
+    assert "1508" in game.control_hexes
