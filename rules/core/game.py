@@ -142,10 +142,12 @@ class Game:
 
     def bombard_range(self, unit_id: str) -> int:
         """How far the unit bombards: the rule set's artillery range (8.11, 9.12), six for a gunboat
-        (revised 9.65)."""
-        if self.units[unit_id].type == gunboats.GUNBOAT:
+        (revised 9.65), the battle's for its rifled artillery (Antietam 18.2: seven)."""
+        unit = self.units[unit_id]
+        if unit.type == gunboats.GUNBOAT:
             return self.ruleset.gunboat_range
-        return self.ruleset.bombard_range
+        rifled = self.battle.rifled(unit)
+        return self.ruleset.bombard_range if rifled is None else rifled.range
 
     # -- terrain ---------------------------------------------------------------------------------
     def step_cost_1975(self, a: str, b: str) -> int | None:

@@ -74,7 +74,11 @@ def bombard_problem(game: Game, firer: str, target: str, reach: int | None = Non
     if not in_range(game, firer, target, reach):
         d = game.grid.distance(firer, target)
         n = game.ruleset.bombard_range if reach is None else reach
-        who = "artillery bombards" if n == game.ruleset.bombard_range else "a gunboat bombards"
+        who = (
+            "artillery bombards"
+            if n == game.ruleset.bombard_range
+            else "a gunboat bombards" if n == game.ruleset.gunboat_range else "this artillery bombards"
+        )
         return "bombard", f"{target} is {d} hexes from {firer}; {who} up to {n} hexes"
     blocker = sight_blocker(game, firer, target)
     if blocker is not None:

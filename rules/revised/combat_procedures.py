@@ -170,7 +170,9 @@ def strengths(state: State, adjacent, bombarding, defenders, passive_units=None,
                 passive.append(u)  # 8.74
                 continue
             unit = units[u]
-            supported = unit.type == "artillery" and _supported(state, u, d, occ)
+            rifled = game.battle.rifled(unit)  # Antietam 18.2: no 9.53 bonus for rifled artillery
+            bonus_allowed = rifled is None or rifled.defence_bonus
+            supported = unit.type == "artillery" and bonus_allowed and _supported(state, u, d, occ)
             bonus, factor = rc.defence_factor(level_of(state, u), unit.type == "artillery", supported, bool(adjacent))
             defence += rc.stage(rc.stage(unit.strength, bonus), factor)
     right = max((rc.RIGHT_SHIFT_HEX.get(game.terrain.get(d, ""), 0) for d in defenders), default=0)
@@ -193,7 +195,8 @@ def strengths(state: State, adjacent, bombarding, defenders, passive_units=None,
         for a in attackers:
             unit = units[a.unit]
             distance = 1 if a.adjacent else _bombard_distance(game, a.hex, defenders, a.unit)
-            rf = rc.range_factor(unit.type, distance, a.adjacent)
+            rifled = game.battle.rifled(unit)  # Antietam 18.2: "not subject to Range effects"
+            rf = rc.range_factor(unit.type, distance, a.adjacent) if rifled is None or rifled.range_effects else 1
             mf = morale.attack_factor(level_of(state, a.unit)) or Fraction(1)
             attack += rc.adjusted(unit.strength, range_factor=rf, morale_factor=mf, halved=a.unit in opt.halved)
         level = table.shifted(table.column_index(attack, defence), opt.shift)
@@ -365,6 +368,20 @@ def advances_into(state: State, side: str, units, hexes) -> tuple[PendingAdvance
     return tuple(PendingAdvance(side=side, units=movers, hexes=(h,)) for h in hexes) if movers else ()
 
 
+def unaffected_by_retreat(state: State, attack: PendingAttack) -> frozenset[str]:
+    """Antietam 18.1: the defending rifled artillery "not affected by Retreat combat results when
+    attacked solely by Enemy artillery units" (every attacking unit, adjacent or bombarding, artillery)."""
+    game = state.game
+    units = game.units
+    if game.battle.rifled_artillery is None:
+        return frozenset()
+    if not all(units[u].type == "artillery" for u in (*attack.attackers, *attack.bombarding)):
+        return frozenset()
+    return frozenset(
+        u for u in attack.defending if (r := game.battle.rifled(units[u])) is not None and not r.retreat_when_bombarded
+    )
+
+
 def apply_result(emit: Emitter, attack: PendingAttack, result: str, dice: Dice) -> None:
     """8.6 (and 12.11-12.13): apply a revised result; bombarding artillery is untouched (9.15) but may
     elect to take an Ar (9.17)."""
@@ -417,10 +434,11 @@ def apply_result(emit: Emitter, attack: PendingAttack, result: str, dice: Dice) 
             )  # 9.17; ruling: never a gunboat (9.62: it moves only in its waters; 9.66)
         advances(d_side, contributing, attacking_hexes)
     elif result == table.DR:
-        guns = [u for u in d_engaged if units[u].type == "artillery"]
+        stay = unaffected_by_retreat(state, attack)  # Antietam 18.1
+        guns = [u for u in d_engaged if units[u].type == "artillery" and u not in stay]
         disorder(guns)  # 12.12: retreating artillery is Disordered without a roll
         rolls_for([u for u in d_engaged if units[u].type != "artillery"])
-        decisions.extend(PendingRetreat(side=d_side, unit=u) for u in defending)
+        decisions.extend(PendingRetreat(side=d_side, unit=u) for u in defending if u not in stay)
         advances(a_side, adjacent, attack.defenders)
     elif result == table.EX:
         at_least = sum(units[u].strength for u in defending)  # 12.26: printed strengths
@@ -432,7 +450,8 @@ def apply_result(emit: Emitter, attack: PendingAttack, result: str, dice: Dice) 
     elif result == table.EX_STAR:
         rolls_for([*adjacent, *d_engaged])  # 12.13
         decisions.append(PendingLosses(side=a_side, candidates=defending, at_least=1, then_lose=adjacent))
-        decisions.extend(PendingRetreat(side=d_side, unit=u) for u in defending)
+        stay = unaffected_by_retreat(state, attack)  # Antietam 18.1
+        decisions.extend(PendingRetreat(side=d_side, unit=u) for u in defending if u not in stay)
         advances(a_side, adjacent, attack.defenders)
     else:
         raise ValueError(f"unknown combat result {result!r}")

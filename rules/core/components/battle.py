@@ -26,6 +26,7 @@ from rules.core.components.movement_quota import MovementQuota
 from rules.core.components.night_movement import NightMovement
 from rules.core.components.reinforcements import Reinforcements
 from rules.core.components.retreat_before_combat import CAVALRY_HIGHEST_ROLL, RetreatBeforeCombat
+from rules.core.components.rifled_artillery import RifledArtillery
 from rules.core.components.schema import BattleError, convert
 from rules.core.components.town_disorders import TownDisorders
 from rules.core.components.trains import Trains
@@ -61,6 +62,7 @@ class Battle(Component, frozen=True):
     exits: Exits | None = None  # Chickamauga 18.0
     trains: Trains | None = None  # Chickamauga 19.0
     may_not_move: MayNotMove | None = None  # Antietam 20.2
+    rifled_artillery: RifledArtillery | None = None  # Antietam 18.0
 
     def components(self) -> list[Component]:
         """The battle's components, those with their defaults included, in the order above."""
@@ -91,6 +93,11 @@ class Battle(Component, frozen=True):
     def may_not_advance(self, unit: Unit) -> bool:
         """16.11: a unit that may not advance after combat."""
         return self.immobile_artillery is not None and self.immobile_artillery.may_not_advance(unit)
+
+    def rifled(self, unit: Unit) -> RifledArtillery | None:
+        """Antietam 18.0: the battle's rifled artillery parameters when ``unit`` is such artillery."""
+        r = self.rifled_artillery
+        return r if r is not None and r.binds(unit) else None
 
     def may_retreat_before_combat(self, unit: Unit) -> bool:
         """8.77: cavalry may retreat before combat; Chickamauga 20.0: and the units the battle names."""
