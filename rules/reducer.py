@@ -22,7 +22,7 @@ from rules.core.errors import RuleViolation
 from rules.core.events import Event
 from rules.core.game import Game
 from rules.core.handlers import Dice, apply
-from rules.core.scenario import Scenario
+from rules.core.scenario import Scenario, other_side
 from rules.core.state import State
 from rules.queries.trenches import initial_trenches
 from rules.rulesets import get as get_ruleset
@@ -45,7 +45,7 @@ def new_game(scenario: Scenario | Game, ruleset: str = "classic", options: dict 
         ruleset=game.ruleset.name,
         options=dict(game.options),
         turn=1,
-        phasing=sc.first_player,
+        phasing=first_side(game),
         phase=game.ruleset.day_phases[0] if 1 not in sc.night_turns else game.ruleset.night_phases[0],
         positions=positions,
         eliminated=[],
@@ -56,6 +56,13 @@ def new_game(scenario: Scenario | Game, ruleset: str = "classic", options: dict 
         breastworks=initial_trenches(game),  # revised 10.33
     )
     return state.attach(game)
+
+
+def first_side(game: Game) -> str:
+    """The side whose Player-Turn opens Game-Turn 1: the first player (4.0), unless the battle gives it
+    none then (Cemetery Hill 16.32)."""
+    first = game.scenario.first_player
+    return first if game.battle.player_turns.has_player_turn(first, 1) else other_side(first)
 
 
 def decide(state: State, command: Command, dice: Dice | None = None) -> list[Event]:

@@ -60,17 +60,23 @@ def why_phase_may_not_end(state: State) -> RuleViolation | None:
 
 
 def next_phase(state: State) -> tuple[int, Side, str] | None:
-    """(turn, side, phase) after the current phase, or None after the final Game-Turn (4.1)."""
+    """(turn, side, phase) after the current phase, or None after the final Game-Turn (4.1); a
+    Player-Turn the battle takes away is passed over (Cemetery Hill 16.32)."""
     order = phases(state)
     i = order.index(state.phase)
     if i + 1 < len(order):
         return state.turn, state.phasing, order[i + 1]
-    if state.phasing == first_player(state):
-        return state.turn, other_side(state.phasing), order[0]
-    if state.turn >= state.game.scenario.turns:
-        return None
-    turn = state.turn + 1
-    return turn, first_player(state), phases(state, turn)[0]
+    turn, side = state.turn, state.phasing
+    player_turns = state.game.battle.player_turns
+    while True:
+        if side == first_player(state):
+            side = other_side(side)
+        elif turn >= state.game.scenario.turns:
+            return None
+        else:
+            turn, side = turn + 1, first_player(state)
+        if player_turns.has_player_turn(side, turn):
+            return turn, side, phases(state, turn)[0]
 
 
 # -- EndPhase ------------------------------------------------------------------------------------

@@ -3,7 +3,7 @@ under a rule set, its ``[exclusive_overrides.<rule set>]`` blocks merged key by 
 
 Each block's name is a component's; a battle lists only the components it uses. An absent component
 is None, or, where the standard rules are one setting of it (reinforcements, town_disorders,
-artillery, breastworks, trenches, gunboats), the component with its defaults. The rules ask the battle (``rules.core.game.Game.battle``) rather than a block's raw values; the
+artillery, breastworks, trenches, gunboats, player_turns), the component with its defaults. The rules ask the battle (``rules.core.game.Game.battle``) rather than a block's raw values; the
 questions several components answer together are asked of the battle itself
 (``movement_restrictions``, ``tracked_hexes``).
 """
@@ -24,6 +24,7 @@ from rules.core.components.line_of_communications import LineOfCommunications
 from rules.core.components.may_not_move import MayNotMove
 from rules.core.components.movement_quota import MovementQuota
 from rules.core.components.night_movement import NightMovement
+from rules.core.components.player_turns import PlayerTurns
 from rules.core.components.reinforcements import Reinforcements
 from rules.core.components.retreat_before_combat import CAVALRY_HIGHEST_ROLL, RetreatBeforeCombat
 from rules.core.components.rifled_artillery import RifledArtillery
@@ -63,6 +64,7 @@ class Battle(Component, frozen=True):
     trains: Trains | None = None  # Chickamauga 19.0
     may_not_move: MayNotMove | None = None  # Antietam 20.2
     rifled_artillery: RifledArtillery | None = None  # Antietam 18.0
+    player_turns: PlayerTurns = PlayerTurns()  # Cemetery Hill 16.32 (every Player-Turn, by default)
 
     def components(self) -> list[Component]:
         """The battle's components, those with their defaults included, in the order above."""
