@@ -5,8 +5,19 @@ from __future__ import annotations
 
 from rules.core.scenario import CombatResultsTable
 
-#: Results from the attacker's point of view, worst first.
-RANK = {"Ae": 0, "Ar": 1, "Dr": 2, "Ex": 3, "De": 4}
+#: Results from the attacker's point of view, worst first (the revised table's partial results, 003 8.6:
+#: Ae* between Ae and Ar, Ex* between Dr and Ex).
+RANK = {"Ae": 0, "Ae*": 1, "Ar": 2, "Dr": 3, "Ex*": 4, "Ex": 5, "De": 6}
+
+
+def table_of(game) -> CombatResultsTable:
+    """The table a game's combats are read on: the revised book's own for every revised game (003 8.6,
+    rules/revised/crt.py), else the scenario's (1975: each game prints its own)."""
+    if game.ruleset.name == "revised":
+        from rules.revised import crt as revised  # noqa: PLC0415 - only for revised games
+
+        return CombatResultsTable(columns=list(revised.COLUMNS), rows={str(k): list(v) for k, v in revised.ROWS.items()})
+    return game.scenario.crt
 
 
 def column_distribution(table: CombatResultsTable, column: str) -> dict[str, float]:

@@ -25,7 +25,7 @@ import msgspec
 
 from eventstore.envelope import Envelope
 from replay import records
-from replay.crt_odds import RANK, column_distribution
+from replay.crt_odds import RANK, column_distribution, table_of
 from replay.games import GameCache
 from replay.history import History, NeedsState
 from replay.records import (
@@ -298,7 +298,7 @@ def _combat(game, version: int, turn: int, item, declared: dict | None, phasing:
     attack = declared["attack"] if declared else None
     passive = set(attack.passive) if attack else set()
     printed = sum(game.units[u].strength for u in item.defending if u not in passive)
-    columns = game.scenario.crt.columns
+    columns = table_of(game).columns
     attacker = declared["side"] if declared else phasing
     return Combat(
         version=version,
@@ -324,7 +324,7 @@ def _combat(game, version: int, turn: int, item, declared: dict | None, phasing:
 
 
 def _luck(game, c: Combat) -> Luck:
-    dist = column_distribution(game.scenario.crt, c.column)
+    dist = column_distribution(table_of(game), c.column)
     rank = RANK[c.result]
     worse = sum(p for r, p in dist.items() if RANK[r] < rank)
     same = dist.get(c.result, 0.0)
@@ -337,6 +337,13 @@ def _luck(game, c: Combat) -> Luck:
         "Dr": {c.attacker: 0, c.defender: 0},
         "Ex": {c.attacker: min(attack_adj, defence), c.defender: defence},
         "De": {c.attacker: 0, c.defender: defence},
+        # revised 8.6 partial results, counted at their least: one attacking unit (Ae*); one defending
+        # unit and as many attacking points (Ex*)
+        "Ae*": {c.attacker: min((u.strength for u in c.attackers), default=0), c.defender: 0},
+        "Ex*": {
+            c.attacker: min(min((u.strength for u in c.defending), default=0), attack_adj),
+            c.defender: min((u.strength for u in c.defending), default=0),
+        },
     }
     expected = {s: round(sum(p * cost[r][s] for r, p in dist.items()), 4) for s in (c.attacker, c.defender)}
     return Luck(
