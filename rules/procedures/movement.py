@@ -156,12 +156,25 @@ def no_entry(state: State, unit: str) -> frozenset[str]:
     return closed | frozenset(h for u, h in state.positions.items() if game.is_train(u))
 
 
+def surprise_moves(state: State, unit: str) -> tuple[str, ...] | None:
+    """Shiloh 19.1: the hexes ``unit`` may move to now, each one step from its hex (north or
+    north-east), or None when the surprise assault does not bind it."""
+    surprise = state.game.battle.surprise_assault
+    if surprise is None or unit not in state.positions or not surprise.binds(state, unit):
+        return None
+    return surprise.hexes_ahead(state, state.positions[unit])
+
+
 def reachable(
     state: State, unit: str, origin: str | None = None, spent: int = 0, allowance=None
 ) -> Reach:
     """Every hex ``unit`` may end a move in from ``origin`` (its hex), having already spent ``spent``
     points (a reinforcement's entry hex, 15.13). Stacking is not considered here."""
     game = state.game
+    if origin is None and spent == 0 and game.battle.surprise_assault is not None:
+        ahead = surprise_moves(state, unit)
+        if ahead is not None:  # Shiloh 19.1: one step, and only one, in the directions allowed
+            return _one_step(state, unit, ahead, allowance)
     side = game.units[unit].side
     start = state.positions[unit] if origin is None else origin
     allowance = allowance_now(state, unit) if allowance is None else allowance
@@ -201,6 +214,21 @@ def reachable(
     return Reach(start, cost, prev, ends)
 
 
+def _one_step(state: State, unit: str, ahead: tuple[str, ...], allowance) -> Reach:
+    """Shiloh 19.1: the hexes of ``ahead`` ``unit`` may move into by one step (the movement rules
+    apply to the step)."""
+    start = state.positions[unit]
+    cost: dict[str, int] = {start: 0}
+    prev: dict[str, str | None] = {start: None}
+    for b in ahead:
+        try:
+            cost[b] = check_path(state, unit, (start, b), allowance=allowance)
+        except RuleViolation:
+            continue
+        prev[b] = start
+    return Reach(start, cost, prev, [h for h in cost if h != start])
+
+
 def check_path(
     state: State, unit: str, path: tuple[str, ...], spent: int = 0, allowance=None, entering: bool = False
 ) -> int:
@@ -218,6 +246,14 @@ def check_path(
     barred = artillery_barred(state, unit, ezoc)  # revised 7.3
     one_hex = game.ruleset.always_one_hex and spent == 0 and len(path) == 2 and not entering  # revised 6.16
     gunboat = game.units[unit].type == GUNBOAT
+    if not entering and spent == 0 and game.battle.surprise_assault is not None:
+        ahead = surprise_moves(state, unit)
+        if ahead is not None and (len(path) != 2 or path[-1] not in ahead):  # Shiloh 19.1
+            raise game.violation(
+                "surprise_assault",
+                f"{name} must move one, and only one, hex {' or '.join(sorted(ahead)) or '(none open)'} "
+                f"(surprise assault, Game-Turns {', '.join(map(str, game.battle.surprise_assault.turns))})",
+            )
     cost = spent
     for i in range(1, len(path)):
         a, b = path[i - 1], path[i]
@@ -275,6 +311,28 @@ def check_path(
             f"{name} may not end its movement in the river ferry hex {path[-1]}",
         )
     return cost
+
+
+def check_surprise_moves(state: State) -> None:
+    """Shiloh 19.1 ("must move"): the surprised side's Movement Phase does not end while one of its
+    units that must move one hex, and may (a move it may legally make now), has not moved."""
+    surprise = state.game.battle.surprise_assault
+    if surprise is None or state.phasing != surprise.side or state.turn not in surprise.turns:
+        return
+    game = state.game
+    for unit, here in sorted(state.positions.items()):
+        if unit in state.moved or not surprise.binds(state, unit) or why_unit_may_not_move(state, unit):
+            continue
+        for b in reachable(state, unit).ends:
+            try:
+                decide_move(state, MoveUnit(unit, (here, b)), None)
+            except RuleViolation:
+                continue
+            raise game.violation(
+                "surprise_assault",
+                f"{game.designation(unit)} at {here} must move one hex ({', '.join(surprise.directions)}) "
+                "before the Movement Phase ends",
+            )
 
 
 # -- no dead end ---------------------------------------------------------------------------------

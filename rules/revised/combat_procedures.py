@@ -352,6 +352,9 @@ class RevisedCombat:
                 from rules.core.events import BreastworksRemoved
 
                 emit(BreastworksRemoved(hex=d, reason="its unit was attacked"))
+        surprise = state.game.battle.surprise_assault
+        if surprise is not None:  # Shiloh 19.2: "Subtract '1' from the combat die roll for any Confederate attack"
+            modifier -= surprise.die_modifier(state, head.side)
         die = roll(dice, "resolving an attack")
         result = table.result(col, die, modifier)
         emit(resolved(head, attack, col, die, result))

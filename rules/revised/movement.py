@@ -288,6 +288,9 @@ def strategic_problem(state: State, unit: str, enemies: set[str] | None = None):
         return game.violation("trains.strategic", f"{game.designation(unit)} may not use Strategic Movement")
     if strategic_allowance(state, unit) is None:
         return game.violation("movement", f"the {game.ruleset.name} rules have no strategic movement")
+    surprise = game.battle.surprise_assault
+    if surprise is not None and surprise.binds(state, unit):  # Shiloh 19.1: one hex, no more
+        return game.violation("surprise_assault", f"{game.designation(unit)} may move only one hex by the surprise assault")
     if enemies is None:
         enemies = enemy_occupied(state, game.units[unit].side)
     if not _far(game, state.positions[unit], enemies):

@@ -178,6 +178,7 @@ HANDLERS = Handlers(
     after_command=(trains.automatic_retreats, victory.award_during_play, restrictions.lift_on_crossing),
     phase_end_checks=(
         (None, stacking.check_stacking_at_end_of_phase),  # 5.32
+        ("movement", movement.check_surprise_moves),  # Shiloh 19.1 (a battle's surprise assault)
         ("combat", combat.check_attacks_made),  # 7.11
     ),
     before_end_of_phase=(effectiveness.retreat_engaged,),  # 11.31

@@ -165,3 +165,30 @@ def test_the_ferry_crossing_as_20_0_describes_it():
     assert game.step_problem("1508", "1608") is not None and game.step_problem("1608", "1709") is not None
     assert game.step_problem("1709", "1608") is None and game.step_problem("1608", "1508") is None
     assert "1508" in game.control_hexes
+
+
+def test_the_surprise_assault_binds_every_union_unit_on_game_turns_one_and_two_19_1():
+    # 19.1 on the Shiloh map: in the Union Movement Phase of Game-Turn One every Union unit may move
+    # only into its north or north-east hex, and the phase does not end before they have
+    import pytest
+
+    from rules.core.commands import EndPhase
+    from rules.core.errors import RuleViolation
+    from rules.core.game import Game
+    from rules.procedures.movement import reachable
+    from rules.reducer import execute, new_game
+    from rules.rulesets import get as get_ruleset
+
+    state = new_game(Game(SCENARIO, get_ruleset("revised")))
+    while state.phasing != "union":
+        state, _ = execute(state, EndPhase())
+    assert (state.turn, state.phase) == (1, "movement")
+    for u in SCENARIO.units:
+        if u.side == "union" and u.hex:
+            q, r = GRID.axial(u.hex)
+            ahead = {GRID.number(q, r - 1), GRID.number(q + 1, r - 1)}
+            ends = set(reachable(state, u.id).ends)
+            assert ends and ends <= ahead, u.id
+    with pytest.raises(RuleViolation) as refused:
+        execute(state, EndPhase())
+    assert refused.value.case == "19.1"

@@ -29,6 +29,7 @@ from rules.core.components.reinforcements import Reinforcements
 from rules.core.components.retreat_before_combat import CAVALRY_HIGHEST_ROLL, RetreatBeforeCombat
 from rules.core.components.rifled_artillery import RifledArtillery
 from rules.core.components.schema import BattleError, convert
+from rules.core.components.surprise_assault import SurpriseAssault
 from rules.core.components.town_disorders import TownDisorders
 from rules.core.components.trains import Trains
 from rules.core.components.trenches import Trenches
@@ -62,6 +63,7 @@ class Battle(Component, frozen=True):
     retreat_before_combat: RetreatBeforeCombat | None = None  # Chickamauga 20.0
     exits: Exits | None = None  # Chickamauga 18.0
     trains: Trains | None = None  # Chickamauga 19.0
+    surprise_assault: SurpriseAssault | None = None  # Shiloh 19.0
     may_not_move: MayNotMove | None = None  # Antietam 20.2
     rifled_artillery: RifledArtillery | None = None  # Antietam 18.0
     player_turns: PlayerTurns = PlayerTurns()  # Cemetery Hill 16.32 (every Player-Turn, by default)
