@@ -93,7 +93,8 @@ def entry_problem(state: State, unit: str, hex_: str) -> RuleViolation | None:
         return game.violation("enemy_occupied", f"{u.designation} may not enter at {hex_}: it holds an enemy unit")
     if hex_ in movement.no_entry(state, unit):  # Chickamauga 19.21, 19.22
         return game.violation("trains", f"{u.designation} may not enter at {hex_}: no unit stacks with a train")
-    if hex_ in enemy_controlled(state, u.side) and not own.may_enter_enemy_zoc:
+    blocking = u.side in game.battle.reinforcements.when_blocked  # Cemetery Hill 18.1: "controlled"
+    if hex_ in enemy_controlled(state, u.side) and (blocking or not own.may_enter_enemy_zoc):
         return game.violation(
             "reinforcements.enemy_zoc",
             f"{u.designation} may not enter at {hex_}: the entry hex is in an enemy zone of control",

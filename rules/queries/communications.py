@@ -15,8 +15,8 @@ judged (a unit in an enemy zone of control may still trace one out of it); any a
 may be entered, whatever its terrain or hexside (as for 21.32); no limit of length.
 
 Cemetery Hill 20.4 (the ``friendly_edges`` form): "a road which in turn leads off a Friendly map edge" is
-a road hex of that edge (a hex of the edge with a road hexside: rules/queries/edges.py); 0127, the
-south-west corner, is on the west edge. The path, road included, enters no hex holding an enemy unit nor
+a hex of that edge where a road ends (rules/queries/edges.py ``road_ends``: a road that only runs along
+the edge does not lead off it); 0127, the south-west corner, is on the west edge. The path, road included, enters no hex holding an enemy unit nor
 an enemy-controlled hex, except a hex holding a friendly unit ("regardless of Enemy Zones of Control");
 any length; any adjacent hex of the map. A reinforcement not entered traces from its entry hexes.
 """

@@ -27,12 +27,18 @@ def on_edge(game, edge: str) -> frozenset[str]:
     return cached
 
 
-def roads_off_edge(game, edge: str) -> list[str]:
-    """Cemetery Hill 20.4: the hexes where a road leads off ``edge``: its hexes with a road hexside."""
+def road_ends(game, hexes) -> list[str]:
+    """Of ``hexes`` (hexes of a map edge), those where a road leads off the map: a road ends there (the
+    hex has exactly one road hexside; a road that only runs along the edge does not leave it), sorted."""
     sides = game.scenario.map.hexsides
 
     def road(a: str, b: str) -> bool:
         s = sides.get(hexside(a, b))
         return s is not None and terrain.ROAD in s.features
 
-    return sorted(h for h in on_edge(game, edge) if any(road(h, n) for n in game.neighbours[h]))
+    return sorted(h for h in hexes if sum(road(h, n) for n in game.neighbours[h]) == 1)
+
+
+def roads_off_edge(game, edge: str) -> list[str]:
+    """Cemetery Hill 20.4: the hexes where a road leads off ``edge`` (``road_ends``)."""
+    return road_ends(game, on_edge(game, edge))

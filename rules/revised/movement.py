@@ -156,9 +156,12 @@ class RevisedEntry:
     - 5.0, 5.3: it may be held back, and enters later at its entry hexes; 5.5: one that *could not*
       enter on its scheduled Game-Turn (``state.blocked``, ``blocked_reinforcements``) may on a later
       one also enter at a map-edge hex within three hexes of one of them.
+    - Cemetery Hill 18.1 (``[exclusive.reinforcements] when_blocked``): instead of 5.4 and 5.5, an entry
+      hex controlled or occupied by an enemy unit blocks it; delayed, it enters on a later Game-Turn only
+      at the next unblocked map-edge (road) hex toward the directions given (``next_unblocked``).
     """
 
-    may_enter_enemy_zoc = True  # 5.4
+    may_enter_enemy_zoc = True  # 5.4 (Cemetery Hill 18.1: not a side with ``when_blocked``, ``entry_problem``)
 
     def entry_hexes(self, state: State, unit: str) -> list[str]:
         game = state.game
@@ -166,6 +169,9 @@ class RevisedEntry:
         hexes = scheduled_entry(game, unit)
         if u.arrives is None or state.turn <= u.arrives or unit not in state.blocked:
             return hexes  # 5.0: held back by choice, it enters where it was scheduled to
+        instead = game.battle.reinforcements.when_blocked.get(u.side)
+        if instead is not None:  # Cemetery Hill 18.1, instead of 5.5
+            return next_unblocked(state, u.side, hexes, instead)
         near = [h for h in _edge_hexes_near(game, u.entry) if h not in hexes]  # 5.5
         if u.type == gunboats.GUNBOAT:
             sea = gunboats.waters(game)
@@ -196,16 +202,58 @@ def blocked_reinforcements(state: State) -> list[Event]:
     if state.phase != MOVEMENT:
         return []
     game = state.game
+    when_blocked = game.battle.reinforcements.when_blocked
+    barred: set[str] = set()
+    if state.phasing in when_blocked:  # Cemetery Hill 18.1: "controlled or occupied by an Enemy unit"
+        from rules.queries.zoc import enemy_controlled
+
+        barred = enemy_occupied(state, state.phasing) | enemy_controlled(state, state.phasing)
     blocked = tuple(
         u
         for u in due(state)
         if game.units[u].arrives == state.turn
         and (
-            why_may_not_enter(state, u) is not None
+            all(h in barred for h in scheduled_entry(game, u))
+            if state.phasing in when_blocked
+            else why_may_not_enter(state, u) is not None
             or all(entry_problem(state, u, h) is not None for h in scheduled_entry(game, u))
         )
     )
     return [ReinforcementsBlocked(units=blocked)] if blocked else []
+
+
+def _toward(game, origin: str, hex_: str, directions) -> bool:
+    """Cemetery Hill 18.1: does ``hex_`` lie to the ``directions`` ("and/or": any of them) of
+    ``origin``? North and south by the hexes' heights (a lower column's hexes sit half a hex lower)."""
+    lower = 0 if game.scenario.map.lower_columns == "even" else 1
+
+    def at(h):
+        c, r = int(h[:2]), int(h[2:])
+        return c, 2 * r + (1 if c % 2 == lower else 0)
+
+    (c0, y0), (c, y) = at(origin), at(hex_)
+    checks = {"north": y < y0, "south": y > y0, "east": c > c0, "west": c < c0}
+    return any(checks[d] for d in directions)
+
+
+def next_unblocked(state: State, side: Side, origins: list[str], instead) -> list[str]:
+    """Cemetery Hill 18.1: the next unblocked map-edge hex (with ``instead.road`` a map-edge road hex: a
+    road leads off the map there, rules/queries/edges.py ``road_ends``) toward
+    ``instead.toward`` from the original entry hexes: the nearest of them neither enemy-occupied nor
+    enemy-controlled now (ties: the lower hex number); [] when there is none."""
+    from rules.queries.edges import road_ends
+    from rules.queries.zoc import enemy_controlled
+
+    game = state.game
+    barred = enemy_occupied(state, side) | enemy_controlled(state, side)
+    candidates = road_ends(game, edge_hexes(game)) if instead.road else sorted(edge_hexes(game))
+    grid = game.grid
+    best = sorted(
+        (min(grid.distance(h, o) for o in origins), h)
+        for h in candidates
+        if h not in origins and h not in barred and any(_toward(game, o, h, instead.toward) for o in origins)
+    )
+    return [best[0][1]] if best else []
 
 
 def scheduled_entry(game, unit: str) -> list[str]:

@@ -4,12 +4,41 @@ book, 5.0-5.5) a reinforcement may be held back and enter later.
 
     [exclusive.reinforcements]
     lost_if_not_entered = true
+
+Cemetery Hill 18.1, instead of the revised 5.4 and 5.5: "If a Reinforcement hex is controlled or
+occupied by an Enemy unit, the Reinforcement units are delayed one Game-Turn. Union arrival is on the
+next unblocked map edge road hex to the south and/or east of the original entry hex. Confederate
+arrival must be on the next unblocked map edge hex north and/or west of the original entry hex."
+``when_blocked`` {side: {toward, road}}: no reinforcement of the side enters at a hex in an enemy zone
+of control (nor, as ever, one holding an enemy unit); one whose entry hexes all are so at the end of
+its Movement Phase is delayed, and on a later Game-Turn enters only at the nearest map-edge hex (a road
+hex with ``road``) lying ``toward`` one of the directions (north, south, east, west) from its entry hex
+that is then neither enemy-occupied nor enemy-controlled (rules/revised/movement.py).
+
+    [exclusive.reinforcements]
+    when_blocked = { union = { toward = ["south", "east"], road = true }, confederate = { toward = ["north", "west"] } }
 """
 
 from __future__ import annotations
 
+from typing import Literal
+
+import msgspec
+
 from rules.core.components.values import Component
+from rules.core.scenario import Side
+
+Direction = Literal["north", "south", "east", "west"]
+
+
+class WhenBlocked(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """Cemetery Hill 18.1: where a side's blocked reinforcements arrive instead: the next unblocked
+    map-edge hex ``toward`` these directions ("and/or": any of them), a road hex when ``road``."""
+
+    toward: list[Direction]
+    road: bool = False
 
 
 class Reinforcements(Component, frozen=True):
     lost_if_not_entered: bool = False
+    when_blocked: dict[Side, WhenBlocked] = {}
