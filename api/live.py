@@ -29,14 +29,15 @@ from aiohttp import web
 from api import protocol
 from api.config import ServerConfig
 from api.protocol import Ack, Action, ProtocolError
-from api.views import session_view
+from api.views import position_view, session_view
 from eventstore.envelope import Envelope
 from eventstore.errors import Conflict, KeyMismatch, TailOverflow, UnreadableEvent, store_unavailable
 from eventstore.store import CommandKey, RedisEventStore
 from eventstore.tail import Tail
 from replay import session as decide_session
+from replay.gamerecord import GameRecord
 from replay.games import GameCache
-from replay.history import SNAPSHOT_CODE, History, HistoryError, NeedsState, apply_async, load
+from replay.history import SNAPSHOT_CODE, History, HistoryError, NeedsState, apply_async, decode_entry, load
 from replay.records import UndoAccepted
 from replay.visibility import delayed, listing, visible_version
 from rules.core import commands as rules_commands
@@ -114,6 +115,7 @@ class Connection:
         self.ws = ws
         self.seat: str | None = None
         self.wants_choices = False
+        self.wants_view = False  # sent `view` messages rather than events and snapshots
         self.choices_key: bytes | None = None
         self.queue_size = queue_size
         self.max_buffered = queue_size * 8192
@@ -195,6 +197,12 @@ class LiveGame:
         self.recent: deque[tuple[int, bytes, Envelope]] = deque(maxlen=self.config.recent_events)
         self.delay = 0  # the game's spectator delay (events)
         self.view: History | None = None  # what spectators see, `delay` events behind (None: no delay)
+        # The records of the game and of the spectators' view (replay/gamerecord.py), built when a
+        # connection first asks for views, then folded beside the histories.
+        self.record: GameRecord | None = None
+        self.view_record: GameRecord | None = None
+        self._views: dict[tuple[int, int, str | None], protocol.PositionView] = {}  # by (history, version, role)
+        self._state_json: dict[tuple[int, int], bytes] = {}  # by (history, version)
         self._act_lock = asyncio.Lock()
         self._advance_lock = asyncio.Lock()
         self._seed: bytes | None = None
@@ -295,6 +303,8 @@ class LiveGame:
                 if envelope.version <= self.history.version:
                     continue
                 item = await apply_async(self.history, self.store, envelope)  # may read the store
+                if self.record is not None:
+                    self.record.apply(envelope.version, item, self.history.game)
                 if envelope.command_id:
                     seen = self._keys.get((envelope.actor, envelope.command_id))
                     first = seen[0] if seen is not None else envelope.version
@@ -314,13 +324,16 @@ class LiveGame:
     async def _broadcast(self, encoded: list[bytes], undone: bool) -> None:
         everyone = list(self.conns)
         players = everyone if self.view is None else [c for c in everyone if c.seat is not None]
+        plain = [c for c in players if not c.wants_view]
         frame = text_frame(protocol.events_message(encoded))
-        for conn in players:
+        for conn in plain:
             conn.send_frame(frame)
         if undone:
             snapshot = text_frame(self.snapshot_message("undo"))
-            for conn in players:
+            for conn in plain:
                 conn.send_frame(snapshot)
+        if self.record is not None:
+            self._send_views([c for c in players if c.wants_view], self.history, self.record)
         if self.view is not None:
             await self._advance_view([c for c in everyone if c.seat is None])
         self._choices_soon()
@@ -342,9 +355,13 @@ class LiveGame:
         target = visible_version(self.history, self.delay)
         parts = []
         undone = False
+        viewing = [c for c in spectators if c.wants_view]
+        spectators = [c for c in spectators if not c.wants_view]
         for version, data, envelope in self.recent:
             if view.version < version <= target and version == view.version + 1:
                 item = await apply_async(view, self.store, envelope)
+                if self.view_record is not None:
+                    self.view_record.apply(version, item, view.game)
                 parts.append(data)
                 undone = undone or isinstance(item, UndoAccepted)
         if view.version < target:  # the recent events no longer reach back to the view: reload it
@@ -352,11 +369,20 @@ class LiveGame:
             snapshot = text_frame(self.snapshot_message("behind", self.view))
             for conn in spectators:
                 conn.send_frame(snapshot)
+            if viewing:
+                self.view_record = await self._build_record(self.view)
+                self.view_record.changed()
+                for conn in viewing:  # the whole record again
+                    conn.send(self.view_message(conn.seat, self.view, self.view_record, whole=True))
+            else:
+                self.view_record = None
             return
         if parts:
             frame = text_frame(protocol.events_message(parts))
             for conn in spectators:
                 conn.send_frame(frame)
+            if self.view_record is not None:
+                self._send_views(viewing, view, self.view_record)
         if undone:
             snapshot = text_frame(self.snapshot_message("undo", view))
             for conn in spectators:
@@ -365,6 +391,60 @@ class LiveGame:
     def history_for(self, seat: str | None) -> History:
         """The history a seat sees (spectators: the delayed view, when the game has a delay)."""
         return self.view if seat is None and self.view is not None else self.history
+
+    # -- views (api/views.py position_view) and the record ---------------------------------------------
+    async def _build_record(self, history: History) -> GameRecord:
+        """The record of the game up to `history`'s version, folded from the whole log."""
+        record = GameRecord(history.game)
+        async for envelope in self.store.read(self.game_id, 1, history.version):
+            record.apply(envelope.version, decode_entry(envelope))
+        return record
+
+    def record_for(self, seat: str | None) -> GameRecord | None:
+        return self.view_record if seat is None and self.view is not None else self.record
+
+    def position(self, seat: str | None, history: History, record: GameRecord) -> protocol.PositionView:
+        """The view of `history` for `seat` (None: every spectator): computed once per version and
+        role, the rules state's JSON once per version."""
+        key = (id(history), history.version, seat)
+        found = self._views.get(key)
+        if found is None:
+            if len(self._views) > 16:
+                self._views.clear()
+                self._state_json.clear()
+            at = (id(history), history.version)
+            state_json = self._state_json.get(at)
+            if state_json is None:
+                state_json = self._state_json[at] = rules_state.encode_json(history.state)
+            found = self._views[key] = position_view(history, record, seat, state_json)
+        return found
+
+    def view_message(
+        self, seat: str | None, history: History, record: GameRecord, *, whole: bool, change=None
+    ) -> bytes:
+        keep, lines = (0, record.lines) if whole else change
+        return protocol.encode(
+            protocol.ViewOut(
+                version=history.version,
+                time=history.time,
+                view=self.position(seat, history, record),
+                record_keep=keep,
+                record=lines,
+            )
+        )
+
+    def _send_views(self, conns: list[Connection], history: History, record: GameRecord) -> None:
+        """After a batch of events: each role's view (one frame per role, the spectators' shared) and
+        the record's change since the last batch."""
+        change = record.changed()
+        frames: dict[str | None, bytes] = {}
+        for conn in conns:
+            frame = frames.get(conn.seat)
+            if frame is None:
+                frame = frames[conn.seat] = text_frame(
+                    self.view_message(conn.seat, history, record, whole=False, change=change)
+                )
+            conn.send_frame(frame)
 
     def snapshot_message(self, reason: str, history: History | None = None) -> bytes:
         h = history or self.history
@@ -456,6 +536,9 @@ class LiveGame:
         """Bring `conn` up to date from `last_version` (events, or a snapshot) and follow the game."""
         self.admit()
         await self.check_last_version(conn.seat, last_version)
+        if conn.wants_view:
+            await self._attach_viewing(conn)
+            return
         h = self.history_for(conn.seat)
         fetched: list[tuple[int, bytes]] = []
         oldest = self.recent[0][0] if self.recent else h.version + 1
@@ -480,6 +563,24 @@ class LiveGame:
                 conn.send(self.snapshot_message(reason, h))
             elif parts:
                 conn.send(protocol.events_message(parts))
+            self.conns.add(conn)
+            self._offer_choices([conn])
+
+    async def _attach_viewing(self, conn: Connection) -> None:
+        """A connection that asked for views: the view now and the whole record, whatever version it
+        had (a reload, a late joiner, a spectator all get the same record as the players)."""
+        async with self._advance_lock:
+            h = self.history_for(conn.seat)
+            spectating = conn.seat is None and self.view is not None
+            record = self.view_record if spectating else self.record
+            if record is None:
+                record = await self._build_record(h)
+                record.changed()  # what the next batch changes is sent from here
+                if spectating:
+                    self.view_record = record
+                else:
+                    self.record = record
+            conn.send(self.view_message(conn.seat, h, record, whole=True))
             self.conns.add(conn)
             self._offer_choices([conn])
 

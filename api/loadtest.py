@@ -16,8 +16,9 @@ show, rather than longer latencies).
 
 Every game and spectator connects first; the measured period (`duration`) starts once all are.
 Measured: command latency (sending a command until its `ack`), broadcast latency (an event's
-append time, stamped by the server, until a spectator, or with no spectators the opponent's socket,
-has it; one clock, loopback), with ``choices`` reach latency (sending a `reach` until its reply)
+append time, stamped by the server, until a spectator has the server's `view` after it (spectators
+watch as the web client does: hello ``view``), or with no spectators until the opponent's socket has
+the event; one clock, loopback), with ``choices`` reach latency (sending a `reach` until its reply)
 and how many reaches were asked and came back empty, errors, and events appended per second. Every
 loop ends at the deadline; nothing here talks to anything but the given server.
 """
@@ -56,9 +57,18 @@ class ReachIn(msgspec.Struct, frozen=True, kw_only=True, tag_field="type", tag="
     destinations: msgspec.Raw
 
 
+class ViewIn(msgspec.Struct, frozen=True, kw_only=True, tag="view", tag_field="type"):
+    """The server's `view`, as far as a spectator here reads it: its version and the append time of
+    its newest event (the view and the record are left unread)."""
+
+    version: int
+    time: int
+
+
 _decoder = msgspec.json.Decoder(
     Union[  # noqa: UP007 - a runtime union for msgspec
-        tuple(t for t in ServerMessageType.__args__ if t.__struct_config__.tag != "reach") + (ReachIn,)
+        tuple(t for t in ServerMessageType.__args__ if t.__struct_config__.tag not in ("reach", "view"))
+        + (ReachIn, ViewIn)
     ]
 )
 
@@ -357,18 +367,16 @@ async def spectate(run: Run, slot: Slot) -> None:
             continue
         leave = asyncio.create_task(_leave_when_done(run, changed, ws))
         try:
-            await ws.send_json({"type": "hello", "game_id": gid, "spectate": True, "last_version": 0})
+            # As the web client watches: the server's view of the game after every batch of events.
+            await ws.send_json({"type": "hello", "game_id": gid, "spectate": True, "last_version": 0, "view": True})
             since = None  # the welcome's version: what comes after it is broadcast, not catch-up
             async for frame in ws:
                 if frame.type != aiohttp.WSMsgType.TEXT:
                     continue
                 message = _decoder.decode(frame.data)
-                if isinstance(message, Events):
-                    if since is not None and run.measuring.is_set():
-                        now = time.time() * 1000
-                        for event in message.events:
-                            if event.version > since:
-                                figures.broadcast_ms.append(now - event.time)
+                if isinstance(message, ViewIn):
+                    if since is not None and run.measuring.is_set() and message.version > since:
+                        figures.broadcast_ms.append(time.time() * 1000 - message.time)
                 elif isinstance(message, Welcome):
                     since = message.version
                     if not counted:

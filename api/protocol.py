@@ -14,6 +14,7 @@ from typing import Annotated, Literal, Union
 
 import msgspec
 
+from replay.gamerecord import RecordLine
 from replay.records import GameFinished, SessionOptions
 from rules.legal import Destination, Refusal
 
@@ -54,13 +55,16 @@ class ClientMessage(msgspec.Struct, frozen=True, kw_only=True, tag_field="type")
 
 class Hello(ClientMessage, frozen=True, kw_only=True, tag="hello"):
     """The first message of a connection: the game, a seat token (or ``spectate``), the last version
-    the client has (0: none), and whether to receive the ``choices`` when it is this seat's turn."""
+    the client has (0: none), whether to receive the ``choices`` when it is this seat's turn, and
+    ``view``: to receive, instead of ``events`` and ``snapshot``, the server's ``view`` of the game
+    for this seat (or a spectator) and its record, at once and after every batch of events."""
 
     game_id: GameId
     token: Annotated[str, msgspec.Meta(max_length=200)] | None = None
     spectate: bool = False
     last_version: Version = 0
     choices: bool = True
+    view: bool = False
 
 
 class Action(ClientMessage, frozen=True, kw_only=True):
@@ -284,6 +288,61 @@ class Snapshot(ServerMessage, frozen=True, kw_only=True, tag="snapshot"):
     session: SessionView
 
 
+class UndoableCommand(msgspec.Struct, frozen=True, kw_only=True):
+    """An effective command an undo request may take back (5.17): its record's version, the seat,
+    how many dice it rolled, and the command in words."""
+
+    version: int
+    seat: str
+    rolls: int
+    text: str
+
+
+class LastMove(msgspec.Struct, frozen=True, kw_only=True):
+    unit: str
+    path: list[str]
+
+
+class PositionView(msgspec.Struct, frozen=True, kw_only=True):
+    """The game at ``version`` as ``role`` (a seat, or null: a spectator) sees it, computed by the
+    server from its own fold: the rules ``state`` (positions, turn, phase, the pending decisions,
+    markers, victory points: as in a ``snapshot``), the ``session``, whether it is ``your_move``,
+    ``digest`` (the rules state's, hex: a ``choices`` is for this board when it came after it),
+    ``undo_detail`` (the actions an open undo request takes back, in words), ``undoable`` (a seat's
+    view only: the latest effective commands, oldest first, that an undo request may go back
+    before), ``last_move`` (the latest move, retreat or advance of this phase) and ``last_combat``
+    (the latest ``combat_resolved`` of this phase, with its ``version``). A client renders it as it
+    is: it interprets no event."""
+
+    version: int
+    head: str
+    digest: str
+    role: str | None
+    your_move: bool
+    state: msgspec.Raw
+    session: SessionView
+    undo_detail: list[str] = []
+    undoable: list[UndoableCommand] = []
+    last_move: LastMove | None = None
+    last_combat: dict | None = None
+
+
+class ViewOut(ServerMessage, frozen=True, kw_only=True, tag="view"):
+    """To a connection that said ``view`` in its ``hello``: the game as it is now (``view``, whole),
+    sent at once and after every batch of events (``time``: the append time of the newest, ms), and
+    the game's record: keep the first ``record_keep`` lines of the record you have and append
+    ``record`` (``record_keep`` 0 and the whole record on the first ``view`` of a connection). A
+    line is [version, kind, seat, text] (replay/gamerecord.py): one per command with its result,
+    one per session record; an accepted undo removes the lines of the commands it took back and
+    adds its own."""
+
+    version: int
+    time: int
+    view: PositionView
+    record_keep: int
+    record: list[RecordLine]
+
+
 class ChoicesOut(ServerMessage, frozen=True, kw_only=True, tag="choices"):
     """What the player to act may do at ``version`` (`rules.legal.Choices`): sent to that player
     after each change of the state, never to spectators."""
@@ -372,7 +431,7 @@ class ReplayFollowing(ServerMessage, frozen=True, kw_only=True, tag="replay_foll
 
 
 ServerMessageType = Union[  # noqa: UP007
-    Welcome, Events, Snapshot, ChoicesOut, ReachOut, Ack, Error, ReplayFrame, ReplayFollowing
+    Welcome, Events, Snapshot, ViewOut, ChoicesOut, ReachOut, Ack, Error, ReplayFrame, ReplayFollowing
 ]
 
 

@@ -6,9 +6,13 @@ import time
 
 import msgspec
 
-from api.protocol import DrawView, SessionView, UndoView
+from api.protocol import DrawView, LastMove, PositionView, SessionView, UndoableCommand, UndoView
+from replay.gamerecord import GameRecord
 from replay.history import History
 from replay.records import GameFinished, SessionOptions
+
+#: How many of the latest effective commands a seat's view offers to take back.
+UNDOABLE = 8
 
 
 def session_view(history: History) -> SessionView:
@@ -25,6 +29,35 @@ def session_view(history: History) -> SessionView:
         reverted=[tuple(r) for r in s.reverted],
         last_roll=s.last_roll(),
         finished=s.finished,
+    )
+
+
+def position_view(history: History, record: GameRecord, role: str | None, state_json: bytes) -> PositionView:
+    """The game as `role` (a seat; None: a spectator) sees it at `history`'s version (see
+    `api.protocol.PositionView`); `state_json` is the rules state's JSON (encoded once per version,
+    shared by every role), `record` the game's record folded to the same version."""
+    s = history.session
+    words = {c.version: c for c in s.commands}
+    detail = [record.command_text(words[v].command) for v in s.undo.takes_back if v in words] if s.undo else []
+    undoable = (
+        [UndoableCommand(version=c.version, seat=c.seat, rolls=c.rolls, text=record.command_text(c.command))
+         for c in s.commands[-UNDOABLE:]]
+        if role is not None
+        else []
+    )
+    move = record.last_move
+    return PositionView(
+        version=history.version,
+        head=history.head.hex(),
+        digest=history.digest().hex(),
+        role=role,
+        your_move=role is not None and s.to_act == role,
+        state=msgspec.Raw(state_json),
+        session=session_view(history),
+        undo_detail=detail,
+        undoable=undoable,
+        last_move=LastMove(unit=move["unit"], path=move["path"]) if move else None,
+        last_combat=record.last_combat,
     )
 
 

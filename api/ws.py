@@ -205,6 +205,7 @@ async def _hello(app: web.Application, conn: Connection, hello: Hello) -> LiveGa
         await live.check_last_version(seat, hello.last_version)
         conn.seat = seat
         conn.wants_choices = hello.choices and seat is not None
+        conn.wants_view = hello.view
         h = live.history_for(seat)
         c = h.session.created
         conn.send_message(

@@ -167,7 +167,7 @@ async def test_play_watch_undo_attack(browser, server, shot):
     for page in (union, confed, watcher):
         await until(
             page,
-            "([u, h]) => bluegray.board.state.positions[u] === h && !bluegray.board.stale",
+            "([u, h]) => bluegray.board.state.positions[u] === h",
             [MOVER, START],
         )
     assert "Units moved this phase: 0 " in await union.inner_text("#quota")

@@ -1,4 +1,6 @@
-// The game page: play a seat, or watch. The board is the server's state (model.js); what the player
+// The game page: play a seat, or watch. The board is the server's view of the game for this seat or
+// for spectators (a `view` message, held by model.js's Board as it comes: the client folds no event),
+// and the record beside it is the server's too, whole on every load. What the player
 // may do is exactly the server's `choices` for the current state: the units that may move, enter or
 // move strategically, the attacks that may be declared with their odds, the options of a pending
 // decision (resolve and reduce the odds, retreat, exchange losses, advance), and whether the phase may
@@ -11,7 +13,7 @@ import { Connection } from "./connection.js";
 import { MORALE_STYLE, RALLY_STYLE, SIDE_STYLE, counterIcon, esc } from "./counters.js";
 import { neighbours } from "./geometry.js";
 import { LEGEND_HEXSIDES, MapView, TERRAIN_STYLE } from "./map.js";
-import { Board, MORALE_NAME, RESULT_TEXT, SIDE_NAME, commandText, finishText } from "./model.js";
+import { Board, MORALE_NAME, RESULT_TEXT, SIDE_NAME, finishText } from "./model.js";
 
 export const RULESET_NAME = { classic: "classic (1975 Standard Rules)", revised: "revised (2nd edition)" };
 
@@ -62,7 +64,8 @@ export class GameView {
     this.reachWaiters = new Map();
     this.selectedHex = null;
     this.busy = false;
-    this.log = [];
+    this.record = []; // the game's record as the server keeps it: [version, kind, seat, text] lines
+    this.viewed = false; // this socket's first view came (it brings the whole record)
     this.dialogKey = null;
     this.picks = new Map(); // ticked units of a multi-unit choice (rally, rout, retreat before combat), by key
     this.build();
@@ -190,9 +193,8 @@ export class GameView {
       hello: () => ({
         game_id: this.gameId,
         ...(this.token ? { token: this.token } : { spectate: true }),
-        // After an accepted undo whose snapshot has not come, ask from before it: the server then
-        // sends the snapshot (never a board that silently missed the undo).
-        last_version: this.board.stale ? this.board.staleFrom - 1 : this.board.version,
+        last_version: this.board.version,
+        view: true, // the server's view and record, rather than events to fold
       }),
       onMessage: (m) => this.message(m),
       onState: (s, detail) => this.connState(s, detail),
@@ -243,6 +245,7 @@ export class GameView {
         this.questions = []; // a new socket: what was asked on the last one is not answered
         if (this.token && m.seat === null) this.toast("This browser's seat token was not accepted: watching instead.", "error");
         this.seat = m.seat;
+        this.viewed = false;
         if (!m.seat) {
           const badge = this.$("#seat-badge");
           badge.className = "seat-badge watcher";
@@ -250,30 +253,8 @@ export class GameView {
           for (const id of ["#end-phase", "#undo-request", "#draw-offer", "#resign", "#chat"]) this.$(id).classList.add("hidden");
         }
         break;
-      case "events": {
-        let changed = false;
-        for (const ev of m.events) {
-          if (ev.version <= this.board.version) continue;
-          if (ev.version !== this.board.version + 1) {
-            // A gap: never show a board that skipped events. Reconnect and ask again.
-            this.conn.drop();
-            return;
-          }
-          const line = this.board.applyEvent(ev);
-          if (ev.digest !== this.digest) changed = true;
-          this.digest = ev.digest;
-          if (line) this.addLog(ev.version, line, ev.type);
-          this.announce(ev);
-        }
-        if (changed) this.selectionStale();
-        break;
-      }
-      case "snapshot":
-        this.board.applySnapshot(m);
-        this.digest = null;
-        this.addLog(m.version, m.reason === "undo" ? "Undo: the board is back as it was" : "The board was brought up to date", "snapshot");
-        if (m.reason === "undo") this.toast("Undo accepted: the board is back as it was.", "info");
-        this.selectionStale();
+      case "view":
+        this.onView(m);
         break;
       case "choices":
         this.choices = { ...m, digest: this.digest };
@@ -318,15 +299,29 @@ export class GameView {
     this.render();
   }
 
-  announce(ev) {
-    const d = ev.data;
-    if (ev.type === "combat_resolved") {
-      this.toast(`Die ${d.die} at ${d.column}: ${d.result} — ${RESULT_TEXT[d.result] || ""}`, "combat", 6000);
-    } else if (ev.type === "undo_declined" && d.seat !== this.seat && this.seat) {
-      this.toast("Your undo request was declined.", "info");
-    } else if (ev.type === "draw_declined" && d.seat !== this.seat && this.seat) {
-      this.toast("Your draw offer was declined.", "info");
+  /** The server's view: the board as it is now, and the record's change (the whole record on this
+   * socket's first view: a load, a reload or a reconnection, which tells nothing as news). */
+  onView(m) {
+    const first = !this.viewed;
+    this.viewed = true;
+    const combat = this.board.lastCombat?.version;
+    const changed = m.view.digest !== this.digest;
+    this.board.applyView(m.view);
+    this.digest = m.view.digest;
+    const added = this.setRecord(first ? 0 : m.record_keep, m.record);
+    if (!first) {
+      const c = m.view.last_combat;
+      if (c && c.version !== combat) this.toast(`Die ${c.die} at ${c.column}: ${c.result} — ${RESULT_TEXT[c.result] || ""}`, "combat", 6000);
+      for (const [, kind, seat] of added) this.announce(kind, seat);
     }
+    if (changed) this.selectionStale();
+  }
+
+  /** News a new record line brings (never on a load: only lines that came as a change). */
+  announce(kind, seat) {
+    if (kind === "undo_accepted") this.toast("Undo accepted: the board is back as it was.", "info");
+    else if (kind === "undo_declined" && this.seat && seat !== this.seat) this.toast("Your undo request was declined.", "info");
+    else if (kind === "draw_declined" && this.seat && seat !== this.seat) this.toast("Your draw offer was declined.", "info");
   }
 
   selectionStale() {
@@ -343,11 +338,14 @@ export class GameView {
     this.render();
   }
 
-  addLog(version, text, type) {
-    this.log.push({ version, text, type });
-    const ol = this.$("#log");
-    ol.prepend(h("li", { value: version, class: `ev-${type}` }, h("span", { class: "v" }, `v${version}`), " ", text));
-    while (ol.children.length > 300) ol.lastChild.remove();
+  /** Keep the first `keep` lines of the record and append `lines` (the server's change); returns the
+   * lines appended. The record is shown newest first. */
+  setRecord(keep, lines) {
+    this.record = [...this.record.slice(0, keep), ...lines];
+    const shown = this.record.slice(-300).reverse();
+    this.$("#log").replaceChildren(...shown.map(([version, kind, , text]) =>
+      h("li", { value: version, class: `ev-${kind}` }, h("span", { class: "v" }, `v${version}`), " ", text)));
+    return lines;
   }
 
   toast(text, kind = "info", ms = 4500) {
@@ -381,7 +379,7 @@ export class GameView {
 
   // -- what the player may do --------------------------------------------------------------------
   live() {
-    return this.conn?.state === "live" && !this.board.stale;
+    return this.conn?.state === "live" && this.viewed;
   }
 
   /** The board on the screen: the replay's position while replaying, else the live board. */
@@ -727,7 +725,7 @@ export class GameView {
       this.$("#game").classList.add("replaying");
     }
     const board = new Board(this.scenario);
-    board.applySnapshot({ state: JSON.parse(typeof f.state === "string" ? f.state : JSON.stringify(f.state)), session: f.session, version: f.version, head: f.head });
+    board.applyFrame(f);
     this.replay.board = board;
     this.replay.frame = f;
     const slider = this.$("#replay-slider");
@@ -796,11 +794,11 @@ export class GameView {
       this.toast("An undo request is already waiting for an answer.", "info");
       return;
     }
-    if ((s.created?.options?.undo || this.info.options?.undo) === "none") {
+    if (this.undoPolicy() === "none") {
       this.toast("This game is played without undo (tournament).", "info");
       return;
     }
-    const cmds = this.board.commands.slice(-8).reverse();
+    const cmds = this.board.undoable.slice().reverse();
     if (!cmds.length) {
       this.toast("No action to take back yet.", "info");
       return;
@@ -811,7 +809,7 @@ export class GameView {
         h("li", {},
           h("label", {},
             h("input", { type: "radio", name: "undo-back", value: c.version, checked: i === 0, onchange: () => { chosen = c.version; } }),
-            ` ${SIDE_NAME[c.seat]}: ${commandText(this.board, c.command)}`,
+            ` ${SIDE_NAME[c.seat]}: ${c.text}`,
             c.rolls ? h("span", { class: "warn" }, " (a die was thrown)") : null,
           ),
         ),
@@ -824,6 +822,10 @@ export class GameView {
         h("button", { class: "primary", id: "undo-send", onclick: () => { this.closeDialog(); this.act({ type: "undo_request", back_to: chosen - 1 }); } }, "Ask to undo"),
         h("button", { onclick: () => this.closeDialog() }, "Cancel"),
       ));
+  }
+
+  undoPolicy() {
+    return this.welcome?.options?.undo || this.info.options?.undo;
   }
 
   async sendChat(e) {
@@ -851,7 +853,7 @@ export class GameView {
   /** The opponent, whom the game waits for, has been silent past the game's limit (ms left; <= 0: now). */
   silenceLeft() {
     const s = this.board.session;
-    const limit = s.created?.options?.silence_seconds ?? this.info.options?.silence_seconds;
+    const limit = this.welcome?.options?.silence_seconds ?? this.info.options?.silence_seconds;
     const waited = this.board.toAct();
     if (!this.seat || !waited || waited === this.seat || limit == null || !s.waiting_since) return Infinity;
     return s.waiting_since + limit * 1000 - Date.now();
@@ -899,7 +901,7 @@ export class GameView {
     if (u && u.seat !== this.seat) {
       const key = `undo-answer:${u.request}`;
       if (this.dialogKey !== key) {
-        const what = (s.undoDetail || []).map((t) => h("li", {}, `${SIDE_NAME[t.seat]}: ${commandText(this.board, t.command)}`));
+        const what = this.board.undoDetail.map((t) => h("li", {}, t));
         this.dialog(key, h("h3", {}, `${SIDE_NAME[u.seat]} asks to take back`),
           what.length ? h("ul", {}, what) : h("p", {}, `${u.takes_back.length} action(s), back to version ${u.back_to}.`),
           h("div", { class: "actions" },
@@ -964,9 +966,7 @@ export class GameView {
       stale.classList.remove("hidden");
       stale.textContent = this.conn.state === "gone"
         ? "This game cannot be served any more."
-        : b.stale
-          ? "An undo was accepted: fetching the board as it is now…"
-          : `${CONN_TEXT[this.conn.state]} The board shows version ${b.version} and may be behind; actions wait until the connection is back.`;
+        : `${CONN_TEXT[this.conn.state]} The board shows version ${b.version} and may be behind; actions wait until the connection is back.`;
     } else stale.classList.add("hidden");
     this.renderStatus(c);
     this.renderMap(c);
@@ -1386,7 +1386,7 @@ export class GameView {
     end.classList.toggle("refused", !!c && !c.may_end_phase);
     end.title = c && !c.may_end_phase && c.end_phase_refused ? `${c.end_phase_refused.case}: ${c.end_phase_refused.message}` : "End this phase (E)";
     const off = over || !this.live() || this.busy || !!this.replay;
-    this.$("#undo-request").disabled = off || !!s.undo || (s.created?.options?.undo === "none");
+    this.$("#undo-request").disabled = off || !!s.undo || this.undoPolicy() === "none";
     this.$("#draw-offer").disabled = off || !!s.draw;
     this.$("#resign").disabled = off;
     const left = this.silenceLeft();
