@@ -106,7 +106,8 @@ def test_no_enemy_units_adjacent_at_start_and_set_up_terrain_may_be_occupied():
         for b, sb in placed:
             if sa != sb:
                 assert GRID.distance(a, b) >= 2, (a, b)
-    for pair in (("0412", "0410"), ("0907", "0905"), ("1107", "1105"), ("1608", "1606")):
+    # and 0708 against 0606, 0508 and 0507 (the project's notes on the map)
+    for pair in (("0412", "0410"), ("0907", "0905"), ("1107", "1105"), ("1608", "1606"), ("0708", "0606"), ("0708", "0508"), ("0708", "0507")):
         assert GRID.distance(*pair) == 2
     assert all(HEXES[h] in ("clear", "forest", "rough", "forest_rough", "town") for h, _ in placed)
 
