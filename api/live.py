@@ -29,7 +29,7 @@ from aiohttp import web
 from api import protocol
 from api.config import ServerConfig
 from api.protocol import Ack, Action, ProtocolError
-from api.views import position_view, session_view
+from api.views import merge_patch, position_view, session_view
 from eventstore.envelope import Envelope
 from eventstore.errors import Conflict, KeyMismatch, TailOverflow, UnreadableEvent, store_unavailable
 from eventstore.store import CommandKey, RedisEventStore
@@ -203,6 +203,8 @@ class LiveGame:
         self.view_record: GameRecord | None = None
         self._views: dict[tuple[int, int, str | None], protocol.PositionView] = {}  # by (history, version, role)
         self._state_json: dict[tuple[int, int], bytes] = {}  # by (history, version)
+        # The view each role's view connections have, as JSON objects, by (history, role): (version, view)
+        self._sent: dict[tuple[int, str | None], tuple[int, dict]] = {}
         self._act_lock = asyncio.Lock()
         self._advance_lock = asyncio.Lock()
         self._seed: bytes | None = None
@@ -412,6 +414,7 @@ class LiveGame:
             if len(self._views) > 16:
                 self._views.clear()
                 self._state_json.clear()
+                self._sent = {k: v for k, v in self._sent.items() if k[0] in (id(self.history), id(self.view))}
             at = (id(history), history.version)
             state_json = self._state_json.get(at)
             if state_json is None:
@@ -422,16 +425,27 @@ class LiveGame:
     def view_message(
         self, seat: str | None, history: History, record: GameRecord, *, whole: bool, change=None
     ) -> bytes:
+        """The `view` message of `history` for `seat`: whole (to a connection that has nothing yet),
+        or a patch of the view this role's connections have, with the record's `change`."""
         keep, lines = (0, record.lines) if whole else change
-        return protocol.encode(
-            protocol.ViewOut(
+        view = self.position(seat, history, record)
+        plain = msgspec.json.decode(protocol.encode(view))
+        sent = self._sent.get((id(history), seat))
+        self._sent[(id(history), seat)] = (history.version, plain)
+        if whole or sent is None:
+            message = protocol.ViewOut(
+                version=history.version, time=history.time, view=view, record_keep=keep, record=lines
+            )
+        else:
+            message = protocol.ViewOut(
                 version=history.version,
                 time=history.time,
-                view=self.position(seat, history, record),
+                base=sent[0],
+                patch=merge_patch(sent[1], plain),
                 record_keep=keep,
                 record=lines,
             )
-        )
+        return protocol.encode(message)
 
     def _send_views(self, conns: list[Connection], history: History, record: GameRecord) -> None:
         """After a batch of events: each role's view (one frame per role, the spectators' shared) and

@@ -328,17 +328,21 @@ class PositionView(msgspec.Struct, frozen=True, kw_only=True):
 
 
 class ViewOut(ServerMessage, frozen=True, kw_only=True, tag="view"):
-    """To a connection that said ``view`` in its ``hello``: the game as it is now (``view``, whole),
-    sent at once and after every batch of events (``time``: the append time of the newest, ms), and
-    the game's record: keep the first ``record_keep`` lines of the record you have and append
-    ``record`` (``record_keep`` 0 and the whole record on the first ``view`` of a connection). A
-    line is [version, kind, seat, text] (replay/gamerecord.py): one per command with its result,
-    one per session record; an accepted undo removes the lines of the commands it took back and
-    adds its own."""
+    """To a connection that said ``view`` in its ``hello``: the game as it is at ``version``, sent at
+    once and after every batch of events (``time``: the append time of the newest, ms): whole
+    (``view``) on a connection's first, else as ``patch``, a JSON merge patch (RFC 7386: an object's
+    members replaced, recursively; null removes one) of the view at version ``base`` that the
+    connection has; and the game's record: keep the first ``record_keep`` lines of the record you
+    have and append ``record`` (``record_keep`` 0 and the whole record on the first ``view`` of a
+    connection). A line is [version, kind, seat, text] (replay/gamerecord.py): one per command with
+    its result, one per session record; an accepted undo removes the lines of the commands it took
+    back and adds its own."""
 
     version: int
     time: int
-    view: PositionView
+    view: PositionView | None = None
+    base: int = 0
+    patch: dict | None = None
     record_keep: int
     record: list[RecordLine]
 

@@ -61,6 +61,24 @@ def position_view(history: History, record: GameRecord, role: str | None, state_
     )
 
 
+def merge_patch(old: dict, new: dict) -> dict:
+    """The JSON merge patch (RFC 7386) that turns `old` into `new` (JSON objects as dicts): the
+    members that changed (objects patched recursively), null for those gone or become null. (A
+    member that appears with the value null is left out: absent and null read the same.)"""
+    patch = {}
+    for key, value in new.items():
+        if key not in old:
+            if value is not None:
+                patch[key] = value
+        elif old[key] != value:
+            was = old[key]
+            patch[key] = merge_patch(was, value) if isinstance(value, dict) and isinstance(was, dict) else value
+    for key in old:
+        if key not in new:
+            patch[key] = None
+    return patch
+
+
 class GameView(msgspec.Struct, frozen=True, kw_only=True):
     """One game, as GET /api/games/{id} shows it.
 

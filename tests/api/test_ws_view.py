@@ -9,19 +9,44 @@ import random
 import msgspec
 from apiharness import WsClient, new_game, play_steps
 
-from api.protocol import Ack, PositionView, ViewOut
+from api.protocol import Ack, ViewOut
 from players.selfplay import random_command
 from rules.core import state as rules_state
 
 PATIENCE = 10
 
 
+def merge(target, patch):
+    """RFC 7386: `target` with the merge patch `patch` applied."""
+    if not isinstance(patch, dict):
+        return patch
+    out = dict(target) if isinstance(target, dict) else {}
+    for key, value in patch.items():
+        if value is None:
+            out.pop(key, None)
+        else:
+            out[key] = merge(out.get(key), value)
+    return out
+
+
+def without_nulls(value):
+    """A JSON value with every null member left out (a merge patch leaves those out)."""
+    if isinstance(value, dict):
+        return {k: without_nulls(v) for k, v in value.items() if v is not None}
+    if isinstance(value, list):
+        return [without_nulls(v) for v in value]
+    return value
+
+
 class Viewer:
-    """A connection that asked for views: its latest view and its record, kept as the server says."""
+    """A connection that asked for views: its latest view and its record, kept as the server says
+    (the first view whole, then patches of the one it has)."""
 
     def __init__(self, client, game_id: str, token: str | None = None) -> None:
         self.client, self.game_id, self.token = client, game_id, token
-        self.view: PositionView | None = None
+        self.view: dict | None = None  # the view, as JSON (see PositionView)
+        self.plain: dict | None = None
+        self.sizes: list[int] = []
         self.record: list[list] = []
         self.views: list[ViewOut] = []
         self.other: list[dict] = []
@@ -35,7 +60,7 @@ class Viewer:
 
     async def until(self, version: int) -> None:
         async with asyncio.timeout(PATIENCE):
-            while self.view is None or self.view.version < version:
+            while self.view is None or self.view["version"] < version:
                 data = (await self.ws.receive()).data
                 kind = json.loads(data)["type"]
                 if kind != "view":
@@ -43,7 +68,13 @@ class Viewer:
                     continue
                 message = msgspec.json.decode(data, type=ViewOut)
                 self.views.append(message)
-                self.view = message.view
+                self.sizes.append(len(data))
+                if message.view is not None:
+                    self.plain = json.loads(msgspec.json.encode(message.view))
+                else:
+                    assert self.plain is not None and self.plain["version"] == message.base
+                    self.plain = merge(self.plain, message.patch)
+                self.view = self.plain
                 self.record = self.record[: message.record_keep] + [list(msgspec.to_builtins(line)) for line in message.record]
 
     async def close(self) -> None:
@@ -63,14 +94,19 @@ async def test_every_view_is_the_servers_fold_and_spectators_share_the_players_r
         for v in (seat, watcher):
             await v.until(union.version)
             # The view at each version is the Python fold there, byte for byte.
-            assert v.view.version == union.version
-            assert bytes(v.view.state) == rules_state.encode_json(union.history.state)
-            assert v.view.digest == union.history.digest().hex()
-            assert v.view.session.to_act == union.history.session.to_act
-        assert seat.view.role == "union" and watcher.view.role is None
-        assert seat.view.your_move == (union.history.session.to_act == "union")
-        assert watcher.view.undoable == [] and seat.view.undoable
+            assert v.view["version"] == union.version
+            assert without_nulls(v.view["state"]) == without_nulls(
+                json.loads(rules_state.encode_json(union.history.state))
+            )
+            assert v.view["digest"] == union.history.digest().hex()
+            assert v.view["session"].get("to_act") == union.history.session.to_act
+        assert seat.view["role"] == "union" and watcher.view.get("role") is None
+        assert seat.view["your_move"] == (union.history.session.to_act == "union")
+        assert watcher.view["undoable"] == [] and seat.view["undoable"]
         assert seat.record == watcher.record
+    # The first view is whole, the others patches of the one before (smaller than a whole view).
+    assert watcher.views[0].view is not None and all(m.view is None for m in watcher.views[1:])
+    assert max(watcher.sizes[1:]) < watcher.sizes[0]
     # Events and snapshots are not sent to a connection that asked for views.
     assert not [m for m in seat.other + watcher.other if m["type"] in ("events", "snapshot")]
     # One line per command with its result.
@@ -106,7 +142,9 @@ async def test_an_accepted_undo_leaves_its_lines_and_a_reload_gets_the_same_reco
     kinds = [line[1] for line in seat.record]
     assert kinds.count("command") == 1  # the two actions taken back are gone from the record
     assert kinds[-2:] == ["undo_requested", "undo_accepted"]
-    assert bytes(seat.view.state) == rules_state.encode_json(union.history.state)
+    assert without_nulls(seat.view["state"]) == without_nulls(
+        json.loads(rules_state.encode_json(union.history.state))
+    )
     # A reload, after the undo: the same record, whole; nothing of it says the undo is news.
     again = Viewer(client, gid, game["token"])
     await (await again.connect()).until(accepted.last)

@@ -303,14 +303,24 @@ export class GameView {
    * socket's first view: a load, a reload or a reconnection, which tells nothing as news). */
   onView(m) {
     const first = !this.viewed;
+    let view = m.view;
+    if (!view) {
+      // A patch of the view this socket has: never applied to another (reconnect: the whole view comes).
+      if (first || this.plainView?.version !== m.base) {
+        this.conn.drop();
+        return;
+      }
+      view = mergePatch(this.plainView, m.patch);
+    }
+    this.plainView = view;
     this.viewed = true;
     const combat = this.board.lastCombat?.version;
-    const changed = m.view.digest !== this.digest;
-    this.board.applyView(m.view);
-    this.digest = m.view.digest;
+    const changed = view.digest !== this.digest;
+    this.board.applyView(view);
+    this.digest = view.digest;
     const added = this.setRecord(first ? 0 : m.record_keep, m.record);
     if (!first) {
-      const c = m.view.last_combat;
+      const c = view.last_combat;
       if (c && c.version !== combat) this.toast(`Die ${c.die} at ${c.column}: ${c.result} — ${RESULT_TEXT[c.result] || ""}`, "combat", 6000);
       for (const [, kind, seat] of added) this.announce(kind, seat);
     }
@@ -1447,6 +1457,18 @@ export class GameView {
     const sides = [...new Set(late.map((u) => u.side))];
     el.replaceChildren(h("h3", {}, sides.length === 1 ? `${SIDE_NAME[sides[0]]} reinforcements` : "Reinforcements"), h("ul", { class: "reinf" }, items));
   }
+}
+
+/** `target` with the JSON merge patch `patch` applied (RFC 7386: members replaced, objects patched
+ * recursively, null removes one); `target` is left as it was. */
+export function mergePatch(target, patch) {
+  if (patch === null || typeof patch !== "object" || Array.isArray(patch)) return patch;
+  const out = target && typeof target === "object" && !Array.isArray(target) ? { ...target } : {};
+  for (const [k, v] of Object.entries(patch)) {
+    if (v === null) delete out[k];
+    else out[k] = mergePatch(out[k], v);
+  }
+  return out;
 }
 
 /** A selection that moves a unit (as opposed to planning an attack). */

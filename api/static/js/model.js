@@ -63,12 +63,14 @@ export class Board {
 
   setState(st, session, version, head) {
     this.state = {
+      result: null,
       ...st,
       moved: st.moved || [], attacked: st.attacked || [], advanced: st.advanced || [], ineffective: st.ineffective || [],
       pending: st.pending || [], morale: st.morale || {}, rallying: st.rallying || [], breastworks: st.breastworks || {},
       vp: st.vp || { union: 0, confederate: 0 },
     };
-    this.session = { ...session };
+    // (A patch of the view removes a member that became null: absent reads as null here.)
+    this.session = { undo: null, draw: null, finished: null, to_act: null, ...session };
     this.version = version;
     this.head = head;
   }
