@@ -38,7 +38,7 @@ def check(files: Files) -> list[Problem]:
     out: list[Problem] = []
     turns = _check_scenario(files.scenario, out)
     board = _check_map(files.map, out)
-    units = _check_oob(files.oob, board, turns, out, _gunboat_setting(files.scenario))
+    units = _check_oob(files.oob, board, turns, out, _gunboat_setting(files.scenario), _interior_entry(files.scenario))
     if board is not None:
         _check_exclusive(files.scenario, board, units, out)
     return out
@@ -394,6 +394,14 @@ def _gunboat_setting(src: Source) -> tuple[bool, frozenset[str]]:
     return "classic" not in rulesets, frozenset(h for h in extra if isinstance(h, str))
 
 
+def _interior_entry(src: Source) -> frozenset[str]:
+    """The entry hexes inside the map that the charts name (``[exclusive.reinforcements] interior_entry``:
+    Road to Richmond 17.31, the Union corps that arrive in their lines at 0410 and 0412-0419)."""
+    block = (src.data.get("exclusive") or {}).get("reinforcements") or {}
+    hexes = block.get("interior_entry", []) if isinstance(block, dict) else []
+    return frozenset(h for h in hexes if isinstance(h, str)) if isinstance(hexes, list) else frozenset()
+
+
 def _gunboat_problems(u: dict, board: Board | None, setting: tuple[bool, frozenset[str]]) -> list[tuple[str, str | None]]:
     """Revised 9.6: what is wrong with a gunboat of the order of battle ((message, key) pairs)."""
     allowed, extra = setting
@@ -412,7 +420,12 @@ def _gunboat_problems(u: dict, board: Board | None, setting: tuple[bool, frozens
 
 
 def _check_oob(
-    src: Source, board: Board | None, turns: int | None, out: list[Problem], gunboats: tuple[bool, frozenset[str]] = (False, frozenset())
+    src: Source,
+    board: Board | None,
+    turns: int | None,
+    out: list[Problem],
+    gunboats: tuple[bool, frozenset[str]] = (False, frozenset()),
+    interior_entry: frozenset[str] = frozenset(),
 ) -> dict[str, dict]:
     """The order of battle (14.1, 14.2, 15.21): unique ids, known sides and types, each unit either on
     a hex it may occupy or arriving at entry hexes on the map edge; no more than two units in a hex
@@ -493,7 +506,7 @@ def _check_oob(
                     elif board.hexes[h] in IMPASSABLE:
                         problem(f"entry hex {h} is {IMPASSABLE[board.hexes[h]]}, which no unit may enter and stay in", value=h)
                         ok = False
-                    elif not board.on_edge(h):
+                    elif not board.on_edge(h) and h not in interior_entry:
                         problem(f"entry hex {h} is not on the map edge (reinforcements enter from off the map, 15.0)", value=h)
                         ok = False
         if ok:

@@ -17,6 +17,14 @@ that is then neither enemy-occupied nor enemy-controlled (rules/revised/movement
 
     [exclusive.reinforcements]
     when_blocked = { union = { toward = ["south", "east"], road = true }, confederate = { toward = ["north", "west"] } }
+
+Road to Richmond 17.31: some Union corps "arrive" in their own lines, at hexes inside the map (0410,
+0412-0419). ``interior_entry``: the entry hexes of the charts that are not on the map edge; the
+validator refuses any other entry hex off the edge (15.0). Entering there is entering at any entry
+hex (5.0-5.4).
+
+    [exclusive.reinforcements]
+    interior_entry = ["0410", "0412", "0414", "0416", "0417", "0418", "0419"]
 """
 
 from __future__ import annotations
@@ -25,7 +33,7 @@ from typing import Literal
 
 import msgspec
 
-from rules.core.components.values import Component
+from rules.core.components.values import Component, HexNumber
 from rules.core.scenario import Side
 
 Direction = Literal["north", "south", "east", "west"]
@@ -42,3 +50,4 @@ class WhenBlocked(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
 class Reinforcements(Component, frozen=True):
     lost_if_not_entered: bool = False
     when_blocked: dict[Side, WhenBlocked] = {}
+    interior_entry: list[HexNumber] = []
