@@ -228,6 +228,16 @@ def test_reinforcement_entry_hex_not_on_the_map_edge(tmp_path):
     )
 
 
+def test_reinforcement_entry_hex_inside_the_map_when_the_scenario_names_it(tmp_path):
+    # Road to Richmond 17.31: [exclusive.reinforcements] interior_entry lets the charts' hexes inside
+    # the map be entry hexes (the Union corps arriving in their own lines); no other
+    oob = OOB.replace('entry = ["0104", "0204"]', 'entry = ["0104", "0202"]')
+    scenario = SCENARIO + '\n[exclusive.reinforcements]\ninterior_entry = ["0202"]\n'
+    assert {u.id: u.entry for u in load(write(tmp_path / "ok", scenario=scenario, oob=oob)).units}["u2"] == ["0104", "0202"]
+    elsewhere = scenario.replace('interior_entry = ["0202"]', 'interior_entry = ["0201"]')
+    assert "0202 is not on the map edge" in only_problem(write(tmp_path / "no", scenario=elsewhere, oob=oob)).message
+
+
 def test_reinforcement_entry_hex_off_the_map(tmp_path):
     oob = OOB.replace('entry = ["0104", "0204"]', 'entry = ["0105"]')
     folder = write(tmp_path / "s", oob=oob)
