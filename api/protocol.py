@@ -14,6 +14,7 @@ from typing import Annotated, Literal, Union
 
 import msgspec
 
+from api.glance import Glance
 from replay.gamerecord import RecordLine
 from replay.records import GameFinished, SessionOptions
 from rules.legal import Destination, Refusal
@@ -311,8 +312,10 @@ class PositionView(msgspec.Struct, frozen=True, kw_only=True):
     ``undo_detail`` (the actions an open undo request takes back, in words), ``undoable`` (a seat's
     view only: the latest effective commands, oldest first, that an undo request may go back
     before), ``last_move`` (the latest move, retreat or advance of this phase) and ``last_combat``
-    (the latest ``combat_resolved`` of this phase, with its ``version``). A client renders it as it
-    is: it interprets no event."""
+    (the latest ``combat_resolved`` of this phase, with its ``version``) and ``glance``, the battle
+    at a glance (api/glance.py: the turn track, the Victory Point schedule and levels, the objective
+    hexes and their holders, each side's points and losses). A client renders it as it is: it
+    interprets no event."""
 
     version: int
     head: str
@@ -325,6 +328,7 @@ class PositionView(msgspec.Struct, frozen=True, kw_only=True):
     undoable: list[UndoableCommand] = []
     last_move: LastMove | None = None
     last_combat: dict | None = None
+    glance: Glance | None = None
 
 
 class ViewOut(ServerMessage, frozen=True, kw_only=True, tag="view"):

@@ -6,6 +6,7 @@ import time
 
 import msgspec
 
+from api.glance import glance
 from api.protocol import DrawView, LastMove, PositionView, SessionView, UndoableCommand, UndoView
 from replay.gamerecord import GameRecord
 from replay.history import History
@@ -58,6 +59,7 @@ def position_view(history: History, record: GameRecord, role: str | None, state_
         undoable=undoable,
         last_move=LastMove(unit=move["unit"], path=move["path"]) if move else None,
         last_combat=record.last_combat,
+        glance=glance(history.state) if history.state is not None else None,
     )
 
 

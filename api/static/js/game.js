@@ -119,6 +119,7 @@ export class GameView {
         ),
         h("aside", { class: "panel" },
           h("section", { id: "status" }),
+          h("section", { id: "battle" }),
           h("section", { id: "action" }),
           h("section", { id: "controls" },
             h("button", { id: "end-phase", onclick: () => this.endPhase() }, "End phase ", h("kbd", {}, "E")),
@@ -984,6 +985,7 @@ export class GameView {
     this.renderControls(c);
     this.renderHexInfo(c);
     this.renderReinforcements(c);
+    this.renderGlance();
     this.gameDialogs();
     if (this.seat) setTimeout(() => this.hotSeat(), 0);
   }
@@ -1405,6 +1407,46 @@ export class GameView {
     // The silence runs out with no event to say so: look again when it will have.
     clearTimeout(this.claimTimer);
     if (!claimable && left < 2 ** 31 - 1) this.claimTimer = setTimeout(() => this.renderControls(this.validChoices()), Math.max(left, 0) + 500);
+  }
+
+  /** The battle at a glance, as the server's view gives it: the turn track (night turns, the
+   * reinforcements due, the current Game-Turn and phase), each side's Victory Points and losses, the
+   * level of victory the points would give now, the schedule and the levels; the objective hexes on
+   * the map with their value and holder. */
+  renderGlance() {
+    const g = this.board.glance;
+    const el = this.$("#battle");
+    this.map.setObjectives(g?.objectives || []);
+    if (!g) {
+      el.replaceChildren();
+      return;
+    }
+    const st = this.shown.state;
+    const count = (list, side) => list.filter((a) => a.side === side).length;
+    const track = h("ol", { class: "turn-track", id: "turn-track", "aria-label": "Turn track" }, g.turns.map((t) => {
+      const due = t.reinforcements;
+      const cls = [t.night ? "night" : "", t.turn < st.turn ? "past" : "", t.turn === st.turn ? "current" : ""].filter(Boolean).join(" ");
+      const title = `Game-Turn ${t.turn}${t.night ? " (night)" : ""}${due.length ? `: ${due.map((a) => `${this.board.name(a.unit)} (${SIDE_NAME[a.side]}) at ${a.entry.join(", ")}`).join("; ")}` : ""}`;
+      return h("li", { class: cls, "data-turn": t.turn, title },
+        `${t.turn}${t.night ? " ☾" : ""}`,
+        t.turn === st.turn ? h("small", { class: "phase-now" }, `${SIDE_NAME[st.phasing]?.[0] || ""} ${st.phase}`) : "",
+        ...["union", "confederate"].filter((sd) => count(due, sd)).map((sd) => h("small", { class: `due ${sd}` }, `+${count(due, sd)} ${SIDE_NAME[sd][0]}`)));
+    }));
+    const lost = (sd) => `${g.eliminated[sd]?.units ?? 0} units (${g.eliminated[sd]?.strength ?? 0} SP)`;
+    const now = g.level_now;
+    el.replaceChildren(
+      h("h3", {}, "Turn track"), track,
+      h("h3", {}, "Victory"),
+      h("div", { class: "vp-board" },
+        h("span", {}, "Union ", h("b", { id: "vp-union" }, String(g.vp.union ?? 0))),
+        h("span", {}, "Confederate ", h("b", { id: "vp-confederate" }, String(g.vp.confederate ?? 0)))),
+      now ? h("p", { id: "level-now" }, st.game_over ? "Result: " : "If the game ended now: ", h("b", {}, now)) : "",
+      h("p", { class: "muted", id: "losses" }, `Eliminated: Union ${lost("union")} · Confederate ${lost("confederate")}`),
+      g.objectives.length ? h("p", { class: "muted", id: "objectives-note" }, `${g.objectives.length} objective hex(es) starred on the map, filled with the holder's colour.`) : "",
+      h("details", { id: "schedule" }, h("summary", {}, "Victory Point schedule and levels"),
+        h("ul", {}, g.schedule.map((line) => h("li", {}, line))),
+        h("ol", { class: "levels" }, g.levels.map((line) => h("li", { class: now && line.startsWith(`${now}:`) ? "now" : "" }, line)))),
+    );
   }
 
   renderHexInfo(c) {

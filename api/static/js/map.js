@@ -77,7 +77,7 @@ export class MapView {
       `<defs>${DEFS}</defs><rect class="sea" x="0" y="0" width="${f(L.width)}" height="${f(L.height)}" fill="#eef1f4"/>` +
       `<g id="terrain">${this._hexes()}</g><g id="areas">${this._areas()}</g>${this._hexsides()}` +
       `<g id="entries">${this._entries()}</g><g id="overlay"></g><g id="numbers" class="hidden">${this._numbers()}</g>` +
-      `<g id="works" pointer-events="none"></g><g id="units"></g><g id="path"></g><g id="marks"></g>`;
+      `<g id="works" pointer-events="none"></g><g id="units"></g><g id="objectives" pointer-events="none"></g><g id="path"></g><g id="marks"></g>`;
     this.svg = svg;
     container.appendChild(svg);
     this.overlay = svg.querySelector("#overlay");
@@ -85,6 +85,7 @@ export class MapView {
     this.unitLayer = svg.querySelector("#units");
     this.worksLayer = svg.querySelector("#works");
     this.markLayer = svg.querySelector("#marks");
+    this.objectiveLayer = svg.querySelector("#objectives");
     this.numbers = svg.querySelector("#numbers");
     this.view = { x: 0, y: 0, w: L.width, h: L.height };
     this._interaction();
@@ -266,6 +267,31 @@ export class MapView {
       out.push(`<g class="works ${w.status}" data-hex="${hx}" data-status="${w.status}" stroke="#8e2f6e" stroke-linecap="round">${title}${sides.join("")}</g>`);
     }
     this.worksLayer.innerHTML = out.join("");
+  }
+
+  /** The objective hexes (the server's glance): a star at the hex's left corner, filled with the
+   * colour of the side holding it (white: nobody yet), with the points it is worth. */
+  setObjectives(objectives = []) {
+    const L = this.layout;
+    const fill = { union: "#1f3f8f", confederate: "#9a9a9a" };
+    const out = [];
+    for (const o of objectives) {
+      if (!(o.hex in this.scenario.map.hexes)) continue;
+      const [x, y] = L.centre(o.hex);
+      const cx = x - R + 9;
+      const pts = [];
+      for (let i = 0; i < 10; i++) {
+        const r = i % 2 ? 3.4 : 8;
+        const a = -Math.PI / 2 + (i * Math.PI) / 5;
+        pts.push(`${f(cx + r * Math.cos(a))},${f(y + r * Math.sin(a))}`);
+      }
+      const holder = o.holder || "";
+      out.push(`<g class="objective" data-hex="${o.hex}" data-holder="${holder}" data-points="${o.points}">` +
+        `<polygon points="${pts.join(" ")}" fill="${fill[holder] || "#fff"}" stroke="#b8860b" stroke-width="1.4"/>` +
+        (o.points ? `<text x="${f(cx)}" y="${f(y + 17)}" font-size="8" font-weight="bold" text-anchor="middle" class="objective-label">${o.points}</text>` : "") +
+        `<title>${esc(`${o.hex}: ${o.points ? `${o.points} VP` : "to occupy"} (${o.rule})${o.side ? ` for the ${o.side === "union" ? "Union" : "Confederate"}` : ""} — held by ${holder ? (holder === "union" ? "the Union" : "the Confederate") : "nobody yet"}`)}</title></g>`);
+    }
+    this.objectiveLayer.innerHTML = out.join("");
   }
 
   // -- overlays -----------------------------------------------------------------------------------

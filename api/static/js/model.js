@@ -35,6 +35,7 @@ export class Board {
     this.undoDetail = []; // the actions an open undo request takes back, in words
     this.lastMove = null; // {unit, path} of the latest move, retreat or advance of this phase
     this.lastCombat = null; // the latest combat_resolved of this phase
+    this.glance = null; // the battle at a glance (api/glance.py): turn track, points, objectives, losses
   }
 
   name(unit) {
@@ -54,6 +55,7 @@ export class Board {
     this.undoDetail = v.undo_detail || [];
     this.lastMove = v.last_move || null;
     this.lastCombat = v.last_combat || null;
+    this.glance = v.glance || null;
   }
 
   /** A replay frame's position (the rules state and the session at its version). */

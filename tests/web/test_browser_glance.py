@@ -1,0 +1,62 @@
+"""The battle at a glance in the browser: after a scripted game (greedy commands, each sent by the
+page of the seat the game waits for), the turn track, each side's Victory Points, the losses and the
+objective hexes' holders on the map are those of the Python fold of the game's log."""
+
+from __future__ import annotations
+
+import random
+
+import msgspec
+from conftest import GAMES
+from test_browser import PATIENCE, js, new_page, seated_page, started_game, until
+
+from eventstore.store import RedisEventStore
+from players.selfplay import greedy_player
+from replay.history import load
+
+
+async def test_turn_track_points_losses_and_objectives_match_the_fold(browser, server, redis_client, key_prefix, shot):
+    game, joined = await started_game(server, side="union")
+    gid = game["game_id"]
+    pages = {
+        "union": await seated_page(browser, server, gid, "union", game["token"]),
+        "confederate": await seated_page(browser, server, gid, "confederate", joined["token"]),
+    }
+    store = RedisEventStore(redis_client, prefix=key_prefix)
+    rng = random.Random(3)
+    for _ in range(70):
+        h = await load(store, gid, GAMES)
+        side = h.session.to_act
+        if side is None:
+            break
+        page = pages[side]
+        await until(page, "(v) => bluegray.board.version === v && bluegray.validChoices() !== null", h.version)
+        command = msgspec.to_builtins(greedy_player(h.state, rng))
+        await js(page, "(c) => bluegray.command(c)", command)
+        await until(page, "(v) => bluegray.board.version > v", h.version)
+    h = await load(store, gid, GAMES)
+    st = h.state
+    watcher = await new_page(browser)
+    await watcher.goto(f"{server}/watch/{gid}")
+    await watcher.wait_for_selector("#conn.live", timeout=PATIENCE)
+    for page in (*pages.values(), watcher):
+        await until(page, "(v) => bluegray.board.version === v", h.version)
+        assert int(await page.get_attribute("#turn-track li.current", "data-turn")) == st.turn
+        track = await page.eval_on_selector_all("#turn-track li", "ls => ls.map((l) => [+l.dataset.turn, l.classList.contains('night')])")
+        assert track == [[t, t in h.game.scenario.night_turns] for t in range(1, h.game.scenario.turns + 1)]
+        assert int(await page.inner_text("#vp-union")) == st.vp.get("union", 0)
+        assert int(await page.inner_text("#vp-confederate")) == st.vp.get("confederate", 0)
+        units = {u.id: u for u in h.game.scenario.units}
+        for side, name in (("union", "Union"), ("confederate", "Confederate")):
+            lost = [units[u] for u in st.eliminated if units[u].side == side]
+            assert f"{name} {len(lost)} units ({sum(u.strength for u in lost)} SP)" in await page.inner_text("#losses")
+        stars = await page.eval_on_selector_all("#objectives .objective", "gs => gs.map((g) => [g.dataset.hex, g.dataset.holder])")
+        assert len(stars) == 6  # Chattanooga 20.11 (2), 20.12 (2)
+        assert stars == [[hx, st.control.get(hx) or ""] for hx, _ in stars]
+    assert st.eliminated, "the scripted game came to blows"
+    await pages["union"].click("#schedule summary")
+    await pages["union"].locator("#battle").scroll_into_view_if_needed()
+    await shot(pages["union"], "glance-turn-track")
+    for page in (*pages.values(), watcher):
+        assert not page.errors, page.errors
+        await page.context.close()
