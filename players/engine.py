@@ -1,0 +1,409 @@
+"""A computer opponent: a heuristic search over the player's decisions, through the public reducer and
+legal choices only (``rules.legal.choices``, ``rules.reducer.decide``/``fold``): it has no rule of its own.
+
+- **Combat** (an expectimax of depth one): every attack the legal choices offer (each adjacent set, with
+  and without its bombardment) is declared on a scratch state and resolved six times, once for each
+  face of the die; the decisions that follow (retreats, losses, advances, either side's) are taken by
+  the default policy below, and each outcome is scored by ``evaluate``. The die is a chance node with
+  the die's own odds: the engine never sees the game's dice. It declares the attack of best expected
+  score when that beats not attacking (an attack owed, 7.11, is always made), else ends the phase.
+- **Movement** (one-ply greedy improvement): each command moves the unit, to the hex, that most
+  improves a positional score (``Position.gain``: the battle's objectives within reach, local odds for
+  and against, stacking), confirmed by ``decide``; when no move gains, the phase ends.
+- **Decisions** (retreat, losses, advance, terrain, rally): each legal answer is applied to a scratch
+  state and the one ``evaluate`` scores best is taken.
+
+``evaluate(state, side)`` knows the battle's victory conditions through the rules' own bookkeeping:
+the side's Victory Points less the enemy's, with the points the position would earn if the game ended
+now (``rules.procedures.victory.due`` and ``end_points``), plus the strength each side still has on the
+map, weighted by what an enemy Strength Point is worth.
+
+A level is a budget: how many attacks are examined per Combat decision and how many units per move.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+from rules.combat_choices import (
+    AdvanceChoice,
+    BeforeCombatChoice,
+    LossesChoice,
+    RallyChoice,
+    ResolveChoice,
+    RetreatChoice,
+    decision_choice,
+)
+from rules.core.commands import (
+    Advance,
+    ChooseLosses,
+    ChooseTerrain,
+    Command,
+    DeclareAttack,
+    Decline,
+    EndPhase,
+    EnterReinforcement,
+    ExitMap,
+    MoveUnit,
+    ResolveAttack,
+    Retreat,
+    RetreatBeforeCombat,
+    RollRally,
+    StrategicMove,
+)
+from rules.core.errors import RuleViolation
+from rules.core.scenario import other_side
+from rules.core.state import COMBAT, MOVEMENT, State
+from rules.legal import Choices, choices
+from rules.procedures.victory import due, end_points, params
+from rules.reducer import decide, fold
+
+#: A Strength Point on the map is worth this share of what eliminating it scores (it may still score).
+MATERIAL = 0.6
+
+
+@dataclass(frozen=True)
+class Level:
+    """A budget per decision: ``attacks`` examined in a Combat decision (the best odds first),
+    ``movers`` units considered for each move (drawn at random when there are more)."""
+
+    name: str
+    attacks: int
+    movers: int
+
+
+LEVELS = {
+    "easy": Level("easy", attacks=4, movers=4),
+    "normal": Level("normal", attacks=12, movers=40),
+    "hard": Level("hard", attacks=40, movers=200),
+}
+DEFAULT_LEVEL = "normal"
+
+
+# -- the evaluation -----------------------------------------------------------------------------------
+def point_value(state: State, side: str) -> float:
+    """What one enemy Strength Point eliminated scores for ``side`` (1 where the battle says nothing)."""
+    p = params(state)
+    if p is None:
+        return 1.0
+    per_sp = p.per_enemy_strength_point_eliminated.get(side)
+    if per_sp:
+        return float(per_sp)
+    per_unit = p.per_enemy_unit_eliminated.get(side)
+    if per_unit:
+        return per_unit / 4.0  # a unit of about four Strength Points
+    return 1.0
+
+
+def evaluate(state: State, side: str) -> float:
+    """The position for ``side``: points held and due if the game ended now, less the enemy's, plus the
+    strength on the map (see the module)."""
+    enemy = other_side(side)
+    points = {side: state.vp.get(side, 0), enemy: state.vp.get(enemy, 0)}
+    if params(state) is not None and not state.game_over:
+        for award in (*due(state), *end_points(state)):
+            points[award.side] += award.points
+    strength = {side: 0, enemy: 0}
+    units = state.game.units
+    for u in state.positions:
+        unit = units[u]
+        strength[unit.side] += unit.strength
+    return (
+        points[side]
+        - points[enemy]
+        + MATERIAL * (strength[side] * point_value(state, enemy) - strength[enemy] * point_value(state, side))
+    )
+
+
+# -- dice as chance nodes -----------------------------------------------------------------------------
+def die_showing(face: int, rng: random.Random):
+    """Dice whose first roll shows ``face``; any later roll (a morale check, a second die) is drawn by
+    the engine's own generator."""
+    rolls = iter([face])
+
+    def roll() -> int:
+        return next(rolls, None) or rng.randint(1, 6)
+
+    return roll
+
+
+# -- decisions by the default policy ------------------------------------------------------------------
+def answers(decision) -> list[Command]:
+    """Every legal answer to a pending decision (a Resolve at its own odds only)."""
+    if isinstance(decision, ResolveChoice):
+        return [ResolveAttack()]
+    if isinstance(decision, RetreatChoice):
+        out: list[Command] = [Retreat(decision.unit, o.to, o.displace) for o in decision.options]
+        return out + ([Decline()] if decision.optional else [])
+    if isinstance(decision, LossesChoice):
+        return [ChooseLosses(o) for o in decision.options]
+    if isinstance(decision, AdvanceChoice):
+        return [Advance(o.unit, o.to) for o in decision.options] + [Decline()]
+    if isinstance(decision, RallyChoice):
+        return [RollRally()]
+    if isinstance(decision, BeforeCombatChoice):
+        if decision.options:
+            return [ChooseTerrain(o) for o in decision.options]
+        return [RetreatBeforeCombat(()), RetreatBeforeCombat(tuple(decision.units))]
+    return []
+
+
+def best_answer(state: State, rng: random.Random) -> Command:
+    """The answer to the first pending decision that leaves its side the best position (each answer
+    tried once, with the engine's own dice where one rolls)."""
+    decision = decision_choice(state)
+    options = answers(decision)
+    if len(options) == 1:
+        return options[0]
+    side = state.pending[0].side
+    best, best_score = options[0], None
+    for command in options:
+        try:
+            after = fold(state, decide(state, command, die_showing(rng.randint(1, 6), rng)))
+        except RuleViolation:
+            continue
+        score = evaluate(after, side)
+        if best_score is None or score > best_score:
+            best, best_score = command, score
+    return best
+
+
+def settled(state: State, rng: random.Random, face: int, limit: int = 12) -> State:
+    """The state once the pending decisions are all taken by ``best_answer`` (the first die showing
+    ``face``): an attack's outcome."""
+    first = True
+    for _ in range(limit):
+        if not state.pending or state.game_over:
+            return state
+        command = best_answer(state, rng)
+        dice = die_showing(face, rng) if first else die_showing(rng.randint(1, 6), rng)
+        if isinstance(command, ResolveAttack):
+            first = False
+        try:
+            state = fold(state, decide(state, command, dice))
+        except RuleViolation:
+            return state
+    return state
+
+
+# -- combat -------------------------------------------------------------------------------------------
+def declarations(legal: Choices) -> list[tuple[bool, float, DeclareAttack]]:
+    """Every attack offered: (owed, odds as a number, the command), each adjacent set with and without
+    its bombardment."""
+    from rules.core.crt import ratio
+
+    out = []
+    for option in legal.attacks:
+        for adjacent in option.adjacent:
+            units = adjacent.units or tuple(u for h in adjacent.hexes for u in option.groups[h].units)
+            guns = tuple(u for h in option.bombard for u in option.groups[h].units)
+            variants = [(units, adjacent.odds)]
+            if guns:
+                variants.append((units + guns, adjacent.odds_with_bombardment or adjacent.odds))
+            for attackers, odds in variants:
+                if not attackers:
+                    continue
+                value = float(ratio(odds)) if odds else 0.0
+                out.append((option.owed, value, DeclareAttack(attackers=attackers, defenders=option.defenders)))
+    out.sort(key=lambda t: (t[0], t[1]), reverse=True)
+    return out
+
+
+def expected(state: State, command: DeclareAttack, side: str, rng: random.Random) -> float | None:
+    """The mean score for ``side`` over the six faces of the die of ``command``'s attack; None when the
+    rules refuse it."""
+    try:
+        declared = fold(state, decide(state, command))
+    except RuleViolation:
+        return None
+    total = 0.0
+    for face in range(1, 7):
+        total += evaluate(settled(declared, rng, face), side)
+    return total / 6
+
+
+def combat_command(state: State, legal: Choices, level: Level, rng: random.Random) -> Command:
+    side = state.phasing
+    base = evaluate(state, side)
+    best: tuple[float, Command] | None = None
+    owed_any = False
+    for owed, _odds, command in declarations(legal)[: level.attacks]:
+        score = expected(state, command, side, rng)
+        if score is None:
+            continue
+        owed_any = owed_any or owed
+        if best is None or score > best[0]:
+            best = (score, command)
+    if best is not None and (best[0] > base + 0.05 or not legal.may_end_phase):
+        return best[1]
+    if legal.may_end_phase:
+        return EndPhase()
+    if best is not None:
+        return best[1]
+    raise RuntimeError(f"the engine found nothing to do: {legal.end_phase_refused}")
+
+
+# -- movement -----------------------------------------------------------------------------------------
+@dataclass
+class Position:
+    """A positional score for the units of ``side`` about to move: the battle's objectives (each
+    objective hex's points, for the nearest friendly unit, decreasing with distance), and for each unit
+    the odds it makes against adjacent enemy hexes and suffers from them."""
+
+    state: State
+    side: str
+    objectives: list[tuple[str, float]] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        state, game = self.state, self.state.game
+        self.grid = game.grid
+        self.units = game.units
+        self.here = dict(state.positions)
+        self.enemy_at: dict[str, int] = {}
+        self.mine_at: dict[str, int] = {}
+        for u, h in self.here.items():
+            table = self.mine_at if self.units[u].side == self.side else self.enemy_at
+            table[h] = table.get(h, 0) + self.units[u].strength
+        self.neighbours = game.neighbours
+        self.objectives = objectives(state)
+        # per objective, the two nearest friendly units: (distance, unit), nearest first
+        mine = [(u, h) for u, h in self.here.items() if self.units[u].side == self.side]
+        self.closest = [
+            sorted((self.grid.distance(h, o), u) for u, h in mine)[:2] + [(99, ""), (99, "")]
+            for o, _ in self.objectives
+        ]
+
+    def nearest(self, i: int, without: str | None = None) -> int:
+        """The distance from the ``i``-th objective to the nearest friendly unit (but ``without``)."""
+        first, second = self.closest[i][0], self.closest[i][1]
+        return second[0] if first[1] == without else first[0]
+
+    def local(self, unit: str, hex_: str | None, mine_at: dict[str, int]) -> float:
+        """The odds term of ``unit`` in ``hex_``: the enemy strength it threatens, less its risk."""
+        if hex_ is None:
+            return 0.0
+        strength = self.units[unit].strength
+        threat = 0.0
+        danger = 0.0
+        for n in self.neighbours.get(hex_, ()):
+            enemy = self.enemy_at.get(n)
+            if not enemy:
+                continue
+            attack = sum(mine_at.get(m, 0) for m in self.neighbours.get(n, ()))
+            threat += enemy * min(1.0, max(0.0, (attack / enemy - 1.0) / 3.0))
+            danger += enemy
+        stack = mine_at.get(hex_, 0)
+        risk = strength * min(1.0, max(0.0, (danger / max(1, stack) - 1.0) / 3.0)) if danger else 0.0
+        return threat - 1.2 * risk
+
+    def gain(self, unit: str, dest: str) -> float:
+        """How much moving ``unit`` to ``dest`` improves the score."""
+        start = self.here.get(unit)
+        strength = self.units[unit].strength
+        before = dict(self.mine_at)
+        after = dict(self.mine_at)
+        if start is not None:
+            after[start] -= strength
+        after[dest] = after.get(dest, 0) + strength
+        value = self.local(unit, dest, after) - self.local(unit, start, before)
+        for i, (hex_, points) in enumerate(self.objectives):
+            was = self.nearest(i)
+            now = min(self.nearest(i, without=unit), self.grid.distance(dest, hex_))
+            value += points * (1.0 / (1 + now) - 1.0 / (1 + was))
+        if start is None:
+            value += strength  # a reinforcement on the map
+        return value
+
+
+def objectives(state: State) -> list[tuple[str, float]]:
+    """The hexes the battle's victory conditions name, with their points (either side cares: one to take
+    them, the other to hold them); exit hexes at what a unit scores by leaving."""
+    p = params(state)
+    out: list[tuple[str, float]] = []
+    if p is not None:
+        for hp in (p.first_control, p.last_control):
+            if hp is not None:
+                out += [(h, float(hp.points_each)) for h in hp.hexes]
+        out += [(o.hex, float(o.points)) for o in p.occupation]
+        for every in p.control_of_all:
+            out += [(h, float(every.points) / max(1, len(every.hexes))) for h in every.hexes]
+        if p.town_in_zoc is not None:
+            area = state.game.scenario.map.areas.get(p.town_in_zoc.area, [])
+            out += [(h, float(p.town_in_zoc.points_each)) for h in area]
+    exits = state.game.battle.exits
+    if exits is not None and exits.points_per_strength_point.get(state.phasing):
+        out += [(h, 2.0) for h in exits.hexes]
+    return [(h, pts) for h, pts in out if h in state.game.terrain]
+
+
+def moves(legal: Choices) -> Iterable[tuple[str, str, Command]]:
+    for unit, dests in legal.moves.items():
+        for hex_, d in dests.items():
+            yield unit, hex_, MoveUnit(unit, d.path)
+    for unit, dests in legal.reinforcements.items():
+        for hex_, d in dests.items():
+            yield unit, hex_, EnterReinforcement(unit, d.path)
+    for unit, dests in legal.strategic.items():
+        for hex_, d in dests.items():
+            yield unit, hex_, StrategicMove(unit=unit, path=d.path)
+
+
+def movement_command(state: State, legal: Choices, level: Level, rng: random.Random) -> Command:
+    side = legal.side or state.phasing
+    pos = Position(state, side)
+    units = sorted({u for u, _, _ in moves(legal)})
+    if len(units) > level.movers:
+        units = set(rng.sample(units, level.movers))
+    ranked = sorted(
+        ((pos.gain(u, h), h, c) for u, h, c in moves(legal) if u in units),
+        key=lambda t: (t[0], t[1]),
+        reverse=True,
+    )
+    exits = state.game.battle.exits
+    if exits is not None and exits.points_per_strength_point.get(side):
+        for unit, dests in legal.exits.items():
+            for hex_, d in dests.items():
+                ranked.insert(0, (pos.units[unit].strength * 2.0, hex_, ExitMap(unit=unit, path=d.path)))
+    for value, _h, command in ranked[:8]:
+        if value <= 0.05 and legal.may_end_phase:
+            break
+        try:
+            decide(state, command)
+        except RuleViolation:
+            continue
+        return command
+    if legal.may_end_phase:
+        return EndPhase()
+    for _value, _h, command in ranked:
+        try:
+            decide(state, command)
+        except RuleViolation:
+            continue
+        return command
+    raise RuntimeError(f"the engine found nothing to do: {legal.end_phase_refused}")
+
+
+# -- the player ---------------------------------------------------------------------------------------
+class Engine:
+    """A player (``players.selfplay.Player``): ``engine(state, rng)`` returns its command."""
+
+    def __init__(self, level: str = DEFAULT_LEVEL):
+        if level not in LEVELS:
+            raise ValueError(f"no level {level!r} (known: {', '.join(LEVELS)})")
+        self.level = LEVELS[level]
+
+    def __call__(self, state: State, rng: random.Random) -> Command:
+        if state.pending:
+            return best_answer(state, rng)
+        legal = choices(state)
+        if legal.rally:
+            from rules.core.commands import PlaceRally
+
+            return PlaceRally(legal.rally)
+        if state.phase == COMBAT:
+            return combat_command(state, legal, self.level, rng)
+        if state.phase == MOVEMENT:
+            return movement_command(state, legal, self.level, rng)
+        return EndPhase()

@@ -1,0 +1,100 @@
+"""The computer opponent (players/engine.py) and the arena (players/arena.py): it plays only what the
+rules allow, through whole games under the referee; it weighs an attack by the die's six faces; it
+moves towards the battle's objectives; the arena's arithmetic and command line."""
+
+import json
+import random
+
+import pytest
+from rulesmaps import scenario, unit
+from test_selfplay import battlefield
+
+from api.cli import main
+from players.arena import player_named, wilson, winner
+from players.engine import Engine, evaluate, expected
+from players.selfplay import PLAYERS, refereed_game
+from rules.core.commands import DeclareAttack, EndPhase, MoveUnit
+from rules.core.game import Game
+from rules.reducer import decide, fold, new_game
+from rules.rulesets import get as get_ruleset
+
+
+def combat_phase(units, ruleset: str, **kw):
+    """The Union's first Combat Phase on a clear 8x8 map."""
+    start = new_game(Game(scenario(units, turns=2, **kw), get_ruleset(ruleset)))
+    return fold(start, decide(start, EndPhase()))
+
+
+@pytest.mark.parametrize("ruleset", ["classic", "revised"])
+def test_it_bombards_a_weak_target_and_spares_a_strong_one(ruleset):
+    # 8.1x / revised 9.1x: a bombardment risks nothing; at 4:1 it is worth a die, at 1:5 (no result
+    # against the defender) it is not, so the engine ends the phase rather than roll for nothing.
+    weak = combat_phase([unit("g", "union", "0404", type_="artillery"), unit("e", "confederate", "0406", strength=1)], ruleset)
+    assert Engine()(weak, random.Random(1)) == DeclareAttack(attackers=("g",), defenders=("0406",))
+    strong = combat_phase([unit("g", "union", "0404", type_="artillery"), unit("e", "confederate", "0406", strength=20)], ruleset)
+    assert Engine()(strong, random.Random(1)) == EndPhase()
+
+
+@pytest.mark.parametrize("ruleset", ["classic", "revised"])
+def test_an_attack_is_weighed_over_the_six_faces_of_the_die(ruleset):
+    # 7.6 / revised 8.6: the same attackers (6 and 1 points, so that an exchange costs the 1) against a
+    # 1-point and a 12-point defender: the first gains on average, the second loses (the die matters)
+    def score(defence: int) -> tuple[float, float]:
+        units = [unit("a", "union", "0404", strength=6), unit("b", "union", "0305", strength=1)]
+        state = combat_phase([*units, unit("e", "confederate", "0405", strength=defence)], ruleset)
+        command = DeclareAttack(attackers=("a", "b"), defenders=("0405",))
+        return expected(state, command, "union", random.Random(1)), evaluate(state, "union")
+
+    (weak, before_weak), (strong, before_strong) = score(1), score(12)
+    assert weak > before_weak  # the 6:1 gains on average
+    assert strong < before_strong  # the 1:2 loses on average
+    assert weak - before_weak > strong - before_strong
+
+
+def test_it_moves_towards_the_battle_objective():
+    # the battle's victory conditions (first control of 0808 for the Union, 20.11 (2)) draw the unit on
+    victory = {"first_control": {"side": "union", "hexes": ["0808"], "points_each": 10}, "levels": [{"level": "Draw"}]}
+    state = new_game(
+        Game(
+            scenario([unit("a", "union", "0202"), unit("e", "confederate", "0101", strength=1)], turns=2, exclusive={"victory": victory}),
+            get_ruleset("revised"),
+        )
+    )
+    command = Engine()(state, random.Random(1))
+    assert isinstance(command, MoveUnit) and command.unit == "a"
+    grid = state.game.grid
+    assert grid.distance(command.path[-1], "0808") < grid.distance("0202", "0808")
+
+
+@pytest.mark.parametrize("ruleset", ["classic", "revised"])
+@pytest.mark.parametrize("seed", [3, 11])
+def test_whole_games_under_the_referee(ruleset, seed):
+    # every command the engine gives is one the rules accept (decide raises otherwise), on either side,
+    # and the game ends with its level (the referee: 5.13, 5.32, 7.14, 20.1, 20.2)
+    start = new_game(battlefield(seed, ruleset))
+    for engine_side in ("union", "confederate"):
+        other = "confederate" if engine_side == "union" else "union"
+        final, _log, _ref = refereed_game(start, random.Random(seed), {engine_side: Engine("easy"), other: PLAYERS["greedy"]})
+        assert final.game_over and final.result
+
+
+def test_the_arena_arithmetic():
+    low, high = wilson(0, 10)
+    assert low == 0 and high == pytest.approx(0.2775, abs=1e-4)  # the Wilson interval of 0/10
+    low, high = wilson(15, 20)
+    assert low == pytest.approx(0.5313, abs=1e-4) and high == pytest.approx(0.8881, abs=1e-4)
+    assert winner("Union Marginal Victory") == "union" and winner("Confederate Decisive Victory") == "confederate"
+    assert winner("Draw") is None and winner(None) is None
+    with pytest.raises(ValueError, match="no level .grandmaster. \\(known: easy, normal, hard\\)"):
+        player_named("engine:grandmaster")
+
+
+def test_arena_command_line(capsys):
+    assert main(["arena", "engine:easy", "random", "--ruleset", "classic", "--games", "1", "--json"]) == 0
+    lines = [json.loads(line) for line in capsys.readouterr().out.splitlines()[1:]]
+    assert [line["side"] for line in lines] == ["union", "confederate"]
+    for line in lines:
+        assert line["games"] == 1 and line["wins"] + line["draws"] + line["losses"] == 1
+        assert set(line["decision_p95_s"]) == {"engine:easy", "random"}
+    assert main(["arena", "engine", "nobody"]) == 1
+    assert "no player 'nobody'" in capsys.readouterr().err
