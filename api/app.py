@@ -10,13 +10,10 @@ games. On shutdown every websocket is closed (clients reconnect with their last 
 
 from __future__ import annotations
 
+import logging
 from collections.abc import AsyncIterator
 
-import redis.asyncio as aioredis
 from aiohttp import web
-from redis.asyncio.retry import Retry
-from redis.backoff import ExponentialWithJitterBackoff
-from redis.exceptions import ConnectionError, TimeoutError
 
 from api.app_keys import CONFIG, GAMES, LIVE, SEATS, SERVER_VERSION, STORE, TAIL
 from api.config import ServerConfig
@@ -24,9 +21,11 @@ from api.http import errors
 from api.live import LiveGames
 from api.routes import setup_routes
 from api.seats import Seats
+from eventstore.connect import AnyRedis, client_for
+from eventstore.errors import UnsafeServer
 from eventstore.safety import check_server
 from eventstore.store import RedisEventStore
-from eventstore.tail import Tail
+from eventstore.tail import tail_for
 from replay.games import GameCache
 
 
@@ -49,29 +48,36 @@ def make_app(config: ServerConfig, games: GameCache | None = None) -> web.Applic
     return app
 
 
-def redis_client(config: ServerConfig) -> aioredis.Redis:
-    """A client of the store's Redis with a bounded pool that makes a request wait for a free
-    connection (rather than fail) when every connection is busy; commands are retried on a lost
-    connection `redis_retries` times with backoff (a store that restarts meanwhile is reconnected
-    to), then fail with a Redis ConnectionError (answered `unavailable`)."""
-    pool = aioredis.BlockingConnectionPool.from_url(
-        config.redis_url,
-        max_connections=config.redis_connections,
-        timeout=30,
-        decode_responses=False,
-        socket_timeout=30,
-        socket_connect_timeout=5,
-        retry=Retry(ExponentialWithJitterBackoff(base=0.01, cap=1.0), config.redis_retries),
-        retry_on_error=[ConnectionError, TimeoutError],
-    )
-    return aioredis.Redis(connection_pool=pool)
+def redis_client(config: ServerConfig) -> AnyRedis:
+    """A client of the store's Redis (one server, or a cluster: eventstore/connect.py). One server's
+    pool is bounded and makes a request wait for a free connection (rather than fail) when every
+    connection is busy; commands are retried on a lost connection `redis_retries` times with
+    backoff (a store that restarts, or a cluster that fails over, meanwhile is reconnected to),
+    then fail with a Redis ConnectionError (answered `unavailable`)."""
+    return client_for(config.redis_url, retries=config.redis_retries, max_connections=config.redis_connections)
 
 
 async def _store(app: web.Application) -> AsyncIterator[None]:
     config = app[CONFIG]
-    store = RedisEventStore(redis_client(config), prefix=config.prefix)
+    store = RedisEventStore(
+        redis_client(config),
+        prefix=config.prefix,
+        wait_replicas=config.ack_replicas,
+        wait_aof=config.ack_replicas_aof,
+        wait_timeout_ms=config.ack_timeout_ms,
+    )
     try:
-        await check_server(store.redis, prefix=config.prefix, unsafe=config.unsafe_redis)
+        report = await check_server(
+            store.redis, prefix=config.prefix, unsafe=config.unsafe_redis, url=config.redis_url
+        )
+        if config.ack_replicas > report.replicas:
+            message = (
+                f"--ack-replicas {config.ack_replicas}, but a primary of this Redis has {report.replicas} "
+                "connected replica(s): no command would be acknowledged"
+            )
+            if not config.unsafe_redis:
+                raise UnsafeServer([message])
+            logging.getLogger(__name__).warning("%s; running anyway", message)
         app[STORE] = store
         app[SEATS] = Seats(store)
         yield
@@ -81,7 +87,7 @@ async def _store(app: web.Application) -> AsyncIterator[None]:
 
 async def _live(app: web.Application) -> AsyncIterator[None]:
     config = app[CONFIG]
-    tail = Tail(app[STORE], block_ms=config.tail_block_ms)
+    tail = tail_for(app[STORE], block_ms=config.tail_block_ms)
     await tail.start()
     app[TAIL] = tail
     app[LIVE] = LiveGames(app[STORE], tail, app[GAMES], config)

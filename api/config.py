@@ -14,7 +14,17 @@ class ServerConfig:
     prefix: str = ""
     #: Run on a Redis that could lose acknowledged events (the start-up check only warns).
     unsafe_redis: bool = False
-    #: Connections to Redis (besides the live tail's own); a request waits for a free one.
+    #: Acknowledge a command only once this many replicas have its events (WAIT after each append;
+    #: 0: on the primary alone). On a cluster with one replica per primary, 1 means a shard whose
+    #: primary failed takes no command until a replica is back (the old primary, restarted).
+    ack_replicas: int = 0
+    #: With `ack_replicas`: wait until the replicas have the events in their append-only file
+    #: (WAITAOF) rather than in memory (WAIT).
+    ack_replicas_aof: bool = False
+    #: Milliseconds an append waits for its replicas before it is answered `unavailable`.
+    ack_timeout_ms: int = 2000
+    #: Connections to Redis (besides the live tail's own); a request waits for a free one (on a
+    #: cluster: up to this many per node).
     redis_connections: int = 64
     #: Times a Redis command is tried again on a lost connection (with a backoff from 10 ms doubling
     #: to 1 s: 12 is about six seconds, long enough for a supervised embedded server to come back);

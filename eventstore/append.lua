@@ -5,7 +5,10 @@
 -- KEYS: log (stream), meta (hash: version, head), cmd (hash: idempotency key -> "bodyhex first last")
 -- ARGV: expected version, key field ("" for none), body hash hex, event count n, the channel to
 --       announce the append on ("" for none: PUBLISH channel <log key>, which the live tails of every
---       server process follow, eventstore/tail.py), then n times the nine values of FIELDS, in order.
+--       server process follow, eventstore/tail.py), flags (a string of letters: "s" also announces it
+--       with SPUBLISH <log key> <last version> on the game's own shard channel, for a Redis Cluster;
+--       "w" makes a duplicate write its key again, unchanged, so that a WAITAOF after it waits until
+--       the original append is replicated), then n times the nine values of FIELDS, in order.
 -- Returns {"ok", first, last} | {"dup", first, last} | {"mismatch"} | {"conflict", version}
 --       | {"chain", head}; errors "BG_BADARGS ..." and "BG_CORRUPT ..." for what a caller cannot fix.
 
@@ -13,7 +16,7 @@ local log, meta, cmd = KEYS[1], KEYS[2], KEYS[3]
 local FIELDS = {'type', 'schema', 'payload', 'actor', 'command', 'time', 'digest', 'prev', 'hash'}
 local WIDTH = #FIELDS
 local PREV, HASH = 8, 9
-local HEADER = 5
+local HEADER = 6
 
 local function whole(s)
   local x = tonumber(s)
@@ -26,6 +29,7 @@ local expected = whole(ARGV[1])
 local key, body = ARGV[2], ARGV[3]
 local n = whole(ARGV[4])
 local channel = ARGV[5]
+local flags = ARGV[6]
 if not expected then return redis.error_reply('BG_BADARGS expected version is not a whole number') end
 if not n or n < 1 then return redis.error_reply('BG_BADARGS event count must be at least 1') end
 if #ARGV ~= HEADER + n * WIDTH then
@@ -52,7 +56,10 @@ if key ~= '' then
   local seen = redis.call('HGET', cmd, key)
   if seen then
     local seen_body, first, last = string.match(seen, '^(%x+) (%d+) (%d+)$')
-    if seen_body == body then return {'dup', tonumber(first), tonumber(last)} end
+    if seen_body == body then
+      if string.find(flags, 'w', 1, true) then redis.call('HSET', cmd, key, seen) end
+      return {'dup', tonumber(first), tonumber(last)}
+    end
     return {'mismatch'}
   end
 end
@@ -94,4 +101,5 @@ if key ~= '' then
   redis.call('HSET', cmd, key, string.format('%s %d %d', body, version + 1, version + n))
 end
 if channel ~= '' then redis.call('PUBLISH', channel, log) end
+if string.find(flags, 's', 1, true) then redis.call('SPUBLISH', log, version + n) end
 return {'ok', version + 1, version + n}

@@ -60,12 +60,14 @@ class UnknownEventType(UnreadableEvent):
 
 
 class NotReplicated(EventStoreError):
-    """WAITAOF timed out: the append is on the primary but not yet in enough replicas' AOF.
+    """WAIT (or WAITAOF) timed out: the append is on the primary but not yet on enough replicas (or
+    in their AOF).
 
     The events may survive or not; retry the same command with the same key to learn which."""
 
-    def __init__(self, game_id: str, wanted: int, got: int) -> None:
-        super().__init__(f"game {game_id}: the append reached the AOF of {got} replica(s), not {wanted}")
+    def __init__(self, game_id: str, wanted: int, got: int, *, aof: bool = False) -> None:
+        where = "the AOF of " if aof else ""
+        super().__init__(f"game {game_id}: the append reached {where}{got} replica(s), not {wanted}")
         self.game_id = game_id
         self.wanted = wanted
         self.got = got

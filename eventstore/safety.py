@@ -6,8 +6,9 @@ import logging
 
 import msgspec
 import redis.asyncio as aioredis
-from redis.exceptions import ResponseError
+from redis.exceptions import AuthenticationError, ResponseError
 
+from eventstore.connect import AnyRedis, is_cluster, tcp_endpoints
 from eventstore.errors import UnsafeServer
 
 log = logging.getLogger(__name__)
@@ -23,23 +24,58 @@ class ServerReport(msgspec.Struct, frozen=True):
     problems: list[str]
 
 
-async def check_server(redis: aioredis.Redis, *, prefix: str = "", unsafe: bool = False) -> ServerReport:
+async def check_server(
+    redis: AnyRedis, *, prefix: str = "", unsafe: bool = False, url: str | None = None
+) -> ServerReport:
     """Check `redis` is safe for the event store; raise UnsafeServer unless `unsafe`.
 
     Safe means: version >= 7.0, `appendonly yes`, `appendfsync` not `no`, `maxmemory-policy
     noeviction`, and no game stream (keys `<prefix>{g:*}:log`) with deleted entries or a length
-    other than its meta version. With `unsafe` the problems are logged and returned instead.
+    other than its meta version. Given the `url` of a TCP server (or cluster), also that it does not
+    answer a client without credentials (a unix socket in a private directory, the embedded
+    server's, is not asked). On a cluster every node (primaries and replicas: a replica is
+    promoted with its own settings) is checked, and `replicas` is the fewest any primary has.
+    With `unsafe` the problems are logged and returned instead.
     """
     problems: list[str] = []
-    server = await redis.info("server")
+    if is_cluster(redis):
+        await redis.initialize()
+        version, replicas = "", None
+        for node in redis.get_nodes():
+            node_version, node_replicas, node_problems = await _check_node(
+                lambda *args, node=node: redis.execute_command(*args, target_nodes=node), f"node {node.name}: "
+            )
+            version = version or node_version
+            if node.server_type == "primary":
+                replicas = node_replicas if replicas is None else min(replicas, node_replicas)
+            problems += node_problems
+        replicas = replicas or 0
+    else:
+        version, replicas, problems = await _check_node(redis.execute_command, "")
+    if url is not None:
+        problems += await unauthenticated(url)
+    problems += await _damaged_streams(redis, prefix)
+    if problems and not unsafe:
+        raise UnsafeServer(problems)
+    for problem in problems:
+        log.warning("unsafe Redis server, running anyway: %s", problem)
+    return ServerReport(version, replicas, problems)
+
+
+async def _check_node(execute, where: str) -> tuple[str, int, list[str]]:
+    """(version, connected replicas, problems) of one server; `execute` sends it a command."""
+    problems: list[str] = []
+    server = _info(await execute("INFO", "server"))
     version = str(server.get("redis_version", "0"))
     if _version_tuple(version) < MIN_VERSION:
-        problems.append(f"Redis {version} is older than 7.0 (needed for scripts that check before writing)")
-    replicas = int((await redis.info("replication")).get("connected_slaves", 0))
+        problems.append(f"{where}Redis {version} is older than 7.0 (needed for scripts that check before writing)")
+    replicas = int(_info(await execute("INFO", "replication")).get("connected_slaves", 0))
     try:
-        config = await _config(redis, ["appendonly", "appendfsync", "maxmemory-policy"])
+        config = {}
+        for name in ("appendonly", "appendfsync", "maxmemory-policy"):
+            config.update(_pairs(await execute("CONFIG", "GET", name)))
     except ResponseError as exc:
-        problems.append(f"cannot read the server's configuration (CONFIG GET: {exc})")
+        problems.append(f"{where}cannot read the server's configuration (CONFIG GET: {exc})")
     else:
         if config.get("appendonly") != "yes":
             problems.append(
@@ -56,23 +92,54 @@ async def check_server(redis: aioredis.Redis, *, prefix: str = "", unsafe: bool 
                 f"maxmemory-policy is {config.get('maxmemory-policy')!r}: Redis may evict game logs when "
                 "memory runs out (set `maxmemory-policy noeviction`)"
             )
-    problems += await _damaged_streams(redis, prefix)
-    if problems and not unsafe:
-        raise UnsafeServer(problems)
-    for problem in problems:
-        log.warning("unsafe Redis server, running anyway: %s", problem)
-    return ServerReport(version, replicas, problems)
+    return version, replicas, [f"{where}{p}" if where and not p.startswith(where) else p for p in problems]
 
 
-async def _config(redis: aioredis.Redis, names: list[str]) -> dict[str, str]:
+async def unauthenticated(url: str) -> list[str]:
+    """A problem for each TCP server `url` names that answers PING without a password or user."""
+    problems = []
+    for host, port in tcp_endpoints(url):
+        client = aioredis.Redis(host=host, port=port, socket_timeout=5, socket_connect_timeout=5, retry=None)
+        try:
+            answered = await client.ping()
+        except AuthenticationError:
+            continue
+        except ResponseError as exc:
+            if "NOAUTH" in str(exc) or "WRONGPASS" in str(exc):
+                continue
+            raise
+        finally:
+            await client.aclose()
+        if answered:
+            problems.append(
+                f"{host}:{port} answers without authentication: anyone who reaches the port can rewrite or "
+                "delete every game (set requirepass, or an ACL user, and put the password in --redis-url)"
+            )
+    return problems
+
+
+def _info(reply) -> dict:
+    """INFO's answer as a dict (redis-py parses it; a raw bulk string is parsed here)."""
+    if isinstance(reply, dict):
+        return reply
     found = {}
-    for name in names:
-        for key, value in (await redis.config_get(name)).items():
-            found[_text(key)] = _text(value)
+    for line in _text(reply).splitlines():
+        if ":" in line and not line.startswith("#"):
+            key, _, value = line.partition(":")
+            found[key] = value
     return found
 
 
-async def _damaged_streams(redis: aioredis.Redis, prefix: str) -> list[str]:
+def _pairs(reply) -> dict[str, str]:
+    """CONFIG GET's answer (a dict, or a flat list of names and values) as text."""
+    if isinstance(reply, dict):
+        items = reply.items()
+    else:
+        items = zip(reply[::2], reply[1::2], strict=True)
+    return {_text(k): _text(v) for k, v in items}
+
+
+async def _damaged_streams(redis: AnyRedis, prefix: str) -> list[str]:
     """Game streams with deleted entries, or whose length differs from their meta version."""
     problems = []
     pattern = f"{_escape(prefix)}{{g:*}}:log"

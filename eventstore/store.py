@@ -13,8 +13,11 @@ tag `{g:<id>}` (one Redis Cluster slot):
 
 A store may be given a key `prefix` (tests use one each); it goes in front of every key. Every
 append is announced with PUBLISH on the channel `appended` (prefixed too; the message is the game's
-log key): the live tails (eventstore/tail.py) read only the streams that changed. A notification is
-not a record (nothing is kept of it); the log is the truth.
+log key): the live tails (eventstore/tail.py) read only the streams that changed. On a Redis Cluster
+(`redis.asyncio.cluster.RedisCluster`, eventstore/connect.py) it is announced instead with SPUBLISH
+on the game's own shard channel, named as its log key (the message: the last version), which only
+the shard holding the game's slot carries. A notification is not a record (nothing is kept of it);
+the log is the truth.
 
 The store fills each event's version, time (milliseconds since the epoch, the appending
 process's clock), prev and hash; the caller fills type, schema, payload, actor, command id and the
@@ -23,6 +26,7 @@ state digest (the store knows nothing of the rules).
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import re
 import time
@@ -32,11 +36,9 @@ from importlib import resources
 from typing import NamedTuple, Protocol, runtime_checkable
 
 import msgspec
-import redis.asyncio as aioredis
-from redis.asyncio.retry import Retry
-from redis.backoff import ExponentialWithJitterBackoff
-from redis.exceptions import ConnectionError, ResponseError, TimeoutError
+from redis.exceptions import ConnectionError, NoScriptError, ResponseError, SlotNotCoveredError, TimeoutError
 
+from eventstore.connect import AnyRedis, client_for, connection_options, is_cluster
 from eventstore.envelope import GENESIS, Envelope, NewEvent, seal
 from eventstore.errors import (
     ChainError,
@@ -158,18 +160,21 @@ class RedisEventStore:
 
     def __init__(
         self,
-        redis: aioredis.Redis,
+        redis: AnyRedis,
         *,
         prefix: str = "",
         known_types: Container[str] | None = None,
         snapshot_every: int = 100,
         wait_replicas: int = 0,
+        wait_aof: bool = False,
         wait_timeout_ms: int = 1000,
         page_size: int = 500,
     ) -> None:
-        """`known_types`: event types a read accepts (None: any). `wait_replicas`: after each append,
-        WAITAOF until that many replicas have it in their AOF (0: no replicas, no wait)."""
-        if redis.connection_pool.connection_kwargs.get("decode_responses"):
+        """`redis`: a client of one server or of a cluster (`RedisCluster`). `known_types`: event types
+        a read accepts (None: any). `wait_replicas`: after each append, WAIT (on the connection that
+        appended) until that many replicas have it (0: no replicas, no wait); with `wait_aof`, WAITAOF
+        until that many have it in their append-only file."""
+        if connection_options(redis).get("decode_responses"):
             raise ValueError("the event store needs a Redis client with decode_responses=False")
         if snapshot_every < 1 or page_size < 1:
             raise ValueError("snapshot_every and page_size must be positive")
@@ -178,27 +183,22 @@ class RedisEventStore:
         self.known_types = known_types
         self.snapshot_every = snapshot_every
         self.wait_replicas = wait_replicas
+        self.wait_aof = wait_aof
         self.wait_timeout_ms = wait_timeout_ms
         self.page_size = page_size
+        self.cluster = is_cluster(redis)
         self._append_script = redis.register_script(_APPEND_LUA)
         self._heads: dict[str, tuple[int, bytes]] = {}  # the newest (version, hash) seen per game
 
     @classmethod
     def from_url(cls, url: str, **options) -> RedisEventStore:
-        """A store on a new client for `url` (e.g. an `EmbeddedRedis(...).url`).
+        """A store on a new client for `url` (e.g. an `EmbeddedRedis(...).url`, or a cluster's
+        `redis+cluster://...`, eventstore/connect.py).
 
-        The client retries a command on a lost connection (a Redis restart) for about ten seconds.
-        Retrying an append is safe: a replay of one that did happen is answered as a duplicate
-        (with a key) or refused as a conflict (without), never appended twice."""
-        client = aioredis.Redis.from_url(
-            url,
-            decode_responses=False,
-            socket_timeout=30,
-            socket_connect_timeout=5,
-            retry=Retry(ExponentialWithJitterBackoff(base=0.01, cap=1.0), 12),
-            retry_on_error=[ConnectionError, TimeoutError],
-        )
-        return cls(client, **options)
+        The client retries a command on a lost connection (a Redis restart, a cluster's failover)
+        for about six seconds. Retrying an append is safe: a replay of one that did happen is
+        answered as a duplicate (with a key) or refused as a conflict (without), never appended twice."""
+        return cls(client_for(url), **options)
 
     async def aclose(self) -> None:
         await self.redis.aclose()
@@ -245,7 +245,7 @@ class RedisEventStore:
             key.field() if key else b"",
             key.body_hash.hex() if key else b"",
             len(events),
-            self.channel,
+            *self._announce_args(),
         ]
         sealed = []
         for i, event in enumerate(events, start=expected_version + 1):
@@ -263,15 +263,10 @@ class RedisEventStore:
                 envelope.hash,
             ]
             prev = envelope.hash
-        try:
-            reply = await self._append_script(keys=[k.log, k.meta, k.cmd], args=args)
-        except ResponseError as exc:
-            raise _script_error(game_id, exc) from None
+        reply = await self._run_append(game_id, [k.log, k.meta, k.cmd], args)
         status = reply[0]
         if status == b"ok":
             self._remember(game_id, reply[2], prev)
-            if self.wait_replicas:
-                await self._wait_aof(game_id)
             return Appended(reply[1], reply[2], envelopes=tuple(sealed))
         if status == b"dup":
             return Appended(reply[1], reply[2], duplicate=True)
@@ -296,19 +291,14 @@ class RedisEventStore:
         if not envelopes:
             raise ValueError("nothing to append")
         k = self.keys(game_id)
-        args: list = [expected_version, b"", b"", len(envelopes), self.channel]
+        args: list = [expected_version, b"", b"", len(envelopes), *self._announce_args()]
         for i, e in enumerate(envelopes, start=expected_version + 1):
             if e.version != i or e.expected_hash() != e.hash:
                 raise ValueError(f"event {e.version} is not a sound envelope for version {i}")
             args += [e.type, e.schema, e.payload, e.actor, e.command_id, e.time, e.digest, e.prev, e.hash]
-        try:
-            reply = await self._append_script(keys=[k.log, k.meta, k.cmd], args=args)
-        except ResponseError as exc:
-            raise _script_error(game_id, exc) from None
+        reply = await self._run_append(game_id, [k.log, k.meta, k.cmd], args)
         if reply[0] == b"ok":
             self._remember(game_id, reply[2], envelopes[-1].hash)
-            if self.wait_replicas:
-                await self._wait_aof(game_id)
             return Appended(reply[1], reply[2], envelopes=tuple(envelopes))
         if reply[0] == b"conflict":
             raise Conflict(game_id, expected_version, reply[1])
@@ -328,12 +318,99 @@ class RedisEventStore:
             raise KeyMismatch(game_id, key.seat, key.command_id)
         return Appended(int(first), int(last), duplicate=True)
 
-    async def _wait_aof(self, game_id: str) -> None:
-        _local, replicas = await self.redis.execute_command(
-            "WAITAOF", 0, self.wait_replicas, self.wait_timeout_ms
-        )
-        if replicas < self.wait_replicas:
-            raise NotReplicated(game_id, self.wait_replicas, replicas)
+    def _announce_args(self) -> list:
+        """The script's channel and flags: PUBLISH on one server, SPUBLISH on a cluster; "w" when
+        appends wait for replicas (a duplicate then writes its key again, so the WAITAOF after it
+        covers the original append)."""
+        flags = ("s" if self.cluster else "") + ("w" if self.wait_replicas else "")
+        return [b"" if self.cluster else self.channel, flags]
+
+    def _wait_command(self) -> tuple:
+        if self.wait_aof:
+            return ("WAITAOF", 0, self.wait_replicas, self.wait_timeout_ms)
+        return ("WAIT", self.wait_replicas, self.wait_timeout_ms)
+
+    async def _run_append(self, game_id: str, keys: list[str], args: list) -> list:
+        """Run the append script; with `wait_replicas`, WAIT (or WAITAOF) after it on the same
+        connection (both wait for the last write of their own connection: on another one they would
+        not wait for this append) and raise NotReplicated when too few replicas have it in time."""
+        try:
+            if not self.wait_replicas:
+                return await self._append_script(keys=keys, args=args)
+            if self.cluster:
+                reply, waited = await self._script_and_wait_on_node(keys, args)
+            else:
+                async with self.redis.pipeline(transaction=False) as pipe:
+                    await self._append_script(keys=keys, args=args, client=pipe)
+                    pipe.execute_command(*self._wait_command())
+                    reply, waited = await pipe.execute()
+        except ResponseError as exc:
+            raise _script_error(game_id, exc) from None
+        replicas = waited[1] if self.wait_aof else waited
+        if reply[0] in (b"ok", b"dup") and replicas < self.wait_replicas:
+            raise NotReplicated(game_id, self.wait_replicas, replicas, aof=self.wait_aof)
+        return reply
+
+    async def _script_and_wait_on_node(self, keys: list[str], args: list) -> tuple[list, list]:
+        """EVALSHA and WAIT (or WAITAOF) sent together on one connection to the primary of the
+        game's slot (a cluster client would send WAIT, which names no key, to any node). On a lost
+        connection or a moved slot the map of the slots is read again and both are sent again,
+        with the client's own backoff: the script answers a replay of an append it did as a
+        duplicate (with a key), and the WAIT then waits for the original."""
+        cluster = self.redis
+        script = self._append_script
+        retry = cluster.retry
+        attempts = 0
+        await cluster.initialize()  # once: a new client reads the map of the slots first
+        while True:
+            try:
+                node = cluster.get_node_from_key(keys[0])
+            except SlotNotCoveredError as exc:  # a failover under way: nobody serves the slot yet
+                attempts += 1
+                if attempts > retry.get_retries():
+                    raise ConnectionError(str(exc)) from None
+                await asyncio.sleep(retry._backoff.compute(attempts))
+                await cluster.nodes_manager.initialize()
+                continue
+            conn = node.acquire_connection()
+            try:
+                await conn.connect()
+                evalsha = ("EVALSHA", script.sha, len(keys), *keys, *args)
+                await conn.send_packed_command(
+                    conn.pack_commands([evalsha, self._wait_command()]), check_health=False
+                )
+                replies = []
+                for _ in range(2):
+                    try:
+                        replies.append(await conn.read_response())
+                    except ResponseError as exc:
+                        replies.append(exc)
+            except (ConnectionError, TimeoutError, OSError) as exc:
+                await conn.disconnect()
+                node.release(conn)
+                attempts += 1
+                if attempts > retry.get_retries():
+                    raise ConnectionError(f"the append did not reach the primary of its slot: {exc}") from exc
+                await asyncio.sleep(retry._backoff.compute(attempts))
+                await cluster.nodes_manager.initialize()
+                continue
+            node.release(conn)
+            reply, waited = replies
+            if isinstance(reply, NoScriptError):
+                await cluster.execute_command("SCRIPT", "LOAD", _APPEND_LUA, target_nodes=node)
+                continue
+            if isinstance(reply, ResponseError) and str(reply).startswith(("MOVED", "ASK", "TRYAGAIN", "CLUSTERDOWN")):
+                attempts += 1
+                if attempts > retry.get_retries():
+                    raise reply
+                await asyncio.sleep(retry._backoff.compute(attempts))
+                await cluster.nodes_manager.initialize()
+                continue
+            if isinstance(reply, ResponseError):
+                raise reply
+            if isinstance(waited, ResponseError):
+                raise waited
+            return reply, waited
 
     # -- reading ---------------------------------------------------------
 

@@ -35,11 +35,13 @@ import logging
 from dataclasses import dataclass, field
 
 import redis.asyncio as aioredis
+from redis.asyncio.connection import Connection
 from redis.asyncio.retry import Retry
 from redis.backoff import NoBackoff
 from redis.exceptions import ConnectionError, ResponseError
 from redis.exceptions import TimeoutError as RedisTimeout
 
+from eventstore.connect import connection_options
 from eventstore.envelope import Envelope
 from eventstore.errors import TailOverflow, UnreadableEvent
 from eventstore.store import RedisEventStore
@@ -443,3 +445,213 @@ class Tail:
         self._emptied.clear()
         self._joins.clear()
         self._layout = None
+
+
+@dataclass
+class _Shard:
+    """The reader's two connections to one primary of a cluster, and the shard channels (log keys
+    of followed games in its slots) its listener is SSUBSCRIBEd to."""
+
+    name: str
+    listener: object
+    reader: object
+    channels: set[bytes] = field(default_factory=set)
+    listening: asyncio.Task | None = None
+
+
+class ClusterTail(Tail):
+    """The live tail on a Redis Cluster: the same subscriptions, exactly once and in order.
+
+    A cluster has no XREAD across slots and no PUBLISH that stays on one shard (a plain PUBLISH is
+    sent to every node of the cluster). So the append script announces each append with SPUBLISH
+    on the game's own shard channel (its log key; eventstore/append.lua), and this reader keeps two
+    connections to each primary: a listener SSUBSCRIBEd to the channels of the followed games whose
+    slots that primary serves, and a reader that sends, pipelined, one XREAD per announced game (or
+    per followed game, after a connect and each quiet `block_ms`). A game is read once its
+    subscription is confirmed, so no announcement falls between the two.
+
+    A node lost, a slot moved (a MOVED reply, or the server dropping a shard channel as its slot
+    leaves) or a failover: every connection is closed, the map of the slots is read again, and the
+    reader reconnects to the primaries it names (with backoff while the cluster elects a replica),
+    subscribes again and reads every followed game from its cursor, so no event is skipped.
+    """
+
+    def __init__(self, store: RedisEventStore, **options) -> None:
+        super().__init__(store, **options)
+        self._shards: dict[str, _Shard] = {}
+        self._to_subscribe: list[str] = []  # games followed since the last read, to SSUBSCRIBE
+        self._to_unsubscribe: list[tuple[str, bytes]] = []  # (shard name, channel)
+        self._confirmed: dict[bytes, asyncio.Future] = {}
+
+    @property
+    def client_id(self) -> int | None:
+        return None
+
+    def _shard_of(self, log_key: bytes) -> str:
+        return self.store.redis.get_node_from_key(log_key).name
+
+    async def _connect(self) -> None:
+        cluster = self.store.redis
+        await cluster.nodes_manager.initialize()
+        kept = ("username", "password", "credential_provider", "socket_connect_timeout", "socket_keepalive",
+                "socket_keepalive_options", "socket_read_size", "encoder_class")
+        options = {name: value for name, value in connection_options(cluster).items() if name in kept}
+        options.update(client_name="bluegray-tail", retry=Retry(NoBackoff(), 0), socket_timeout=None, protocol=2)
+        self._lost = None
+        try:
+            for node in cluster.get_primaries():
+                listener = Connection(host=node.host, port=node.port, **options)
+                reader = Connection(host=node.host, port=node.port, **options)
+                shard = _Shard(node.name, listener, reader)
+                self._shards[node.name] = shard
+                await listener.connect()
+                await reader.connect()
+            for gid in self._games:
+                self._to_subscribe.append(gid)
+            self._to_unsubscribe.clear()
+            for shard in self._shards.values():
+                shard.listening = asyncio.create_task(self._listen_shard(shard), name="eventstore-tail-shard")
+        except BaseException:
+            await self._disconnect()
+            raise
+        self._conn = True  # connected (the base class's marker)
+        self._announced.clear()
+        self._everything = True
+
+    async def _listen_shard(self, shard: _Shard) -> None:
+        try:
+            while True:
+                message = await shard.listener.read_response(disable_decoding=True)
+                if not isinstance(message, list) or len(message) != 3:
+                    continue
+                kind, channel = message[0], message[1]
+                if kind == b"smessage":
+                    self._announced.add(channel)
+                    self._wake.set()
+                elif kind == b"ssubscribe":
+                    future = self._confirmed.pop(channel, None)
+                    if future is not None and not future.done():
+                        future.set_result(None)
+                elif kind == b"sunsubscribe" and channel in shard.channels:
+                    # The server dropped it: the channel's slot left this node.
+                    raise ConnectionError(f"shard channel {channel!r} was dropped by {shard.name}")
+        except asyncio.CancelledError:
+            raise
+        except Exception as exc:
+            self._lost = ConnectionError(f"the notification connection to {shard.name} failed: {exc}")
+            for future in self._confirmed.values():
+                if not future.done():
+                    future.set_exception(self._lost)
+            self._wake.set()
+
+    async def _disconnect(self) -> None:
+        shards, self._shards = list(self._shards.values()), {}
+        for shard in shards:
+            if shard.listening is not None:
+                shard.listening.cancel()
+                with contextlib.suppress(BaseException):
+                    await shard.listening
+            for conn in (shard.listener, shard.reader):
+                with contextlib.suppress(Exception):
+                    await conn.disconnect()
+        for future in self._confirmed.values():
+            if not future.done():
+                future.cancel()
+        self._confirmed.clear()
+        self._to_subscribe.clear()
+        self._to_unsubscribe.clear()
+        self._conn = None
+
+    def _follow(self, gid: str, game: _Game) -> None:
+        super()._follow(gid, game)
+        self._to_subscribe.append(gid)
+
+    def _unfollow(self, gid: str) -> None:
+        game = self._games.get(gid)
+        if game is not None:
+            for shard in self._shards.values():
+                if game.log in shard.channels:
+                    shard.channels.discard(game.log)
+                    self._to_unsubscribe.append((shard.name, game.log))
+        super()._unfollow(gid)
+
+    async def _subscribe_pending(self) -> None:
+        """SSUBSCRIBE the channels of newly followed games on their primaries and wait until each
+        is confirmed; SUNSUBSCRIBE those no longer followed."""
+        waiting = []
+        while self._to_subscribe:
+            gid = self._to_subscribe.pop()
+            game = self._games.get(gid)
+            if game is None:
+                continue
+            shard = self._shards.get(self._shard_of(game.log))
+            if shard is None:  # its slot is on a node the reader does not know: the map changed
+                raise ConnectionError(f"game {gid}: its slot is served by a node the live tail has no connection to")
+            if game.log in shard.channels:
+                continue
+            shard.channels.add(game.log)
+            future = self._confirmed.get(game.log)
+            if future is None:
+                future = self._confirmed[game.log] = asyncio.get_running_loop().create_future()
+            waiting.append(future)
+            await shard.listener.send_command("SSUBSCRIBE", game.log, check_health=False)
+        while self._to_unsubscribe:
+            name, channel = self._to_unsubscribe.pop()
+            shard = self._shards.get(name)
+            if shard is not None:
+                await shard.listener.send_command("SUNSUBSCRIBE", channel, check_health=False)
+        if waiting:
+            async with asyncio.timeout(10):
+                await asyncio.gather(*waiting)
+
+    async def _read(self) -> None:
+        await self._subscribe_pending()
+        if self._everything:
+            self._everything = False
+            self._sweep_at = asyncio.get_running_loop().time() + self.block_ms / 1000
+            self._announced.clear()
+            games = list(self._games.values())
+        else:
+            announced, self._announced = self._announced, set()
+            games = [self._games[gid] for gid in map(self._logs.get, announced) if gid is not None]
+        by_shard: dict[str, list[_Game]] = {}
+        for game in games:
+            by_shard.setdefault(self._shard_of(game.log), []).append(game)
+        if not by_shard:
+            return
+        for name in by_shard:
+            if name not in self._shards:
+                raise ConnectionError(f"a followed game's slot is served by {name}, which the live tail does not know")
+        async with asyncio.timeout(10):  # a silent server is a lost one
+            results = await asyncio.gather(
+                *(self._read_shard(self._shards[name], shard_games) for name, shard_games in by_shard.items())
+            )
+        for shard_games, replies in zip(by_shard.values(), results, strict=True):
+            for game, reply in zip(shard_games, replies, strict=True):
+                for key, entries in reply.items() if isinstance(reply, dict) else reply or []:
+                    gid = self._logs.get(key)
+                    if gid is not None and self._games.get(gid) is game:
+                        self._deliver(gid, game, entries)
+                        if len(entries) >= self.count:
+                            self._announced.add(key)
+
+    async def _read_shard(self, shard: _Shard, games: list[_Game]) -> list:
+        count = _bulk(b"%d" % self.count)
+        packed = [
+            b"*6\r\n$5\r\nXREAD\r\n$5\r\nCOUNT\r\n%s$7\r\nSTREAMS\r\n%s%s" % (count, _bulk(game.log), game.since)
+            for game in games
+        ]
+        conn = shard.reader
+        await conn.send_packed_command(packed, check_health=False)
+        replies = []
+        for _ in games:
+            try:
+                replies.append(await conn.read_response(disable_decoding=True))
+            except ResponseError as exc:  # MOVED, CLUSTERDOWN, ...: the map changed
+                raise ConnectionError(f"{shard.name}: {exc}") from None
+        return replies
+
+
+def tail_for(store: RedisEventStore, **options) -> Tail:
+    """The live tail for `store`: `ClusterTail` on a Redis Cluster, else `Tail`."""
+    return ClusterTail(store, **options) if store.cluster else Tail(store, **options)

@@ -71,3 +71,26 @@ def private_redis(tmp_path):
     yield make
     for server in servers:
         server.stop()
+
+
+@pytest.fixture(scope="session")
+def local_cluster(tmp_path_factory):
+    """A private Redis Cluster for the cluster tests (`pytest -m cluster`): 3 primaries and 3
+    replicas started through the project's own `eventstore.cluster.LocalCluster` (loopback ports,
+    a password; appendfsync everysec, which loses nothing when a process is killed), stopped at
+    the end. Started only when a test asks for it."""
+    from eventstore.cluster import LocalCluster
+
+    cluster = LocalCluster(tmp_path_factory.mktemp("cluster"), node_timeout_ms=2000, fsync="everysec")
+    try:
+        cluster.up()
+        yield cluster
+    finally:
+        cluster.down()
+
+
+@pytest.fixture
+def cluster(local_cluster):
+    """The session's cluster, whole again before each test (a node a test killed is restarted)."""
+    local_cluster.revive()
+    return local_cluster

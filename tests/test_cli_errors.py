@@ -98,6 +98,13 @@ CASES = [
     (["loadtest", "--think", "-1"], "argument --think: -1 is below 0"),
     (["loadtest", "--url", "http://example.com"], "loadtest talks to servers on this machine only"),
     (["loadtest", "--url", NO_SERVER, "--duration", "1"], f"--url {NO_SERVER}: no game server answers there"),
+    (["cluster"], "the following arguments are required: action"),
+    (["cluster", "explode"], "argument action: invalid choice: 'explode'"),
+    (["cluster", "down"], "no cluster in {tmp}/var/cluster"),
+    (["cluster", "up", "--port", "99999"], "argument --port: 99999 is not a port"),
+    (["serve", "--ack-replicas", "-1"], "argument --ack-replicas: -1 is less than 0"),
+    (["serve", "--redis-url", "redis+cluster://127.0.0.1:1"], "cannot reach any node of the cluster"),
+    (["serve", "--redis-url", "redis+cluster://nohostport"], "a cluster URL names nodes as host:port"),
     (["no-such-command"], "argument COMMAND: invalid choice: 'no-such-command'"),
 ]
 

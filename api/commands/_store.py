@@ -23,8 +23,8 @@ def add_store_arguments(parser, *, fsync: bool = False) -> None:
     parser.add_argument(
         "--redis-url",
         metavar="URL",
-        help="a Redis server (redis://host:port/0, unix:///path/redis.sock); default: the embedded server "
-        "in --data-dir",
+        help="a Redis server (redis://:PASSWORD@host:port/0, unix:///path/redis.sock) or a Redis Cluster "
+        "(redis+cluster://:PASSWORD@host:port,host:port,...); default: the embedded server in --data-dir",
     )
     parser.add_argument(
         "--data-dir",
@@ -66,6 +66,25 @@ def _answering(server) -> bool:
 def _check_reachable(url: str) -> None:
     import redis
 
+    from eventstore.connect import cluster_nodes, is_cluster_url
+
+    if is_cluster_url(url):
+        try:
+            nodes, user, password, _tls = cluster_nodes(url)
+        except ValueError as exc:
+            raise CommandError(f"--redis-url {url}: {exc}") from None
+        problems = []
+        for host, port in nodes:
+            client = redis.Redis(host=host, port=port, username=user, password=password,
+                                 socket_connect_timeout=REACH_TIMEOUT, socket_timeout=REACH_TIMEOUT)
+            try:
+                client.ping()
+                return
+            except (redis.RedisError, OSError) as exc:
+                problems.append(f"{host}:{port}: {exc}")
+            finally:
+                client.close()
+        raise CommandError(f"cannot reach any node of the cluster: {'; '.join(problems)}")
     try:
         client = redis.Redis.from_url(url, socket_connect_timeout=REACH_TIMEOUT, socket_timeout=REACH_TIMEOUT)
     except ValueError as exc:  # not a Redis URL

@@ -34,7 +34,20 @@ def add_arguments(parser) -> None:
     parser.add_argument(
         "--unsafe-redis",
         action="store_true",
-        help="run even on a Redis that could lose acknowledged events (the problems are logged)",
+        help="run even on a Redis that could lose acknowledged events, or a TCP one that answers without a "
+        "password (the problems are logged)",
+    )
+    parser.add_argument(
+        "--ack-replicas",
+        type=_args.at_least(0),
+        default=0,
+        metavar="N",
+        help="acknowledge a command only once N replicas have its events (WAIT after each append; default 0)",
+    )
+    parser.add_argument(
+        "--ack-replicas-aof",
+        action="store_true",
+        help="with --ack-replicas: wait until the replicas have the events in their append-only file (WAITAOF)",
     )
     parser.add_argument(
         "--log-level",
@@ -74,7 +87,13 @@ async def _serve(args, url: str) -> int:
     from api.app import make_app
     from api.config import ServerConfig
 
-    config = ServerConfig(redis_url=url, prefix=args.key_prefix, unsafe_redis=args.unsafe_redis)
+    config = ServerConfig(
+        redis_url=url,
+        prefix=args.key_prefix,
+        unsafe_redis=args.unsafe_redis,
+        ack_replicas=args.ack_replicas,
+        ack_replicas_aof=args.ack_replicas_aof,
+    )
     runner = web.AppRunner(make_app(config), handle_signals=False, access_log=None)
     await runner.setup()
     try:

@@ -148,19 +148,19 @@ async def test_the_script_validates_everything_before_its_first_write(store):
     one = [b"moved", 1, b"p", b"north", b"", 0, b"", head, b"\x02" * 32]
     two = [b"moved", 1, b"p", b"north", b"", 0, b"", b"\x02" * 32, b"\x03" * 32]
     bad_calls = {
-        "second event truncated": [1, b"", b"", 2, b"", *one, *two[:-1]],
-        "count says more than given": [1, b"", b"", 3, b"", *one, *two],
-        "broken chain inside the call": [1, b"", b"", 2, b"", *one, *one],
-        "expected version not a number": [b"one", b"", b"", 1, b"", *one],
-        "schema not a number": [1, b"", b"", 2, b"", *one, b"moved", b"x", *two[2:]],
-        "body hash not hex": [1, b"k", b"zz", 1, b"", *one],
+        "second event truncated": [1, b"", b"", 2, b"", b"", *one, *two[:-1]],
+        "count says more than given": [1, b"", b"", 3, b"", b"", *one, *two],
+        "broken chain inside the call": [1, b"", b"", 2, b"", b"", *one, *one],
+        "expected version not a number": [b"one", b"", b"", 1, b"", b"", *one],
+        "schema not a number": [1, b"", b"", 2, b"", b"", *one, b"moved", b"x", *two[2:]],
+        "body hash not hex": [1, b"k", b"zz", 1, b"", b"", *one],
     }
     for why, args in bad_calls.items():
         with pytest.raises(Exception, match="BG_BADARGS"):
             await store._append_script(keys=[k.log, k.meta, k.cmd], args=args)
         assert await snapshot_of(store, g) == before, why
     # The same arguments, well formed, do write (so the calls above failed for their fault alone).
-    assert (await store._append_script(keys=[k.log, k.meta, k.cmd], args=[1, b"", b"", 2, b"", *one, *two]))[0] == b"ok"
+    assert (await store._append_script(keys=[k.log, k.meta, k.cmd], args=[1, b"", b"", 2, b"", b"", *one, *two]))[0] == b"ok"
 
 
 async def test_an_entry_added_behind_the_stores_back_blocks_appends_before_any_write(store):
