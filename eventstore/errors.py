@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from redis.exceptions import ClusterDownError, MasterDownError, SlotNotCoveredError, TryAgainError
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
@@ -117,6 +118,17 @@ class TailOverflow(EventStoreError):
 
 def store_unavailable(exc: BaseException) -> bool:
     """Is `exc` the store being out of reach (a lost or refused connection, a timeout, a server
-    still loading its append-only file, replicas not answering), so that the same request may
-    succeed later? A caller answers it as retryable, never as a refusal of the request."""
-    return isinstance(exc, RedisConnectionError | RedisTimeoutError | OSError | NotReplicated)
+    still loading its append-only file, replicas not answering, a cluster failing over), so that
+    the same request may succeed later? A caller answers it as retryable, never as a refusal of the
+    request."""
+    return isinstance(
+        exc,
+        RedisConnectionError
+        | RedisTimeoutError
+        | OSError
+        | NotReplicated
+        | ClusterDownError
+        | MasterDownError
+        | TryAgainError
+        | SlotNotCoveredError,
+    )

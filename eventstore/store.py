@@ -36,7 +36,18 @@ from importlib import resources
 from typing import NamedTuple, Protocol, runtime_checkable
 
 import msgspec
-from redis.exceptions import ConnectionError, NoScriptError, ResponseError, SlotNotCoveredError, TimeoutError
+from redis.exceptions import (
+    AskError,
+    ClusterDownError,
+    ConnectionError,
+    MasterDownError,
+    MovedError,
+    NoScriptError,
+    ResponseError,
+    SlotNotCoveredError,
+    TimeoutError,
+    TryAgainError,
+)
 
 from eventstore.connect import AnyRedis, client_for, connection_options, is_cluster
 from eventstore.envelope import GENESIS, Envelope, NewEvent, seal
@@ -54,6 +65,8 @@ from eventstore.errors import (
 
 _GAME_ID = re.compile(r"[A-Za-z0-9_.-]{1,100}")
 _FIELDS = (b"type", b"schema", b"payload", b"actor", b"command", b"time", b"digest", b"prev", b"hash")
+#: Answers of a cluster in the middle of a failover or a slot's move: tried again, then unavailable.
+_CLUSTER_IN_FLUX = (AskError, ClusterDownError, MasterDownError, MovedError, TryAgainError)
 _APPEND_LUA = resources.files("eventstore").joinpath("append.lua").read_text()
 
 
@@ -344,6 +357,8 @@ class RedisEventStore:
                     await self._append_script(keys=keys, args=args, client=pipe)
                     pipe.execute_command(*self._wait_command())
                     reply, waited = await pipe.execute()
+        except _CLUSTER_IN_FLUX as exc:  # a failover under way: the same as a lost connection
+            raise ConnectionError(f"the cluster is changing: {exc}") from exc
         except ResponseError as exc:
             raise _script_error(game_id, exc) from None
         replicas = waited[1] if self.wait_aof else waited
@@ -399,10 +414,10 @@ class RedisEventStore:
             if isinstance(reply, NoScriptError):
                 await cluster.execute_command("SCRIPT", "LOAD", _APPEND_LUA, target_nodes=node)
                 continue
-            if isinstance(reply, ResponseError) and str(reply).startswith(("MOVED", "ASK", "TRYAGAIN", "CLUSTERDOWN")):
+            if isinstance(reply, _CLUSTER_IN_FLUX):
                 attempts += 1
                 if attempts > retry.get_retries():
-                    raise reply
+                    raise ConnectionError(f"the cluster did not settle: {reply}") from reply
                 await asyncio.sleep(retry._backoff.compute(attempts))
                 await cluster.nodes_manager.initialize()
                 continue

@@ -94,13 +94,19 @@ def test_every_listed_command_runs_beside_the_server(served, tmp_path):
     with urllib.request.urlopen(f"{served}/api/games") as answer:
         (game,) = json.load(answer)["games"]
 
-    for command in listed_commands():
-        if command == "bluegray serve":
-            continue  # running: the fixture started it as the README says
-        line = command.replace("GAME_ID", game["game_id"])
-        done = subprocess.run(
-            line, shell=True, cwd=tmp_path, env=bluegray_env(), capture_output=True, text=True, timeout=120
-        )
-        assert done.returncode == 0, f"{line}: {done.stdout}{done.stderr}"
-        assert "Traceback" not in done.stderr, line
+    try:
+        for command in listed_commands():
+            if command == "bluegray serve":
+                continue  # running: the fixture started it as the README says
+            line = command.replace("GAME_ID", game["game_id"])
+            done = subprocess.run(
+                line, shell=True, cwd=tmp_path, env=bluegray_env(), capture_output=True, text=True, timeout=120
+            )
+            assert done.returncode == 0, f"{line}: {done.stdout}{done.stderr}"
+            assert "Traceback" not in done.stderr, line
+    finally:  # `bluegray cluster up` leaves its nodes running, as it says: stop them
+        if (tmp_path / "var" / "cluster" / "cluster.json").exists():
+            down = "bluegray cluster down --data-dir var/cluster"
+            done = subprocess.run(down, shell=True, cwd=tmp_path, env=bluegray_env(), capture_output=True, text=True)
+            assert done.returncode == 0, done.stdout + done.stderr
     assert (tmp_path / "game.jsonl").stat().st_size > 0 and (tmp_path / "report.html").exists()
