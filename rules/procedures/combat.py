@@ -389,9 +389,10 @@ def examine(state: State, attackers, defenders, eng: Engagement | None = None) -
             names = ", ".join(game.designation(u) for u in here)
             raise game.violation("attack_once", f"{names} at {d} has already been attacked this Combat Phase")
     ezoc = enemy_controlled(state, side)
+    beside_trains: set[str] = set()
     if game.battle.trains is not None:  # Chickamauga 19.3: no zone of control, yet attacked from beside it
         trains_at = (h for u, h in state.positions.items() if game.is_train(u) and game.units[u].side != side)
-        ezoc = ezoc | {n for h in trains_at for n in game.zoc_into[h]}
+        beside_trains = {n for h in trains_at for n in game.zoc_into[h]} - ezoc
     enemy_at = {h for h, us in occ.items() if game.units[us[0]].side != side}
     # 10.39: a unit in a trench with enemies across it is in no enemy zone, but may attack them from there
     trenched = {t for t, f in trench_facings(state).items() if f & enemy_at}
@@ -415,7 +416,11 @@ def examine(state: State, attackers, defenders, eng: Engagement | None = None) -
         hexes_used.setdefault(h, []).append(u)
         # adjacent attack (8.41: artillery in an enemy zone attacks like infantry; revised 9.64: never a gunboat)
         if unit.type != GUNBOAT and (
-            h in ezoc or (h in trenched and unit.type not in artillery.BOMBARDING_TYPES)
+            h in ezoc
+            or (h in trenched and unit.type not in artillery.BOMBARDING_TYPES)
+            # 19.3: beside a train only, artillery attacks it from beside it or bombards as ever (9.41 is
+            # about enemy zones of control, and a train has none)
+            or (h in beside_trains and (unit.type not in artillery.BOMBARDING_TYPES or set(defenders) <= set(game.neighbours.get(h, ()))))
         ):
             for d in defenders:
                 if d not in game.zoc_into[h]:
@@ -447,12 +452,12 @@ def examine(state: State, attackers, defenders, eng: Engagement | None = None) -
             u
             for u in state.units_in(h)
             if may_attack(state, u)
-            and (h in ezoc or h in trenched or game.units[u].type in artillery.BOMBARDING_TYPES)
+            and (h in ezoc or h in beside_trains or h in trenched or game.units[u].type in artillery.BOMBARDING_TYPES)
             and u not in used
         ]
         if fellows:
             names = ", ".join(game.designation(u) for u in fellows)
-            rule = "whole_stack_attacks" if h in ezoc or h in trenched else "bombard_same_hex"
+            rule = "whole_stack_attacks" if h in ezoc or h in beside_trains or h in trenched else "bombard_same_hex"
             raise game.violation(rule, f"the units at {h} attack together: {names} must join this attack too")
     eng = engagement(state) if eng is None else eng
     stranded = eng.stranded(frozenset(adjacent), frozenset(defenders))

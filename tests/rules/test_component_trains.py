@@ -92,6 +92,20 @@ def test_a_confederate_beside_the_train_may_attack_it():
     assert state.pending
 
 
+def test_artillery_beside_the_train_only_may_still_bombard_or_attack_it():
+    # 19.3 with 9.41: the train has no zone of control, so artillery beside it (and in no enemy zone)
+    # may bombard another hex as ever, or attack the train from beside it; the legal choices offer both
+    # and decide accepts both (found by self-play: Chickamauga seed 30 was offered the bombardment and
+    # refused it)
+    units = [train("0104"), rebel("g", "0204", type_="artillery", strength=3), union("u", "0404"), rebel("far", "0808")]
+    state = to_phase(start(units, first_player="confederate"), side="confederate")
+    assert "0204" not in enemy_controlled(state, "confederate")
+    bombarded, _ = execute(state, DeclareAttack(("g",), ("0404",)))  # two hexes away
+    assert bombarded.pending[0].bombarding == ("g",)
+    attacked, _ = execute(state, DeclareAttack(("g",), ("0104",)))
+    assert attacked.pending[0].attackers == ("g",)
+
+
 def test_no_reinforcement_enters_at_the_trains_hex_nor_the_train_at_an_occupied_one():
     # 19.21: "The Train unit may not stack with any other unit nor may any other unit stack with the Train"
     from rules.procedures.reinforcements import entry_problem
