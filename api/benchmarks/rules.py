@@ -151,7 +151,9 @@ def _bench_core(args) -> None:
     """For each rule set: random self-play (commands/s over ``--games`` games, after one game to warm
     the process's caches) and ``bluegray verify`` of one finished game (chain, every digest, every roll
     and decision again), beside the bare fold of the same game's rules events (``rules.reducer.fold``
-    from the start, no check) measured in the same run; each the median of ``--rounds`` runs."""
+    from the start, no check) measured in the same run; each the median of ``--rounds`` runs. Timed in
+    this process's CPU seconds (``time.process_time``): on a shared machine, other processes' load
+    changes the wall clock far more than it changes them."""
     from players.selfplay import play
     from replay.games import GameCache
     from replay.verify import verify
@@ -161,7 +163,8 @@ def _bench_core(args) -> None:
     cache = GameCache()
     rounds = max(3, args.rounds // 4)
     print(
-        f"rules core ({args.scenario}, random players; warm: each figure after one run to fill the process's caches):"
+        f"rules core ({args.scenario}, random players; warm: each figure after one run to fill the process's caches;"
+        " CPU seconds of this process):"
     )
     for ruleset in ("classic", "revised"):
         start = new_game(cache.game(args.scenario, ruleset))
@@ -171,11 +174,11 @@ def _bench_core(args) -> None:
         commands = 0
         for _ in range(rounds):
             commands = 0
-            t = time.perf_counter()
+            t = time.process_time()
             for i in range(args.games):
                 for _ in play(start, random.Random(args.seed + i)):
                     commands += 1
-            runs.append(time.perf_counter() - t)
+            runs.append(time.process_time() - t)
         selfplay_rate = commands / statistics.median(runs)
 
         game_id, envelopes = finished_game(cache, args.scenario, ruleset, args.seed)
@@ -185,12 +188,12 @@ def _bench_core(args) -> None:
             raise AssertionError(f"the benchmark's own game does not verify: {report.problems}")
         verify_runs, fold_runs = [], []
         for _ in range(rounds):
-            t = time.perf_counter()
+            t = time.process_time()
             verify(game_id, envelopes, cache)
-            verify_runs.append(time.perf_counter() - t)
-            t = time.perf_counter()
+            verify_runs.append(time.process_time() - t)
+            t = time.process_time()
             fold(start, events)
-            fold_runs.append(time.perf_counter() - t)
+            fold_runs.append(time.process_time() - t)
         verify_rate = len(envelopes) / statistics.median(verify_runs)
         fold_rate = len(events) / statistics.median(fold_runs)
 
