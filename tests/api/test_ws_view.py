@@ -151,3 +151,35 @@ async def test_an_accepted_undo_leaves_its_lines_and_a_reload_gets_the_same_reco
     assert again.record == seat.record and len(again.views) == 1
     for v in (seat, again):
         await v.close()
+
+
+async def test_a_delayed_spectator_views_the_game_as_far_as_it_may_see_it(client):
+    delay = 5
+    game, joined = await new_game(client, options={"spectator_delay": delay})
+    gid = game["game_id"]
+    union = await WsClient(client, gid, game["token"]).connect()
+    confederate = await WsClient(client, gid, joined["token"]).connect()
+    watcher = await Viewer(client, gid).connect()
+    seat = await Viewer(client, gid, game["token"]).connect()
+    rng = random.Random(9)
+    await play_steps(union, confederate, rng, 12)
+    behind = union.version - delay
+    await watcher.until(behind)
+    await seat.until(union.version)
+    await asyncio.sleep(0.2)  # nothing newer comes to the spectator
+    await watcher.until(behind)
+    assert watcher.view["version"] == behind
+    # Its view is the fold at that version, and its record has nothing after it.
+    assert watcher.view["head"] == union.events[behind - 1].hash.hex()
+    assert all(line[0] <= behind for line in watcher.record)
+    # (A command whose results are not all visible yet reads as far as they are.)
+    seen = [line for line in seat.record if line[0] <= behind]
+    assert [line[:3] for line in seen] == [line[:3] for line in watcher.record]
+    assert all(a[3].startswith(b[3]) for a, b in zip(seen, watcher.record, strict=True))
+    assert seen[:-1] == watcher.record[:-1]
+    # A spectator who comes now gets the same.
+    late = Viewer(client, gid)
+    await (await late.connect()).until(behind)
+    assert late.record == watcher.record and late.view["version"] == behind
+    for v in (watcher, seat, late):
+        await v.close()

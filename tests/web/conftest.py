@@ -55,14 +55,21 @@ async def server(redis_url, key_prefix):
     await srv.close()
 
 
+DOC_SHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
+
+
 @pytest.fixture
 def shot():
-    """`await shot(page, "name")` saves test-artifacts/web/name.png."""
+    """`await shot(page, "name")` saves test-artifacts/web/name.png; with ``doc=True`` and the
+    environment variable BLUEGRAY_DOC_SHOTS=1, also docs/screenshots/name.jpg (the README's)."""
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
 
-    async def take(page, name: str) -> Path:
+    async def take(page, name: str, doc: bool = False) -> Path:
         path = ARTIFACTS / f"{name}.png"
         await page.screenshot(path=str(path))
+        if doc and os.environ.get("BLUEGRAY_DOC_SHOTS") == "1":
+            DOC_SHOTS.mkdir(parents=True, exist_ok=True)
+            await page.screenshot(path=str(DOC_SHOTS / f"{name}.jpg"), type="jpeg", quality=70)
         return path
 
     return take

@@ -54,9 +54,11 @@ async def test_turn_track_points_losses_and_objectives_match_the_fold(browser, s
         assert len(stars) == 6  # Chattanooga 20.11 (2), 20.12 (2)
         assert stars == [[hx, st.control.get(hx) or ""] for hx, _ in stars]
     assert st.eliminated, "the scripted game came to blows"
+    await js(pages["union"], "() => document.querySelectorAll('.toast').forEach((t) => t.remove())")
+    await shot(pages["union"], "desktop-board", doc=True)
     await pages["union"].click("#schedule summary")
     await pages["union"].locator("#battle").scroll_into_view_if_needed()
-    await shot(pages["union"], "glance-turn-track")
+    await shot(pages["union"], "turn-track", doc=True)
     for page in (*pages.values(), watcher):
         assert not page.errors, page.errors
         await page.context.close()

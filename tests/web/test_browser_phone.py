@@ -30,7 +30,7 @@ async def test_every_top_bar_control_is_on_a_phone_screen_and_takes_a_tap(browse
     await page.goto(f"{server}/play/{game['game_id']}")
     await page.wait_for_selector("#conn.live", timeout=PATIENCE)
     await page.wait_for_selector("#report-link:not(.hidden)", timeout=PATIENCE)
-    await shot(page, "phone-board")
+    await shot(page, "phone-board", doc=True)
     # Nothing is wider than the screen: the page never scrolls sideways.
     assert await page.evaluate("() => document.documentElement.scrollWidth") <= PHONE["width"]
     controls = await page.eval_on_selector_all(
