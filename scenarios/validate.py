@@ -27,7 +27,11 @@ MAP_KEYS = {"lower_columns", "columns", "rows", "lower_columns_rows", "column_ro
 UNIT_KEYS = {"id", "side", "type", "strength", "designation", "hex", "arrives", "entry", "movement_allowance"}
 HEXSIDE_KEYS = {"features", "barbed", "high"}
 PATHS = {"road": terrain.ROAD, "trail": terrain.TRAIL}  # 5.22, 5.23
-IMPASSABLE = {terrain.RIVER: "a river hex (5.24)", terrain.FERRY: "a ferry hex (19.12)"}
+IMPASSABLE = {
+    terrain.RIVER: "a river hex (5.24)",
+    terrain.FERRY: "a ferry hex (19.12)",
+    terrain.PONTOON: "a pontoon hex (revised 6.28)",
+}
 
 
 def check(files: Files) -> list[Problem]:
@@ -302,8 +306,9 @@ def _check_hexsides(src: Source, board: Board, out: list[Problem]) -> None:
                 problem(f"the barbed hex {barbed} is not one of the redoubt's two hexes {a} and {b} (18.12)")
         elif barbed is not None:
             problem("barbed is given but the hexside has no redoubt")
-        if terrain.FERRY_CROSSING in features and terrain.FERRY not in (board.hexes[a], board.hexes[b]):
-            problem("a ferry_crossing (a ferry's arrow, 19.11) needs a ferry hex on one side")
+        crossed = {board.hexes[a], board.hexes[b]} & {terrain.FERRY, terrain.PONTOON}
+        if terrain.FERRY_CROSSING in features and not crossed:
+            problem("a ferry_crossing (a ferry's arrow, 19.11, or a pontoon's, revised 6.28) needs a ferry or pontoon hex on one side")
         board.features[name] = set(features)
 
 
@@ -336,10 +341,13 @@ def _check_paths(src: Source, board: Board, out: list[Problem]) -> None:
 
 def _check_ferries(src: Source, board: Board, out: list[Problem]) -> None:
     """19.11, 5.24: a ferry hex is a crossing of the river: river hexes on two opposite sides, and the
-    arrows (ferry_crossing hexsides) through which it is entered and left."""
+    arrows (ferry_crossing hexsides) through which it is entered and left. Revised 6.28 (Fredericksburg
+    18.1: "Pontoons are identical in their use to river ferry hexes"): a pontoon hex likewise, its
+    ferry_crossing hexsides the ones "to which the pontoon symbol connects"."""
     for number, kind in board.hexes.items():
-        if kind != terrain.FERRY:
+        if kind not in (terrain.FERRY, terrain.PONTOON):
             continue
+        what = "a ferry hex" if kind == terrain.FERRY else "a pontoon hex"
         q, r = board.grid.axial(number)
         around = []
         for dq, dr in DIRECTIONS:
@@ -349,10 +357,10 @@ def _check_ferries(src: Source, board: Board, out: list[Problem]) -> None:
                 around.append(None)
         river = [board.hexes.get(h) == terrain.RIVER for h in around]
         if not any(river[i] and river[i + 3] for i in range(3)):
-            out.append(src.problem_at(f"hex {number}", "a ferry hex must touch river hexes on two opposite sides (19.11)", table="hexes", key=number))
+            out.append(src.problem_at(f"hex {number}", f"{what} must touch river hexes on two opposite sides (19.11)", table="hexes", key=number))
         arrows = [h for h in around if h and terrain.FERRY_CROSSING in board.features.get(hexside(number, h), ())]
         if len(arrows) < 2:
-            out.append(src.problem_at(f"hex {number}", f"a ferry hex needs two ferry_crossing hexsides, its arrows (19.11); found {len(arrows)}", table="hexes", key=number))
+            out.append(src.problem_at(f"hex {number}", f"{what} needs two ferry_crossing hexsides, its arrows (19.11); found {len(arrows)}", table="hexes", key=number))
 
 
 def _check_levels(src: Source, board: Board, out: list[Problem]) -> None:
