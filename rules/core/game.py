@@ -61,6 +61,19 @@ class Game:
             t: {(a, b): c for a, s in steps.items() for b, c in s} for t, steps in self.steps_by_type.items()
         }
         self.step_cost: dict[tuple[str, str], int] = self.step_cost_by_type["infantry"]
+        # Wilderness 18.13, 18.21: a side's own costs (the battle's ``terrain_costs``), by (side, type).
+        self.side_steps: dict[tuple[str, str], dict[str, tuple]] = {}
+        self.side_zoc_cost: dict[tuple[str, str], dict[tuple[str, str], int]] = {}
+        if self.battle.terrain_costs is not None:
+            for side in self.battle.terrain_costs.sides():
+                steps, zoc = self.ruleset.procedures.movement_costs(self, side)
+                for t, table in steps.items():
+                    self.side_steps[side, t] = table
+                    if t in zoc:
+                        self.side_zoc_cost[side, t] = zoc[t]
+        self.side_step_cost = {
+            k: {(a, b): c for a, s in steps.items() for b, c in s} for k, steps in self.side_steps.items()
+        }
         # Chickamauga 19.23: a train moves only along roads and trails: its type's steps through a road
         # or trail hexside, by unit type (empty in a battle without trains).
         self.train_steps: dict[str, dict[str, tuple]] = {}
@@ -68,9 +81,10 @@ class Game:
         if self.battle.trains is not None:
             routes = (terrain.ROAD, terrain.TRAIL)
             for t in {self.units[u].type for u in self.battle.trains.units}:
+                side = next(self.units[u].side for u in self.battle.trains.units if self.units[u].type == t)
                 self.train_steps[t] = {
                     a: tuple((b, c) for b, c in s if any(r in m.features(a, b) for r in routes))
-                    for a, s in self.steps_by_type[t].items()
+                    for a, s in self.side_steps.get((side, t), self.steps_by_type[t]).items()
                 }
                 self.train_step_cost[t] = {(a, b): c for a, s in self.train_steps[t].items() for b, c in s}
         # zoc_into[h]: the hexes a unit in h exerts its zone of control into (6.0, 6.6).
@@ -122,14 +136,24 @@ class Game:
     def steps_for(self, unit_id: str) -> dict[str, tuple]:
         """The step table of the unit's type (Game.steps for every type in the 1975 book); a train's
         roads and trails only (Chickamauga 19.23)."""
+        u = self.units[unit_id]
         if self.is_train(unit_id):
-            return self.train_steps[self.units[unit_id].type]
-        return self.steps_by_type[self.units[unit_id].type]
+            return self.train_steps[u.type]
+        if self.side_steps:  # Wilderness 18.13, 18.21
+            own = self.side_steps.get((u.side, u.type))
+            if own is not None:
+                return own
+        return self.steps_by_type[u.type]
 
     def step_cost_for(self, unit_id: str) -> dict[tuple[str, str], int]:
+        u = self.units[unit_id]
         if self.is_train(unit_id):
-            return self.train_step_cost[self.units[unit_id].type]  # Chickamauga 19.23
-        return self.step_cost_by_type[self.units[unit_id].type]
+            return self.train_step_cost[u.type]  # Chickamauga 19.23
+        if self.side_step_cost:  # Wilderness 18.13, 18.21
+            own = self.side_step_cost.get((u.side, u.type))
+            if own is not None:
+                return own
+        return self.step_cost_by_type[u.type]
 
     def is_train(self, unit_id: str) -> bool:
         """Chickamauga 19.0: a train of the battle's (rules/core/components/trains.py)."""
@@ -138,7 +162,10 @@ class Game:
     def zoc_cost_for(self, unit_id: str) -> dict[tuple[str, str], int] | None:
         """Revised 7.2: what a step into an enemy-controlled hex costs this unit's type, or None when
         it costs what any step costs (1975)."""
-        return self.zoc_cost_by_type.get(self.units[unit_id].type)
+        u = self.units[unit_id]
+        if self.side_zoc_cost and (u.side, u.type) in self.side_zoc_cost:  # Wilderness 18.13
+            return self.side_zoc_cost[u.side, u.type]
+        return self.zoc_cost_by_type.get(u.type)
 
     def bombard_range(self, unit_id: str) -> int:
         """How far the unit bombards: the rule set's artillery range (8.11, 9.12), six for a gunboat

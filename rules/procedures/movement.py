@@ -37,9 +37,10 @@ from rules.queries.control import entered
 from rules.queries.zoc import enemy_controlled, enemy_occupied
 
 
-def movement_costs(game) -> tuple[dict, dict]:
+def movement_costs(game, side=None) -> tuple[dict, dict]:
     """5.2, 9.0 (the rule set's procedure ``movement_costs``): one step table for every unit type;
-    a step into an enemy-controlled hex costs what any step costs."""
+    a step into an enemy-controlled hex costs what any step costs. ``side``: the 1975 rules have no
+    side's own costs (a battle's ``terrain_costs`` is read by the revised procedure only)."""
     steps = {}
     for a, around in game.neighbours.items():
         out = []
@@ -156,6 +157,15 @@ def no_entry(state: State, unit: str) -> frozenset[str]:
     return closed | frozenset(h for u, h in state.positions.items() if game.is_train(u))
 
 
+def terrain_restricted(state: State, unit: str):
+    """Wilderness 18.11, 18.12: the battle's ``terrain_restrictions`` when they bind ``unit`` on this
+    Game-Turn, else None; ``.step_problem(game, turn, side, a, b, enemy_zoc)`` asks of each step."""
+    r = state.game.battle.terrain_restrictions
+    if r is None or not r.binds(state.turn, state.game.units[unit].side):
+        return None
+    return r
+
+
 def surprise_moves(state: State, unit: str) -> tuple[str, ...] | None:
     """Shiloh 19.1: the hexes ``unit`` may move to now, each one step from its hex (north or
     north-east), or None when the surprise assault does not bind it."""
@@ -190,6 +200,7 @@ def reachable(
     zoc_cost = game.zoc_cost_for(unit)  # revised 7.2
     barred = artillery_barred(state, unit, ezoc)  # revised 7.3
     one_hex = game.ruleset.always_one_hex and origin is None and spent == 0  # revised 6.16
+    restricted = terrain_restricted(state, unit)  # Wilderness 18.11, 18.12
     heap = [(spent, start)]
     while heap:
         c, h = heapq.heappop(heap)
@@ -205,6 +216,8 @@ def reachable(
                 continue
             if b in ezoc and (not rules.may_enter or b in barred):  # 10.2, 17.2; revised 7.3
                 continue
+            if restricted is not None and restricted.step_problem(game, state.turn, side, h, b, b in ezoc):
+                continue  # Wilderness 18.11, 18.12
             if nc < cost.get(b, 99):
                 cost[b] = nc
                 prev[b] = h
@@ -246,6 +259,7 @@ def check_path(
     barred = artillery_barred(state, unit, ezoc)  # revised 7.3
     one_hex = game.ruleset.always_one_hex and spent == 0 and len(path) == 2 and not entering  # revised 6.16
     gunboat = game.units[unit].type == GUNBOAT
+    restricted = terrain_restricted(state, unit)  # Wilderness 18.11, 18.12
     if not entering and spent == 0 and game.battle.surprise_assault is not None:
         ahead = surprise_moves(state, unit)
         if ahead is not None and (len(path) != 2 or path[-1] not in ahead):  # Shiloh 19.1
@@ -299,6 +313,8 @@ def check_path(
             )
         if (a, b) not in step_cost:
             raise game.violation("terrain", f"{name} may not move from {a} to {b}: its type may not enter {b}")
+        if restricted is not None and (why := restricted.step_problem(game, state.turn, side, a, b, b in ezoc)):
+            raise game.violation(restricted.rule(state.turn), f"{name} may not move from {a} to {b}: {why}")
         cost += zoc_cost[(a, b)] if zoc_cost is not None and b in ezoc else step_cost[(a, b)]
         if cost > allowance and not one_hex:
             raise game.violation(

@@ -136,13 +136,31 @@ def retreat_options(state: State, unit: str, displaced: bool = False) -> list[Re
     here = state.positions[unit]
     open_, full, ferries, _ = _around(state, unit, here, displaced)
     if open_:
-        return open_  # 7.82: no displacement while another path of retreat is open
+        return _unrestricted_first(state, unit, here, open_)  # 7.82: no displacement while another path is open
     out = []
     for n in full:
         for d in state.units_in(n):
             if _displaceable(state, unit, n, d, 1, frozenset({unit})):
                 out.append(RetreatOption(n, displace=d))
     return out or ferries  # 19.13: "forced" into a ferry hex only when nothing else is open
+
+
+def _restriction(state: State, unit: str):
+    """Wilderness 18.11, 18.12: the battle's terrain restrictions binding ``unit`` now, or None."""
+    r = state.game.battle.terrain_restrictions
+    return r if r is not None and r.binds(state.turn, state.game.units[unit].side) else None
+
+
+def _unrestricted_first(state: State, unit: str, here: str, open_: list[RetreatOption]) -> list[RetreatOption]:
+    """Wilderness 18.14: a unit retreats into a hex it is prohibited from entering during the Movement
+    Phase "only if it is the sole path of retreat open to them": the others first (a retreat never
+    enters an enemy zone of control, so the exemption of 18.11 plays no part)."""
+    r = _restriction(state, unit)
+    if r is None:
+        return open_
+    side = state.game.units[unit].side
+    allowed = [o for o in open_ if r.step_problem(state.game, state.turn, side, here, o.to, False) is None]
+    return allowed or open_
 
 
 def _displaceable(state: State, mover: str, hex_: str, unit: str, depth: int, chain: frozenset[str]) -> bool:
@@ -226,6 +244,11 @@ def advance_options(state: State, head: PendingAdvance) -> list[AdvanceOption]:
             if u in state.ineffective:  # 11.2
                 ezoc = enemy_controlled(state, head.side) if ezoc is None else ezoc
                 if h in ezoc:
+                    continue
+            r = _restriction(state, u)
+            if r is not None:  # Wilderness 18.14: never into a hex prohibited in the Movement Phase
+                ezoc = enemy_controlled(state, head.side) if ezoc is None else ezoc
+                if r.step_problem(game, state.turn, head.side, here, h, h in ezoc) is not None:
                     continue
             out.append(AdvanceOption(u, h))
     return out
@@ -311,6 +334,15 @@ def decide_advance(state: State, command: Advance, dice: Dice | None) -> list[Ev
             )
         if state.game.battle.may_not_advance(state.game.units[command.unit]):
             raise game.violation("immobile_artillery", f"{game.designation(command.unit)} may not advance after combat")
+        r = _restriction(state, command.unit)
+        here = state.positions.get(command.unit)
+        if r is not None and here is not None and command.to in game.neighbours[here]:
+            ezoc = enemy_controlled(state, head.side)
+            why = r.step_problem(game, state.turn, head.side, here, command.to, command.to in ezoc)
+            if why is not None:  # Wilderness 18.14
+                raise game.violation(
+                    "terrain_restrictions.advance", f"{game.designation(command.unit)} may not advance after combat: {why}"
+                )
         raise game.violation(
             "advance",
             f"{game.designation(command.unit)} may not advance into {command.to}: only into an adjacent hex the "

@@ -46,10 +46,14 @@ UNIT_TYPES = ("infantry", "cavalry", "artillery")
 _TRAIL_SLOW = frozenset({terrain.FOREST, terrain.ROUGH, terrain.FOREST_ROUGH, terrain.SWAMP})  # 6.24
 
 
-def hex_cost(game, unit_type: str, b: str):
-    """10.1, 6.21: the movement points to enter ``b`` for a unit of this type (None: prohibited)."""
+def hex_cost(game, unit_type: str, b: str, side: Side | None = None):
+    """10.1, 6.21: the movement points to enter ``b`` for a unit of this type (None: prohibited);
+    of ``side`` when given (Wilderness 18.13: the battle's ``terrain_costs``)."""
     rs = game.ruleset
     kind = game.terrain[b]
+    own = game.battle.terrain_costs
+    if own is not None and rs.terrain_cost.get(kind) is not None and (c := own.hex_cost(side, kind)) is not None:
+        return c
     by_type = rs.terrain_cost_by_type.get(unit_type, {})
     if kind in by_type:
         return by_type[kind]
@@ -67,8 +71,9 @@ def climbs(game, a: str, b: str) -> bool:
     return side is not None and terrain.SLOPE in side.features and side.high == b
 
 
-def route_cost(game, a: str, b: str, base):
-    """6.22-6.24: the rate of the best route the step follows, or None (no route)."""
+def route_cost(game, a: str, b: str, base, side: Side | None = None):
+    """6.22-6.24: the rate of the best route the step follows, or None (no route). Wilderness 18.21:
+    a side whose units move along trails at the road rate (the battle's ``terrain_costs``)."""
     rs = game.ruleset
     features = game.scenario.map.features(a, b)
     kind = game.terrain[b]
@@ -80,30 +85,36 @@ def route_cost(game, a: str, b: str, base):
     elif terrain.ROAD in features or terrain.RAILWAY in features:
         best = rs.road_cost  # 6.23
     elif terrain.TRAIL in features:
-        best = min(base, rs.trail_cost if kind in _TRAIL_SLOW else 1)  # 6.24; 10.1 "use other cost if less"
+        own = game.battle.terrain_costs
+        if own is not None and own.trail_at_road_rate(side):
+            best = rs.road_cost  # Wilderness 18.21: "at the road movement rate"
+        else:
+            best = min(base, rs.trail_cost if kind in _TRAIL_SLOW else 1)  # 6.24; 10.1 "use other cost if less"
     return best
 
 
-def step_costs(game, unit_type: str, a: str, b: str):
+def step_costs(game, unit_type: str, a: str, b: str, side: Side | None = None):
     """(cost of a step a->b, cost of the same step into an enemy-controlled hex) for a unit of this
-    type, or None when the step is prohibited (game.step_problem, or terrain this type may not enter)."""
+    type (and side: Wilderness 18.13, 18.21), or None when the step is prohibited (game.step_problem,
+    or terrain this type may not enter)."""
     if game.step_problem(a, b) is not None:
         return None
-    base = hex_cost(game, unit_type, b)
+    base = hex_cost(game, unit_type, b, side)
     if base is None:
         return None
     rs = game.ruleset
     features = game.scenario.map.features(a, b)
     extra = sum((rs.hexside_cost[f] for f in features if f in rs.hexside_cost and f != terrain.SLOPE), 0)  # 6.25, 6.29
     climb = rs.hexside_cost.get(terrain.SLOPE, 0) if climbs(game, a, b) else 0  # 6.26
-    route = route_cost(game, a, b, base)
+    route = route_cost(game, a, b, base, side)
     normal = (route if route is not None else base + climb) + extra
     into_zoc = max(rs.zoc_minimum_cost, base) + climb + extra  # 7.2, 6.25
     return _exact(normal), _exact(into_zoc)
 
 
-def movement_costs(game):
-    """The step tables by unit type and the costs into enemy-controlled hexes (Game.__init__)."""
+def movement_costs(game, side: Side | None = None):
+    """The step tables by unit type and the costs into enemy-controlled hexes (Game.__init__); with
+    ``side``, that side's own (Wilderness 18.13, 18.21: the battle's ``terrain_costs``)."""
     steps_by_type: dict[str, dict[str, tuple]] = {}
     zoc_by_type: dict[str, dict[tuple[str, str], object]] = {}
     cache: dict[tuple, tuple] = {}
@@ -117,7 +128,7 @@ def movement_costs(game):
         for a, around in game.neighbours.items():
             out = []
             for b in around:
-                c = step_costs(game, key, a, b)
+                c = step_costs(game, key, a, b, side)
                 if c is not None:
                     out.append((b, c[0]))
                     zoc[(a, b)] = c[1]

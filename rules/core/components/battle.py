@@ -30,6 +30,8 @@ from rules.core.components.retreat_before_combat import CAVALRY_HIGHEST_ROLL, Re
 from rules.core.components.rifled_artillery import RifledArtillery
 from rules.core.components.schema import BattleError, convert
 from rules.core.components.surprise_assault import SurpriseAssault
+from rules.core.components.terrain_costs import TerrainCosts
+from rules.core.components.terrain_restrictions import TerrainRestrictions
 from rules.core.components.town_disorders import TownDisorders
 from rules.core.components.trains import Trains
 from rules.core.components.trenches import Trenches
@@ -67,6 +69,8 @@ class Battle(Component, frozen=True):
     may_not_move: MayNotMove | None = None  # Antietam 20.2
     rifled_artillery: RifledArtillery | None = None  # Antietam 18.0
     player_turns: PlayerTurns = PlayerTurns()  # Cemetery Hill 16.32 (every Player-Turn, by default)
+    terrain_costs: TerrainCosts | None = None  # Wilderness 18.13, 18.21
+    terrain_restrictions: TerrainRestrictions | None = None  # Wilderness 18.11, 18.12, 18.14
 
     def components(self) -> list[Component]:
         """The battle's components, those with their defaults included, in the order above."""
