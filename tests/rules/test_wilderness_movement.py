@@ -43,6 +43,7 @@ def refusal(state, command) -> RuleViolation:
 
 
 def test_the_wilderness_parameters():
+    # 18.0, 18.1: the battle's blocks
     assert EXCLUSIVE == {
         "terrain_restrictions": {
             "side": "union",
@@ -81,7 +82,7 @@ def test_the_confederate_is_not_restricted_18_11():
 
 
 def test_a_unit_in_a_prohibited_hex_may_leave_it_18_14():
-    # the second 18.14: "Starting a Movement Phase in a prohibited hex ... does not affect the unit's
+    # 18.15, printed as the second 18.14: "Starting a Movement Phase in a prohibited hex ... does not affect the unit's
     # ability to move in that Phase. Exit is not prohibited": from the forest 0405 into the clear 0404;
     # not into the forest around it (18.11's note: units in non-road forest hexes are stuck)
     state = start([union("u", "0405"), rebel("far", "0808")])
