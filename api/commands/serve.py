@@ -81,6 +81,13 @@ def _calm_the_collector() -> None:
     gc.set_threshold(50_000, 20, 100)
 
 
+def _without_password(url: str) -> str:
+    """`url` with its password, if any, shown as ***."""
+    import re
+
+    return re.sub(r"(://[^:/@]*:)[^@]*@", r"\1***@", url)
+
+
 async def _serve(args, url: str) -> int:
     from aiohttp import web
 
@@ -104,7 +111,7 @@ async def _serve(args, url: str) -> int:
             raise CommandError(f"cannot listen on {args.host}:{args.port}: {exc.strerror or exc}") from None
         host, port = runner.addresses[0][:2]
         _calm_the_collector()
-        print(f"bluegray serving on http://{host}:{port} (store {url})", flush=True)
+        print(f"bluegray serving on http://{host}:{port} (store {_without_password(url)})", flush=True)
         stop = asyncio.Event()
         loop = asyncio.get_running_loop()
         for sig in (signal.SIGINT, signal.SIGTERM):
