@@ -80,8 +80,9 @@ class Game:
         self.train_step_cost: dict[str, dict[tuple[str, str], int]] = {}
         if self.battle.trains is not None:
             routes = (terrain.ROAD, terrain.TRAIL)
-            for t in {self.units[u].type for u in self.battle.trains.units}:
-                side = next(self.units[u].side for u in self.battle.trains.units if self.units[u].type == t)
+            bound = [u for u in (*self.battle.trains.units, *self.battle.trains.road_only) if u in self.units]
+            for t in {self.units[u].type for u in bound}:
+                side = next(self.units[u].side for u in bound if self.units[u].type == t)
                 self.train_steps[t] = {
                     a: tuple((b, c) for b, c in s if any(r in m.features(a, b) for r in routes))
                     for a, s in self.side_steps.get((side, t), self.steps_by_type[t]).items()
@@ -137,7 +138,7 @@ class Game:
         """The step table of the unit's type (Game.steps for every type in the 1975 book); a train's
         roads and trails only (Chickamauga 19.23)."""
         u = self.units[unit_id]
-        if self.is_train(unit_id):
+        if self.road_bound(unit_id):
             return self.train_steps[u.type]
         if self.side_steps:  # Wilderness 18.13, 18.21
             own = self.side_steps.get((u.side, u.type))
@@ -147,13 +148,19 @@ class Game:
 
     def step_cost_for(self, unit_id: str) -> dict[tuple[str, str], int]:
         u = self.units[unit_id]
-        if self.is_train(unit_id):
+        if self.road_bound(unit_id):
             return self.train_step_cost[u.type]  # Chickamauga 19.23
         if self.side_step_cost:  # Wilderness 18.13, 18.21
             own = self.side_step_cost.get((u.side, u.type))
             if own is not None:
                 return own
         return self.step_cost_by_type[u.type]
+
+    def road_bound(self, unit_id: str) -> bool:
+        """Chickamauga 19.23, Road to Richmond 21.15, 21.23: a unit that moves and retreats only along
+        roads and trails: a train, or a unit of the trains component's ``road_only`` (the Siege Train)."""
+        t = self.battle.trains
+        return t is not None and (t.is_train(unit_id) or unit_id in t.road_only)
 
     def is_train(self, unit_id: str) -> bool:
         """Chickamauga 19.0: a train of the battle's (rules/core/components/trains.py)."""

@@ -43,7 +43,7 @@ from rules.procedures.night import zoc_rules
 from rules.procedures.sequence import phases
 from rules.queries.control import entered
 from rules.queries.edges import on_edge
-from rules.queries.exits import EXITED, exit_hexes, exited, exited_of, has_exited
+from rules.queries.exits import EXITED, EXITED_BY, exit_hexes, exited, exited_by, exited_of, has_exited
 
 
 def exit_problem(state: State, unit: str, path: tuple[str, ...]) -> RuleViolation | None:
@@ -98,6 +98,8 @@ def apply_unit_exited(state: State, event: UnitExited) -> None:
     state.positions.pop(event.unit, None)
     state.moved.add(event.unit)
     state.scored.add(EXITED + event.unit)
+    if state.game.battle.exits.awards:  # Road to Richmond 22.12: the points depend on the exit hex
+        state.scored.add(f"{EXITED_BY}{event.path[-1]}:{event.unit}")
     entered(state, state.game.units[event.unit].side, event.path[1:])  # 21.2: moved through
 
 
@@ -139,6 +141,58 @@ def line_to_edge(state: State, side: str, edge: str) -> bool:
     return False
 
 
+def route_line(state: State, side: str, ends: list[str]) -> bool:
+    """Road to Richmond 22.21: "a series of contiguous hexes from 0117 to hex 1528 inclusive completely
+    along roads or trails that are connected at junctions", "free of Enemy units at the end of the
+    game" (it may pass through enemy zones of control)."""
+    game = state.game
+    sides = game.scenario.map.hexsides
+    blocked = {h for u, h in state.positions.items() if game.units[u].side != side}
+    start, goal = ends
+    if start in blocked or goal in blocked:
+        return False
+    seen, todo = {start}, deque([start])
+    while todo:
+        h = todo.popleft()
+        if h == goal:
+            return True
+        for n in game.neighbours[h]:
+            route = sides.get(hexside(h, n))
+            if n not in seen and n not in blocked and route is not None and route.features & {terrain.ROAD, terrain.TRAIL}:
+                seen.add(n)
+                todo.append(n)
+    return False
+
+
+def award_holds(state: State, award) -> bool:
+    """Road to Richmond 22.12: are the award's conditions met at the end of the game?"""
+    if award.after_exit is not None and exited_by(state, award.after_exit.unit) != award.after_exit.hex:
+        return False  # ii), iv): "if the Union Train unit has exited the map from hex 1528"
+    if award.line and not route_line(state, award.side, award.line):
+        return False  # ii), iv): "and a ... Line of Communication exists from hex 0117 to hex 1528"
+    gone = award.unless_present
+    if gone is not None and (gone in state.positions or has_exited(state, gone)):
+        return False  # v): "if the Union Train unit was eliminated or never entered the map sheet"
+    return True
+
+
+def exit_awards(state: State) -> list[VictoryPointsAwarded]:
+    """Road to Richmond 22.12 i)-v): the exit awards whose conditions hold, one award per unit counted."""
+    game = state.game
+    case = game.case("exits.points")
+    out = []
+    for award in game.battle.exits.awards:
+        if not award_holds(state, award):
+            continue
+        for u in exited(state):
+            unit = game.units[u]
+            if award.counts(u, unit.side, exited_by(state, u)):
+                points = award.points * (unit.strength if award.per == "strength_point" else 1)
+                if points:
+                    out.append(VictoryPointsAwarded(side=award.side, points=points, kind="exited", subject=u, case=case))
+    return out
+
+
 def exit_points(state: State) -> list[VictoryPointsAwarded]:
     """21.11 ii), iii): points for the Strength Points each side exited (iii) only with 21.31's line);
     iv): points to the enemy for each unit that must exit and has not."""
@@ -154,6 +208,7 @@ def exit_points(state: State) -> list[VictoryPointsAwarded]:
         edge = exits.edge_for(unit.side)
         if per_point and (edge is None or line_to_edge(state, unit.side, edge)):
             out.append(VictoryPointsAwarded(side=unit.side, points=per_point * unit.strength, kind="exited", subject=u, case=case))
+    out.extend(exit_awards(state))  # Road to Richmond 22.12
     for must in exits.must_exit:
         if not has_exited(state, must.unit):
             side = other_side(game.units[must.unit].side)

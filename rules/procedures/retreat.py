@@ -101,7 +101,8 @@ def _around(state: State, unit: str, here: str, displaced: bool) -> _Around:
     limit = game.ruleset.stacking_limit
     ferries_eliminate = game.battle.ferries is not None
     trains = game.battle.trains
-    roads = game.step_cost_for(unit) if game.is_train(unit) else None  # 19.23: roads and trails only
+    roads = game.step_cost_for(unit) if game.road_bound(unit) else None  # 19.23, 21.23: roads and trails only
+    is_train = game.is_train(unit)
     with_train = frozenset(h for u, h in state.positions.items() if u != unit and game.is_train(u)) if trains else ()
     open_: list[RetreatOption] = []
     full: list[str] = []
@@ -118,7 +119,10 @@ def _around(state: State, unit: str, here: str, displaced: bool) -> _Around:
                 ferries.append(RetreatOption(n, eliminated=True))  # 19.13
             continue
         occupants = sum(1 for h in state.positions.values() if h == n)
-        if n in with_train or (roads is not None and occupants):
+        if n in with_train or (is_train and occupants):
+            if trains.displacement:  # Road to Richmond 21.16: "may Displace and be Displaced"
+                full.append(n)  # 21.13: a train stacks with none, so the hex is full either way
+                continue
             barred = "trains.displacement"  # 19.21: no stacking with a train; 19.24: no displacing
             continue
         if occupants < limit:

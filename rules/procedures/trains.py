@@ -15,6 +15,7 @@ no zone of control crosses) does not start another.
 
 from __future__ import annotations
 
+from rules.core import terrain
 from rules.core.decisions import PendingRetreat
 from rules.core.events import DecisionsAwaited, Event
 from rules.core.state import COMBAT, State
@@ -22,14 +23,27 @@ from rules.procedures.outcomes import Emitter, settle
 
 
 def beside_enemy(state: State, unit: str) -> bool:
-    """Is ``unit`` adjacent to an enemy unit (19.11: adjacent, whatever the zones of control)?"""
+    """Is ``unit`` adjacent to an enemy unit (19.11: adjacent, whatever the zones of control)? Road to
+    Richmond 21.11 (``beside_across_creeks = false``): not counting one "on the other side of a
+    non-bridge or ford creek (not stream) hex side"."""
     game = state.game
     here = state.positions.get(unit)
     if here is None:
         return False
     side = game.units[unit].side
     around = game.neighbours[here]
-    return any(h in around and game.units[u].side != side for u, h in state.positions.items())
+    trains = game.battle.trains
+    across = trains is None or trains.beside_across_creeks
+    features = game.scenario.map.features
+    return any(
+        h in around and game.units[u].side != side and (across or not _across_creek(features(here, h)))
+        for u, h in state.positions.items()
+    )
+
+
+def _across_creek(features) -> bool:
+    """21.11: a non-bridge, non-ford creek hexside (a stream is no creek)."""
+    return terrain.CREEK in features and not features & {terrain.BRIDGE, terrain.FORD}
 
 
 def _in_own_combat_phase(state: State, unit: str) -> bool:

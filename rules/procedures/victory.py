@@ -38,6 +38,7 @@ from rules.core.state import State
 from rules.procedures.exits import exit_points
 from rules.procedures.sequence import phases
 from rules.queries.communications import cut_off
+from rules.queries.exits import has_exited
 
 
 def params(state_or_game) -> VictoryPoints | None:
@@ -59,7 +60,7 @@ def due(state: State) -> list[VictoryPointsAwarded]:
         if f"eliminated:{u}" in state.scored:
             continue
         side = other_side(game.units[u].side)
-        points = p.for_elimination(side, game.units[u].strength)
+        points = p.for_unit(side, u, game.units[u].strength)  # Road to Richmond 22.11 ii): the Train
         if points:
             out.append(VictoryPointsAwarded(side=side, points=points, kind="eliminated", subject=u, case=case))
     first = p.first_control
@@ -126,9 +127,13 @@ def end_points(state: State) -> list[VictoryPointsAwarded]:
         for u in cut_off(state, line):
             side = other_side(game.units[u].side)
             strength = game.units[u].strength
-            points = per_point.get(side, 0) * strength if per_point else p.for_elimination(side, strength)
+            points = per_point.get(side, 0) * strength if per_point else p.for_unit(side, u, strength)
             out.append(VictoryPointsAwarded(side=side, points=points, kind="cut_off", subject=u, case=game.case("line_of_communications")))
-    out.extend(exit_points(state))  # Chickamauga 21.11 ii)-iv), 21.31
+    out.extend(exit_points(state))  # Chickamauga 21.11 ii)-iv), 21.31; Road to Richmond 22.12 i)-v)
+    for n in p.never_entered:  # Road to Richmond 22.12 vi): "if the Union Train unit did not enter the map"
+        if n.unit not in state.positions and n.unit not in state.eliminated and not has_exited(state, n.unit):
+            side = other_side(game.units[n.unit].side)
+            out.append(VictoryPointsAwarded(side=side, points=n.points, kind="never_entered", subject=n.unit, case=case))
     for o in p.occupation:  # Chickamauga 21.12, 21.2
         occupier = state.control.get(o.hex)
         if o.scores_for(occupier):
@@ -140,6 +145,35 @@ def end_points(state: State) -> list[VictoryPointsAwarded]:
                 VictoryPointsAwarded(side=holder, points=c.points, kind="control_of_all", subject=" ".join(c.hexes), case=case)
             )
     return out
+
+
+# -- Road to Richmond 22.13: hexes occupied at the end of each Game-Turn --------------------------------
+def occupied_awards(state: State, turn: int) -> list[VictoryPointsAwarded]:
+    """22.13: "At the end of each Game-Turn after Game-Turn Eight that a Player physically occupies
+    hexes 1823 and/or 1826 he gains one Victory Point for each of these two hexes he occupies"."""
+    p = params(state)
+    if not p or not p.occupied_each_turn:
+        return []
+    game = state.game
+    held = {h: game.units[u].side for u, h in state.positions.items()}
+    out = []
+    for rule in p.occupied_each_turn:
+        if turn <= rule.after_turn:
+            continue
+        for h in rule.hexes:
+            if h in held and rule.points_each:
+                out.append(
+                    VictoryPointsAwarded(side=held[h], points=rule.points_each, kind="occupied", subject=f"{h}@{turn}", case=game.case("victory.occupied"))
+                )
+    return out
+
+
+def award_occupied(state: State) -> list[Event]:
+    """22.13, as the last phase of a Game-Turn ends (4.0: the second Player's last phase)."""
+    p = params(state)
+    if not p or not p.occupied_each_turn or state.phase != phases(state)[-1] or state.phasing == state.game.scenario.first_player:
+        return []
+    return list(occupied_awards(state, state.turn))
 
 
 def level_of(state_or_game, differential: int) -> str | None:
@@ -188,12 +222,15 @@ def recount(start: State, events: Iterable[Event]) -> dict[str, int]:
         if excess is not None and isinstance(e, PhaseEnded) and e.side == excess.at_end_of and e.phase == phases(final, e.turn)[-1]:
             more = left[excess.side] - left[other_side(excess.side)]
             totals[excess.side] += excess.points * max(0, more)
+        if p and p.occupied_each_turn and isinstance(e, PhaseEnded) and e.side != game.scenario.first_player and e.phase == phases(final, e.turn)[-1]:
+            for a in occupied_awards(final, e.turn):  # Road to Richmond 22.13, from the position then
+                totals[a.side] += a.points
         apply(final, e)
         if isinstance(e, UnitExited) and exits.may_exit(game.units[e.unit].type):
             left[game.units[e.unit].side] += 1
         if isinstance(e, UnitEliminated | ReinforcementLost):
             side = other_side(game.units[e.unit].side)
-            totals[side] += p.for_elimination(side, game.units[e.unit].strength) if p else 0
+            totals[side] += p.for_unit(side, e.unit, game.units[e.unit].strength) if p else 0
         path = getattr(e, "path", None)
         if path and first and game.units[e.unit].side == first.side:
             controlled.update(h for h in path if h in first.hexes)

@@ -41,8 +41,10 @@ def occupied_by_enemy(state: State, side: str) -> set[str]:
     return {h for u, h in state.positions.items() if units[u].side != side}
 
 
-def road_to_exits(state: State, side: str, exits: Iterable[str], blocked: set[str]) -> set[str]:
-    """21.31, 21.32: the road hexes joined to one of ``exits`` by contiguous road hexes, none blocked."""
+def road_to_exits(state: State, side: str, exits: Iterable[str], blocked: set[str], trails: bool = False) -> set[str]:
+    """21.31, 21.32: the road hexes joined to one of ``exits`` by contiguous road hexes, none blocked
+    (Road to Richmond 22.22, ``trails``: "a road or trail")."""
+    routes = {terrain.ROAD, terrain.TRAIL} if trails else {terrain.ROAD}
     game = state.game
     sides = game.scenario.map.hexsides
     start = [h for h in exits if h in game.terrain and h not in blocked]
@@ -53,7 +55,7 @@ def road_to_exits(state: State, side: str, exits: Iterable[str], blocked: set[st
             if n in seen or n in blocked:
                 continue
             side_ = sides.get(hexside(h, n))
-            if side_ is not None and terrain.ROAD in side_.features:
+            if side_ is not None and side_.features & routes:
                 seen.add(n)
                 todo.append(n)
     return seen
@@ -102,11 +104,14 @@ def cut_off(state: State, line: LineOfCommunications) -> list[str]:
     """21.32, Antietam 19.1, Cemetery Hill 20.4: the units of the sides that trace (on the map, or
     reinforcements not entered, traced from their entry hexes) that cannot trace the line of
     communications, in the order of the order of battle. Exited units need none (Cemetery Hill 18.2)."""
+    gate = line.unless_entered  # Road to Richmond 22.22: "If the Union Train unit was not brought on"
+    if gate is not None and (gate in state.positions or gate in state.eliminated or has_exited(state, gate)):
+        return []
     goals = {}
     for side in line.sides():
         blocked = blocked_for(state, side, line)
         if line.exits:
-            goal = road_to_exits(state, side, line.exits, blocked)
+            goal = road_to_exits(state, side, line.exits, blocked, line.along_trails)
         elif line.hexes:
             goal = {h for h in line.hexes if h not in blocked}
         else:  # Cemetery Hill 20.4: a road leading off the side's friendly edge

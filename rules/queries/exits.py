@@ -9,6 +9,15 @@ from rules.core.state import State
 from rules.queries.edges import on_edge
 
 EXITED = "exited:"
+EXITED_BY = "exited_by:"  # Road to Richmond 22.12: "exited_by:<hex>:<unit>", kept when awards ask where
+
+
+def exited_by(state: State, unit: str) -> str | None:
+    """Road to Richmond 22.12: the hex ``unit`` exited the map by (recorded only in a battle whose exit
+    awards ask where), or None."""
+    prefix = EXITED_BY
+    suffix = ":" + unit
+    return next((s[len(prefix) : len(prefix) + 4] for s in state.scored if s.startswith(prefix) and s.endswith(suffix)), None)
 
 
 def has_exited(state: State, unit: str) -> bool:

@@ -174,7 +174,8 @@ def strengths(state: State, adjacent, bombarding, defenders, passive_units=None,
             bonus_allowed = rifled is None or rifled.defence_bonus
             supported = unit.type == "artillery" and bonus_allowed and _supported(state, u, d, occ)
             bonus, factor = rc.defence_factor(level_of(state, u), unit.type == "artillery", supported, bool(adjacent))
-            defence += rc.stage(rc.stage(unit.strength, bonus), factor)
+            printed = unit.strength if rifled is None else rifled.defence(unit.strength)  # Road to Richmond 21.23
+            defence += rc.stage(rc.stage(printed, bonus), factor)
     right = max((rc.RIGHT_SHIFT_HEX.get(game.terrain.get(d, ""), 0) for d in defenders), default=0)
     markers = [m for d in defenders if (m := state.breastworks.get(d)) is not None]
     if any(m.status == BUILDING for m in markers):

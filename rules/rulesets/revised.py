@@ -44,7 +44,7 @@ from rules.core.events import (
 )
 from rules.core.handlers import Handlers
 from rules.core.ruleset import Procedures, Ruleset
-from rules.procedures import exits
+from rules.procedures import exits, victory
 from rules.revised import combat_procedures as rcp
 from rules.revised import fieldworks
 from rules.revised import movement as rm
@@ -235,6 +235,7 @@ HANDLERS = Handlers(
         rm.remove_unfinished_breastworks,  # 10.35
         rcp.record_stationary,  # 12.16
         exits.award_excess_exited,  # a battle's exits (Cemetery Hill 20.3)
+        victory.award_occupied,  # a battle's hexes occupied each Game-Turn (Road to Richmond 22.13)
     ),
     start_of_phase=(*CLASSIC_HANDLERS.start_of_phase, rcp.combat_phase_begins),  # 12.34, 12.32
     end_of_game_turn=CLASSIC_HANDLERS.end_of_game_turn,

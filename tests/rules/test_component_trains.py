@@ -39,6 +39,7 @@ def train(hex_="0101"):
 
 
 def test_the_train_moves_along_roads_and_trails_only():
+    # also Road to Richmond 21.15 (the same rule: six Movement Points along roads or trails only)
     # 19.23
     state = start([train(), rebel("far", "0808")])
     assert set(reachable(state, "train").ends) == {"0102", "0103", "0104", "0105", "0106", "0107"}
@@ -50,6 +51,7 @@ def test_the_train_moves_along_roads_and_trails_only():
 
 
 def test_nothing_moves_through_or_stacks_with_the_train():
+    # also Road to Richmond 21.13, 21.14 (the same words)
     # 19.21, 19.22: not through its hex, not into it; the train not through another unit
     state = start([train("0104"), union("u", "0103"), union("v", "0106"), rebel("far", "0808")])
     assert "0104" not in reachable(state, "u").cost
@@ -60,6 +62,7 @@ def test_nothing_moves_through_or_stacks_with_the_train():
 
 
 def test_the_train_has_no_zone_of_control_and_need_not_be_attacked():
+    # also Road to Richmond 21.17 (the same words)
     # 19.3: Confederates move adjacent to it or past it freely and are not required to attack it
     state = start([train("0104"), rebel("c", "0204"), rebel("far", "0808")], first_player="confederate")
     assert not {"0204", "0203", "0105"} & enemy_controlled(state, "confederate")
@@ -69,6 +72,7 @@ def test_the_train_has_no_zone_of_control_and_need_not_be_attacked():
 
 
 def test_the_train_may_never_attack():
+    # also Road to Richmond 21.11 ("The Train unit may never attack")
     # 19.11
     state = to_phase(start([train("0104"), rebel("c", "0204", strength=1), rebel("far", "0808")]))
     assert state.pending == [PendingRetreat(side="union", unit="train", cause="train")]  # 19.11, below
@@ -189,6 +193,7 @@ def test_the_train_retreats_when_an_enemy_retreat_puts_a_unit_beside_it():
 
 
 def test_the_train_forced_off_the_road_by_a_retreat_is_eliminated():
+    # also Road to Richmond 21.15 ("forced to retreat to some non-road or non-trail hex, it is destroyed")
     # 19.23: "If, as a result of combat, it would be forced to retreat through a non-road or non-trail hex
     # side, it is eliminated": 0303 (controlled from 0402) and 0305 (from 0404) are closed; 0203 and 0204
     # are open but off the road

@@ -70,6 +70,7 @@ def test_initial_deployment_as_the_chart_prints_it():
 
 
 def test_reinforcements_as_the_charts_print_them():
+    # 17.0, 17.31, 17.32
     for side, text in (("union", UNION_REINFORCEMENTS), ("confederate", CONFEDERATE_REINFORCEMENTS)):
         arriving = [u for u in SCENARIO.units if u.hex is None and u.side == side]
         got = sorted((f"{u.arrives}/{u.entry[0]}", u.strength, u.type, u.designation) for u in arriving)
@@ -89,7 +90,7 @@ def test_totals_and_unit_ids():
     train = next(u for u in SCENARIO.units if u.id == "us-train")
     assert (train.strength, train.movement_allowance, train.arrives, train.entry) == (1, 6, 11, ["2426"])  # 21.12, 21.15
     siege = next(u for u in SCENARIO.units if u.id == "us-siege-train")
-    assert (siege.type, siege.strength, siege.designation) == ("artillery", 8, "S")  # 21.2
+    assert (siege.type, siege.strength, siege.designation) == ("artillery", 8, "S")  # 21.2; 21.24: eight for VP
 
 
 def test_entry_and_exit_hexes():
@@ -105,7 +106,7 @@ def test_entry_and_exit_hexes():
 
 
 def test_the_creeks_of_18_3():
-    # the Chickahominy from hexside 0103|0104 to 1827|1728; the North Branch of White Oak Swamp from
+    # 18.0 TERRAIN FEATURES, 18.3: the Chickahominy from hexside 0103|0104 to 1827|1728; the North Branch of White Oak Swamp from
     # 0122|0123 and 0322|0422 to 0128|0227
     for a, b in (("0103", "0104"), ("1827", "1728"), ("0122", "0123"), ("0322", "0422"), ("0128", "0227")):
         assert terrain.CREEK in MAP.features(a, b), (a, b)
@@ -116,6 +117,9 @@ def test_the_creeks_of_18_3():
     # "impassable except at bridges and the ford": one ford on the map
     fords = [s for s, x in MAP.hexsides.items() if terrain.FORD in x.features]
     assert len(fords) == 1
+    # 18.4: lake hexsides "are treated exactly like creek hex sides" (Ellerson's Mill pond, NOTES.md)
+    for a, b in (("0708", "0807"), ("0708", "0808"), ("0709", "0808"), ("0709", "0809")):
+        assert MAP.features(a, b) == {terrain.CREEK}, (a, b)
 
 
 def land_reach(start, allowed=lambda a, b: True):

@@ -27,6 +27,25 @@ the enemy has exited so far (20.3: five to the Confederate at the end of each Un
     cost = 1
     excess_exited = { side = "confederate", points = 5, at_end_of = "union" }
 
+Road to Richmond 22.12: ``awards``, points for exiting by particular hexes, on conditions judged at the
+end of the game (the awards replace ``points_per_strength_point`` for the units they name):
+
+    [[exclusive.exits.awards]]        # 22.12 ii)
+    side = "union"
+    hexes = ["0117"]
+    per = "strength_point"
+    points = 1
+    after_exit = { unit = "us-train", hex = "1528" }   # the Train has exited the map from 1528
+    line = ["0117", "1528"]                             # 22.21: a line of communication 0117-1528
+
+Each award: ``side`` scores ``points`` for each of its units (``per = "unit"``) or each of their Combat
+Strength Points (``per = "strength_point"``) exited by one of ``hexes`` (any exit hex when empty), of
+``units`` only when given, never of ``except_units``; only if ``after_exit`` (the unit exited by that
+hex), ``line`` (22.21: contiguous road or trail hexes, joined at junctions, from the first hex to the
+second, both included, free of the enemy's units at the end: enemy zones of control do not block it)
+and ``unless_present`` (22.12 v): the unit was eliminated or never entered the map: it is not on the
+map and has not exited) hold.
+
 The command and its points are rules/procedures/exits.py; whether a unit has exited and where units may
 exit, rules/queries/exits.py.
 """
@@ -66,6 +85,41 @@ class ExcessExited(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     at_end_of: Side
 
 
+class ExitedBy(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """Road to Richmond 22.12 ii), iv): ``unit`` has exited the map by ``hex``."""
+
+    unit: UnitId
+    hex: HexNumber
+
+
+class ExitAward(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """Road to Richmond 22.12 i)-v): ``points`` to ``side`` per unit or per Combat Strength Point it
+    exited by ``hexes``, on the conditions given (the module's docstring)."""
+
+    side: Side
+    points: Count
+    per: Literal["unit", "strength_point"] = "strength_point"
+    hexes: list[HexNumber] = []
+    units: list[UnitId] = []
+    except_units: list[UnitId] = []
+    after_exit: ExitedBy | None = None
+    line: list[HexNumber] = []
+    unless_present: UnitId | None = None
+
+    def __post_init__(self):
+        if self.line and len(self.line) != 2:
+            raise ValueError("line names the two hexes a line of communication joins (22.21: 0117 and 1528)")
+
+    def counts(self, unit_id: str, side: str, hex_: str | None) -> bool:
+        """Is ``unit_id`` (of ``side``, exited by ``hex_``) one this award counts?"""
+        return (
+            side == self.side
+            and (not self.hexes or hex_ in self.hexes)
+            and (not self.units or unit_id in self.units)
+            and unit_id not in self.except_units
+        )
+
+
 class Exits(Component, frozen=True):
     hexes: list[HexNumber] = []
     edges: list[Edge] = []
@@ -75,6 +129,7 @@ class Exits(Component, frozen=True):
     line_to_edge: list[LineToEdge] = []
     must_exit: list[MustExit] = []
     excess_exited: ExcessExited | None = None
+    awards: list[ExitAward] = []
 
     def __post_init__(self):
         if not self.hexes and not self.edges:

@@ -39,12 +39,26 @@ of scoring it as eliminated.
     enemy_zoc_blocks = true
     through_friendly_units = true
     per_enemy_strength_point_cut_off = { union = 1, confederate = 1 }
+
+Road to Richmond 22.22: "If the Union Train unit was not brought on to the map sheet, any Union unit
+(excluding Reinforcements that were never brought on to the map sheet) which cannot trace a path ten
+hexes or less to a road or trail which in turn exits the map sheet at hex 1528 or 2426 ... is considered
+destroyed": ``unless_entered`` (the line is traced only if that unit never entered the map) and
+``along_trails`` (the road of ``exits`` may be a trail too).
+
+    [exclusive.line_of_communications]
+    side = "union"
+    exits = ["1528", "2426"]
+    path_hexes = 10
+    reinforcements_not_entered = false
+    along_trails = true
+    unless_entered = "us-train"
 """
 
 from __future__ import annotations
 
 from rules.core.components.exits import Edge
-from rules.core.components.values import Component, Count, HexNumber
+from rules.core.components.values import Component, Count, HexNumber, UnitId
 from rules.core.scenario import SIDES, Side
 
 
@@ -58,6 +72,8 @@ class LineOfCommunications(Component, frozen=True):
     friendly_edges: dict[Side, Edge] = {}
     through_friendly_units: bool = False
     per_enemy_strength_point_cut_off: dict[Side, Count] = {}
+    along_trails: bool = False
+    unless_entered: UnitId | None = None
 
     def __post_init__(self):
         forms = [bool(self.exits), bool(self.hexes), bool(self.friendly_edges)]

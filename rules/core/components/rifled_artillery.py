@@ -13,6 +13,19 @@ solely by Enemy artillery units" (18.1).
     defence_bonus = false
     retreat_when_bombarded = false
 
+Road to Richmond 21.2, the Union Siege Train: ``units`` instead of ``side`` (the artillery units
+named: "8a S"); "a bombardment Range of five hexes" (21.21); "not subject to Range effects" (21.22);
+``defence_strength`` (21.23: it "defends with one Combat Strength Point, which is not increased due to
+the adjacency of Enemy attacking units": with ``defence_bonus = false``); it still attacks and
+bombards with its printed eight.
+
+    [exclusive.rifled_artillery]
+    units = ["us-siege-train"]
+    range = 5
+    range_effects = false
+    defence_bonus = false
+    defence_strength = 1
+
 Read by rules/core/game.py (``Game.bombard_range``) and rules/revised/combat_procedures.py (strengths,
 results). Rulings (docs/RULINGS.md, "Antietam"): "attacked solely by Enemy artillery units": every
 unit of the attack, adjacent or bombarding, is artillery; the unit then neither retreats nor is
@@ -22,17 +35,29 @@ elimination, an exchange) apply.
 
 from __future__ import annotations
 
-from rules.core.components.values import Component, Count
+from rules.core.components.values import Component, Count, UnitId
 from rules.core.scenario import Side, Unit
 
 
 class RifledArtillery(Component, frozen=True):
-    side: Side
     range: Count
+    side: Side | None = None
+    units: list[UnitId] = []
     range_effects: bool = True
     defence_bonus: bool = True
     retreat_when_bombarded: bool = True
+    defence_strength: Count | None = None
+
+    def __post_init__(self):
+        if (self.side is None) == (not self.units):
+            raise ValueError("give side (Antietam 18.0: the side's artillery) or units (Road to Richmond 21.2: the Siege Train)")
 
     def binds(self, unit: Unit) -> bool:
-        """18.0: one of the side's artillery units."""
-        return unit.type == "artillery" and unit.side == self.side
+        """18.0: one of the side's artillery units; Road to Richmond 21.2: one of the units named."""
+        if unit.type != "artillery":
+            return False
+        return unit.id in self.units if self.units else unit.side == self.side
+
+    def defence(self, strength: int) -> int:
+        """Road to Richmond 21.23: the unit's defence strength (its printed strength unless given)."""
+        return strength if self.defence_strength is None else self.defence_strength

@@ -14,6 +14,24 @@ What a train is, case by case (the rules that read this component cite them):
 - 19.23 it moves only along roads and trails (rules/core/game.py ``steps_for``), never strategically
   (rules/revised/movement.py).
 Its defence strength (19.12) and Movement Allowance (19.23) are the order of battle's.
+
+Road to Richmond 21.0 (the Union "Train" and "Siege Train"): the same rules for its Train, but
+- ``displacement = true`` (21.16: "The Train unit may Displace and be Displaced as a consequence of
+  combat"; Chickamauga 19.24 forbids both: default false): a hex holding a unit is then full for a
+  retreating train (21.13: it stacks with none), and a train's hex full for a retreating unit, so each
+  may displace the other (7.81, rules/procedures/retreat.py);
+- ``beside_across_creeks = false`` (21.11: it retreats when beside a Confederate unit "that is not on the
+  other side of a non-bridge or ford creek (not stream) hex side"; default true: Chickamauga 19.11 says
+  only "adjacent");
+- ``road_only`` (21.23, its movement: "The Union Siege Train artillery unit may only move along roads
+  and trails, and if forced to retreat off of a road or trail, is eliminated"): units that are not
+  trains but move and retreat only along roads and trails (``Game.road_bound``).
+
+    [exclusive.trains]
+    units = ["us-train"]
+    displacement = true
+    beside_across_creeks = false
+    road_only = ["us-siege-train"]
 """
 
 from __future__ import annotations
@@ -23,6 +41,9 @@ from rules.core.components.values import Component, UnitId
 
 class Trains(Component, frozen=True):
     units: list[UnitId]
+    displacement: bool = False
+    beside_across_creeks: bool = True
+    road_only: list[UnitId] = []
 
     def is_train(self, unit_id: str) -> bool:
         return unit_id in self.units

@@ -25,6 +25,15 @@
   18.2, 18.31: control, rules/queries/control.py; the hexes are tracked). The first level of the list
   whose every condition holds is the game's.
 
+Road to Richmond 22.1:
+- ``unit_eliminated`` [{unit, points}]: 22.11 ii): the enemy scores ``points`` for eliminating the unit
+  (the Union Train: ten), instead of its Combat Strength Points.
+- ``never_entered`` [{unit, points}]: 22.12 vi): at the end, the enemy scores ``points`` if the unit
+  (a reinforcement) never entered the map (it is not on it, was not eliminated and did not exit).
+- ``occupied_each_turn`` [{hexes, points_each, after_turn}]: 22.13: at the end of each Game-Turn after
+  ``after_turn``, each Player scores ``points_each`` for each of ``hexes`` one of his units physically
+  occupies (a unit in the hex: not control).
+
 rules/procedures/victory.py awards the points and determines the level.
 
     [exclusive.victory]
@@ -44,7 +53,7 @@ from typing import Annotated
 
 import msgspec
 
-from rules.core.components.values import AreaName, Component, Count, HexNumber
+from rules.core.components.values import AreaName, Component, Count, HexNumber, UnitId
 from rules.core.scenario import Side, UnitType
 
 #: A ratio as the book prints it, "2:1", "1:1.25", "1.5:1" (Antietam 19.2).
@@ -154,6 +163,22 @@ class Level(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
         )
 
 
+class UnitPoints(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """Road to Richmond 22.11 ii), 22.12 vi): ``points`` to the enemy of ``unit``."""
+
+    unit: UnitId
+    points: Count
+
+
+class OccupiedEachTurn(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """Road to Richmond 22.13: ``points_each`` a Game-Turn for each of ``hexes`` a Player's unit
+    occupies at the end of each Game-Turn after ``after_turn``."""
+
+    hexes: list[HexNumber]
+    points_each: Count
+    after_turn: Count = 0
+
+
 class VictoryPoints(Component, frozen=True):
     per_enemy_unit_eliminated: dict[Side, Count] = {}
     first_control: HexPoints | None = None
@@ -164,6 +189,9 @@ class VictoryPoints(Component, frozen=True):
     control_of_all: list[AllHexes] = []
     levels: list[Level] = []
     ratio_of: list[Side] = []
+    unit_eliminated: list[UnitPoints] = []
+    never_entered: list[UnitPoints] = []
+    occupied_each_turn: list[OccupiedEachTurn] = []
 
     def tracked_hexes(self) -> tuple[str, ...]:
         """17.15, 21.2, Antietam 19.1: the hexes whose control scores."""
@@ -181,6 +209,12 @@ class VictoryPoints(Component, frozen=True):
         and for each of its ``strength`` Combat Strength Points."""
         per_point = self.per_enemy_strength_point_eliminated.get(side, 0)
         return self.per_enemy_unit_eliminated.get(side, 0) + per_point * strength
+
+    def for_unit(self, side: str, unit_id: str, strength: int) -> int:
+        """What ``side`` scores for eliminating the enemy unit ``unit_id``: Road to Richmond 22.11 ii)
+        its own award (the Train: ten) when it has one, else ``for_elimination``."""
+        own = next((u.points for u in self.unit_eliminated if u.unit == unit_id), None)
+        return self.for_elimination(side, strength) if own is None else own
 
     def level_of(self, differential: int) -> str | None:
         """20.2: the level of victory for a differential (Union minus Confederate points)."""
