@@ -15,10 +15,11 @@ from collections.abc import AsyncIterator
 
 from aiohttp import web
 
-from api.app_keys import CONFIG, GAMES, LIVE, SEATS, SERVER_VERSION, STORE, TAIL
+from api.app_keys import CONFIG, GAMES, LIVE, OPPONENTS, SEATS, SERVER_VERSION, STORE, TAIL
 from api.config import ServerConfig
 from api.http import errors
 from api.live import LiveGames
+from api.opponents import Opponents
 from api.routes import setup_routes
 from api.seats import Seats
 from eventstore.connect import AnyRedis, client_for
@@ -43,6 +44,7 @@ def make_app(config: ServerConfig, games: GameCache | None = None) -> web.Applic
     app[GAMES] = games or GameCache()
     app.cleanup_ctx.append(_store)
     app.cleanup_ctx.append(_live)
+    app.cleanup_ctx.append(_opponents)
     app.on_shutdown.append(_close_sockets)
     setup_routes(app)
     return app
@@ -101,3 +103,10 @@ async def _live(app: web.Application) -> AsyncIterator[None]:
 async def _close_sockets(app: web.Application) -> None:
     if LIVE in app:
         await app[LIVE].close()
+
+
+async def _opponents(app: web.Application) -> AsyncIterator[None]:
+    """The computer opponents' processes (api/opponents.py), stopped with the server."""
+    app[OPPONENTS] = Opponents()
+    yield
+    await app[OPPONENTS].stop()

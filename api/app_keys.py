@@ -6,6 +6,7 @@ from aiohttp import web
 
 from api.config import ServerConfig
 from api.live import LiveGames
+from api.opponents import Opponents
 from api.seats import Seats
 from eventstore.store import RedisEventStore
 from eventstore.tail import Tail
@@ -18,3 +19,4 @@ STORE = web.AppKey("store", RedisEventStore)
 SEATS = web.AppKey("seats", Seats)
 TAIL = web.AppKey("tail", Tail)
 LIVE = web.AppKey("live", LiveGames)
+OPPONENTS = web.AppKey("opponents", Opponents)

@@ -4,7 +4,7 @@ with the invite, list games, inspect one. The websocket (api/ws.py) is where gam
 from __future__ import annotations
 
 import time
-from typing import Annotated
+from typing import Annotated, Literal
 
 import msgspec
 
@@ -68,6 +68,8 @@ class CreateGame(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_field
     side: Side = "union"
     options: CreateOptions = CreateOptions()
     dice_nonce: str | None = None
+    #: The computer opponent takes the other seat at this level (players/engine.py LEVELS; api/opponents.py).
+    computer: Literal["easy", "normal", "hard"] | None = None
 
 
 class Created(msgspec.Struct, frozen=True, kw_only=True):

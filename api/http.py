@@ -13,7 +13,7 @@ import msgspec
 from aiohttp import web
 
 from api import games as game_service
-from api.app_keys import CONFIG, GAMES, LIVE, SEATS, SERVER_VERSION, STORE
+from api.app_keys import CONFIG, GAMES, LIVE, OPPONENTS, SEATS, SERVER_VERSION, STORE
 from api.protocol import RETRY_AFTER_UNAVAILABLE, ErrorCode
 from eventstore.errors import store_unavailable
 from rules import RULES_VERSION
@@ -108,6 +108,10 @@ async def create_game(request: web.Request) -> web.Response:
     created = await game_service.create_game(
         app[STORE], app[SEATS], app[GAMES], app[LIVE], app[CONFIG], body, app[SERVER_VERSION]
     )
+    if body.computer is not None:  # the computer takes the other seat, from a process of its own
+        host, port = request.transport.get_extra_info("sockname")[:2]
+        url = f"http://[{host}]:{port}" if ":" in host else f"http://{host}:{port}"
+        await app[OPPONENTS].start(url, created.game_id, created.invite, body.computer)
     return json(created, 201)
 
 
