@@ -49,6 +49,7 @@ function newGameForm(card, scenarios) {
     field("Scenario", scen),
     field("Rule set", ruleset),
     field("Your side", select("side", [["union", "Union (blue)"], ["confederate", "Confederate (grey)"]], "union")),
+    field("Opponent", select("computer", [["", "a person (send the invite)"], ["easy", "the computer: easy"], ["normal", "the computer: normal"], ["hard", "the computer: hard"]], ""), "the computer accepts your undos"),
     field("Undo", select("undo", [["consent", "with the opponent's consent (5.17)"], ["free-until-dice", "casual: free until a die is thrown"], ["none", "tournament: never"]], "consent")),
     field("Undo across a die roll", h("input", { type: "checkbox", name: "undo_dice" }), "house rule: by consent only"),
     field("Attack effectiveness (11.0)", select("attack_effectiveness", [["", "as the scenario says"], ["true", "on"], ["false", "off"]], "")),
@@ -68,6 +69,7 @@ function newGameForm(card, scenarios) {
     };
     if (data.get("attack_effectiveness")) options.attack_effectiveness = data.get("attack_effectiveness") === "true";
     const body = { scenario: data.get("scenario"), ruleset: data.get("ruleset"), side: data.get("side"), options, dice_nonce: randomId(24) };
+    if (data.get("computer")) body.computer = data.get("computer");
     const out = form.querySelector("#invite");
     const button = form.querySelector("#create");
     button.disabled = true;
@@ -79,6 +81,13 @@ function newGameForm(card, scenarios) {
       if (mine) {
         mine.replaceChildren(h("h2", {}, "Your games"));
         myGames(mine);
+      }
+      if (body.computer) {
+        out.replaceChildren(
+          h("p", {}, `Game ${game.game_id} created: you play ${SIDE_NAME[game.seat]} against the computer (${body.computer}).`),
+          h("p", {}, h("a", { class: "button primary", href: `/play/${game.game_id}`, id: "open-game" }, "Go to the game →")),
+        );
+        return;
       }
       out.replaceChildren(
         h("p", {}, `Game ${game.game_id} created: you play ${SIDE_NAME[game.seat]}. Send this link to your opponent (it works once):`),

@@ -1,0 +1,41 @@
+"""Playing the computer in a real browser: the lobby's Opponent field picks the computer, the game opens
+with no invite to send, the player moves and ends his phases, and the computer (a process of its own,
+api/opponents.py) plays the Confederate's turn through the server; the player's page shows its moves."""
+
+from __future__ import annotations
+
+from test_browser_battles import PATIENCE, a_legal_move, click_hex, js, new_page, until
+from test_browser_revised import end_phase
+
+
+async def test_a_game_against_the_computer(browser, server, shot):
+    page = await new_page(browser)
+    await page.goto(f"{server}/")
+    await page.wait_for_selector("select[name=computer]", timeout=PATIENCE)
+    await page.select_option("select[name=side]", "union")
+    await page.select_option("select[name=computer]", "easy")
+    await page.click("#create")
+    await page.wait_for_selector("#open-game", timeout=PATIENCE)
+    assert await page.locator("#invite-link").count() == 0  # nobody to invite
+    await page.click("#open-game")
+    await page.wait_for_selector("#conn.live", timeout=PATIENCE)
+
+    # the Union's move, by a click on an offered hex; then its Movement and Combat Phases end
+    await until(page, "() => bluegray.validChoices() !== null && !bluegray.busy")
+    unit, how, hex_ = await a_legal_move(page)
+    await js(page, "([u, how]) => bluegray.selectUnit(u, how)", [unit, how])
+    await click_hex(page, hex_)
+    await until(page, "([u, h]) => bluegray.board.state.positions[u] === h", [unit, hex_])
+    for _ in range(2):
+        await end_phase(page)
+
+    # the computer's turn: a Confederate unit moves on the player's board, then the game comes back to him
+    start = await js(page, "() => ({...bluegray.board.state.positions})")
+    await page.wait_for_function(
+        """(start) => Object.entries(bluegray.board.state.positions).some(([u, h]) => start[u] !== h && u.startsWith('cs'))""",
+        arg=start,
+        timeout=60_000,
+    )
+    await shot(page, "computer-moved")
+    assert not page.errors, page.errors
+    await page.context.close()
