@@ -38,6 +38,17 @@ def new_game(scenario: Scenario | Game, ruleset: str = "classic", options: dict 
     for u in sc.units:  # 17.15: having a unit in the hex
         if u.hex in control:
             control[u.hex] = u.side
+    held = game.battle.control_hexes
+    if held is not None and held.zone_of_control:  # Wilderness 19.13: or its zone of control
+        reached: dict[str, set[str]] = {}
+        for u in sc.units:
+            if u.hex is not None:
+                for n in game.zoc_into[u.hex]:
+                    if n in control and control[n] is None:
+                        reached.setdefault(n, set()).add(u.side)
+        for n, by in reached.items():
+            if len(by) == 1:  # a hex both sides' zones reach at the start: neither has been "the last"
+                control[n] = next(iter(by))
     if game.battle.control_hexes is not None:  # Chickamauga 21.2: occupied at the start of play
         control.update(game.battle.control_hexes.at_start())
     state = State(

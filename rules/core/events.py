@@ -277,7 +277,7 @@ class MovementRestrictionsLifted(Event, frozen=True, tag="movement_restrictions_
 
 class VictoryPointsAwarded(Event, frozen=True, tag="victory_points_awarded"):
     """``side`` scores ``points`` for ``kind`` ("eliminated", "first_control", "town_zoc",
-    "last_control", "occupation", "cut_off", "exited", "not_exited", "control_of_all") about ``subject`` (a unit id, a
+    "last_control", "occupation", "cut_off", "exited", "not_exited", "control_of_all", "all_eliminated") about ``subject`` (a unit id, a
     hex, or hexes separated by spaces)."""
 
     side: Side

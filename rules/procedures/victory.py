@@ -138,6 +138,9 @@ def end_points(state: State) -> list[VictoryPointsAwarded]:
         occupier = state.control.get(o.hex)
         if o.scores_for(occupier):
             out.append(VictoryPointsAwarded(side=occupier, points=o.points, kind="occupation", subject=o.hex, case=case))
+    for a in p.all_eliminated:  # Wilderness 19.12 iii): "the elimination of both Union Train Defence units"
+        if a.scores(state.eliminated):
+            out.append(VictoryPointsAwarded(side=a.side, points=a.points, kind="all_eliminated", subject=" ".join(a.units), case=case))
     for c in p.control_of_all:  # Antietam 19.1: "control of all four hexes of Sharpsburg"
         holder = c.held_by(state.control)
         if holder is not None:

@@ -29,8 +29,27 @@ def controller(state: State, hex_: str) -> Side | None:
 
 
 def entered(state: State, side: Side, hexes: Iterable[str]) -> None:
-    """Record that a unit of ``side`` moved through (or into) ``hexes``; in place, for evolvers."""
+    """Record that a unit of ``side`` moved through (or into) ``hexes``; in place, for evolvers.
+    Wilderness 19.13 (the battle's ``control_hexes.zone_of_control``): and the hexes its zone of control
+    reached from each of them."""
     control = state.control
+    hexes = tuple(hexes)
     for h in hexes:
         if h in control:
             control[h] = side
+    held = state.game.battle.control_hexes
+    if held is not None and held.zone_of_control:
+        zones_reached(state, side, hexes)
+
+
+def zones_reached(state: State, side: Side, hexes: Iterable[str]) -> None:
+    """Wilderness 19.13: "the last Player to have a unit (or Zone of Control) in the hex": each tracked
+    hex a unit of ``side`` in one of ``hexes`` exerts its zone of control into (``Game.zoc_into``),
+    unless an enemy unit stands in it (then that Player has a unit there)."""
+    control = state.control
+    game = state.game
+    enemy_held = {h for u, h in state.positions.items() if game.units[u].side != side}
+    for h in hexes:
+        for n in game.zoc_into.get(h, ()):
+            if n in control and n not in enemy_held:
+                control[n] = side

@@ -30,6 +30,9 @@ class HeldHexes(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
 class ControlHexes(Component, frozen=True):
     hexes: list[HexNumber] = []
     held_at_start: list[HeldHexes] = []
+    # Wilderness 19.13: "the last Player to have a unit (or Zone of Control) in the hex": a unit's zone
+    # of control occupies as its presence does (rules/queries/control.py ``zones_reached``).
+    zone_of_control: bool = False
 
     def tracked_hexes(self) -> tuple[str, ...]:
         return (*self.hexes, *(h for held in self.held_at_start for h in held.hexes))

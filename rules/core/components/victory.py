@@ -16,6 +16,9 @@
 - ``control_of_all`` [{hexes, points, side}]: Antietam 19.1: at the game's end, ``points`` to the side
   that controls every one of ``hexes`` (17.15, rules/queries/control.py), to ``side`` only when it is
   given; nothing for some of them ("No Victory Points are awarded for individual hexes").
+- ``all_eliminated`` [{side, units, points}]: Wilderness 19.12 iii): at the game's end, ``points`` to
+  ``side`` when every one of ``units`` has been eliminated ("Fifteen Victory Points for the elimination
+  of both Union Train Defence units"); nothing for some of them.
 - ``levels`` [{level, min, max}]: 20.2, by the differential Union points minus Confederate points; an
   absent bound is open. With ``ratio_of`` [a, b] (Antietam 19.2: "the ratio of Union Victory Points to
   Confederate Victory Points"), by the ratio of side a's points to side b's instead: each level's
@@ -118,6 +121,17 @@ class AllHexes(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
         return side if side is not None and (self.side is None or self.side == side) else None
 
 
+class AllEliminated(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """Wilderness 19.12 iii): ``points`` to ``side`` for the elimination of every one of ``units``."""
+
+    side: Side
+    units: list[UnitId]
+    points: Count
+
+    def scores(self, eliminated) -> bool:
+        return all(u in eliminated for u in self.units)
+
+
 class Occupied(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     """Shiloh 18.2, 18.31: ``side`` occupies every one of ``hexes`` at the end of the game."""
 
@@ -187,6 +201,7 @@ class VictoryPoints(Component, frozen=True):
     per_enemy_strength_point_eliminated: dict[Side, Count] = {}
     occupation: list[HexValue] = []
     control_of_all: list[AllHexes] = []
+    all_eliminated: list[AllEliminated] = []
     levels: list[Level] = []
     ratio_of: list[Side] = []
     unit_eliminated: list[UnitPoints] = []
