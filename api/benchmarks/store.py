@@ -33,6 +33,14 @@ def add_arguments(parser) -> None:
     parser.add_argument("--games", type=at_least(1), default=50, help="concurrent games in the many-games phase (default 50)")
     parser.add_argument("--fsync", choices=FSYNC_POLICIES, default="always", help="appendfsync (default always)")
     parser.add_argument("--payload", type=at_least(0), default=200, help="payload bytes per event (default 200)")
+    parser.add_argument(
+        "--ack-replicas",
+        type=at_least(1),
+        default=None,
+        metavar="N",
+        help="also start a private 6-node Redis Cluster and time, on one game there, a bare XADD, an append, an "
+        "append + WAIT N and an append + WAITAOF N (serve --ack-replicas N [--ack-replicas-aof])",
+    )
 
 
 def run(args) -> int:
@@ -157,7 +165,60 @@ async def _measure(args, server: EmbeddedRedis) -> int:
     print(f"target: append p50 within {TARGET_RATIO:g}x a bare XADD round trip: {p50_ratio:.2f}x, {verdict}")
     await store.aclose()
     await bare.aclose()
+    if args.ack_replicas:
+        await _acknowledged_by_replicas(args, event, entry)
     return 0
+
+
+async def _acknowledged_by_replicas(args, event: NewEvent, entry: dict) -> None:
+    """On a private cluster (3 primaries, 3 replicas), one game's appends with and without waiting
+    for replicas, in turn with a bare XADD to a key of the same slot (so the same primary)."""
+    from eventstore.cluster import LocalCluster
+
+    n = max(10, args.events // 10)  # WAITAOF can take up to a second each
+    with tempfile.TemporaryDirectory(prefix="bluegray-bench-cluster-") as tmp:
+        cluster = LocalCluster(os.path.join(tmp, "cluster"), fsync=args.fsync)
+        progress(f"starting a private 6-node cluster (appendfsync {args.fsync}) in {tmp}")
+        cluster.up()
+        try:
+            if args.ack_replicas > cluster.replicas:
+                print(f"--ack-replicas {args.ack_replicas}: the cluster has {cluster.replicas} replica per primary")
+            stores = {
+                "append": RedisEventStore.from_url(cluster.url),
+                f"append + WAIT {args.ack_replicas}": RedisEventStore.from_url(
+                    cluster.url, wait_replicas=args.ack_replicas, wait_timeout_ms=5000
+                ),
+                f"append + WAITAOF {args.ack_replicas}": RedisEventStore.from_url(
+                    cluster.url, wait_replicas=args.ack_replicas, wait_aof=True, wait_timeout_ms=5000
+                ),
+            }
+            bare = stores["append"].redis
+            game = uuid.uuid4().hex
+            bare_key = f"{{g:{game}}}:bare"
+            samples: dict[str, list[int]] = {name: [] for name in stores}
+            xadds: list[int] = []
+            for store in stores.values():  # warm up: connections, scripts
+                await store.append(uuid.uuid4().hex, [event], 0)
+            progress(f"one game on the cluster: {n} rounds of a bare XADD and the three appends")
+            version = 0
+            for i in range(n):
+                t0 = time.perf_counter_ns()
+                await bare.xadd(bare_key, entry, id=f"{i + 1}-0")
+                xadds.append(time.perf_counter_ns() - t0)
+                for name, store in stores.items():
+                    t0 = time.perf_counter_ns()
+                    await store.append(game, [event], version)
+                    samples[name].append(time.perf_counter_ns() - t0)
+                    version += 1
+            figures = Figures()
+            for name, found in samples.items():
+                figures.latency(f"{name}, cluster", found, xadds)
+            print(f"on a private Redis Cluster (3 primaries, 3 replicas, appendfsync {args.fsync}), {n} rounds:")
+            figures.print()
+            for store in stores.values():
+                await store.aclose()
+        finally:
+            cluster.down()
 
 
 def _entry_like(event: NewEvent) -> dict:
