@@ -191,8 +191,9 @@ class GameRecord:
             case "breastworks_removed":
                 return f"the breastworks in {event.hex} are removed: {event.reason}"
             case "movement_restrictions_lifted":
+                done = f"occupies {event.hex}" if event.hex else f"crossed {event.hexside}"
                 return (f"{side_name(event.side)} movement restrictions removed for good: "
-                        f"{self.unit(event.unit)} crossed {event.hexside} ({event.case})")
+                        f"{self.unit(event.unit)} {done} ({event.case})")
             case "decision_declined":
                 verb = "declines" if event.reason == "declined" else f"passes ({event.reason})"
                 return f"{side_name(event.side)} {verb}: {event.kind.replace('_', ' ')}"

@@ -266,12 +266,15 @@ class BreastworksRemoved(Event, frozen=True, tag="breastworks_removed"):
 
 class MovementRestrictionsLifted(Event, frozen=True, tag="movement_restrictions_lifted"):
     """Antietam 20.1: ``unit`` of the other side moved across the ``hexside`` ("0612|0613"), a creek:
-    ``side``'s movement restrictions are removed for good from its next Player-Turn."""
+    ``side``'s movement restrictions are removed for good from its next Player-Turn. Fredericksburg
+    19.0: ``hex`` instead ("0206", ``hexside`` empty): the other side came to occupy it (21.21), by
+    movement, retreat or advance; lifted at once."""
 
     side: Side
     unit: str
     hexside: str
     case: str
+    hex: str = ""
 
 # -- victory -----------------------------------------------------------------------------------------
 

@@ -116,9 +116,10 @@ def enemy_zones_for(state: State, unit: str) -> set[str]:
 
 
 def allowance_now(state: State, unit: str):
-    """The unit's movement allowance this Game-Turn: revised 11.11 takes one off at night."""
+    """The unit's movement allowance this Game-Turn: Fredericksburg 18.2 halves it in fog; revised 11.11
+    takes one off at night."""
     game = state.game
-    n = game.movement_allowance(unit)
+    n = game.battle.allowance(state, game.movement_allowance(unit))
     change = game.ruleset.night_allowance_change
     if change and night_turn(state):
         n += change

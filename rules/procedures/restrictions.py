@@ -1,4 +1,5 @@
-"""Movement restrictions removed for good (Antietam 20.1: "All movement restrictions are permanently
+"""Movement restrictions removed for good (Fredericksburg 19.0: an enemy unit occupies one of the
+quota's ``lifted_by_enemy_occupying`` hexes, by movement, retreat or advance; Antietam 20.1: "All movement restrictions are permanently
 removed from the Union Player in the Union Player-Turn following the movement of any Confederate unit
 across a creek hex side"), by the battle's ``movement_quota.lifted_by_enemy_crossing``.
 
@@ -26,7 +27,13 @@ def lift_on_crossing(state: State, events: list[Event], after: State) -> list[Ev
     """20.1: the lifting that follows a command's moves (``state``: the state before them, ``after``
     the state after them)."""
     quota = state.game.battle.movement_quota
-    if quota is None or not quota.lifted_by_enemy_crossing or quota.side in state.released:
+    if quota is None or quota.side in state.released:
+        return []
+    if quota.lifted_by_enemy_occupying:
+        lifted = lift_on_occupation(state, events, after)
+        if lifted:
+            return lifted
+    if not quota.lifted_by_enemy_crossing:
         return []
     game = state.game
     features = set(quota.lifted_by_enemy_crossing)
@@ -40,6 +47,23 @@ def lift_on_crossing(state: State, events: list[Event], after: State) -> list[Ev
             if found is not None and features & found.features:
                 case = game.case("movement_quota.lifted")
                 return [MovementRestrictionsLifted(side=quota.side, unit=e.unit, hexside=key, case=case)]
+    return []
+
+
+def lift_on_occupation(state: State, events: list[Event], after: State) -> list[Event]:
+    """Fredericksburg 19.0: "This restriction is lifted if a Confederates unit occupies Burnside's
+    headquarters (hex 0206), either due to movement, or retreat or advance in prospect of or after
+    combat": the command left a hex of ``lifted_by_enemy_occupying`` occupied (21.21, control) by the
+    other side, which it was not before; whatever the command (a move, a retreat, an advance)."""
+    quota = state.game.battle.movement_quota
+    enemy = "confederate" if quota.side == "union" else "union"
+    for h in quota.lifted_by_enemy_occupying:
+        if after.control.get(h) == enemy and state.control.get(h) != enemy:
+            unit = next((u for u, where in after.positions.items() if where == h), "")
+            if not unit:  # moved through: the last unit of the enemy whose path crossed it
+                unit = next((e.unit for e in reversed(events) if h in getattr(e, "path", ())), "")
+            case = state.game.case("movement_quota.lifted")
+            return [MovementRestrictionsLifted(side=quota.side, unit=unit, hexside="", hex=h, case=case)]
     return []
 
 

@@ -262,13 +262,16 @@ class RevisedCombat:
         return None
 
     def bombardment_allowed(self, state: State) -> bool:
-        """11.24: "Artillery may not attack from a non-adjacent hex during a Night Game-Turn"."""
-        return not night_turn(state)
+        """11.24: "Artillery may not attack from a non-adjacent hex during a Night Game-Turn";
+        Fredericksburg 18.2: "artillery may not bombard during these [Fog] Game-Turns"."""
+        return not night_turn(state) and not state.game.battle.fog_now(state)
 
     def pending_attack(self, state: State, adjacent, bombarding, defenders) -> PendingAttack:
         game = state.game
         if bombarding and night_turn(state):
             raise game.violation("night_bombard", "artillery may not attack from a non-adjacent hex during a night Game-Turn")
+        if bombarding and game.battle.fog_now(state):  # Fredericksburg 18.2
+            raise game.violation("fog", "artillery may not bombard during a Fog Game-Turn")
         s = strengths(state, adjacent, bombarding, defenders)
         if not adjacent and s.level < table.LOWEST and not below_lowest_allowed(state):
             raise game.violation(

@@ -280,7 +280,7 @@ def apply_reinforcements_blocked(state: State, event: ReinforcementsBlocked) -> 
 
 
 def strategic_allowance(state: State, unit: str):
-    """6.42, 6.43, 6.46, 11.11: the allowance plus the bonus (one less at night), or None when the
+    """6.42, 6.43, 6.46, 11.11 (Fredericksburg 18.2: both halved in fog): the allowance plus the bonus (one less at night), or None when the
     rule set has no strategic movement."""
     from rules.procedures.movement import allowance_now
 
@@ -290,7 +290,7 @@ def strategic_allowance(state: State, unit: str):
         return None
     if night_turn(state):
         bonus -= 1  # 6.46
-    return allowance_now(state, unit) + bonus
+    return allowance_now(state, unit) + game.battle.allowance(state, bonus)  # Fredericksburg 18.2: halved in fog
 
 
 def _far(game, hex_: str, enemies: set[str]) -> bool:

@@ -173,3 +173,55 @@ def test_stated_hexsides():
     # 23.2: redoubts on Marye's Heights and the stone wall, facing the town.
     assert MAP.hexsides[hexside("1012", "1113")].barbed == "1012"
     assert terrain.REDOUBT in MAP.features("1011", "1112")
+
+
+def test_exits_on_the_battle_map():
+    # 21.31, 21.32, 21.33, 21.34 on the battle's map: 1/C/R (east bank, 0309) rides to 0113 and off,
+    # paying one Movement Point for the exit; not from another edge hex; exited, not eliminated, and
+    # never back on the map. (Its immobility, 19.1, is not yet enforced.)
+    from rules.core.commands import ExitMap
+    from rules.core.errors import RuleViolation
+    from rules.core.game import Game
+    from rules.procedures.exits import exit_paths
+    from rules.queries.exits import exited
+    from rules.reducer import execute, new_game
+    from rules.rulesets import get as get_ruleset
+
+    state = new_game(Game(SCENARIO, get_ruleset("revised")))
+    while state.phasing != "union" or state.phase != "movement":
+        from rules.core.commands import EndPhase
+
+        state, _ = execute(state, EndPhase())
+    state.turn = 2  # no fog (18.2)
+    cav = "us-cav-1-c-r"
+    assert state.positions[cav] == "0309"
+    assert set(exit_paths(state, cav)) == {"0113"}  # 21.32: the only exit within reach
+    try:
+        execute(state, ExitMap(cav, ("0309", "0209", "0109")))  # 0109: a west-edge hex, not an exit
+        raise AssertionError("exit refused")
+    except RuleViolation as e:
+        assert e.case == "21.32"
+    path = exit_paths(state, cav)["0113"]
+    state, events = execute(state, ExitMap(cav, path))
+    assert all(MAP.hexes[h] == "clear" for h in path) and events[0].cost == (len(path) - 1) + 1  # 21.31: five clear hexes and one to exit
+    assert cav in exited(state) and cav not in state.eliminated and cav not in state.positions  # 21.33, 21.34
+
+
+def test_the_schedule_and_levels_as_printed():
+    # 17.0 the charts; 18.0 the pontoons are the map's (18.1); 21.11 one point per enemy Combat Strength
+    # Point; 21.31 exit cost one; 21.4 the levels by the ratio of Union to Confederate points.
+    from rules.core.game import Game
+    from rules.rulesets import get as get_ruleset
+
+    battle = Game(SCENARIO, get_ruleset("revised")).battle
+    assert battle.victory.per_enemy_strength_point_eliminated == {"union": 1, "confederate": 1}
+    assert battle.exits.cost == 1 and battle.exits.hexes == EXITS
+    assert battle.victory.ratio_of == ["union", "confederate"]
+    assert battle.victory.level_for({"union": 40, "confederate": 20}) == "Union Decisive Victory"
+    assert battle.victory.level_for({"union": 30, "confederate": 20}) == "Union Substantive Victory"
+    assert battle.victory.level_for({"union": 21, "confederate": 20}) == "Union Marginal Victory"
+    assert battle.victory.level_for({"union": 20, "confederate": 20}) == "Confederate Marginal Victory"
+    assert battle.victory.level_for({"union": 20, "confederate": 25}) == "Confederate Substantive Victory"
+    assert battle.victory.level_for({"union": 20, "confederate": 30}) == "Confederate Decisive Victory"
+    assert sorted(h for h, t in MAP.hexes.items() if t == terrain.PONTOON) == ["0610", "0909", "1305"]
+    assert len([u for u in SCENARIO.units if u.arrives]) == 10

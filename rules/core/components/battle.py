@@ -18,6 +18,7 @@ from rules.core.components.breastworks import Breastworks
 from rules.core.components.control_hexes import ControlHexes
 from rules.core.components.exits import Exits
 from rules.core.components.ferries import Ferries
+from rules.core.components.fog import Fog
 from rules.core.components.gunboats import GunboatWaters
 from rules.core.components.immobile_artillery import ImmobileArtillery
 from rules.core.components.line_of_communications import LineOfCommunications
@@ -71,6 +72,7 @@ class Battle(Component, frozen=True):
     player_turns: PlayerTurns = PlayerTurns()  # Cemetery Hill 16.32 (every Player-Turn, by default)
     terrain_costs: TerrainCosts | None = None  # Wilderness 18.13, 18.21
     terrain_restrictions: TerrainRestrictions | None = None  # Wilderness 18.11, 18.12, 18.14
+    fog: Fog | None = None  # Fredericksburg 18.2
 
     def components(self) -> list[Component]:
         """The battle's components, those with their defaults included, in the order above."""
@@ -119,6 +121,15 @@ class Battle(Component, frozen=True):
         if unit.type != "cavalry" and extra is not None and extra.applies_to(unit.id):
             return extra.highest_roll
         return CAVALRY_HIGHEST_ROLL
+
+    def allowance(self, state: State, allowance):
+        """Fredericksburg 18.2: a Movement Allowance (or a Strategic Movement bonus) as the Game-Turn's
+        fog leaves it."""
+        return allowance if self.fog is None else self.fog.halved(state, allowance)
+
+    def fog_now(self, state: State) -> bool:
+        """Fredericksburg 18.2: a Fog Game-Turn (no bombardment)."""
+        return self.fog is not None and self.fog.now(state)
 
     @property
     def may_build_breastworks(self) -> bool:

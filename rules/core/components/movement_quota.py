@@ -5,6 +5,9 @@ Antietam 20.1: ``first_turn_units`` on Game-Turn One ("He may move only fifteen 
 One"); ``lifted_by_enemy_crossing`` (hexside features, ["creek"]): "All movement restrictions are
 permanently removed ... in the Union Player-Turn following the movement of any Confederate unit across
 a creek hex side" (rules/procedures/restrictions.py records the crossing: ``state.released``).
+Fredericksburg 19.0: ``lifted_by_enemy_occupying`` (hexes, ["0206"]): "This restriction is lifted if a
+Confederates unit occupies Burnside's headquarters (hex 0206), either due to movement, or retreat or
+advance" (occupation, 21.21; lifted for good at once, the same ``state.released``).
 
     [exclusive.movement_quota]
     side = "union"
@@ -41,10 +44,12 @@ class MovementQuota(Component, frozen=True):
     reinforcements_exempt_before_turn: Count = 0
     first_turn_units: Count | None = None
     lifted_by_enemy_crossing: list[str] = []
+    lifted_by_enemy_occupying: list[HexNumber] = []
 
     def tracked_hexes(self) -> tuple[str, ...]:
-        """17.14, 17.15: the bonus hex's control is tracked."""
-        return () if self.bonus_hex is None else (self.bonus_hex,)
+        """17.14, 17.15: the bonus hex's control is tracked; Fredericksburg 19.0: the hexes whose
+        occupation by the enemy lifts the quota."""
+        return (() if self.bonus_hex is None else (self.bonus_hex,)) + tuple(self.lifted_by_enemy_occupying)
 
     def counts(self, state: State, unit: str) -> bool:
         """17.11, 17.12: does moving this unit use one of its side's quota?"""
