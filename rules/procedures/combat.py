@@ -215,7 +215,8 @@ def _engagement(state: State) -> Engagement:
     friendly = {h: us for h, us in occ.items() if units[us[0]].side == side}
     live = {h for h, us in enemy.items() if attackable(state, h, occ)}
     # Chickamauga 19.3: a train has no zone of control: a hex holding only trains binds nobody to attack
-    trains = frozenset(h for h, us in occ.items() if all(game.is_train(u) for u in us)) if game.battle.trains else frozenset()
+    t = game.battle.trains  # Wilderness 18.3: trains with a zone of control bind as any unit
+    trains = frozenset(h for h, us in occ.items() if all(game.is_train(u) for u in us)) if t and not t.zone_of_control else frozenset()
     present = {h for h, us in enemy.items() if not all(u in state.advanced for u in us)}
     targets: dict[str, frozenset[str]] = {}
     hex_units: dict[str, tuple[str, ...]] = {}
@@ -390,7 +391,7 @@ def examine(state: State, attackers, defenders, eng: Engagement | None = None) -
             raise game.violation("attack_once", f"{names} at {d} has already been attacked this Combat Phase")
     ezoc = enemy_controlled(state, side)
     beside_trains: set[str] = set()
-    if game.battle.trains is not None:  # Chickamauga 19.3: no zone of control, yet attacked from beside it
+    if game.battle.trains is not None and not game.battle.trains.zone_of_control:  # Chickamauga 19.3: no zone of control, yet attacked from beside it
         trains_at = (h for u, h in state.positions.items() if game.is_train(u) and game.units[u].side != side)
         beside_trains = {n for h in trains_at for n in game.zoc_into[h]} - ezoc
     enemy_at = {h for h, us in occ.items() if game.units[us[0]].side != side}

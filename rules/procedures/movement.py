@@ -158,6 +158,13 @@ def no_entry(state: State, unit: str) -> frozenset[str]:
     return closed | frozenset(h for u, h in state.positions.items() if game.is_train(u))
 
 
+def barred_from_enemy_zoc(state: State, unit: str) -> bool:
+    """Wilderness 18.32: "The Train Defence units may never enter an Enemy controlled hex" (the
+    battle's ``trains.enter_enemy_zoc = false``)."""
+    t = state.game.battle.trains
+    return t is not None and not t.enter_enemy_zoc and t.is_train(unit)
+
+
 def terrain_restricted(state: State, unit: str):
     """Wilderness 18.11, 18.12: the battle's ``terrain_restrictions`` when they bind ``unit`` on this
     Game-Turn, else None; ``.step_problem(game, turn, side, a, b, enemy_zoc)`` asks of each step."""
@@ -202,6 +209,7 @@ def reachable(
     barred = artillery_barred(state, unit, ezoc)  # revised 7.3
     one_hex = game.ruleset.always_one_hex and origin is None and spent == 0  # revised 6.16
     restricted = terrain_restricted(state, unit)  # Wilderness 18.11, 18.12
+    no_zoc = barred_from_enemy_zoc(state, unit)  # Wilderness 18.32
     heap = [(spent, start)]
     while heap:
         c, h = heapq.heappop(heap)
@@ -215,7 +223,7 @@ def reachable(
                 continue
             if nc > allowance and not (one_hex and h == start):  # 5.15; revised 6.16
                 continue
-            if b in ezoc and (not rules.may_enter or b in barred):  # 10.2, 17.2; revised 7.3
+            if b in ezoc and (not rules.may_enter or b in barred or no_zoc):  # 10.2, 17.2; revised 7.3; Wilderness 18.32
                 continue
             if restricted is not None and restricted.step_problem(game, state.turn, side, h, b, b in ezoc):
                 continue  # Wilderness 18.11, 18.12
@@ -306,6 +314,8 @@ def check_path(
                 f"{name} may not enter the enemy zone of control at {b} "
                 + (game.ruleset.ineffective_until if rules.case == "ineffective_zoc" else "during a night Game-Turn"),
             )
+        if b in ezoc and barred_from_enemy_zoc(state, unit):
+            raise game.violation("trains.enemy_zoc", f"{name} may never enter an enemy controlled hex ({b})")  # Wilderness 18.32
         if b in barred:
             raise game.violation(
                 "artillery_zoc",

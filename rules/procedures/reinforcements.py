@@ -93,6 +93,10 @@ def entry_problem(state: State, unit: str, hex_: str) -> RuleViolation | None:
         return game.violation("enemy_occupied", f"{u.designation} may not enter at {hex_}: it holds an enemy unit")
     if hex_ in movement.no_entry(state, unit):  # Chickamauga 19.21, 19.22
         return game.violation("trains", f"{u.designation} may not enter at {hex_}: no unit stacks with a train")
+    if movement.barred_from_enemy_zoc(state, unit) and hex_ in enemy_controlled(state, u.side):  # Wilderness 18.32
+        return game.violation(
+            "trains.enemy_zoc", f"{u.designation} may not enter at {hex_}: it may never enter an enemy controlled hex"
+        )
     blocking = u.side in game.battle.reinforcements.when_blocked  # Cemetery Hill 18.1: "controlled"
     if hex_ in enemy_controlled(state, u.side) and (blocking or not own.may_enter_enemy_zoc):
         return game.violation(

@@ -16,8 +16,9 @@ no zone of control crosses) does not start another.
 from __future__ import annotations
 
 from rules.core import terrain
-from rules.core.decisions import PendingRetreat
+from rules.core.decisions import PendingAdvance, PendingRetreat
 from rules.core.events import DecisionsAwaited, Event
+from rules.core.scenario import other_side
 from rules.core.state import COMBAT, State
 from rules.procedures.outcomes import Emitter, settle
 
@@ -46,6 +47,23 @@ def _across_creek(features) -> bool:
     return terrain.CREEK in features and not features & {terrain.BRIDGE, terrain.FORD}
 
 
+def _beside(state: State, unit: str) -> tuple[str, ...]:
+    """The enemy units adjacent to ``unit``."""
+    game = state.game
+    here = state.positions[unit]
+    side = game.units[unit].side
+    around = game.neighbours[here]
+    return tuple(sorted(u for u, h in state.positions.items() if h in around and game.units[u].side != side))
+
+
+def _enemy_advance(state: State, unit: str) -> PendingAdvance:
+    """Wilderness 18.31: the enemy units beside the train may advance into the hex it leaves (revised
+    8.75, 8.76: never artillery nor a Routed unit; the advance is offered once the hex is vacant)."""
+    units = state.game.units
+    movers = tuple(u for u in _beside(state, unit) if units[u].type != "artillery" and state.morale.get(u) != "routed")
+    return PendingAdvance(side=other_side(units[unit].side), units=movers, hexes=(state.positions[unit],))
+
+
 def _in_own_combat_phase(state: State, unit: str) -> bool:
     return state.phase == COMBAT and state.phasing == state.game.units[unit].side and not state.game_over
 
@@ -68,10 +86,9 @@ def automatic_retreats(state: State, events: list[Event], after: State) -> list[
     if not owed:
         return []
     emit = Emitter(after)
-    emit(
-        DecisionsAwaited(
-            decisions=tuple(PendingRetreat(side=after.phasing, unit=u, cause="train") for u in owed)
-        )
-    )
+    decisions: list = [PendingRetreat(side=after.phasing, unit=u, cause="train") for u in owed]
+    if trains.enemy_advances:  # Wilderness 18.31: "The Confederate unit(s) ... may advance after combat"
+        decisions.extend(_enemy_advance(after, u) for u in owed if _beside(after, u))
+    emit(DecisionsAwaited(decisions=tuple(decisions)))
     settle(emit)
     return emit.events

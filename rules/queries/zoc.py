@@ -32,7 +32,8 @@ def _enemy_controlled(state: State, side: Side) -> set[str]:
     zoc_into = game.zoc_into
     out: set[str] = set()
     trenches = trench_facings(state)  # revised 10.39
-    trains = game.battle.trains.units if game.battle.trains is not None else ()  # Chickamauga 19.3
+    t = game.battle.trains
+    trains = t.units if t is not None and not t.zone_of_control else ()  # Chickamauga 19.3; Wilderness 18.3
     for u, h in state.positions.items():
         unit = units[u]
         if unit.side != side and unit.type != GUNBOAT and u not in trains:

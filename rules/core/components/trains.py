@@ -32,6 +32,26 @@ Road to Richmond 21.0 (the Union "Train" and "Siege Train"): the same rules for 
     displacement = true
     beside_across_creeks = false
     road_only = ["us-siege-train"]
+
+The Wilderness 18.3 (the Union "Train Defence" units, "the actual brigades and the various supply wagons"):
+the same rules (18.31 never attack, retreat when beside an enemy in the Union Combat Phase; 18.33 no
+stacking; 18.34 roads and trails only, eliminated when forced off them; 18.35 ``displacement = true``),
+but
+- ``zone_of_control = true``: the text never takes their zone of control away (Chickamauga 19.3 does:
+  default false), so they exert one as any unit and bind enemies beside them to attack;
+- ``enter_enemy_zoc = false`` (18.32: "The Train Defence units may never enter an Enemy controlled
+  hex"; default true): a move, or an entry, into an enemy-controlled hex is refused;
+- ``enemy_advances = true`` (18.31: "it automatically suffers an Attacker Retreat combat result ... The
+  Confederate unit(s) to which the unit was adjacent may advance after combat"; Chickamauga 19.11: "a
+  Confederate unit may not advance into the vacated hex"; default false): after the train's automatic
+  retreat, the enemy units beside it may advance into its hex (rules/procedures/trains.py).
+
+    [exclusive.trains]
+    units = ["us-td-1", "us-td-2"]
+    displacement = true
+    zone_of_control = true
+    enter_enemy_zoc = false
+    enemy_advances = true
 """
 
 from __future__ import annotations
@@ -44,6 +64,9 @@ class Trains(Component, frozen=True):
     displacement: bool = False
     beside_across_creeks: bool = True
     road_only: list[UnitId] = []
+    zone_of_control: bool = False  # Wilderness 18.3 (true); Chickamauga 19.3: none
+    enter_enemy_zoc: bool = True  # Wilderness 18.32 (false)
+    enemy_advances: bool = False  # Wilderness 18.31 (true); Chickamauga 19.11: no advance
 
     def is_train(self, unit_id: str) -> bool:
         return unit_id in self.units
