@@ -15,8 +15,9 @@ from collections.abc import AsyncIterator
 
 from aiohttp import web
 
-from api.app_keys import CONFIG, GAMES, LIVE, OPPONENTS, SEATS, SERVER_VERSION, STORE, TAIL
+from api.app_keys import CONFIG, GAMES, LIVE, OPPONENTS, REVIEWS, SEATS, SERVER_VERSION, STORE, TAIL
 from api.config import ServerConfig
+from api.engine_review import ReviewCache
 from api.http import errors
 from api.live import LiveGames
 from api.opponents import Opponents
@@ -42,6 +43,7 @@ def make_app(config: ServerConfig, games: GameCache | None = None) -> web.Applic
     app[CONFIG] = config
     app[SERVER_VERSION] = server_version()
     app[GAMES] = games or GameCache()
+    app[REVIEWS] = ReviewCache()  # the computer's eye of reports (api/engine_review.py)
     app.cleanup_ctx.append(_store)
     app.cleanup_ctx.append(_live)
     app.cleanup_ctx.append(_opponents)

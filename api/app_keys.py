@@ -5,6 +5,7 @@ from __future__ import annotations
 from aiohttp import web
 
 from api.config import ServerConfig
+from api.engine_review import ReviewCache
 from api.live import LiveGames
 from api.opponents import Opponents
 from api.seats import Seats
@@ -20,3 +21,4 @@ SEATS = web.AppKey("seats", Seats)
 TAIL = web.AppKey("tail", Tail)
 LIVE = web.AppKey("live", LiveGames)
 OPPONENTS = web.AppKey("opponents", Opponents)
+REVIEWS = web.AppKey("reviews", ReviewCache)

@@ -24,14 +24,14 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from typing import Annotated
+from typing import Annotated, Literal
 
 import msgspec
 from aiohttp import web
 
 from api import protocol
 from api import seats as seat_tokens
-from api.app_keys import GAMES, LIVE, SEATS, SERVER_VERSION, STORE
+from api.app_keys import GAMES, LIVE, REVIEWS, SEATS, SERVER_VERSION, STORE
 from api.games import HttpError
 from api.http import query
 from api.views import session_view
@@ -68,10 +68,12 @@ async def _seat(request: web.Request, game_id: str) -> str | None:
 
 class LogQuery(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
     """The query of the report and the export: ``to`` stops at that version; ``text`` (export): the
-    readable record."""
+    readable record; ``engine`` and ``level`` (the report page): the computer's eye for that side."""
 
     to: Annotated[int, msgspec.Meta(ge=1, le=2**31 - 1)] | None = None
     text: bool = False
+    engine: Literal["union", "confederate"] | None = None
+    level: Literal["easy", "normal", "hard"] = "normal"
 
 
 async def _visible_log(request: web.Request) -> tuple[str, list, int]:
@@ -112,7 +114,33 @@ async def report_html(request: web.Request) -> web.Response:
         return web.Response(status=400, text=str(exc))
     games = request.app[GAMES]
     report = build(game_id, envelopes, games)
-    return web.Response(text=render_page(report, games.scenario(report.scenario)), content_type="text/html")
+    q = query(request, LogQuery)
+    if q.engine is None:
+        engine = (
+            '<h2 id="engine">The computer\'s eye</h2><p class="note">The engine\'s evaluation over the game and its '
+            "preferred alternative at each decision of one side (computed on demand: a few seconds): "
+            '<a id="engine-union" href="?engine=union">for the Union</a> &middot; '
+            '<a id="engine-confederate" href="?engine=confederate">for the Confederacy</a>.</p>'
+        )
+    else:
+        engine = await _engine_section(request, game_id, envelopes, q)
+    return web.Response(text=render_page(report, games.scenario(report.scenario), engine), content_type="text/html")
+
+
+async def _engine_section(request: web.Request, game_id: str, envelopes: list, q: LogQuery) -> str:
+    """The computer's eye for ``q.engine`` (api/engine_review.py): worked out in a thread, once per
+    game version, side and level (the server's cache of reviews)."""
+    from api.engine_review import computer_review
+    from replay.report_html import review_section
+
+    key = (game_id, len(envelopes), q.engine, q.level)
+    cache = request.app[REVIEWS]
+    found = cache.get(key)
+    if found is None:
+        found = await asyncio.to_thread(computer_review, game_id, envelopes, request.app[GAMES], q.engine, q.level)
+        cache.put(key, found)
+    review, text = found
+    return review_section(review, len(envelopes), text)
 
 
 async def export_log(request: web.Request) -> web.Response:

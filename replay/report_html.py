@@ -198,7 +198,62 @@ def fallen_map(report: Report, scenario) -> str:
 
 
 # -- the page ----------------------------------------------------------------------------------------
-def render_page(report: Report, scenario) -> str:
+def evaluation_chart(review, last: int, w: int = 1000, h: int = 240) -> str:
+    """The engine's evaluation after every command (``review.points``: version, turn, the Union's
+    score): above the middle line the Union is ahead, below it the Confederacy."""
+    points = review.points
+    ymax = max([abs(p.union) for p in points] + [1.0])
+    left, bottom, top = 48, 26, 26
+    mid = top + (h - bottom - top) / 2
+    out = [f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {w} {h}" width="{w}" height="{h}" role="img" '
+           f'aria-label="The engine\'s evaluation over the game" id="evaluation-chart">', _legend(w)]
+    out.append(f'<line x1="{left}" y1="{mid:.1f}" x2="{w - 10}" y2="{mid:.1f}" stroke="#999"/>'
+               f'<text x="4" y="{top + 10}" font-size="11">Union +{ymax:.0f}</text>'
+               f'<text x="4" y="{h - bottom}" font-size="11">Conf. +{ymax:.0f}</text>')
+
+    def xy(version: int, value: float) -> tuple[float, float]:
+        return left + (w - 10 - left) * version / max(last, 1), mid - (mid - top) * value / ymax
+
+    seen: set[int] = set()
+    for p in points:
+        if p.turn not in seen:
+            seen.add(p.turn)
+            x, _ = xy(p.version, 0)
+            out.append(f'<line x1="{x:.1f}" y1="{top}" x2="{x:.1f}" y2="{h - bottom}" stroke="#eee8da"/>'
+                       f'<text x="{x + 3:.1f}" y="{h - bottom + 15}" font-size="11">GT{p.turn}</text>')
+    path = " ".join(("M" if i == 0 else "L") + "{:.1f} {:.1f}".format(*xy(p.version, p.union)) for i, p in enumerate(points))
+    if path:
+        out.append(f'<path d="{path}" fill="none" stroke="#333" stroke-width="2"/>')
+    out.append("</svg>")
+    return "".join(out)
+
+
+def review_section(review, last: int, text) -> str:
+    """The computer's eye: the evaluation chart and the reviewed side's decisions where the engine
+    prefers another (``text(command_json)``: a command in words)."""
+    differ = [d for d in review.decisions if d.best is not None]
+    rows = "".join(
+        f"<tr><td>v{d.version}</td><td>GT{d.turn} {escape(d.phase)}</td><td>{escape(text(d.played))} ({d.played_score:+g})</td>"
+        f"<td>{escape(text(d.best))} ({d.best_score:+g})</td><td>{d.loss:g}</td></tr>"
+        for d in sorted(differ, key=lambda d: -d.loss)[:40]
+    )
+    table = (
+        "<table><tr><th>version</th><th>when</th><th>played (score)</th><th>the engine prefers (score)</th><th>difference</th></tr>"
+        f"{rows}</table>" if rows else "<p>The engine agrees with every decision.</p>"
+    )
+    return "\n".join([
+        f'<h2 id="engine">The computer\'s eye: {_side(review.side)}, engine {escape(review.level)}</h2>',
+        '<p class="note">The engine\'s evaluation of the position after every command (Victory Points held and due '
+        "if the game ended there, and the strength still on the map): above the line the Union is ahead. Below, "
+        f"the {len(differ)} of {len(review.decisions)} decisions of the side where the engine prefers another, the "
+        "costliest first; each command is scored by the position it leads to, averaged over the die where it rolls one.</p>",
+        f'<div class="chart">{evaluation_chart(review, last)}</div>',
+        table,
+    ])
+
+
+def render_page(report: Report, scenario, engine: str = "") -> str:
+    """The report as one page; ``engine``: the computer's eye section (``review_section``), if any."""
     fin = report.finished
     if fin is not None:
         how = {"rules": "ended by the rules", "resignation": "ended by resignation", "draw": "drawn by agreement",
@@ -254,6 +309,7 @@ def render_page(report: Report, scenario) -> str:
         _undo_table(report),
         '<h2 id="times">Time per player-turn</h2>',
         _times_table(report),
+        engine,
         '<h2 id="record">The record</h2>',
         f"<pre>{escape(chr(10).join(report.record))}</pre>",
         f'<p class="note">Head hash {escape(report.head)}. Undone ranges (left out of everything above but the '

@@ -25,6 +25,13 @@ def add_arguments(parser) -> None:
     )
     parser.add_argument("--html", type=Path, metavar="OUT.html", help="write the report as an HTML page")
     parser.add_argument("--json", action="store_true", help="print the report as JSON")
+    parser.add_argument(
+        "--engine",
+        choices=["union", "confederate"],
+        help="add the computer's eye for this side: the engine's evaluation over the game and its preferred "
+        "alternative at each of the side's decisions (takes seconds: every decision is searched)",
+    )
+    parser.add_argument("--level", default="normal", choices=["easy", "normal", "hard"], help="the engine's level (default normal)")
     add_store_arguments(parser)
 
 
@@ -35,11 +42,18 @@ def run(args) -> int:
     game_id, envelopes = read_game(args, args.to)
     games = GameCache()
     report = report_module.build(game_id, envelopes, games)
-    if args.html:
-        from replay.report_html import render_page
+    review = text = None
+    if args.engine:
+        from api.engine_review import computer_review
 
+        print(f"report: the engine ({args.level}) weighs every {args.engine} decision ...", file=sys.stderr, flush=True)
+        review, text = computer_review(game_id, envelopes, games, args.engine, args.level)
+    if args.html:
+        from replay.report_html import render_page, review_section
+
+        engine = review_section(review, report.version, text) if review is not None else ""
         try:
-            args.html.write_text(render_page(report, games.scenario(report.scenario)), encoding="utf-8")
+            args.html.write_text(render_page(report, games.scenario(report.scenario), engine), encoding="utf-8")
         except OSError as exc:
             raise CommandError(f"cannot write {args.html}: {exc.strerror or exc}") from None
         print(f"wrote {args.html}", file=sys.stderr)
@@ -47,7 +61,31 @@ def run(args) -> int:
         sys.stdout.write(report_module.encode(report).decode() + "\n")
     elif not args.html:
         _print(report)
+        if review is not None:
+            _print_review(review, text)
     return 0
+
+
+def _print_review(review, text) -> None:
+    """The computer's eye as text: the evaluation at the end of each Game-Turn, then the decisions
+    where the engine prefers another, the costliest first."""
+    from replay.textrecord import side_name
+
+    print(f"  the computer's eye ({review.level}) for the {side_name(review.side)}: evaluation at each Game-Turn's end, Union ahead +")
+    last_of_turn: dict[int, float] = {}
+    for p in review.points:
+        last_of_turn[p.turn] = p.union
+    scale = max([abs(v) for v in last_of_turn.values()] + [1.0])
+    for turn, value in last_of_turn.items():
+        bar = "#" * round(20 * abs(value) / scale)
+        print(f"    GT{turn:<3d} {value:+8.1f} {'U ' + bar if value >= 0 else 'C ' + bar}")
+    differ = sorted((d for d in review.decisions if d.best is not None), key=lambda d: -d.loss)
+    print(f"    the engine prefers another command at {len(differ)} of {len(review.decisions)} decisions:")
+    for d in differ[:15]:
+        print(
+            f"    v{d.version:<5d} GT{d.turn} {d.phase}: played {text(d.played)} ({d.played_score:+g}); "
+            f"the engine: {text(d.best)} ({d.best_score:+g}, {d.loss:g} better)"
+        )
 
 
 def _print(r) -> None:

@@ -4,7 +4,9 @@ moves towards the battle's objectives; the arena's arithmetic and command line."
 
 import json
 import random
+from types import SimpleNamespace
 
+import msgspec
 import pytest
 from rulesmaps import scenario, unit
 from test_selfplay import battlefield
@@ -12,6 +14,7 @@ from test_selfplay import battlefield
 from api.cli import main
 from players.arena import player_named, wilson, winner
 from players.engine import Engine, evaluate, expected
+from players.review import review
 from players.selfplay import PLAYERS, refereed_game
 from rules.core.commands import DeclareAttack, EndPhase, MoveUnit
 from rules.core.game import Game
@@ -98,3 +101,47 @@ def test_arena_command_line(capsys):
         assert set(line["decision_p95_s"]) == {"engine:easy", "random"}
     assert main(["arena", "engine", "nobody"]) == 1
     assert "no player 'nobody'" in capsys.readouterr().err
+
+
+# -- the computer's eye in the review (players/review.py) -----------------------------------------------
+def step(version, side, before, command):
+    return SimpleNamespace(version=version, side=side, before=before, command=command, after=fold(before, decide(before, command)))
+
+
+@pytest.mark.parametrize("ruleset", ["classic", "revised"])
+def test_the_review_flags_a_free_bombardment_left_unfired(ruleset):
+    # the Union ended its Combat Phase with a 4:1 bombardment on offer (it risks nothing, 8.1x): the engine
+    # prefers the bombardment and scores it higher; the evaluation curve has a point per command
+    state = combat_phase([unit("g", "union", "0404", type_="artillery"), unit("e", "confederate", "0406", strength=1)], ruleset)
+    played = step(5, "union", state, EndPhase())
+    r = review([played], "union", "easy")
+    assert [p.version for p in r.points] == [5]
+    (d,) = r.decisions
+    assert msgspec.json.decode(d.best)["type"] == "declare_attack" and d.loss > 0
+    assert d.best_score == pytest.approx(d.played_score + d.loss, abs=0.02)
+
+
+def test_the_review_agrees_where_the_engine_would_do_the_same():
+    state = combat_phase([unit("g", "union", "0404", type_="artillery"), unit("e", "confederate", "0406", strength=20)], "classic")
+    r = review([step(5, "union", state, EndPhase())], "union", "easy")
+    (d,) = r.decisions
+    assert d.best is None and d.loss == 0  # at 1:5 the engine ends the phase too
+    assert review([step(5, "union", state, EndPhase())], "confederate", "easy").decisions == []  # not that side's
+
+
+def test_report_with_the_computers_eye(tmp_path, capsys):
+    from api.benchmarks.rules import finished_game
+    from replay import export
+    from replay.games import GameCache
+
+    game_id, envelopes = finished_game(GameCache(), "chattanooga", "classic", 2)
+    path = tmp_path / "game.jsonl"
+    path.write_bytes(export.dumps(envelopes))
+    assert main(["report", str(path), "--engine", "confederate", "--level", "easy"]) == 0
+    out = capsys.readouterr().out
+    assert "the computer's eye (easy) for the Confederate" in out and "GT1" in out
+    assert "the engine prefers another command at" in out
+    page = tmp_path / "report.html"
+    assert main(["report", str(path), "--engine", "union", "--level", "easy", "--html", str(page)]) == 0
+    html = page.read_text()
+    assert 'id="evaluation-chart"' in html and "The computer's eye" in html
