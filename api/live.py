@@ -44,6 +44,7 @@ from rules.core import commands as rules_commands
 from rules.core import state as rules_state
 from rules.legal import choices as legal_choices
 from rules.legal import reach as legal_reach
+from rules.queries.zoc import enemy_controlled
 
 log = logging.getLogger(__name__)
 
@@ -521,8 +522,17 @@ class LiveGame:
         _, version = self._position()
         if (how, unit) not in self._reach:
             found, refused = legal_reach(h.state, unit, how)
+            stops = stops_in(h.state, unit, found)
             self._reach[(how, unit)] = protocol.encode(
-                protocol.ReachOut(version=version, unit=unit, how=how, destinations=found, refused=refused)
+                protocol.ReachOut(
+                    version=version,
+                    unit=unit,
+                    how=how,
+                    destinations=found,
+                    refused=refused,
+                    stops=stops,
+                    stops_case=ZOC_CASE.get(h.state.ruleset, "") if stops else "",
+                )
             )
         return self._reach[(how, unit)]
 
@@ -813,6 +823,21 @@ class LiveGame:
                 log.warning("game %s: %s", self.game_id, t.exception())
 
         task.add_done_callback(done)
+
+
+#: "All units must cease movement when they enter an Enemy controlled hex": the case, by rule set.
+ZOC_CASE = {"classic": "6.0", "revised": "7.0"}
+
+
+def stops_in(state, unit: str, destinations) -> list[str]:
+    """The destinations of `unit` that lie in an enemy zone of control (classic 6.0, revised 7.0:
+    it must stop there), in hex order."""
+    try:
+        side = state.game.scenario.unit(unit).side
+    except KeyError:
+        return []
+    enemy = enemy_controlled(state, side)
+    return sorted(hx for hx in destinations if hx in enemy)
 
 
 def _reused(command_id: str) -> ProtocolError:

@@ -363,14 +363,17 @@ class ChoicesOut(ServerMessage, frozen=True, kw_only=True, tag="choices"):
 class ReachOut(ServerMessage, frozen=True, kw_only=True, tag="reach"):
     """The answer to ``reach``: every hex ``unit`` may end its move in at ``version``, with the cost
     and a cheapest path (`rules.legal.Destination`), exactly as the rules accept them; when none,
-    ``refused`` gives the rule's case and sentence. A client drops a reach whose ``version`` is not
-    that of its current choices."""
+    ``refused`` gives the rule's case and sentence. ``stops``: the destinations in an enemy zone of
+    control, where the unit must stop (``stops_case``: classic 6.0, revised 7.0). A client drops a
+    reach whose ``version`` is not that of its current choices."""
 
     version: int
     unit: str
     how: ReachHow
     destinations: dict[str, Destination]
     refused: Refusal | None = None
+    stops: list[str] = []
+    stops_case: str = ""
 
 
 class Ack(ServerMessage, frozen=True, kw_only=True, tag="ack"):

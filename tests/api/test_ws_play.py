@@ -164,3 +164,21 @@ async def test_a_reach_carries_the_version_of_the_choices_of_its_position(client
     reach = await union.expect(ReachOut)
     assert reach.version == offered.version and reach.destinations
     assert not any(isinstance(m, ChoicesOut) for m in union.inbox)
+
+
+async def test_a_reach_names_the_destinations_in_an_enemy_zone_of_control(client):
+    # 6.0: "All units must cease movement when they enter an Enemy controlled hex": the reach says
+    # which destinations those are. 1/1/IV at 0425 reaches 0826, beside Clayton at 0926.
+    from rules.queries.zoc import zone_of_control
+
+    game, joined = await new_game(client)
+    union = await WsClient(client, game["game_id"], game["token"]).connect(choices=True)
+    await union.expect(ChoicesOut)
+    await union.send(type="reach", unit="us-1-1-iv")
+    reach = await union.expect(ReachOut)
+    state = union.history.state
+    units = {u.id: u for u in state.game.scenario.units}
+    controlled = {hx for u, at in state.positions.items() if units[u].side == "confederate" for hx in zone_of_control(state, at)}
+    assert "0826" in reach.stops and reach.stops_case == "6.0"
+    assert reach.stops == sorted(hx for hx in reach.destinations if hx in controlled)
+    assert set(reach.destinations) - set(reach.stops)  # and hexes where it need not stop

@@ -62,3 +62,20 @@ async def test_turn_track_points_losses_and_objectives_match_the_fold(browser, s
     for page in (*pages.values(), watcher):
         assert not page.errors, page.errors
         await page.context.close()
+
+
+async def test_a_units_reach_marks_the_enemy_zones_of_control_where_it_must_stop(browser, server, shot):
+    # 6.0: 1/1/IV at 0425 may end in 0826, beside Clayton at 0926: it would stop there.
+    game, _ = await started_game(server, side="union")
+    page = await seated_page(browser, server, game["game_id"], "union", game["token"])
+    await until(page, "() => bluegray.validChoices() !== null")
+    await js(page, "() => bluegray.selectUnit('us-1-1-iv')")
+    await page.wait_for_selector("#overlay .shade.reach.zoc[data-hex='0826']", timeout=PATIENCE)
+    marked = await page.eval_on_selector_all("#overlay .shade.reach.zoc", "gs => gs.map((g) => g.dataset.hex).sort()")
+    said = await js(page, "() => [...bluegray.reachOf('us-1-1-iv', 'move').stops].sort()")
+    assert marked == said and "0826" in marked
+    assert await page.locator("#overlay .shade.reach:not(.zoc)").count() > 0
+    assert "(6.0)" in await page.inner_text("#reach-zoc")
+    await shot(page, "reach-zoc")
+    assert not page.errors, page.errors
+    await page.context.close()

@@ -472,7 +472,7 @@ export class GameView {
     const at = this.questions.findIndex((q) => q.key === key);
     const asked = at >= 0 ? this.questions.splice(at, 1)[0] : null;
     if (!asked?.current && m.version !== this.choices?.version) return;
-    const reply = { destinations: m.destinations || {}, refused: m.refused || null };
+    const reply = { destinations: m.destinations || {}, refused: m.refused || null, stops: new Set(m.stops || []), stopsCase: m.stops_case || "" };
     this.reaches.set(key, reply);
     for (const resolve of this.reachWaiters.get(key) || []) resolve(reply.destinations);
     this.reachWaiters.delete(key);
@@ -1036,10 +1036,13 @@ export class GameView {
     if (isMove(sel)) {
       selUnit = sel.unit;
       const dests = this.dests(sel, c) || {};
+      const reply = this.reaches.get(reachKey(sel.mode, sel.unit));
       const max = Math.max(1, ...Object.values(dests).map((d) => mpValue(d.cost)));
       for (const [hx, d] of Object.entries(dests)) {
         const t = mpValue(d.cost) / max;
-        shades[hx] = { cls: "reach", label: d.cost, style: `fill: rgba(255, 170, 0, ${(0.55 - 0.35 * t).toFixed(2)})`, hatch: t > 0.66, title: `${hx}: ${d.cost} MP` };
+        const zoc = reply?.stops.has(hx);
+        shades[hx] = { cls: zoc ? "reach zoc" : "reach", label: d.cost, style: `fill: rgba(255, 170, 0, ${(0.55 - 0.35 * t).toFixed(2)})`, hatch: t > 0.66,
+          title: `${hx}: ${d.cost} MP${zoc ? ` — an enemy zone of control: it stops here (${reply.stopsCase})` : ""}` };
       }
       const from = b.state.positions[sel.unit];
       if (from) rings.push({ hex: from, cls: "from" });
@@ -1136,7 +1139,10 @@ export class GameView {
       if (loading) out.push(h("p", { class: "muted", id: "reach-loading" }, "Asking the server where it may go…"));
       else if (failed) out.push(h("p", { class: "warn", id: "reach-failed" }, `Where it may go is not known (${failed.code}): ${failed.message}`));
       else if (got.refused) out.push(h("p", { class: "warn", id: "reach-refused" }, `It may not ${sel.mode === "enter" ? "enter" : "move"} now (${got.refused.case}): ${got.refused.message}`));
-      else if (count) out.push(h("p", {}, `${count} hexes in reach, shaded with their cost in movement points. Point at one for the path; click to move there.`));
+      else if (count) {
+        out.push(h("p", {}, `${count} hexes in reach, shaded with their cost in movement points. Point at one for the path; click to move there.`));
+        if (got.stops.size) out.push(h("p", { class: "muted", id: "reach-zoc" }, `${got.stops.size} of them in an enemy zone of control (red dashes): it must stop there (${got.stopsCase}).`));
+      }
       else out.push(h("p", {}, "No hex in reach now."));
       if (sel.mode === "move" && c.may_move_strategically?.includes(sel.unit)) out.push(h("button", { id: "strategic-toggle", onclick: () => { this.choose(sel.unit, "strategic"); this.render(); } }, "Strategic movement instead (6.4)"));
       if (sel.mode === "strategic") out.push(h("button", { id: "strategic-toggle", onclick: () => { this.choose(sel.unit, "move"); this.render(); } }, "Normal movement instead"));
