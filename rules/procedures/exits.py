@@ -98,8 +98,9 @@ def apply_unit_exited(state: State, event: UnitExited) -> None:
     state.positions.pop(event.unit, None)
     state.moved.add(event.unit)
     state.scored.add(EXITED + event.unit)
-    if state.game.battle.exits.awards:  # Road to Richmond 22.12: the points depend on the exit hex
-        state.scored.add(f"{EXITED_BY}{event.path[-1]}:{event.unit}")
+    battle = state.game.battle
+    if battle.exits.awards or battle.command_control_zone is not None:  # Road to Richmond 22.12, 20.1
+        state.scored.add(f"{EXITED_BY}{event.path[-1]}:{state.turn}:{event.unit}")
     entered(state, state.game.units[event.unit].side, event.path[1:])  # 21.2: moved through
 
 

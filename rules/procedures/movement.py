@@ -145,12 +145,23 @@ def ferry_closed(state: State, unit: str) -> str | None:
     return None if ferries is None else ferries.closed_to(state, state.game.units[unit].side)
 
 
+def zone_closed(state: State, unit: str) -> frozenset[str]:
+    """Road to Richmond 20.1: the hexes of the battle's Command Control Zone while ``unit``'s side may not
+    enter it; none otherwise."""
+    zone = state.game.battle.command_control_zone
+    if zone is None or not zone.closed_to(state.scored, state.game.units[unit].side, state.turn):
+        return frozenset()
+    return frozenset(state.game.scenario.map.areas.get(zone.area, ()))
+
+
 def no_entry(state: State, unit: str) -> frozenset[str]:
     """Chickamauga 19.21, 19.22: hexes ``unit`` may neither enter nor move through: a train's for every
     other unit, every occupied hex for a train; none in a battle without trains. Shiloh 20.0: and the
-    ferry hexes while the unit may not use them."""
+    ferry hexes while the unit may not use them. Road to Richmond 20.1: and the Command Control Zone
+    while closed to its side."""
     game = state.game
     closed = game.ferry_hexes if ferry_closed(state, unit) is not None else frozenset()
+    closed = closed | zone_closed(state, unit)
     if game.battle.trains is None:
         return closed
     if game.is_train(unit):
@@ -301,6 +312,10 @@ def check_path(
             raise game.violation("enemy_occupied", f"{name} may not enter {b}: it holds an enemy unit")
         if b in closed and b in game.ferry_hexes:
             raise game.violation("ferries.use", f"{name} may not enter {b}: {ferry_closed(state, unit)}")  # Shiloh 20.0
+        if b in closed and b in zone_closed(state, unit):
+            raise game.violation(
+                "command_control_zone", f"{name} may not enter {b}: the Command Control Zone is closed to it until its Game-Turn comes"
+            )  # Road to Richmond 20.1
         if b in closed:
             raise game.violation(
                 "trains", f"{name} may not enter {b}: no unit moves through or stacks with a train, nor a train with another unit"

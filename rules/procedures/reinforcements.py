@@ -24,6 +24,7 @@ from __future__ import annotations
 
 from rules.core.arith import movement_points
 from rules.core.commands import EnterReinforcement
+from rules.core.components.command_control_zone import ENTERED_ON
 from rules.core.errors import RuleViolation
 from rules.core.events import Event, ReinforcementEntered, ReinforcementLost
 from rules.core.handlers import Dice, apply
@@ -91,6 +92,8 @@ def entry_problem(state: State, unit: str, hex_: str) -> RuleViolation | None:
         return game.violation("movement", f"the entry hex {hex_} is not on the map")
     if hex_ in enemy_occupied(state, u.side):
         return game.violation("enemy_occupied", f"{u.designation} may not enter at {hex_}: it holds an enemy unit")
+    if hex_ in movement.zone_closed(state, unit):  # Road to Richmond 20.1
+        return game.violation("command_control_zone", f"{u.designation} may not enter at {hex_}: the Command Control Zone is closed to it")
     if hex_ in movement.no_entry(state, unit):  # Chickamauga 19.21, 19.22
         return game.violation("trains", f"{u.designation} may not enter at {hex_}: no unit stacks with a train")
     if movement.barred_from_enemy_zoc(state, unit) and hex_ in enemy_controlled(state, u.side):  # Wilderness 18.32
@@ -170,6 +173,9 @@ def apply_entered(state: State, event: ReinforcementEntered) -> None:
     state.moved.add(event.unit)
     state.entries[event.path[0]] = state.entries.get(event.path[0], 0) + 1  # revised 5.0: the column
     entered(state, state.game.units[event.unit].side, event.path)  # 17.15
+    zone = state.game.battle.command_control_zone
+    if zone is not None and zone.watches_entry(event.unit):  # Road to Richmond 20.1: when they came
+        state.scored.add(f"{ENTERED_ON}{state.turn}:{event.unit}")
 
 
 def lose_reinforcements(state: State) -> list[Event]:

@@ -5,19 +5,19 @@ to come."""
 
 from __future__ import annotations
 
+from rules.core.components.exits import EXITED_BY, exit_record  # Road to Richmond 22.12, 20.1
 from rules.core.state import State
 from rules.queries.edges import on_edge
 
+__all__ = ["EXITED", "EXITED_BY", "exit_hexes", "exit_record", "exited", "exited_by", "exited_of", "has_exited"]
+
 EXITED = "exited:"
-EXITED_BY = "exited_by:"  # Road to Richmond 22.12: "exited_by:<hex>:<unit>", kept when awards ask where
 
 
 def exited_by(state: State, unit: str) -> str | None:
-    """Road to Richmond 22.12: the hex ``unit`` exited the map by (recorded only in a battle whose exit
-    awards ask where), or None."""
-    prefix = EXITED_BY
-    suffix = ":" + unit
-    return next((s[len(prefix) : len(prefix) + 4] for s in state.scored if s.startswith(prefix) and s.endswith(suffix)), None)
+    """Road to Richmond 22.12: the hex ``unit`` exited the map by (when recorded), or None."""
+    record = exit_record(state.scored, unit)
+    return None if record is None else record[0]
 
 
 def has_exited(state: State, unit: str) -> bool:

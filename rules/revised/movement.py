@@ -408,16 +408,18 @@ def strategic_reach(state: State, unit: str):
 
 
 def ferries_closed(state: State, unit: str) -> frozenset[str]:
-    """Shiloh 20.0: the ferry hexes ``unit`` may not use now."""
-    from rules.procedures.movement import ferry_closed
+    """Shiloh 20.0: the ferry hexes ``unit`` may not use now; Road to Richmond 20.1: and the Command
+    Control Zone while closed to its side."""
+    from rules.procedures.movement import ferry_closed, zone_closed
 
-    return state.game.ferry_hexes if ferry_closed(state, unit) is not None else frozenset()
+    ferries = state.game.ferry_hexes if ferry_closed(state, unit) is not None else frozenset()
+    return ferries | zone_closed(state, unit)
 
 
 def decide_strategic_move(state: State, command: StrategicMove, dice) -> list:
     from rules.core.events import UnitMoved
     from rules.core.handlers import apply
-    from rules.procedures.movement import check_no_dead_end, ferry_closed
+    from rules.procedures.movement import check_no_dead_end, ferry_closed, zone_closed
 
     game = state.game
     problem = strategic_problem(state, command.unit)
@@ -444,6 +446,8 @@ def decide_strategic_move(state: State, command: StrategicMove, dice) -> list:
             )
         if b in game.ferry_hexes and (why := ferry_closed(state, command.unit)) is not None:
             raise game.violation("ferries.use", f"{name} may not enter {b}: {why}")  # Shiloh 20.0
+        if b in zone_closed(state, command.unit):
+            raise game.violation("command_control_zone", f"{name} may not enter {b}: the Command Control Zone is closed to it")  # Road to Richmond 20.1
         if not _far(game, b, enemies):
             raise game.violation("strategic.approach", f"{name} may not come within two hexes of an enemy unit by Strategic Movement ({b})")
         cost += step_cost[(a, b)]

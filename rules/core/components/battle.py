@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 
 from rules.core.components.artillery import Artillery
 from rules.core.components.breastworks import Breastworks
+from rules.core.components.command_control_zone import CommandControlZone
 from rules.core.components.control_hexes import ControlHexes
 from rules.core.components.exits import Exits
 from rules.core.components.ferries import Ferries
@@ -66,6 +67,7 @@ class Battle(Component, frozen=True):
     retreat_before_combat: RetreatBeforeCombat | None = None  # Chickamauga 20.0
     exits: Exits | None = None  # Chickamauga 18.0
     trains: Trains | None = None  # Chickamauga 19.0
+    command_control_zone: CommandControlZone | None = None  # Road to Richmond 20.0
     surprise_assault: SurpriseAssault | None = None  # Shiloh 19.0
     may_not_move: MayNotMove | None = None  # Antietam 20.2
     rifled_artillery: RifledArtillery | None = None  # Antietam 18.0

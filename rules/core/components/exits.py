@@ -62,6 +62,20 @@ from rules.core.scenario import Side, UnitType
 Edge = Literal["north", "south", "east", "west"]
 
 
+EXITED_BY = "exited_by:"  # Road to Richmond 22.12, 20.1: "exited_by:<hex>:<turn>:<unit>" in state.scored
+
+
+def exit_record(scored: set[str], unit: str) -> tuple[str, int] | None:
+    """Road to Richmond 22.12, 20.1: (the hex ``unit`` exited the map by, the Game-Turn), recorded in
+    ``state.scored`` only in a battle whose exit awards or command control zone ask; or None."""
+    for s in scored:
+        if s.startswith(EXITED_BY):
+            hex_, turn, who = s[len(EXITED_BY) :].split(":", 2)
+            if who == unit:
+                return hex_, int(turn)
+    return None
+
+
 class LineToEdge(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     """21.31: ``side``'s exit points count only with a road from an exit hex off the ``edge``."""
 
