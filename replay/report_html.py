@@ -278,7 +278,7 @@ def render_page(report: Report, scenario, engine: str = "") -> str:
     )
     parts = [
         "<!doctype html>",
-        '<html lang="en"><head><meta charset="utf-8">',
+        '<html lang="en"><head><meta charset="utf-8"><link rel="icon" href="data:,">',  # no favicon request
         f"<title>After-action report: {escape(report.scenario_name)} ({escape(report.game_id)})</title>",
         f"<style>{CSS}</style></head><body><main>",
         f"<h1>{escape(report.scenario_name)}{badge}</h1>",

@@ -1,6 +1,8 @@
 """Playing the computer in a real browser: the lobby's Opponent field picks the computer, the game opens
 with no invite to send, the player moves and ends his phases, and the computer (a process of its own,
-api/opponents.py) plays the Confederate's turn through the server; the player's page shows its moves."""
+api/opponents.py) plays the Confederate's turn through the server; the player's page shows its moves.
+Then the player resigns and opens the finished game's report with the computer's eye: the engine's
+evaluation chart and its view of the Union's decisions."""
 
 from __future__ import annotations
 
@@ -37,5 +39,21 @@ async def test_a_game_against_the_computer(browser, server, shot):
         timeout=60_000,
     )
     await shot(page, "computer-moved")
-    assert not page.errors, page.errors
+
+    # the end: the player resigns; the report of the finished game, with the computer's eye for the Union
+    await until(page, "() => bluegray.validChoices() !== null && !bluegray.busy")
+    await page.click("#resign")
+    await page.click("#resign-confirm")
+    await page.wait_for_selector("#result", timeout=PATIENCE)
+    game_id = page.url.rstrip("/").split("/")[-1]
+    report = await new_page(page.context.browser)
+    await report.goto(f"{server}/games/{game_id}/report")
+    await report.click("#engine-union")
+    await report.wait_for_selector("#evaluation-chart path", state="attached", timeout=60_000)
+    line = await report.get_attribute("#evaluation-chart path", "d")
+    assert line.startswith("M") and line.count("L") >= 2  # a point after every command of the game
+    assert "The computer's eye" in await report.inner_text("#engine")
+    await shot(report, "computer-eye")
+    assert not page.errors and not report.errors, page.errors + report.errors
     await page.context.close()
+    await report.context.close()
