@@ -96,7 +96,7 @@ class WsClient:
     async def receive(self):
         """The next message (events are folded on the way)."""
         frame = await asyncio.wait_for(self.ws.receive(), PATIENCE)
-        if frame.type in (aiohttp.WSMsgType.CLOSE, aiohttp.WSMsgType.CLOSED, aiohttp.WSMsgType.CLOSING):
+        if frame.type in (aiohttp.WSMsgType.CLOSE, aiohttp.WSMsgType.CLOSED, aiohttp.WSMsgType.CLOSING, aiohttp.WSMsgType.ERROR):
             raise ConnectionError(f"closed: {frame.data} {frame.extra}")
         data = frame.data.encode() if isinstance(frame.data, str) else frame.data
         message = _decoder.decode(data)

@@ -34,8 +34,8 @@ RECOVERY = 15.0  # seconds: "within a few seconds", generously
 
 @asynccontextmanager
 async def serve(*args: str):
-    """A `bluegray serve --port 0 ...` process and an HTTP session on it (`session.store_url`: the
-    store it uses); SIGKILLed if still alive at the end."""
+    """A `bluegray serve --port 0 ...` process and an HTTP session on it (`session.url`: its
+    address, `session.store_url`: the store it uses); SIGKILLed if still alive at the end."""
     process = await asyncio.create_subprocess_exec(
         sys.executable, "-m", "api", "serve", "--port", "0", "--log-level", "WARNING", *args,
         stdout=asyncio.subprocess.PIPE,
@@ -47,6 +47,7 @@ async def serve(*args: str):
         async with aiohttp.ClientSession(base_url=url) as session:
             session.process = process
             session.store_url = store
+            session.url = url
             yield session
     finally:
         if process.returncode is None:
