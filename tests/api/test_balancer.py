@@ -98,7 +98,7 @@ class ReconnectingBots(Bots):
                 continue
             if isinstance(reply, Ack):
                 self.acks.append((mover.seat, reply))
-                await self._guard(mover, lambda: mover.until_version(reply.last))
+                await self._guard(mover, lambda last=reply.last: mover.until_version(last))
                 return reply
             assert isinstance(reply, Error) and reply.code == "unavailable", reply
             self.unavailable += 1
