@@ -108,6 +108,29 @@ def _bombard_distance(game, hex_: str, defenders, unit: str) -> int:
     return min(ds) if ds else min(game.grid.distance(hex_, d) for d in defenders)
 
 
+def _streams_unhalved(game, attackers, defenders, hexside_of):
+    """Road to Richmond 18.51: attacked exclusively across stream hexsides (a bridge over a stream
+    included), the defender is not doubled: those hexsides halve no attacker. ``hexside_of`` as
+    ``rc.terrain_options`` takes it; unchanged otherwise."""
+    streams = game.battle.streams
+    if streams is None or streams.halve_attacker:
+        return hexside_of
+    around = game.neighbours
+    pairs = [(a.hex, d) for a in attackers if a.adjacent for d in defenders if d in around[a.hex]]
+
+    def across_stream(a: str, d: str) -> bool:
+        return "stream" in hexside_of(a, d)[0] or streams.is_stream_bridge(a, d)
+
+    if not pairs or not all(across_stream(a, d) for a, d in pairs):
+        return hexside_of
+
+    def of(a: str, d: str):
+        features, barbed = hexside_of(a, d)
+        return features - {"stream", "bridge"}, barbed
+
+    return of
+
+
 def _hexside(game):
     sides = game.scenario.map.hexsides
     from rules.core.hexes import hexside
@@ -180,7 +203,7 @@ def strengths(state: State, adjacent, bombarding, defenders, passive_units=None,
     markers = [m for d in defenders if (m := state.breastworks.get(d)) is not None]
     if any(m.status == BUILDING for m in markers):
         right = max(right, 1)  # 10.34 i: attacking a unit building breastworks, one column right
-    options = rc.terrain_options(attackers, defenders, game.terrain, _hexside(game), right_shift=right) if attackers else []
+    options = rc.terrain_options(attackers, defenders, game.terrain, _streams_unhalved(game, attackers, defenders, _hexside(game)), right_shift=right) if attackers else []
     adjacent_hexes = {a.hex for a in attackers if a.adjacent}
     if adjacent_hexes and any(
         m.status != BUILDING and all(m.covers(h) for h in adjacent_hexes) for m in markers
@@ -369,10 +392,31 @@ class RevisedCombat:
 
 def advances_into(state: State, side: str, units, hexes) -> tuple[PendingAdvance, ...]:
     """8.75, 8.76: one advance decision for each vacated hex, among ``units`` that took part; never
-    artillery (9.47) nor a Routed unit (12.35)."""
+    artillery (9.47) nor a Routed unit (12.35); Road to Richmond 18.52, 18.6: never across a stream
+    hexside without a bridge, nor into a swamp hex."""
     kinds = state.game.units
     movers = tuple(u for u in units if kinds[u].type != "artillery" and level_of(state, u) != morale.ROUTED)
-    return tuple(PendingAdvance(side=side, units=movers, hexes=(h,)) for h in hexes) if movers else ()
+    out = []
+    for h in hexes:
+        may = tuple(u for u in movers if _may_advance(state, u, h))
+        if may:
+            out.append(PendingAdvance(side=side, units=may, hexes=(h,)))
+    return tuple(out)
+
+
+def _may_advance(state: State, unit: str, hex_: str) -> bool:
+    """Road to Richmond 18.52: not across a stream hexside (a bridge over it is drawn creek + bridge);
+    18.6: not into a swamp hex."""
+    streams = state.game.battle.streams
+    if streams is None:
+        return True
+    game = state.game
+    if not streams.advance_into_swamp and game.terrain.get(hex_) == "swamp":
+        return False
+    here = state.positions.get(unit)
+    if not streams.advance_across and here is not None and "stream" in game.scenario.map.features(here, hex_):
+        return False
+    return True
 
 
 def unaffected_by_retreat(state: State, attack: PendingAttack) -> frozenset[str]:

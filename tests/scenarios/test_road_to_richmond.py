@@ -159,6 +159,17 @@ def test_the_chickahominy_divides_the_armies():
     assert "1528" in land_reach("2426")
 
 
+def test_every_other_bridge_is_a_stream_bridge_18_5():
+    # 18.3: only the two creeks are creeks; a road bridge over a stream is drawn creek + bridge, and
+    # [exclusive.streams] bridges lists exactly those (18.51)
+    listed = {tuple(sorted(pair)) for pair in SCENARIO.exclusive["streams"]["bridges"]}
+    bridges = {tuple(sorted(s.split("|"))) for s, x in MAP.hexsides.items() if terrain.BRIDGE in x.features}
+    assert bridges - listed == CHICKAHOMINY_BRIDGES | {("0126", "0225")}  # and White Oak Swamp's
+    for a, b in listed:  # each on a road or trail
+        f = MAP.features(a, b)
+        assert {terrain.CREEK, terrain.BRIDGE} <= f and f & {terrain.ROAD, terrain.TRAIL}, (a, b)
+
+
 def routes_reach(start):
     """The hexes joined to ``start`` by road and trail hexsides (22.21)."""
     seen, todo = {start}, deque([start])

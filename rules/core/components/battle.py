@@ -31,6 +31,7 @@ from rules.core.components.reinforcements import Reinforcements
 from rules.core.components.retreat_before_combat import CAVALRY_HIGHEST_ROLL, RetreatBeforeCombat
 from rules.core.components.rifled_artillery import RifledArtillery
 from rules.core.components.schema import BattleError, convert
+from rules.core.components.streams import Streams
 from rules.core.components.surprise_assault import SurpriseAssault
 from rules.core.components.terrain_costs import TerrainCosts
 from rules.core.components.terrain_restrictions import TerrainRestrictions
@@ -68,6 +69,7 @@ class Battle(Component, frozen=True):
     exits: Exits | None = None  # Chickamauga 18.0
     trains: Trains | None = None  # Chickamauga 19.0
     command_control_zone: CommandControlZone | None = None  # Road to Richmond 20.0
+    streams: Streams | None = None  # Road to Richmond 18.5, 18.6
     surprise_assault: SurpriseAssault | None = None  # Shiloh 19.0
     may_not_move: MayNotMove | None = None  # Antietam 20.2
     rifled_artillery: RifledArtillery | None = None  # Antietam 18.0
