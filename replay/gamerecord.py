@@ -190,6 +190,9 @@ class GameRecord:
                 return f"breastworks completed in {event.hex}, facing {', '.join(event.facing)}"
             case "breastworks_removed":
                 return f"the breastworks in {event.hex} are removed: {event.reason}"
+            case "movement_die_rolled":
+                then = "none of its units may move this Movement Phase" if event.held else "they may move"
+                return f"{side_name(event.side)} die for General Burnside ({event.case}): {event.roll}: {then}"
             case "movement_restrictions_lifted":
                 done = f"occupies {event.hex}" if event.hex else f"crossed {event.hexside}"
                 return (f"{side_name(event.side)} movement restrictions removed for good: "

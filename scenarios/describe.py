@@ -74,6 +74,8 @@ def listing(scenario: Scenario) -> dict:
         "columns": columns,
         "rows": rows,
         "rulesets": list(scenario.rulesets),
+        # the battle's optional rules, chosen at game creation (``rules: {name: true}``)
+        "options": [{"name": n, "title": o.title, "case": o.case} for n, o in scenario.options.items()],
     }
 
 

@@ -12,8 +12,10 @@ import hashlib
 from itertools import pairwise
 from pathlib import Path
 
+import msgspec
+
 from rules.core.hexes import hexside
-from rules.core.scenario import CombatResultsTable, Hexside, Map, Scenario, Unit
+from rules.core.scenario import CombatResultsTable, Hexside, Map, Scenario, ScenarioOption, Unit
 from scenarios import validate
 from scenarios.source import FILES, Files, Problem, ScenarioError
 
@@ -115,6 +117,7 @@ def build(files: Files) -> Scenario:
         provenance={k: v.strip() for k, v in s.get("provenance", {}).items()},
         crt=build_crt(s["crt"]) if "crt" in s else None,
         exclusive_overrides=s.get("exclusive_overrides", {}),
+        options={n: msgspec.convert(o, ScenarioOption) for n, o in s.get("options", {}).items()},
     )
 
 

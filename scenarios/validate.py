@@ -20,8 +20,9 @@ RULESETS = ("classic", "revised")
 UNIT_TYPES = ("infantry", "cavalry", "artillery", "gunboat")  # gunboat: revised 9.6 only
 SCENARIO_KEYS = {
     "id", "name", "rulesets", "turns", "night_turns", "first_player", "provenance", "exclusive", "cases", "crt",
-    "exclusive_overrides",
+    "exclusive_overrides", "options",
 }
+OPTION_KEYS = {"title", "case", "units", "exclusive"}
 CRT_RESULTS = ("Ae", "Ar", "Dr", "De", "Ex")  # 7.6
 MAP_KEYS = {"lower_columns", "columns", "rows", "lower_columns_rows", "column_rows", "hexes", "hexsides", "road", "trail", "areas", "levels"}
 UNIT_KEYS = {"id", "side", "type", "strength", "designation", "hex", "arrives", "entry", "movement_allowance"}
@@ -555,6 +556,7 @@ def _check_battle(src: Source, out: list[Problem]) -> None:
     d = src.data
     exclusive = d.get("exclusive", {})
     broken = _decode_blocks(src, exclusive, {}, "exclusive", out)
+    _check_options(src, exclusive, broken, out)
     overrides = d.get("exclusive_overrides", {})
     if not isinstance(overrides, dict):
         _battle_problem(src, schema.BattleError(("exclusive_overrides",), "expected a table of rule sets"), out)
@@ -567,6 +569,29 @@ def _check_battle(src: Source, out: list[Problem]) -> None:
             out.append(src.problem_at(where, f"the scenario does not list the rule set {ruleset!r}", table=where))
         base = {k: v for k, v in exclusive.items() if k not in broken} if isinstance(exclusive, dict) else {}
         _decode_blocks(src, blocks, base, where, out)
+
+
+def _check_options(src: Source, exclusive, broken: set[str], out: list[Problem]) -> None:
+    """The battle's optional rules (``[options.<name>]``, rules.core.scenario.ScenarioOption): a title
+    and a case, and each of their blocks decodes merged over the battle's block of the same name."""
+    options = src.data.get("options", {})
+    if not isinstance(options, dict):
+        out.append(src.problem_at("options", "expected a table of optional rules", table="options"))
+        return
+    base = {k: v for k, v in exclusive.items() if k not in broken} if isinstance(exclusive, dict) else {}
+    for name, option in options.items():
+        where = f"options.{name}"
+        if not isinstance(option, dict):
+            out.append(src.problem_at(where, "expected a table (title, case, units, exclusive)", table=where))
+            continue
+        for key in sorted(set(option) - OPTION_KEYS):
+            out.append(src.problem_at(where, f"unknown key {key!r} (known: {', '.join(sorted(OPTION_KEYS))})", table=where))
+        for key in ("title", "case"):
+            if not isinstance(option.get(key), str):
+                out.append(src.problem_at(where, f"{key}: expected a string", table=where))
+        if not isinstance(option.get("units", []), list):
+            out.append(src.problem_at(where, "units: expected a list of unit ids", table=where))
+        _decode_blocks(src, option.get("exclusive", {}), base, f"{where}.exclusive", out)
 
 
 def _decode_blocks(src: Source, blocks, base: dict, root: str, out: list[Problem]) -> set[str]:
@@ -618,7 +643,13 @@ def _check_exclusive(src: Source, board: Board, units: dict[str, dict], out: lis
     roots = [("exclusive", d.get("exclusive"))]
     if isinstance(d.get("exclusive_overrides"), dict):
         roots += [(f"exclusive_overrides.{r}", blocks) for r, blocks in d["exclusive_overrides"].items()]
+    options = d.get("options") if isinstance(d.get("options"), dict) else {}
+    roots += [(f"options.{n}.exclusive", o.get("exclusive", {})) for n, o in options.items() if isinstance(o, dict)]
     known = {"hex": board.hexes, "unit": units, "area": board.areas}
+    for n, o in options.items():  # the units an option brings into play are units of the order of battle
+        for u in (o.get("units") if isinstance(o, dict) and isinstance(o.get("units"), list) else []):
+            if u not in units:
+                out.append(src.problem_at(f"options.{n}", f"names no unit of the order of battle: {u!r}", table=f"options.{n}"))
     for root, blocks in roots:
         for kind, path, value in schema.references(battle.Battle, blocks):
             if value in known[kind]:

@@ -41,7 +41,8 @@ def add_arguments(parser) -> None:
         action="append",
         default=[],
         metavar="NAME[=VALUE]",
-        help=f"a game option, on (NAME or NAME=yes) or off (NAME=no): {', '.join(OPTIONS)} (repeatable)",
+        help=f"a game option, on (NAME or NAME=yes) or off (NAME=no): {', '.join(OPTIONS)}, or one of the "
+        "scenario's optional rules (scenario.toml [options]; `bluegray scenario show` lists them) (repeatable)",
     )
 
 
@@ -52,12 +53,13 @@ YES = ("1", "true", "yes", "on")
 NO = ("0", "false", "no", "off")
 
 
-def _options(pairs: list[str]) -> dict:
+def _options(pairs: list[str], scenario_options=()) -> dict:
     out: dict = {}
+    known = (*OPTIONS, *scenario_options)
     for pair in pairs:
         name, has_value, value = pair.partition("=")
-        if name not in OPTIONS:
-            raise CommandError(f"--option {pair}: no option {name!r} (known: {', '.join(OPTIONS)})")
+        if name not in known:
+            raise CommandError(f"--option {pair}: no option {name!r} (known: {', '.join(known)})")
         if has_value and value.lower() not in YES + NO:
             raise CommandError(
                 f"--option {pair}: {value!r} is neither on ({'/'.join(YES)}) nor off ({'/'.join(NO)})"
@@ -76,9 +78,10 @@ def run(args) -> int:
     from rules.rulesets import get as get_ruleset
     from scenarios.loader import ScenarioError, load
 
-    options = _options(args.option)
     try:
-        game = Game(load(args.scenario), get_ruleset(args.ruleset), options)
+        scenario = load(args.scenario)
+        options = _options(args.option, tuple(scenario.options))
+        game = Game(scenario, get_ruleset(args.ruleset), options)
     except ScenarioError as e:
         raise CommandError(one_line(e)) from None
     except KeyError as e:

@@ -264,6 +264,17 @@ class BreastworksRemoved(Event, frozen=True, tag="breastworks_removed"):
     hex: str
     reason: str
 
+class MovementDieRolled(Event, frozen=True, tag="movement_die_rolled"):
+    """The Wilderness 20.2 (General Burnside): the die rolled before the first of the battle's
+    ``movement_die`` units moves in ``side``'s Movement Phase; ``held``: the roll failed (a '6') and
+    none of them moves this phase."""
+
+    side: Side
+    roll: int
+    held: bool
+    case: str
+
+
 class MovementRestrictionsLifted(Event, frozen=True, tag="movement_restrictions_lifted"):
     """Antietam 20.1: ``unit`` of the other side moved across the ``hexside`` ("0612|0613"), a creek:
     ``side``'s movement restrictions are removed for good from its next Player-Turn. Fredericksburg
@@ -338,6 +349,7 @@ EVENT_TYPES: tuple[type[Event], ...] = (
     VictoryPointsAwarded,
     VictoryDetermined,
     MovementRestrictionsLifted,
+    MovementDieRolled,
 )
 
 AnyEvent = Union[EVENT_TYPES]  # noqa: UP007 - a declared tuple of types

@@ -23,9 +23,11 @@ class Game:
     of that game."""
 
     def __init__(self, scenario: Scenario, ruleset: Ruleset, options: dict | None = None):
+        self.options: dict[str, Any] = dict(options or {})
+        # The battle's own optional rules (scenario.toml [options]): their units and blocks, as chosen.
+        scenario = scenario.played_with(self.options)
         self.scenario = scenario
         self.ruleset = ruleset  # rules/rulesets: get("classic") or get("revised")
-        self.options: dict[str, Any] = dict(options or {})
         refused = gunboats.unplayable(scenario, self.ruleset)
         if refused is not None:
             raise ValueError(refused)

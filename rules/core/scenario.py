@@ -80,6 +80,20 @@ class CombatResultsTable(msgspec.Struct, frozen=True, forbid_unknown_fields=True
     provenance: str = ""
 
 
+class ScenarioOption(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """An optional rule or variant the battle's text prints (the Wilderness 20.1 Pickett's Division,
+    20.2 General Burnside), chosen at game creation: ``Game(scenario, ruleset, {name: True})``.
+
+    ``units``: units of the order of battle in play only with the option (20.1's reinforcements);
+    ``exclusive``: exclusive-rule blocks in force only with it, each merged key by key over the
+    battle's block of the same name (or added)."""
+
+    title: str
+    case: str
+    units: list[str] = []
+    exclusive: dict[str, dict] = {}
+
+
 class Scenario(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     """A battle: turns, who moves first, the map, the units and the exclusive rules' parameters.
 
@@ -105,6 +119,24 @@ class Scenario(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     # book: {"revised": {"victory": {"levels": [...]}}}; each block is merged key by key over the
     # block of the same name in ``exclusive`` (rules.core.components.battle.merged).
     exclusive_overrides: dict[str, dict[str, dict]] = {}
+    # The battle's optional rules and variants, by name (scenario.toml ``[options.<name>]``).
+    options: dict[str, ScenarioOption] = {}
+
+    def played_with(self, options: dict) -> Scenario:
+        """The scenario as a game with these game options plays it: the units of each option that is
+        off taken out, the blocks of each option that is on merged over the battle's (in the order the
+        scenario lists its options). Itself when it has no options."""
+        if not self.options:
+            return self
+        on = [o for n, o in self.options.items() if options.get(n)]
+        dropped = {u for n, o in self.options.items() if not options.get(n) for u in o.units}
+        exclusive = dict(self.exclusive)
+        for o in on:
+            for name, block in o.exclusive.items():
+                exclusive[name] = {**exclusive.get(name, {}), **block}
+        return msgspec.structs.replace(
+            self, units=[u for u in self.units if u.id not in dropped], exclusive=exclusive
+        )
 
     def unit(self, unit_id: str) -> Unit:
         for u in self.units:

@@ -26,7 +26,7 @@ from collections.abc import Callable
 from rules.core.arith import movement_points
 from rules.core.commands import MoveUnit
 from rules.core.errors import RuleViolation
-from rules.core.events import Event, UnitMoved
+from rules.core.events import Event, MovementDieRolled, UnitMoved
 from rules.core.gunboats import GUNBOAT
 from rules.core.handlers import Dice, apply
 from rules.core.state import MOVEMENT, State
@@ -426,6 +426,27 @@ def check_no_dead_end(after: State, unit: str, cache: dict | None = None) -> Non
 
 
 # -- the command ---------------------------------------------------------------------------------
+def movement_die_roll(state: State, unit: str, dice: Dice | None) -> list[Event]:
+    """Wilderness 20.2: the die rolled before ``unit`` moves, when it is the first of the battle's
+    ``movement_die`` units to move this phase ([] otherwise). The caller moves nothing when the roll
+    held them (``held``)."""
+    from rules.procedures.combat import roll
+
+    die = state.game.battle.movement_die
+    if die is None or not die.to_roll(state, unit):
+        return []
+    r = roll(dice, "the General Burnside die (20.2)")
+    return [MovementDieRolled(side=die.side, roll=r, held=r in die.fails_on, case=state.game.case("movement_die"))]
+
+
+def apply_movement_die_rolled(state: State, event: MovementDieRolled) -> None:
+    from rules.core.components.movement_die import HELD, ROLLED
+
+    state.scored.add(f"{ROLLED}{state.turn}")
+    if event.held:
+        state.scored.add(f"{HELD}{state.turn}")
+
+
 def decide_move(state: State, command: MoveUnit, dice: Dice | None) -> list[Event]:
     problem = why_unit_may_not_move(state, command.unit)
     if problem is not None:
@@ -450,7 +471,10 @@ def decide_move(state: State, command: MoveUnit, dice: Dice | None) -> list[Even
         after = state.copy()
         apply(after, event)
         check_no_dead_end(after, command.unit)
-    return [event]
+    rolled = movement_die_roll(state, command.unit, dice)  # Wilderness 20.2
+    if rolled and rolled[0].held:
+        return rolled
+    return [*rolled, event]
 
 
 def apply_unit_moved(state: State, event: UnitMoved) -> None:

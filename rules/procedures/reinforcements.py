@@ -165,7 +165,10 @@ def decide_enter(state: State, command: EnterReinforcement, dice: Dice | None) -
     after = state.copy()
     apply(after, event)
     movement.check_no_dead_end(after, command.unit)
-    return [event]
+    rolled = movement.movement_die_roll(state, command.unit, dice)  # Wilderness 20.2: entering is moving
+    if rolled and rolled[0].held:
+        return rolled
+    return [*rolled, event]
 
 
 def apply_entered(state: State, event: ReinforcementEntered) -> None:

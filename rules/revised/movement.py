@@ -462,7 +462,12 @@ def decide_strategic_move(state: State, command: StrategicMove, dice) -> list:
     after = state.copy()
     apply(after, event)
     check_no_dead_end(after, command.unit)
-    return [event]
+    from rules.procedures.movement import movement_die_roll
+
+    rolled = movement_die_roll(state, command.unit, dice)  # Wilderness 20.2
+    if rolled and rolled[0].held:
+        return rolled
+    return [*rolled, event]
 
 
 # -- breastworks (10.34) ---------------------------------------------------------------------------

@@ -173,6 +173,7 @@ HANDLERS = Handlers(
         VictoryPointsAwarded: victory.apply_awarded,
         VictoryDetermined: victory.apply_determined,
         ev.MovementRestrictionsLifted: restrictions.apply_lifted,  # Antietam 20.1
+        ev.MovementDieRolled: movement.apply_movement_die_rolled,  # Wilderness 20.2
     },
     # Chickamauga 19.11; 20.11; Antietam 20.1
     after_command=(trains.automatic_retreats, victory.award_during_play, restrictions.lift_on_crossing),

@@ -23,7 +23,10 @@ async def test_health_and_scenarios(client):
         "columns": 25,
         "rows": 28,
         "rulesets": ["revised"],
+        "options": [],
     }
+    # the Wilderness's optional rules (20.1, 20.2), chosen at game creation with `rules: {name: true}`
+    assert [o["name"] for o in by_id["wilderness"]["options"]] == ["picketts_division", "general_burnside"]
     for s in listed:  # every scenario, those landing later too
         assert s["battle"] and s["date"][-4:].isdigit()
         assert s["turns"] > 0 and s["columns"] > 0 and s["rows"] > 0

@@ -38,7 +38,8 @@ CONFEDERATE_REINFORCEMENTS = """
 """
 TYPE = {"": "infantry", "a": "artillery"}  # 16.0: "a" artillery, "all other unspecified units are infantry"
 
-SCENARIO = load("wilderness")
+LOADED = load("wilderness")
+SCENARIO = LOADED.played_with({})  # the optional rules off (20.0): without Pickett's division
 GRID = Grid(SCENARIO.map.lower_columns)
 HEXES = SCENARIO.map.hexes
 OBJECTIVES = {"0810": "Spottswood", "1415": "Wilderness Tavern", "1920": "Hickman"}  # 19.11, 19.12
@@ -116,11 +117,28 @@ def test_counts_strengths_and_ids():
     assert [(by_id[t].strength, by_id[t].movement_allowance) for t in ("us-td-1", "us-td-2")] == [(6, 6), (10, 6)]
 
 
+def test_picketts_division_is_an_option_at_game_creation():
+    # 20.1: "Arriving on Game-Turn Nine on hex 0118 or hex 0128: 7 Hunton, 7 Corse, 5 Terry"; 20.2
+    # General Burnside: the options a game is created with
+    assert {n: (o.title, o.case) for n, o in LOADED.options.items()} == {
+        "picketts_division": ("Pickett's Division", "20.1"),
+        "general_burnside": ("General Burnside", "20.2"),
+    }
+    with_pickett = LOADED.played_with({"picketts_division": True})
+    extra = sorted(
+        (f"{u.arrives}/{'+'.join(u.entry)}", u.strength, u.type, u.designation)
+        for u in with_pickett.units
+        if u.id not in {v.id for v in SCENARIO.units}
+    )
+    assert extra == chart("9/0118+0128 7 Hunton; 9/0118+0128 7 Corse; 9/0118+0128 5 Terry")
+    assert len(LOADED.units) == 82 and len(SCENARIO.units) == 79
+
+
 def test_the_outline_holds_every_hex_the_texts_name():
     # 2.1: 23 columns; odd columns 28 rows, even (lower) 27
     assert SCENARIO.map.lower_columns == "even"
     assert len(HEXES) == 12 * 28 + 11 * 27
-    named = {u.hex for u in SCENARIO.units if u.hex} | {h for u in SCENARIO.units for h in u.entry}
+    named = {u.hex for u in LOADED.units if u.hex} | {h for u in LOADED.units for h in u.entry}
     assert named | set(OBJECTIVES) | {"1315"} <= set(HEXES)
 
 

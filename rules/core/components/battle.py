@@ -24,6 +24,7 @@ from rules.core.components.gunboats import GunboatWaters
 from rules.core.components.immobile_artillery import ImmobileArtillery
 from rules.core.components.line_of_communications import LineOfCommunications
 from rules.core.components.may_not_move import MayNotMove
+from rules.core.components.movement_die import MovementDie
 from rules.core.components.movement_quota import MovementQuota
 from rules.core.components.night_movement import NightMovement
 from rules.core.components.player_turns import PlayerTurns
@@ -76,6 +77,7 @@ class Battle(Component, frozen=True):
     player_turns: PlayerTurns = PlayerTurns()  # Cemetery Hill 16.32 (every Player-Turn, by default)
     terrain_costs: TerrainCosts | None = None  # Wilderness 18.13, 18.21
     terrain_restrictions: TerrainRestrictions | None = None  # Wilderness 18.11, 18.12, 18.14
+    movement_die: MovementDie | None = None  # Wilderness 20.2 (an optional rule)
     fog: Fog | None = None  # Fredericksburg 18.2
 
     def components(self) -> list[Component]:
@@ -88,7 +90,7 @@ class Battle(Component, frozen=True):
         17.11."""
         return tuple(
             c.restriction
-            for c in (self.immobile_artillery, self.may_not_move, self.night_movement, self.movement_quota)
+            for c in (self.immobile_artillery, self.may_not_move, self.movement_die, self.night_movement, self.movement_quota)
             if c
         )
 
