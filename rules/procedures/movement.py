@@ -120,6 +120,9 @@ def allowance_now(state: State, unit: str):
     takes one off at night."""
     game = state.game
     n = game.battle.allowance(state, game.movement_allowance(unit))
+    march = game.battle.reinforcements.first_turn_march
+    if march is not None and game.battle.reinforcements.marching(state.turn, game.units[unit]):
+        n *= march.multiplier  # Road to Richmond 17.2: twice the allowance on Game-Turn One
     change = game.ruleset.night_allowance_change
     if change and night_turn(state):
         n += change

@@ -35,7 +35,10 @@ def zoc_rules(state: State, side: Side, unit: str | None = None) -> ZocRules:
         # 11.2: an ineffective unit may not enter an enemy controlled hex until it recovers.
         rules = zoc_rules(state, side)
         return rules._replace(may_enter=False, case="ineffective_zoc") if rules.may_enter else rules
-    return state.game.ruleset.procedures.zoc_rules(state, side, unit)  # revised 11.12
+    rules = state.game.ruleset.procedures.zoc_rules(state, side, unit)  # revised 11.12
+    if unit is not None and rules.may_enter and state.game.battle.reinforcements.marching(state.turn, state.game.units[unit]):
+        return rules._replace(may_enter=False, case="reinforcements.march")  # Road to Richmond 17.2
+    return rules
 
 
 def standard_zoc_rules(state: State, side: Side, unit: str | None = None) -> ZocRules:

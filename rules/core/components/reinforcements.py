@@ -25,6 +25,17 @@ hex (5.0-5.4).
 
     [exclusive.reinforcements]
     interior_entry = ["0410", "0412", "0414", "0416", "0417", "0418", "0419"]
+
+Road to Richmond 17.2: "Confederate Game-Turn One Reinforcements may move twice their normal Movement
+Allowance on the first Game-Turn as long as they do not enter Union Zones of Control (first two units to
+arrive: 12 Movement Points; second two units to arrive: 11 Movement Points; etc)": ``first_turn_march``
+{side, multiplier}: on Game-Turn One the side's Game-Turn One reinforcements have ``multiplier`` times
+their allowance (rules/procedures/movement.py ``allowance_now``; the revised 5.0 column costs one more
+Movement Point a stack, hence 12, 11, ...) and may not enter an enemy zone of control that Game-Turn
+(rules/procedures/night.py ``zoc_rules``).
+
+    [exclusive.reinforcements]
+    first_turn_march = { side = "confederate", multiplier = 2 }
 """
 
 from __future__ import annotations
@@ -34,7 +45,7 @@ from typing import Literal
 import msgspec
 
 from rules.core.components.values import Component, HexNumber
-from rules.core.scenario import Side
+from rules.core.scenario import Side, Unit
 
 Direction = Literal["north", "south", "east", "west"]
 
@@ -47,7 +58,22 @@ class WhenBlocked(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     road: bool = False
 
 
+class FirstTurnMarch(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """Road to Richmond 17.2: ``side``'s Game-Turn One reinforcements move ``multiplier`` times their
+    Movement Allowance on Game-Turn One, "as long as they do not enter" enemy zones of control."""
+
+    side: Side
+    multiplier: int = 2
+
+
 class Reinforcements(Component, frozen=True):
     lost_if_not_entered: bool = False
     when_blocked: dict[Side, WhenBlocked] = {}
     interior_entry: list[HexNumber] = []
+    first_turn_march: FirstTurnMarch | None = None
+
+    def marching(self, turn: int, unit: Unit) -> bool:
+        """Road to Richmond 17.2: does ``unit`` move with the doubled allowance now (a Game-Turn One
+        reinforcement of the side, on Game-Turn One)?"""
+        march = self.first_turn_march
+        return march is not None and turn == 1 and unit.arrives == 1 and unit.side == march.side
