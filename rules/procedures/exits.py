@@ -8,6 +8,8 @@ an ``exits`` component (rules/core/components/exits.py).
 - 18.3: the unit is removed from play for good (rules/queries/exits.py);
 - 18.6: no retreat leaves the map (a retreat goes only to hexes of the map: rules/procedures/retreat.py);
 - 18.7: any number of units may exit by the same hex.
+- 5.32 (revised 6.32): the exit is a move, and under a movement quota (Fredericksburg 19.0) one of the
+  quota's: it is refused when an over-full hex would be left with too few moves to empty it.
 - Cemetery Hill 18.2: only the ``unit_types`` (cavalry) exit, from any hex of the exit ``edges`` (east,
   south), for ``cost`` (one) Movement Point; 20.3: ``excess_exited`` points at the end of each Union
   Player-Turn (``award_excess_exited``, an end-of-phase step).
@@ -34,6 +36,7 @@ from rules.core.scenario import other_side
 from rules.core.state import State
 from rules.procedures.movement import (
     allowance_now,
+    check_no_dead_end,
     check_path,
     enemy_zones_for,
     reachable,
@@ -41,6 +44,7 @@ from rules.procedures.movement import (
 )
 from rules.procedures.night import zoc_rules
 from rules.procedures.sequence import phases
+from rules.queries import stacking
 from rules.queries.control import entered
 from rules.queries.edges import on_edge
 from rules.queries.exits import EXITED, EXITED_BY, exit_hexes, exited, exited_by, exited_of, has_exited
@@ -80,6 +84,23 @@ def exit_problem(state: State, unit: str, path: tuple[str, ...]) -> RuleViolatio
             f"{name} would spend {cost} movement points reaching {path[-1]} and {exits.cost} more to exit; "
             f"its movement allowance is {allowance}",
         )
+    return dead_end_problem(state, unit, path)
+
+
+def dead_end_problem(state: State, unit: str, path: tuple[str, ...]) -> RuleViolation | None:
+    """5.32 (revised 6.32), no dead end: the exit is the unit's move, and under a movement quota
+    (Fredericksburg 19.0) it uses one; refused when the side's over-full hexes could then no longer
+    be brought within the stacking limit by the moves left (rules/procedures/movement.py
+    ``check_no_dead_end``)."""
+    side = state.game.units[unit].side
+    if not stacking.overstacked(state, side):
+        return None  # an exit empties a place: it cannot make a hex over-full
+    after = state.copy()
+    apply_unit_exited(after, UnitExited(unit=unit, path=path, cost=0))
+    try:
+        check_no_dead_end(after, unit)
+    except RuleViolation as refused:
+        return refused
     return None
 
 

@@ -412,15 +412,28 @@ def within_limit_after(state: State, unit: str, dest: str) -> bool:
 
 def check_no_dead_end(after: State, unit: str, cache: dict | None = None) -> None:
     """5.32: refuse a move after which some hex could no longer be brought within the stacking limit
-    by the end of the phase. ``after`` is the state with the move applied."""
+    by the end of the phase. ``after`` is the state with the move applied. A unit that has left the
+    map (Chickamauga 18.0, Fredericksburg 21.3: its exit is its move) ends in no hex, but its move
+    still uses one of a movement quota's (Fredericksburg 19.0) and may leave too few for the units
+    that must still leave an over-full hex: the same check, on the side's over-full hexes."""
     game = after.game
     side = game.units[unit].side
-    dest = after.positions[unit]
+    dest = after.positions.get(unit)  # None: it has exited the map
     n = stacking.limit(after)
-    if sum(1 for u, h in after.positions.items() if h == dest) <= n and not stacking.overstacked(after, side):
+    crowded = dest is not None and sum(1 for h in after.positions.values() if h == dest) > n
+    over = stacking.overstacked(after, side)
+    if not crowded and not over:
         return
     destinations = kept_ends({} if cache is None else cache)
     if not stacking.resolvable(after, side, may_move, destinations, after.game.battle.quota_remaining(after, side)):
+        if dest is None:
+            hex_ = min(over)
+            raise game.violation(
+                "stacking",
+                f"{game.designation(unit)} may not exit the map: {hex_} could then not be brought back "
+                f"to {n} units by the end of the phase (too few moves left to the "
+                f"{side.title()} player this Movement Phase)",
+            )
         raise game.violation(
             "stacking",
             f"{game.designation(unit)} may not end its move in {dest}: the hex could not be brought "

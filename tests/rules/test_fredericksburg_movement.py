@@ -152,3 +152,41 @@ def test_occupation_by_retreat_or_advance_lifts_it_too(how):
     after.control = {**state.control, "0206": "confederate"}
     (lifted,) = lift_on_crossing(state, [], after)
     assert lifted.hex == "0206" and lifted.unit == "c"
+
+
+# --- 19.0 with 21.3: an exit is a move of the quota, and 6.32 no dead end ------------------------------
+
+
+def crowded_then_exit(quota_units):
+    """Fourteen Union units, two of them in 0404 with a third moved in on top (0404 over the limit,
+    6.32), and 'x' beside the exit hex 0101 (21.32's exits, here on the small map's west edge)."""
+    exclusive = {
+        "movement_quota": {**FREDERICKSBURG.exclusive["movement_quota"], "units": quota_units},
+        "exits": {**FREDERICKSBURG.exclusive["exits"], "hexes": ["0101"]},
+    }
+    units = [union("a", "0404"), union("b", "0404"), union("c", "0405"), union("x", "0102"), rebel("far", "0808")]
+    sc = scenario(units, exclusive=exclusive, cases=CASES, turns=11)
+    state = new_game(Game(sc, get_ruleset("revised")))
+    state, _ = execute(state, MoveUnit("c", ("0405", "0404")))  # 6.32: legal, one of a or b may still leave
+    return state
+
+
+def test_an_exit_may_not_take_the_last_move_an_overfull_hex_needs():
+    # 6.32 (5.32) "no more than two units in one hex at the end of any phase", 19.0 (the quota) and 21.3
+    # (the exit is the unit's move, 21.31: one Movement Point): with one move of the quota left and 0404
+    # holding three, 'x' may not spend it leaving the map: 0404 could not be emptied of its third
+    from rules.core.commands import ExitMap
+    from rules.procedures.exits import exit_paths
+
+    state = crowded_then_exit(quota_units=2)
+    assert state.game.battle.quota_remaining(state, "union") == 1
+    error = refused(state, ExitMap("x", ("0102", "0101")))
+    assert error.case == "6.32" and "may not exit the map: 0404" in str(error)
+    assert exit_paths(state, "x") == {}  # nor is it offered among the legal moves
+    state, _ = execute(state, MoveUnit("a", ("0404", "0504")))  # the move 0404 needed
+    state, _ = execute(state, EndPhase())  # and the phase ends within the limit
+    # with one more move in the quota the exit leaves the one 0404 needs: allowed
+    state = crowded_then_exit(quota_units=3)
+    assert exit_paths(state, "x") == {"0101": ("0102", "0101")}
+    state, _ = execute(state, ExitMap("x", ("0102", "0101")))
+    assert "x" not in state.positions
