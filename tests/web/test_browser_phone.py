@@ -125,3 +125,38 @@ async def test_reach_costs_are_not_drawn_over_counters(browser, server, shot):
     assert overlaps == [], overlaps
     assert await page.locator("#overlay .shade.reach text").count() > 0
     await page.context.close()
+
+
+async def test_a_whole_turn_is_played_by_taps_on_a_phone(browser, server, shot):
+    """Union's Player-Turn at 390x844 by touch alone: tap a unit, tap a hex of its reach, tap End
+    phase; in the Combat Phase, tap End phase again (no attack is owed at the start); the game is
+    then in the Confederate Player-Turn."""
+    game, joined = await started_game(server, side="union")
+    page = await new_page(browser, viewport=PHONE, has_touch=True, is_mobile=True)
+    seats = {game["game_id"]: {"seat": "union", "token": game["token"], "at": 0}}
+    await page.context.add_init_script(f"localStorage.setItem('bluegray.seats', JSON.stringify({json.dumps(seats)}))")
+    await page.goto(f"{server}/play/{game['game_id']}")
+    await page.wait_for_selector("#conn.live", timeout=PATIENCE)
+    await page.wait_for_function("() => bluegray.validChoices() !== null", timeout=PATIENCE)
+
+    async def tap_hex(hex_):
+        await page.evaluate("() => window.scrollTo(0, 0)")
+        x, y = await page.evaluate("(h) => { bluegray.map.centreOn(h); return bluegray.map.clientOf(h); }", hex_)
+        await page.touchscreen.tap(x, y)
+
+    await tap_hex("0425")  # 1/1/IV
+    await page.wait_for_function("() => bluegray.selection?.unit === 'us-1-1-iv'", timeout=PATIENCE)
+    await page.wait_for_selector("#overlay .shade.reach[data-hex='0525']", timeout=PATIENCE)
+    await tap_hex("0525")
+    await page.wait_for_function("() => bluegray.board.state.positions['us-1-1-iv'] === '0525'", timeout=PATIENCE)
+    for phase in ("combat", None):
+        await page.wait_for_function("() => bluegray.validChoices() !== null && !bluegray.busy", timeout=PATIENCE)
+        await page.locator("#end-phase").scroll_into_view_if_needed()
+        await page.tap("#end-phase")
+        if phase:
+            await page.wait_for_function("(p) => bluegray.board.state.phase === p", arg=phase, timeout=PATIENCE)
+    await page.wait_for_function("() => bluegray.board.state.phasing === 'confederate'", timeout=PATIENCE)
+    assert "Confederate to act" in await page.inner_text("#status")
+    await shot(page, "phone-turn-played")
+    assert not page.errors, page.errors
+    await page.context.close()
