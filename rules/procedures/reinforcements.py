@@ -67,11 +67,21 @@ def waiting(state: State, side: str | None = None) -> list[str]:
     ]
 
 
+def arrival_turn(state: State, unit: str) -> int | None:
+    """The Game-Turn from which ``unit`` may enter: its chart's (15.11), or earlier after Road to
+    Richmond's activation of early reinforcements (17.5)."""
+    arrives = state.game.units[unit].arrives
+    early = state.game.battle.early_arrival
+    if arrives is None or early is None:
+        return arrives
+    return early.arrival(arrives, state.scored)
+
+
 def due(state: State) -> list[str]:
     """The reinforcements that may enter in the current phase (15.11)."""
     if state.phase != MOVEMENT:
         return []
-    return [u for u in waiting(state, state.phasing) if state.game.units[u].arrives <= state.turn]
+    return [u for u in waiting(state, state.phasing) if arrival_turn(state, u) <= state.turn]
 
 
 def entry_hexes(state: State, unit: str) -> list[str]:
@@ -130,10 +140,10 @@ def why_may_not_enter(state: State, unit: str) -> RuleViolation | None:
         return game.violation("movement", f"there is no unit {unit!r} in this game")
     if unit not in waiting(state):
         return game.violation("reinforcements", f"{u.designation} is not a reinforcement waiting to enter")
-    if state.phase != MOVEMENT or u.side != state.phasing or u.arrives > state.turn:
+    if state.phase != MOVEMENT or u.side != state.phasing or arrival_turn(state, unit) > state.turn:
         return game.violation(
             "reinforcements.when",
-            f"{u.designation} may enter only during the {u.side.title()} Movement Phase of Game-Turn {u.arrives}"
+            f"{u.designation} may enter only during the {u.side.title()} Movement Phase of Game-Turn {arrival_turn(state, unit)}"
             + ("" if lost_if_not_entered(state) else " or later"),
         )
     return movement.why_unit_may_not_move(state, unit, entering=True)

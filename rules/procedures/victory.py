@@ -86,7 +86,7 @@ def award_during_play(state: State, events: list[Event], after: State) -> list[E
 
 def apply_awarded(state: State, event: VictoryPointsAwarded) -> None:
     state.vp[event.side] = state.vp.get(event.side, 0) + event.points
-    if event.kind in ("eliminated", "first_control"):
+    if event.kind in ("eliminated", "first_control", "early_arrival"):  # Road to Richmond 17.4: its Game-Turn
         state.scored.add(f"{event.kind}:{event.subject}")
 
 
@@ -231,6 +231,8 @@ def recount(start: State, events: Iterable[Event]) -> dict[str, int]:
         apply(final, e)
         if isinstance(e, UnitExited) and exits.may_exit(game.units[e.unit].type):
             left[game.units[e.unit].side] += 1
+        if isinstance(e, VictoryPointsAwarded) and e.kind == "early_arrival":
+            totals[e.side] += e.points  # Road to Richmond 22.14: the activation, recorded by its award
         if isinstance(e, UnitEliminated | ReinforcementLost):
             side = other_side(game.units[e.unit].side)
             totals[side] += p.for_unit(side, e.unit, game.units[e.unit].strength) if p else 0

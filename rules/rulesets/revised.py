@@ -44,7 +44,7 @@ from rules.core.events import (
 )
 from rules.core.handlers import Handlers
 from rules.core.ruleset import Procedures, Ruleset
-from rules.procedures import exits, victory
+from rules.procedures import early_arrival, exits, victory
 from rules.revised import combat_procedures as rcp
 from rules.revised import fieldworks
 from rules.revised import movement as rm
@@ -226,7 +226,7 @@ HANDLERS = Handlers(
         RallyRolled: rcp.apply_rally_rolled,
         UnitExited: exits.apply_unit_exited,  # Chickamauga 18.3
     },
-    after_command=(*CLASSIC_HANDLERS.after_command, rcp.disorder_in_towns),  # 12.17
+    after_command=(*CLASSIC_HANDLERS.after_command, rcp.disorder_in_towns, early_arrival.activate),  # 12.17; Road to Richmond 17.4
     phase_end_checks=CLASSIC_HANDLERS.phase_end_checks,
     before_end_of_phase=CLASSIC_HANDLERS.before_end_of_phase,
     end_of_phase=(

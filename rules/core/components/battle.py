@@ -17,6 +17,7 @@ from rules.core.components.artillery import Artillery
 from rules.core.components.breastworks import Breastworks
 from rules.core.components.command_control_zone import CommandControlZone
 from rules.core.components.control_hexes import ControlHexes
+from rules.core.components.early_arrival import EarlyArrival
 from rules.core.components.exits import Exits
 from rules.core.components.ferries import Ferries
 from rules.core.components.fog import Fog
@@ -71,6 +72,7 @@ class Battle(Component, frozen=True):
     trains: Trains | None = None  # Chickamauga 19.0
     command_control_zone: CommandControlZone | None = None  # Road to Richmond 20.0
     streams: Streams | None = None  # Road to Richmond 18.5, 18.6
+    early_arrival: EarlyArrival | None = None  # Road to Richmond 17.4, 17.5, 22.14
     surprise_assault: SurpriseAssault | None = None  # Shiloh 19.0
     may_not_move: MayNotMove | None = None  # Antietam 20.2
     rifled_artillery: RifledArtillery | None = None  # Antietam 18.0
