@@ -22,7 +22,7 @@ SCENARIO_KEYS = {
     "id", "name", "rulesets", "turns", "night_turns", "first_player", "provenance", "exclusive", "cases", "crt",
     "exclusive_overrides", "options",
 }
-OPTION_KEYS = {"title", "case", "units", "exclusive"}
+OPTION_KEYS = {"title", "case", "units", "replaces", "exclusive"}
 CRT_RESULTS = ("Ae", "Ar", "Dr", "De", "Ex")  # 7.6
 MAP_KEYS = {"lower_columns", "columns", "rows", "lower_columns_rows", "column_rows", "hexes", "hexsides", "road", "trail", "areas", "levels"}
 UNIT_KEYS = {"id", "side", "type", "strength", "designation", "hex", "arrives", "entry", "movement_allowance"}
@@ -582,15 +582,16 @@ def _check_options(src: Source, exclusive, broken: set[str], out: list[Problem])
     for name, option in options.items():
         where = f"options.{name}"
         if not isinstance(option, dict):
-            out.append(src.problem_at(where, "expected a table (title, case, units, exclusive)", table=where))
+            out.append(src.problem_at(where, "expected a table (title, case, units, replaces, exclusive)", table=where))
             continue
         for key in sorted(set(option) - OPTION_KEYS):
             out.append(src.problem_at(where, f"unknown key {key!r} (known: {', '.join(sorted(OPTION_KEYS))})", table=where))
         for key in ("title", "case"):
             if not isinstance(option.get(key), str):
                 out.append(src.problem_at(where, f"{key}: expected a string", table=where))
-        if not isinstance(option.get("units", []), list):
-            out.append(src.problem_at(where, "units: expected a list of unit ids", table=where))
+        for key in ("units", "replaces"):
+            if not isinstance(option.get(key, []), list):
+                out.append(src.problem_at(where, f"{key}: expected a list of unit ids", table=where))
         _decode_blocks(src, option.get("exclusive", {}), base, f"{where}.exclusive", out)
 
 
@@ -646,10 +647,11 @@ def _check_exclusive(src: Source, board: Board, units: dict[str, dict], out: lis
     options = d.get("options") if isinstance(d.get("options"), dict) else {}
     roots += [(f"options.{n}.exclusive", o.get("exclusive", {})) for n, o in options.items() if isinstance(o, dict)]
     known = {"hex": board.hexes, "unit": units, "area": board.areas}
-    for n, o in options.items():  # the units an option brings into play are units of the order of battle
-        for u in (o.get("units") if isinstance(o, dict) and isinstance(o.get("units"), list) else []):
-            if u not in units:
-                out.append(src.problem_at(f"options.{n}", f"names no unit of the order of battle: {u!r}", table=f"options.{n}"))
+    for n, o in options.items():  # the units an option brings into (or takes out of) play are units of the order of battle
+        for key in ("units", "replaces"):
+            for u in (o.get(key) if isinstance(o, dict) and isinstance(o.get(key), list) else []):
+                if u not in units:
+                    out.append(src.problem_at(f"options.{n}", f"names no unit of the order of battle: {u!r}", table=f"options.{n}"))
     for root, blocks in roots:
         for kind, path, value in schema.references(battle.Battle, blocks):
             if value in known[kind]:

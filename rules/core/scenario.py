@@ -85,12 +85,15 @@ class ScenarioOption(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     20.2 General Burnside), chosen at game creation: ``Game(scenario, ruleset, {name: True})``.
 
     ``units``: units of the order of battle in play only with the option (20.1's reinforcements);
+    ``replaces``: units out of play with the option, the ones its ``units`` stand in for (Fredericksburg
+    17.2: Early's division, when his four brigades arrive "or the following units");
     ``exclusive``: exclusive-rule blocks in force only with it, each merged key by key over the
     battle's block of the same name (or added)."""
 
     title: str
     case: str
     units: list[str] = []
+    replaces: list[str] = []
     exclusive: dict[str, dict] = {}
 
 
@@ -124,12 +127,13 @@ class Scenario(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
 
     def played_with(self, options: dict) -> Scenario:
         """The scenario as a game with these game options plays it: the units of each option that is
-        off taken out, the blocks of each option that is on merged over the battle's (in the order the
+        off taken out, and the units each option that is on replaces; the blocks of each option that is on merged over the battle's (in the order the
         scenario lists its options). Itself when it has no options."""
         if not self.options:
             return self
         on = [o for n, o in self.options.items() if options.get(n)]
         dropped = {u for n, o in self.options.items() if not options.get(n) for u in o.units}
+        dropped |= {u for o in on for u in o.replaces}
         exclusive = dict(self.exclusive)
         for o in on:
             for name, block in o.exclusive.items():

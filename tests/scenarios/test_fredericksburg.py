@@ -29,8 +29,8 @@ CONFEDERATE_CHART = """
 2302 4 Brockenbrough; 2505 13 Taliaferro; 2401 1a Walker; 1313 1a Cabell; 1212 3a Pendleton;
 1116 2a I
 """
-# 17.1, 17.2 (Game-Turn, entry hex, chart strength, designation); Early's alternative brigades are
-# not shipped (oob.toml).
+# 17.1, 17.2 (Game-Turn, entry hex, chart strength, designation); Early's alternative brigades (game
+# option early_brigades) below.
 REINFORCEMENTS = """
 4 0113 6 1/2/V; 4 0113 8 2/2/V; 4 0113 5 3/2/V; 1 1901 1a Pelham; 2 2501 20 Early; 3 2501 6 Rodes;
 3 2501 4 Doles; 3 2501 6 Colquitt; 3 2501 4 Iverson; 3 2501 4 Grimes
@@ -85,14 +85,34 @@ def test_order_of_battle_is_the_charts():
         turn, where, strength, designation = entry.split(maxsplit=3)
         kind = strength.lstrip("0123456789")
         expected.append((int(turn), [where], int(strength[: len(strength) - len(kind)]), TYPE[kind], designation.strip()))
-    got = [(u.arrives, u.entry, u.strength, u.type, u.designation) for u in SCENARIO.units if u.arrives]
+    got = [(u.arrives, u.entry, u.strength, u.type, u.designation) for u in SCENARIO.played_with({}).units if u.arrives]
     assert sorted(got) == sorted(expected)
+
+
+def test_early_or_his_four_brigades():
+    # 17.2: "Arriving on Game-Turn Two on hex 2501: 20 Early (or the following units): 7 Lawton, 4 Trimble,
+    # 5 Hoke, 4 Hays": the division by default, the brigades instead with the game option early_brigades
+    from rules.core.game import Game
+    from rules.rulesets import get as get_ruleset
+
+    option = SCENARIO.options["early_brigades"]
+    assert (option.case, option.replaces) == ("17.2", ["cs-early"])
+    brigades = {"Lawton": 7, "Trimble": 4, "Hoke": 5, "Hays": 4}
+
+    def arriving_on_two(options):
+        game = Game(SCENARIO, get_ruleset("revised"), options)
+        return {u.designation: u.strength for u in game.scenario.units if u.arrives == 2 and u.entry == ["2501"]}
+
+    assert arriving_on_two({}) == {"Early": 20}
+    assert arriving_on_two({"early_brigades": True}) == brigades
+    assert sum(brigades.values()) == 20  # the same division, in four counters
 
 
 def test_counts_and_ids():
     # 24.0: "only 99 unit counters available" (with Early as one counter: 55 + 3 Union, 30 + 7 Confederate).
-    union = [u for u in SCENARIO.units if u.side == "union"]
-    confederate = [u for u in SCENARIO.units if u.side == "confederate"]
+    played = SCENARIO.played_with({})
+    union = [u for u in played.units if u.side == "union"]
+    confederate = [u for u in played.units if u.side == "confederate"]
     assert (len(union), len(confederate)) == (58, 37)
     assert sum(u.strength for u in union if u.hex) == 294
     assert sum(u.strength for u in confederate if u.hex) == 138
@@ -224,4 +244,23 @@ def test_the_schedule_and_levels_as_printed():
     assert battle.victory.level_for({"union": 20, "confederate": 25}) == "Confederate Substantive Victory"
     assert battle.victory.level_for({"union": 20, "confederate": 30}) == "Confederate Decisive Victory"
     assert sorted(h for h, t in MAP.hexes.items() if t == terrain.PONTOON) == ["0610", "0909", "1305"]
-    assert len([u for u in SCENARIO.units if u.arrives]) == 10
+    assert len([u for u in SCENARIO.played_with({}).units if u.arrives]) == 10
+
+
+def test_the_validator_checks_what_an_option_replaces(tmp_path):
+    # 17.2: the option's replaces names units of the order of battle, as a list
+    import shutil
+
+    from scenarios.loader import folder_of
+    from scenarios.source import Files
+    from scenarios.validate import check
+
+    folder = tmp_path / "fredericksburg"
+    shutil.copytree(folder_of("fredericksburg"), folder)
+    toml = folder / "scenario.toml"
+    toml.write_text(toml.read_text().replace('replaces = ["cs-early"]', 'replaces = ["cs-jubal"]'))
+    problems = [(p.location, p.message) for p in check(Files(folder))]
+    assert ("options.early_brigades", "names no unit of the order of battle: 'cs-jubal'") in problems
+    toml.write_text(toml.read_text().replace('replaces = ["cs-jubal"]', 'replaces = "cs-early"'))
+    problems = [(p.location, p.message) for p in check(Files(folder))]
+    assert ("options.early_brigades", "replaces: expected a list of unit ids") in problems
