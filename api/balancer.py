@@ -88,7 +88,9 @@ class HAProxy:
     """A private HAProxy in front of `servers`, its configuration in `directory`; started by
     `start()` (or `with`), stopped by `stop()`. `port=0`: a free port."""
 
-    def __init__(self, servers: list[str], *, directory: str | Path, port: int = 0, maxconn: int = 8000) -> None:
+    def __init__(
+        self, servers: list[str], *, directory: str | Path, port: int = 0, maxconn: int = 8000
+    ) -> None:
         self.servers = list(servers)
         self.directory = Path(directory)
         self.port = port or _free_port()

@@ -84,6 +84,7 @@ class Figures:
     server_cpu_s: float | None = None
     store_cpu_s: float | None = None
     client_cpu_s: float = 0.0
+    cpu_s: dict = field(default_factory=dict)  # set by the caller: CPU seconds per group of processes
     broadcast_ms: list[float] = field(default_factory=list)
     reach_ms: list[float] = field(default_factory=list)  # with --choices: a `reach` sent until its reply
     reaches: int = 0  # `reach` replies received in the measured period

@@ -9,7 +9,9 @@ sent anywhere but the server it is given.
 
 from __future__ import annotations
 
+import argparse
 import asyncio
+import contextlib
 import json
 import os
 import signal
@@ -17,6 +19,8 @@ import subprocess
 import sys
 import tempfile
 import time
+from dataclasses import dataclass, field
+from pathlib import Path
 from urllib.parse import urlparse
 
 from api.commands._args import at_least, not_negative, positive
@@ -76,6 +80,29 @@ def add_arguments(parser) -> None:
         default="always",
         help="the started server's appendfsync (default always)",
     )
+    parser.add_argument(
+        "--servers",
+        type=_counts,
+        default=[1],
+        metavar="N[,N...]",
+        help="`serve` processes on one store, behind a private HAProxy when more than one (default 1); a list "
+        "(1,2) measures each in turn in the same run",
+    )
+    parser.add_argument(
+        "--store",
+        type=_stores,
+        default=["embedded"],
+        metavar="KIND[,KIND...]",
+        help="the started servers' store: embedded (one Valkey) or cluster (a private 6-node Redis Cluster); a "
+        "list measures each in turn, with every --servers count (default embedded)",
+    )
+    parser.add_argument(
+        "--ack-replicas",
+        type=at_least(0),
+        default=0,
+        metavar="N",
+        help="on a cluster: the servers' --ack-replicas (default 0)",
+    )
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
     parser.add_argument(
         "--every",
@@ -87,50 +114,164 @@ def add_arguments(parser) -> None:
     )
 
 
+def _counts(text: str) -> list[int]:
+    try:
+        counts = [int(part) for part in text.split(",")]
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"{text!r}: a number of processes, or several separated by commas"
+        ) from None
+    if not counts or min(counts) < 1 or max(counts) > 16:
+        raise argparse.ArgumentTypeError(f"{text!r}: each count from 1 to 16")
+    return counts
+
+
+def _stores(text: str) -> list[str]:
+    kinds = text.split(",")
+    wrong = [k for k in kinds if k not in STORES]
+    if wrong:
+        raise argparse.ArgumentTypeError(f"{', '.join(wrong)}: not one of {', '.join(STORES)}")
+    return kinds
+
+
 def run(args) -> int:
     if args.url:
+        if args.servers != [1] or args.store != ["embedded"]:
+            raise CommandError("--servers and --store are for the servers loadtest starts, not with --url")
         _check_server(args.url)
-        code = _report(args, asyncio.run(_load(args, args.url, None)), "given")
+        code = 0 if _report(args, asyncio.run(_load(args, Setup(args.url))), "given")["errors"] == 0 else 1
         print(
             f"the games played stay in the lobby of {args.url} (a game is never deleted); without --url "
             "loadtest plays on a server of its own in a temporary directory",
             file=sys.stderr,
         )
         return code
-    with tempfile.TemporaryDirectory(prefix="bluegray-load-") as data:
+    reports = []
+    for kind in args.store:
+        for count in args.servers:
+            with (
+                tempfile.TemporaryDirectory(prefix="bluegray-load-") as data,
+                contextlib.ExitStack() as stack,
+            ):
+                try:
+                    setup = _start(args, kind, count, Path(data), stack)
+                except _NotStarted as exc:
+                    print(exc, file=sys.stderr)
+                    return 1
+                figures = asyncio.run(_load(args, setup))
+                reports.append(_report(args, figures, setup.label, setup.name))
+    if len(reports) > 1:
+        _summary(args, reports)
+    return 0 if all(r["errors"] == 0 for r in reports) else 1
+
+
+STORES = ("embedded", "cluster")
+
+
+class _NotStarted(Exception):
+    """A server, the store or the balancer did not start (its message says which)."""
+
+
+@dataclass
+class Setup:
+    """What a configuration runs on: the address the bots use, and the processes whose CPU is counted."""
+
+    url: str
+    name: str = "given"  # the configuration, in the summary: "1 serve, embedded", ...
+    label: str = "given"
+    servers: list[int] = field(default_factory=list)
+    store: list[int] = field(default_factory=list)  # the store's processes (every node of a cluster)
+    primaries: dict[str, int] = field(default_factory=dict)  # a cluster's primaries: port -> pid
+    balancer: list[int] = field(default_factory=list)
+
+
+def _start(args, kind: str, count: int, data: Path, stack: contextlib.ExitStack) -> Setup:
+    """Start `count` serve processes on a store of `kind` in `data` (and HAProxy when more than
+    one); everything is stopped when `stack` closes."""
+    fsync = ["--fsync", args.fsync]
+    from api.loadtest import children
+
+    if kind == "embedded" and count == 1:  # the single node: serve with its own embedded server
+        (server,) = _serve(stack, ["--data-dir", str(data)] + fsync, 1)
+        store = children(server[1])
+        return Setup(
+            server[0],
+            "1 serve, embedded",
+            f"started (pid {server[1]}, fsync {args.fsync})",
+            servers=[server[1]],
+            store=store,
+        )
+    if kind == "embedded":
+        from eventstore.embedded import EmbeddedRedis
+
+        redis = EmbeddedRedis(data / "redis", fsync=args.fsync, exit_with_parent=True)
+        redis.start()
+        stack.callback(redis.stop)
+        url, store, primaries, what = redis.url, [redis.pid], {}, f"one embedded Valkey, fsync {args.fsync}"
+        extra = []
+    else:
+        from eventstore.cluster import LocalCluster
+
+        cluster = LocalCluster(data / "cluster", fsync=args.fsync)
+        stack.callback(cluster.down)
+        try:
+            url = cluster.up()
+        except Exception as exc:
+            raise _NotStarted(f"the cluster did not start: {exc}") from None
+        store = [cluster.pid(port) for port in cluster.ports]
+        primaries = {str(port): cluster.pid(port) for port in cluster.primary_ports()}
+        what = f"a 6-node cluster ({len(primaries)} primaries), fsync {args.fsync}, ack-replicas {args.ack_replicas}"
+        extra = ["--ack-replicas", str(args.ack_replicas)]
+    servers = _serve(stack, ["--redis-url", url] + extra, count)
+    name = f"{count} serve{'s' if count > 1 else ''}{' + HAProxy' if count > 1 else ''}, {kind}"
+    if count == 1:
+        return Setup(servers[0][0], name, f"started: 1 serve on {what}", [servers[0][1]], store, primaries)
+    from api.balancer import HAProxy, find_haproxy
+
+    if find_haproxy() is None:
+        raise _NotStarted("--servers above 1 needs HAProxy: apt-get install haproxy")
+    balancer = HAProxy(
+        [u.removeprefix("http://") for u, _ in servers],
+        directory=data / "haproxy",
+        maxconn=4 * args.games + 2 * args.spectators + 100,
+    )
+    stack.enter_context(balancer)
+    return Setup(
+        balancer.url,
+        name,
+        f"started: {count} serve processes behind HAProxy on {what}",
+        [pid for _, pid in servers],
+        store,
+        primaries,
+        balancer.worker_pids(),
+    )
+
+
+def _serve(stack: contextlib.ExitStack, options: list[str], count: int) -> list[tuple[str, int]]:
+    """`count` `bluegray serve` processes with `options`, each on a free port: (url, pid) of each;
+    stopped (SIGTERM, then SIGKILL) when `stack` closes."""
+    started = []
+    for _ in range(count):
         server = subprocess.Popen(
-            [
-                sys.executable,
-                "-m",
-                "api",
-                "serve",
-                "--port",
-                "0",
-                "--data-dir",
-                data,
-                "--fsync",
-                args.fsync,
-                "--log-level",
-                "WARNING",
-            ],
+            [sys.executable, "-m", "api", "serve", "--port", "0", "--log-level", "WARNING", *options],
             stdout=subprocess.PIPE,
             text=True,
         )
-        try:
-            line = server.stdout.readline()
-            if not line.startswith("bluegray serving on "):
-                print(f"the server did not start: {line!r}", file=sys.stderr)
-                return 1
-            url = line.split()[3]
-            figures = asyncio.run(_load(args, url, server.pid))
-            return _report(args, figures, f"started (pid {server.pid}, fsync {args.fsync})")
-        finally:
-            server.send_signal(signal.SIGTERM)
-            try:
-                server.wait(30)
-            except subprocess.TimeoutExpired:
-                os.kill(server.pid, signal.SIGKILL)
-                server.wait()
+        stack.callback(_stop, server)
+        line = server.stdout.readline()
+        if not line.startswith("bluegray serving on "):
+            raise _NotStarted(f"the server did not start: {line!r}")
+        started.append((line.split()[3], server.pid))
+    return started
+
+
+def _stop(server: subprocess.Popen) -> None:
+    server.send_signal(signal.SIGTERM)
+    try:
+        server.wait(30)
+    except subprocess.TimeoutExpired:
+        os.kill(server.pid, signal.SIGKILL)
+        server.wait()
 
 
 def _check_server(url: str) -> None:
@@ -158,26 +299,26 @@ def _check_server(url: str) -> None:
         ) from None
 
 
-async def _load(args, url: str, server_pid: int | None):
-    from api.loadtest import Run, children, cpu_seconds, run
+async def _load(args, setup: Setup):
+    from api.loadtest import Run, cpu_seconds, run
 
-    marks = {}
-    store = children(server_pid) if server_pid else []  # the started server's embedded Redis
+    groups = {"server": setup.servers, "store": setup.store, "balancer": setup.balancer}
+    groups |= {f"primary {port}": [pid] for port, pid in setup.primaries.items()}
+    marks: dict[str, float | None] = {}
 
     def start() -> None:  # the measured period starts: CPU counted from here
-        marks["server"], marks["store"] = cpu_seconds(server_pid), cpu_seconds(*store) if store else None
+        marks.update({name: cpu_seconds(*pids) if pids else None for name, pids in groups.items()})
         marks["own"] = time.process_time()
 
     def end() -> None:
-        server, redis = cpu_seconds(server_pid), cpu_seconds(*store) if store else None
-        figures.server_cpu_s = (
-            None if server is None or marks.get("server") is None else server - marks["server"]
-        )
-        figures.store_cpu_s = None if redis is None or marks.get("store") is None else redis - marks["store"]
+        for name, pids in groups.items():
+            now = cpu_seconds(*pids) if pids else None
+            figures.cpu_s[name] = None if now is None or marks.get(name) is None else now - marks[name]
+        figures.server_cpu_s, figures.store_cpu_s = figures.cpu_s["server"], figures.cpu_s["store"]
         figures.client_cpu_s = time.process_time() - marks["own"] if marks else 0.0
 
     config = Run(
-        url=url,
+        url=setup.url,
         games=args.games,
         spectators=args.spectators,
         duration=args.duration,
@@ -190,7 +331,7 @@ async def _load(args, url: str, server_pid: int | None):
     )
     figures = config.figures
     if args.every > 0:
-        progress = asyncio.create_task(_progress(args.every, figures, server_pid, store))
+        progress = asyncio.create_task(_progress(args.every, figures, setup.servers, setup.store))
         try:
             return await run(config)
         finally:
@@ -210,7 +351,7 @@ def _rss_mib(*pids: int) -> float | None:
     return round(total / 1024, 1)
 
 
-async def _progress(every: float, figures, server_pid: int | None, store: list[int]) -> None:
+async def _progress(every: float, figures, servers: list[int], store: list[int]) -> None:
     """Every `every` seconds one line: that interval's commands, their p99 latency and the errors,
     and the memory of the server and its store (when this command started them)."""
     from api.loadtest import percentile
@@ -225,19 +366,32 @@ async def _progress(every: float, figures, server_pid: int | None, store: list[i
         print(
             f"{time.monotonic() - began:8.0f} s  commands {len(latest):6d}  p99 "
             f"{'-' if p99 is None else f'{p99:.1f}'} ms  errors {failed}  server RSS "
-            f"{_rss_mib(server_pid) if server_pid else '-'} MiB  store RSS {_rss_mib(*store) if store else '-'} MiB",
+            f"{_rss_mib(*servers) if servers else '-'} MiB  store RSS {_rss_mib(*store) if store else '-'} MiB",
             flush=True,
         )
 
 
-def _report(args, figures, server: str) -> int:
+def _report(args, figures, server: str, name: str = "given") -> dict:
+    """Print the figures of one configuration; they are returned too."""
     from api.loadtest import percentile
 
     def ms(values, p):
         v = percentile(values, p)
         return None if v is None else round(v, 2)
 
+    def per_command(seconds):
+        return (
+            round(seconds * 1000 / len(figures.command_ms), 2)
+            if seconds is not None and figures.command_ms
+            else None
+        )
+
+    primaries = {
+        k.split()[1]: v for k, v in figures.cpu_s.items() if k.startswith("primary ") and v is not None
+    }
+    busiest = max(primaries, key=primaries.get) if primaries else None
     report = {
+        "configuration": name,
         "games": args.games,
         "ruleset": args.ruleset,
         "spectators": args.spectators,
@@ -267,6 +421,15 @@ def _report(args, figures, server: str) -> int:
         if figures.server_cpu_s is not None and figures.command_ms
         else None,
         "store_cpu_s": None if figures.store_cpu_s is None else round(figures.store_cpu_s, 1),
+        "store_cpu_ms_per_command": per_command(figures.store_cpu_s),
+        "busiest_primary": busiest,  # on a cluster: the primary that used the most CPU, and how much
+        "busiest_primary_cpu_s": None if busiest is None else round(primaries[busiest], 1),
+        "busiest_primary_cpu_ms_per_command": None if busiest is None else per_command(primaries[busiest]),
+        "primaries_cpu_s": {port: round(v, 1) for port, v in primaries.items()},
+        "balancer_cpu_s": None
+        if figures.cpu_s.get("balancer") is None
+        else round(figures.cpu_s["balancer"], 1),
+        "balancer_cpu_ms_per_command": per_command(figures.cpu_s.get("balancer")),
         "loadtest_cpu_s": round(figures.client_cpu_s, 1),
         "brains_cpu_s": None if figures.brain_cpu_s is None else round(figures.brain_cpu_s, 1),
         "load_average": [round(x, 2) for x in os.getloadavg()],
@@ -307,8 +470,15 @@ def _report(args, figures, server: str) -> int:
         else:
             server_cpu = (
                 f"server {report['server_cpu_s']} s ({report['server_cpu_ms_per_command']} ms/command), "
-                f"its Redis {report['store_cpu_s']} s"
+                f"its Redis {report['store_cpu_s']} s ({report['store_cpu_ms_per_command']} ms/command)"
             )
+            if busiest is not None:
+                server_cpu += (
+                    f" (the busiest primary, {busiest}: {report['busiest_primary_cpu_s']} s, "
+                    f"{report['busiest_primary_cpu_ms_per_command']} ms/command)"
+                )
+            if report["balancer_cpu_s"] is not None:
+                server_cpu += f", HAProxy {report['balancer_cpu_s']} s ({report['balancer_cpu_ms_per_command']} ms/command)"
         print(
             f"cpu: {server_cpu}, loadtest {report['loadtest_cpu_s']} s "
             f"(+ brains {report['brains_cpu_s']} s at nice {args.brain_nice}); load average {report['load_average']}"
@@ -316,4 +486,28 @@ def _report(args, figures, server: str) -> int:
         print(f"errors: {report['errors']} {report['error_kinds'] or ''}")
         for code in sorted({kind.split()[-1] for kind in report["error_kinds"]} & EXPLAINED.keys()):
             print(f"  {code}: {EXPLAINED[code]}")
-    return 0 if report["errors"] == 0 else 1
+    return report
+
+
+def _summary(args, reports: list[dict]) -> None:
+    """The configurations of one run side by side."""
+    if args.json:
+        return
+    print()
+    print(
+        f"{'configuration':34} {'cmd/s':>7} {'command p50/p99':>17} {'broadcast p50/p99':>19} "
+        f"{'server':>8} {'store':>8} {'primary':>8} {'haproxy':>8}  (CPU ms per command)  errors"
+    )
+
+    def cpu(value):
+        return f"{value:8.2f}" if value is not None else f"{'-':>8}"
+
+    for r in reports:
+        c, b = r["command_latency_ms"], r["broadcast_latency_ms"]
+        command, broadcast = f"{c['p50']}/{c['p99']}", f"{b['p50']}/{b['p99']}"
+        print(
+            f"{r['configuration']:34} {r['commands_per_s']:7.1f} {command:>17} {broadcast:>19} "
+            f"{cpu(r['server_cpu_ms_per_command'])} {cpu(r['store_cpu_ms_per_command'])} "
+            f"{cpu(r['busiest_primary_cpu_ms_per_command'])} {cpu(r['balancer_cpu_ms_per_command'])}"
+            f"  {'':20} {r['errors']}"
+        )

@@ -29,7 +29,9 @@ from players.selfplay import random_player
 
 pytestmark = [
     pytest.mark.balancer,
-    pytest.mark.skipif(find_haproxy() is None, reason="haproxy is not installed (Debian: apt-get install haproxy)"),
+    pytest.mark.skipif(
+        find_haproxy() is None, reason="haproxy is not installed (Debian: apt-get install haproxy)"
+    ),
 ]
 
 GAMES = 2
@@ -163,8 +165,12 @@ async def test_a_serve_killed_behind_the_balancer_its_players_resume_on_the_othe
             ids = [(seat, ack.command_id) for seat, ack in bots.acks]
             assert len(ids) == len(set(ids))  # no command acknowledged twice
             applied += len(ids)
-            records = Counter((e.actor, e.command_id) for e in await _log(store.url, gid) if e.type == "command")
-            assert records and max(records.values()) == 1  # every command in the log once, acknowledged or not
+            records = Counter(
+                (e.actor, e.command_id) for e in await _log(store.url, gid) if e.type == "command"
+            )
+            assert (
+                records and max(records.values()) == 1
+            )  # every command in the log once, acknowledged or not
             for seat in bots.seats.values():  # each client has the log, in order, no gap, none twice
                 assert [e.version for e in seat.events] == list(range(1, seat.version + 1))
             verify = await asyncio.create_subprocess_exec(
@@ -196,3 +202,22 @@ def test_the_sample_configuration_in_the_docs_is_the_code_s():
 
     sample = (Path(__file__).resolve().parents[2] / "docs" / "haproxy.cfg").read_text()
     assert sample == haproxy_config(8080, ["127.0.0.1:8081", "127.0.0.1:8082", "127.0.0.1:8083"])
+
+
+def test_loadtest_plays_through_two_servers_behind_the_balancer():
+    """`bluegray loadtest --servers 2`: both processes and HAProxy started, games played through it,
+    the CPU of each group counted, everything stopped (about 20 s)."""
+    import json
+    import subprocess
+
+    done = subprocess.run(
+        [sys.executable, "-m", "api", "loadtest", "--games", "2", "--duration", "2", "--think", "0.2",
+         "--servers", "2", "--json"],
+        capture_output=True, text=True, timeout=300,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stdout + done.stderr
+    (report,) = [json.loads(line) for line in done.stdout.splitlines() if line.startswith("{")]
+    assert report["configuration"] == "2 serves + HAProxy, embedded"
+    assert report["commands"] > 0 and report["errors"] == 0
+    assert report["command_latency_ms"]["p99"] is not None and report["broadcast_latency_ms"]["deliveries"] > 0
+    assert report["server_cpu_s"] is not None and report["balancer_cpu_s"] is not None
