@@ -91,14 +91,17 @@ async def test_each_battle_is_listed_created_and_played(browser, server, shot, s
     await second.goto(invite)
     await second.wait_for_selector("#conn.live", timeout=PATIENCE)
 
-    # -- one legal move, by clicking a hex the server offered -----------------------------------------------
-    await until(first, "() => bluegray.validChoices() !== null && !bluegray.busy")
-    unit, how, hex_ = await a_legal_move(first)
-    await js(first, "([u, how]) => bluegray.selectUnit(u, how)", [unit, how])
-    await click_hex(first, hex_)
+    # -- one legal move by the seat the game waits for (Cemetery Hill 16.32: the Union, the first player,
+    # has no Player-Turn on Game-Turn One), by clicking a hex the server offered ------------------------------
+    await until(first, "() => bluegray.viewed && bluegray.board.toAct() !== null")
+    mover = first if await js(first, "() => bluegray.board.toAct() === bluegray.seat") else second
+    await until(mover, "() => bluegray.validChoices() !== null && !bluegray.busy")
+    unit, how, hex_ = await a_legal_move(mover)
+    await js(mover, "([u, how]) => bluegray.selectUnit(u, how)", [unit, how])
+    await click_hex(mover, hex_)
     for page in (first, second):
         await until(page, "([u, h]) => bluegray.board.state.positions[u] === h", [unit, hex_])
-    await shot(first, f"battle-{scenario_id}-moved")
+    await shot(mover, f"battle-{scenario_id}-moved")
     assert not first.errors and not second.errors, first.errors + second.errors
     for page in (first, second):
         await page.context.close()

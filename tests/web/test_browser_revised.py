@@ -64,6 +64,10 @@ async def revised_game(browser, server):
     await union.wait_for_selector(
         "select[name=ruleset] option[value=revised]", state="attached", timeout=PATIENCE
     )
+    await union.select_option("select[name=scenario]", "chattanooga")  # (the lobby's first battle is Antietam)
+    await union.wait_for_selector(
+        "select[name=ruleset] option[value=revised]", state="attached", timeout=PATIENCE
+    )
     await union.select_option("select[name=ruleset]", "revised")
     await union.select_option("select[name=side]", "union")
     await union.click("#create")
