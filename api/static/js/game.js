@@ -133,6 +133,9 @@ export class GameView {
             h("button", { type: "submit" }, "Send")),
           h("section", { id: "hexinfo" }),
           h("section", { id: "reinforcements" }),
+          h("label", { class: "notify-toggle", title: "A sound and a browser notification when it becomes your move, when an undo is asked of you and when the game ends, while this tab is hidden" },
+            h("input", { type: "checkbox", id: "notify-toggle", checked: localStorage.getItem("bluegray.notify") === "1", onchange: (e) => this.setNotify(e.target.checked) }),
+            " Tell me when it matters (sound and notification)"),
           h("details", { id: "legend" }, h("summary", {}, "Map key and shortcuts"), this.legend()),
           h("section", { id: "log-section" }, h("h3", {}, "Record"), h("ol", { id: "log", reversed: true })),
         ),
@@ -147,6 +150,14 @@ export class GameView {
     this.map.zoom(1.6);
     this.centreOnForces();
     if (!this.seat) for (const id of ["#end-phase", "#undo-request", "#draw-offer", "#resign", "#chat"]) this.$(id).classList.add("hidden");
+    this.unread = 0; // the opponent's chat lines that came while this tab was hidden
+    this.seen = () => {
+      if (document.hidden) return;
+      this.unread = 0;
+      this.tellTab();
+    };
+    document.addEventListener("visibilitychange", this.seen);
+    window.addEventListener("focus", this.seen);
     this.keys = (e) => this.key(e);
     document.addEventListener("keydown", this.keys);
     window.bluegray = this; // for the browser tests and the curious
@@ -234,6 +245,8 @@ export class GameView {
 
   destroy() {
     clearTimeout(this.claimTimer);
+    document.removeEventListener("visibilitychange", this.seen);
+    window.removeEventListener("focus", this.seen);
     document.removeEventListener("keydown", this.keys);
     this.conn?.close();
   }
@@ -316,6 +329,7 @@ export class GameView {
     this.plainView = view;
     this.viewed = true;
     const combat = this.board.lastCombat?.version;
+    const wasMine = !!this.board.session.to_act && this.board.session.to_act === this.seat;
     const changed = view.digest !== this.digest;
     this.board.applyView(view);
     this.digest = view.digest;
@@ -324,12 +338,17 @@ export class GameView {
       const c = view.last_combat;
       if (c && c.version !== combat) this.toast(`Die ${c.die} at ${c.column}: ${c.result} — ${RESULT_TEXT[c.result] || ""}`, "combat", 6000);
       for (const [, kind, seat] of added) this.announce(kind, seat);
+      const mine = !!view.your_move;
+      if (mine && !wasMine) this.tell("Your move", `${this.scenario.name.split(":")[0]}: it is your move.`);
     }
     if (changed) this.selectionStale();
   }
 
   /** News a new record line brings (never on a load: only lines that came as a change). */
   announce(kind, seat) {
+    if (kind === "chat" && seat !== this.seat && document.hidden) this.unread += 1;
+    if (kind === "undo_requested" && this.seat && seat !== this.seat) this.tell("Undo asked", `${SIDE_NAME[seat]} asks to take back an action.`);
+    if (kind === "game_finished") this.tell("Game over", this.board.session.finished ? finishText(this.board.session.finished) : "The game is over.");
     if (kind === "undo_accepted") this.toast("Undo accepted: the board is back as it was.", "info");
     else if (kind === "undo_declined" && this.seat && seat !== this.seat) this.toast("Your undo request was declined.", "info");
     else if (kind === "draw_declined" && this.seat && seat !== this.seat) this.toast("Your draw offer was declined.", "info");
@@ -365,6 +384,53 @@ export class GameView {
     box.append(t);
     this.placeToasts();
     setTimeout(() => t.remove(), ms);
+  }
+
+  /** Opt in or out of being told (a sound and a browser notification) when it matters. */
+  setNotify(on) {
+    localStorage.setItem("bluegray.notify", on ? "1" : "0");
+    if (on && "Notification" in window && Notification.permission === "default") Notification.requestPermission?.();
+  }
+
+  /** Tell the player something that matters while the tab is hidden, if he opted in: a short tone
+   * and a browser notification (when he allowed them). `this.told` keeps what was told, for tests. */
+  tell(title, body) {
+    if (!this.seat || localStorage.getItem("bluegray.notify") !== "1" || !document.hidden) return;
+    (this.told ||= []).push(title);
+    try {
+      const audio = new (window.AudioContext || window.webkitAudioContext)();
+      const tone = audio.createOscillator();
+      const gain = audio.createGain();
+      gain.gain.value = 0.08;
+      tone.frequency.value = 660;
+      tone.connect(gain).connect(audio.destination);
+      tone.start();
+      tone.stop(audio.currentTime + 0.25);
+    } catch {
+      // no sound here: the notification still says it
+    }
+    if ("Notification" in window && Notification.permission === "granted") new Notification(`Blue & Gray — ${title}`, { body, tag: `bluegray-${this.gameId}` });
+  }
+
+  /** The tab's title and icon say whose move it is and how many chat lines came unread. */
+  tellTab() {
+    const mine = !!this.seat && this.board.session.to_act === this.seat && this.viewed;
+    const title = `${mine ? "▶ Your move · " : ""}${this.unread ? `(${this.unread}) ` : ""}${this.scenario.name} — Blue & Gray`;
+    if (document.title !== title) document.title = title;
+    const key = `${mine}:${this.unread > 0}`;
+    if (this.iconKey === key) return;
+    this.iconKey = key;
+    const fill = mine ? "#1a8a3a" : "#23324f";
+    const dot = this.unread ? '<circle cx="25" cy="7" r="6" fill="#d02020"/>' : "";
+    const svg = `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32"><rect x="2" y="2" width="28" height="28" rx="6" fill="${fill}"/><text x="16" y="22" font-size="16" font-family="sans-serif" font-weight="bold" fill="#fff" text-anchor="middle">${mine ? "▶" : "B"}</text>${dot}</svg>`;
+    let link = document.querySelector("link[rel=icon]");
+    if (!link) {
+      link = document.createElement("link");
+      link.rel = "icon";
+      document.head.append(link);
+    }
+    link.href = `data:image/svg+xml,${encodeURIComponent(svg)}`;
+    link.dataset.state = key;
   }
 
   /** Toasts stand at the bottom of the window, but never over the replay bar: above it (or, when
@@ -968,6 +1034,7 @@ export class GameView {
 
   // -- rendering ---------------------------------------------------------------------------------
   render() {
+    this.tellTab();
     const b = this.board;
     const c = this.validChoices();
     const live = this.live();
