@@ -33,6 +33,9 @@ TERRAIN_STYLE = {
     terrain.TOWN: ("#c9c2bb", "town"),
     terrain.RIVER: ("#5b9bd5", "river"),
     terrain.FERRY: ("#a8cdee", "ferry"),
+    terrain.SWAMP: ("#c6dccf", "swamp"),  # revised 10.1
+    terrain.LAKE: ("#5b9bd5", "river"),
+    terrain.POND: ("#5b9bd5", "river"),
 }
 TERRAIN_NAME = {
     terrain.CLEAR: "Clear",
@@ -42,6 +45,9 @@ TERRAIN_NAME = {
     terrain.TOWN: "Town",
     terrain.RIVER: "River",
     terrain.FERRY: "River Ferry",
+    terrain.SWAMP: "Swamp",
+    terrain.LAKE: "Lake",
+    terrain.POND: "Pond",
 }
 SIDE_STYLE = {"union": ("#1f3f8f", "#ffffff"), "confederate": ("#d9d9d9", "#111111")}  # fill, ink
 CREEK = "#1a5fb4"
@@ -69,6 +75,9 @@ PATTERNS = """
 </pattern>
 <pattern id="ferry" width="16" height="8" patternUnits="userSpaceOnUse">
   <path d="M0 4 Q4 1 8 4 T16 4" fill="none" stroke="#2a6fb0" stroke-width="1" stroke-dasharray="3 2"/>
+</pattern>
+<pattern id="swamp" width="14" height="10" patternUnits="userSpaceOnUse">
+  <path d="M1 7 H6 M8 4 H13 M4 7 V4 M11 4 V1" fill="none" stroke="#3b6b58" stroke-width="1.1"/>
 </pattern>
 <marker id="arrow" viewBox="0 0 10 10" refX="8" refY="5" markerWidth="5" markerHeight="5" orient="auto-start-reverse">
   <path d="M0 0 L10 5 L0 10 z" fill="#0b3d91"/>

@@ -53,8 +53,8 @@ def add_arguments(parser) -> None:
     p.add_argument(
         "--ruleset",
         choices=("classic", "revised"),
-        default="classic",
-        help="the rule set whose Terrain Effects Chart the legend gives (default: classic)",
+        default=None,
+        help="the rule set whose Terrain Effects Chart the legend gives (default: the scenario's first rule set)",
     )
     p.set_defaults(action_run=_render)
 
@@ -119,7 +119,8 @@ def _render(args) -> int:
     from rules.rulesets import get as get_ruleset
     from scenarios.render import render
 
-    svg = render(_load(args.scenario), get_ruleset(args.ruleset))
+    scenario = _load(args.scenario)
+    svg = render(scenario, get_ruleset(args.ruleset or scenario.rulesets[0]))
     if args.output:
         try:
             args.output.write_text(svg, encoding="utf-8")

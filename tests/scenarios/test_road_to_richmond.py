@@ -209,3 +209,12 @@ def test_the_set_up_is_on_land_and_within_the_stacking_limit():
     # 23.1: the Union starts on rough terrain (the V Corps line)
     for h in ("0908", "1007", "1008", "1009", "1107", "1108"):
         assert HEXES[h] in (terrain.ROUGH, terrain.FOREST_ROUGH), h
+
+
+def test_the_lobby_lists_the_battle():
+    # the lobby's line: its name, date, Game-Turns (16.3) and map size; revised rules only
+    from scenarios.describe import listing
+
+    line = listing(SCENARIO)
+    assert (line["battle"], line["date"], line["turns"], line["columns"], line["rows"]) == ("Road to Richmond", "June 26-28, 1862", 20, 24, 28)
+    assert line["rulesets"] == ["revised"]
