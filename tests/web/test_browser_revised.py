@@ -61,6 +61,9 @@ async def revised_game(browser, server):
     pages, connected."""
     union = await new_page(browser)
     await union.goto(f"{server}/")
+    # Chattanooga by name: the lobby's first battle is whichever sorts first (Antietam since it landed)
+    await union.wait_for_selector("#battles tr[data-scenario='chattanooga']", timeout=PATIENCE)
+    await union.click("#battles tr[data-scenario='chattanooga']")
     await union.wait_for_selector(
         "select[name=ruleset] option[value=revised]", state="attached", timeout=PATIENCE
     )
