@@ -70,6 +70,26 @@ class Book:
         seat = seat or self.history.session.to_act
         return self.append(session.command(self.history, seat, command, SEED))
 
+    @classmethod
+    def of_battle(cls, scenario: str, game_id: str, rules_options: dict | None = None) -> Book:
+        """A game of ``scenario`` under the revised rules (``rules_options``: its optional rules),
+        both seats joined."""
+        book = cls.__new__(cls)
+        book.game_id = game_id
+        book.history = History(game_id, GAMES)
+        book.envelopes = []
+        book.clock = 1_700_000_000_000
+        record = msgspec.structs.replace(
+            created(game_id, SessionOptions()),
+            scenario=scenario,
+            scenario_hash=GAMES.scenario_hash(scenario),
+            ruleset="revised",
+            rules_options=rules_options or {},
+        )
+        book.append(session.create(record, GAMES.for_record(record), "creator-nonce"))
+        book.append(session.join(book.history, "confederate", "joiner-nonce"))
+        return book
+
     def play_random(self, rng: random.Random, n: int) -> None:
         """`n` random legal commands (fewer if the game ends)."""
         for _ in range(n):

@@ -1,43 +1,19 @@
 """A whole Battle of the Wilderness game, as the server records it, with both optional rules chosen at
 creation (003 20.1, 20.2: rules options), ends with its level of victory (19.0) and the after-action
-report says so."""
+report says so (without the options: tests/replay/test_battle_reports.py)."""
 
 import random
 
-import msgspec
-
-from replay import dice, report, session
-from replay.history import History
-from replay.records import SessionOptions
-from rules import RULES_VERSION
-from tests.replay.replaylog import GAMES, SEED, Book, created
+from replay import report
+from tests.replay.replaylog import GAMES, Book
 
 LEVELS = {"Union Victory", "Confederate Victory", "Draw"}  # 19.0: the higher total wins
 OPTIONS = {"picketts_division": True, "general_burnside": True}  # 20.1, 20.2
 
 
-class WildernessBook(Book):
-    def __init__(self, game_id: str) -> None:
-        self.game_id = game_id
-        self.history = History(game_id, GAMES)
-        self.envelopes = []
-        self.clock = 1_700_000_000_000
-        record = msgspec.structs.replace(
-            created(game_id, SessionOptions()),
-            scenario="wilderness",
-            scenario_hash=GAMES.scenario_hash("wilderness"),
-            ruleset="revised",
-            rules_options=OPTIONS,
-            rules_version=RULES_VERSION,
-            seed_hash=dice.seed_hash(SEED),
-        )
-        self.append(session.create(record, GAMES.for_record(record), "creator-nonce"))
-        self.append(session.join(self.history, "confederate", "joiner-nonce"))
-
-
 def test_a_whole_game_with_the_optional_rules_ends_with_a_level_of_victory_in_the_report():
     # 16.4 sixteen Game-Turns; 19.0 "the Player with the higher Victory Point total wins"
-    book = WildernessBook("wilderness-1")
+    book = Book.of_battle("wilderness", "wilderness-1", OPTIONS)
     game = GAMES.for_record(book.history.session.created)
     assert {"cs-hunton", "cs-corse", "cs-terry"} <= set(game.units) and game.battle.movement_die is not None
     book.play_random(random.Random(7), 8000)
