@@ -2,7 +2,8 @@
 track (each Game-Turn, whether it is a night turn, the reinforcements due on it and where they
 enter), the Victory Point schedule and the levels of victory in words, the objective hexes (what each
 is worth, to whom, and who holds it now), each side's Victory Points, the level of victory the points
-would give now, and the units and Strength Points each side has lost.
+would give now, the units and Strength Points each side has lost, and the chance of each result on
+each odds column of the Combat Results Table in force.
 
 Read from the battle's own components (rules/core/components/victory.py, exits.py,
 line_of_communications.py) and the rules state: nothing here decides anything; the rules award the
@@ -15,6 +16,7 @@ from functools import lru_cache
 
 import msgspec
 
+from replay.crt_odds import all_columns, table_of
 from rules.core.game import Game
 from rules.core.scenario import SIDES
 from rules.core.state import State
@@ -63,6 +65,15 @@ class Glance(msgspec.Struct, frozen=True, kw_only=True):
     vp: dict[str, int]
     level_now: str | None
     eliminated: dict[str, Losses]
+    chances: dict[str, dict[str, float]] = {}  # by odds column: the chance of each result (one die)
+
+
+@lru_cache(maxsize=64)
+def _chances(game: Game) -> dict[str, dict[str, float]]:
+    """The chance of each result on each column of the table the game's combats are read on (the
+    revised book's for a revised game, 003 8.6; else the battle's own, 7.6): its die rows out of six."""
+    table = table_of(game)
+    return all_columns(table) if table is not None else {}
 
 
 @lru_cache(maxsize=64)
@@ -164,4 +175,5 @@ def glance(state: State) -> Glance:
         vp=vp,
         level_now=state.result or (v.level_for(vp, state.control) if v is not None and v.levels else None),
         eliminated={side: Losses(units=n, strength=s) for side, (n, s) in lost.items()},
+        chances=_chances(game),
     )

@@ -51,3 +51,9 @@ def test_chattanooga_schedule_and_objectives_in_the_books_terms():
     }
     assert g.levels[0] == "Union Decisive Victory: Union points minus Confederate points at least 26"
     assert g.level_now == "Draw"  # 20.2: a differential of 0
+    # The chance of each result on each column: the battle's table's die rows out of six (7.6).
+    table = GAMES.game("chattanooga", "classic").scenario.crt
+    assert list(g.chances) == table.columns
+    for i, column in enumerate(table.columns):
+        results = [row[i] for row in table.rows.values()]
+        assert g.chances[column] == pytest.approx({r: results.count(r) / 6 for r in set(results)})

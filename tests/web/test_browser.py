@@ -10,7 +10,9 @@ import json
 
 import aiohttp
 import pytest
+from conftest import GAMES
 
+from replay.crt_odds import column_distribution, table_of
 from scenarios.loader import load as load_scenario
 
 PATIENCE = 10_000  # ms: a guard against hanging, never a measure of speed
@@ -201,6 +203,10 @@ async def test_play_watch_undo_attack(browser, server, shot):
     await click_hex(union, TARGET)
     await union.wait_for_selector("#declare", timeout=PATIENCE)
     assert "Odds 1-1" in await union.inner_text("#odds")
+    # The chance of each result on that column: the die rows of the battle's table out of six.
+    table = table_of(GAMES.game("chattanooga", "classic"))
+    shown = await union.eval_on_selector_all("#chances .chance", "ss => ss.map((s) => [s.dataset.result, s.textContent])")
+    assert shown == [[r, f"{r} {round(p * 100)}%"] for r, p in column_distribution(table, "1-1").items()]
     await shot(union, "attack-odds")
     await union.click("#declare")
 
@@ -208,6 +214,10 @@ async def test_play_watch_undo_attack(browser, server, shot):
     await union.wait_for_selector("#roll", timeout=PATIENCE)
     columns = await union.eval_on_selector_all("#column option", "os => os.map(o => o.value)")
     assert columns[0] == "1-1" and len(columns) > 1
+    assert await union.get_attribute("#chances", "data-column") == "1-1"
+    await union.select_option("#column", columns[1])  # a reduced column (7.9): its chances
+    assert await union.get_attribute("#chances", "data-column") == columns[1]
+    await union.select_option("#column", columns[0])
     await union.click("#roll")
     await union.wait_for_selector("#combat-result", timeout=PATIENCE)
     await shot(union, "combat-result")

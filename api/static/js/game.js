@@ -1372,6 +1372,7 @@ export class GameView {
         out.push(h("div", { class: "odds", id: "odds" },
           h("span", {}, `${match.attack}${sel.bombard.size ? " + bombardment" : ""} against ${match.defence} (terrain included)`),
           h("b", {}, odds ? `Odds ${odds}` : "Odds: computed on declaring")));
+        if (odds) out.push(this.chancesLine(odds));
         out.push(h("button", { class: "primary", id: "declare", disabled: this.busy, onclick: () => this.declareAttack() }, "Declare attack"));
       } else {
         out.push(h("p", { class: "warn" }, "These units may not make this attack together (every unit that must join, or a feasible set). Ready-made choices:"));
@@ -1388,11 +1389,13 @@ export class GameView {
     const b = this.board;
     if (d.type === "resolve") {
       const a = d.attack;
-      const column = h("select", { id: "column" }, d.columns.map((col, i) => h("option", { value: col }, i ? `${col} (reduced, 7.9)` : `${col} (the odds)`)));
+      const column = h("select", { id: "column", onchange: () => this.$("#chances").replaceWith(this.chancesLine(column.value)) },
+        d.columns.map((col, i) => h("option", { value: col }, i ? `${col} (reduced, 7.9)` : `${col} (the odds)`)));
       return h("div", { class: "decision" }, h("h3", {}, "Resolve the attack"),
         h("p", {}, `${a.attackers.map((u) => b.name(u)).join(", ")}${a.bombarding?.length ? ` with ${a.bombarding.map((u) => b.name(u)).join(", ")} bombarding` : ""} against ${a.defending.map((u) => b.name(u)).join(", ")} in ${a.defenders.join(", ")}.`),
         h("div", { class: "odds", id: "odds" }, h("span", {}, `${a.attack} against ${a.defence}`), h("b", {}, `Odds ${a.odds}`)),
         h("label", { class: "field" }, h("span", {}, "Resolve on the column"), column),
+        this.chancesLine(d.columns[0]),
         h("button", { class: "primary", id: "roll", disabled: this.busy, onclick: () => { const col = column.value; this.command({ type: "resolve_attack", ...(col !== a.odds ? { odds: col } : {}) }); } }, "🎲 Roll the die"));
     }
     if (d.type === "retreat") {
@@ -1452,6 +1455,15 @@ export class GameView {
     // Anything else the server offers: show what it is, so the player at least knows what is awaited.
     return h("div", { class: "decision", id: "generic-decision" }, h("h3", {}, `Decision: ${d.type}${d.kind ? ` (${d.kind})` : ""}`),
       h("pre", { class: "muted" }, JSON.stringify(d, null, 1).slice(0, 600)));
+  }
+
+  /** The chance of each result on an odds column (the server's glance: the die rows of the table in
+   * force out of six), worst for the attacker first. */
+  chancesLine(column) {
+    const dist = this.board.glance?.chances?.[column];
+    if (!dist) return h("p", { class: "muted", id: "chances" });
+    const parts = Object.entries(dist).map(([r, p]) => h("span", { class: "chance", "data-result": r, title: RESULT_TEXT[r] || r }, `${r} ${Math.round(p * 100)}%`));
+    return h("p", { class: "chances", id: "chances", "data-column": column }, `On ${column}: `, ...parts.flatMap((x, i) => (i ? [" · ", x] : [x])));
   }
 
   pendingAttackLine() {
