@@ -197,6 +197,13 @@ class GameRecord:
                 done = f"occupies {event.hex}" if event.hex else f"crossed {event.hexside}"
                 return (f"{side_name(event.side)} movement restrictions removed for good: "
                         f"{self.unit(event.unit)} {done} ({event.case})")
+            case "immobility_released":
+                why = {
+                    "exit": f"{self.unit(event.unit)} exited at {event.hex}",
+                    "occupation": f"{self.unit(event.unit)} occupies {event.hex}",
+                    "within": f"{self.unit(event.unit)} came within range",
+                }.get(event.cause, event.cause)
+                return f"released from immobility: {self.units(event.units)}: {why} ({event.case})"
             case "decision_declined":
                 verb = "declines" if event.reason == "declined" else f"passes ({event.reason})"
                 return f"{side_name(event.side)} {verb}: {event.kind.replace('_', ' ')}"

@@ -287,6 +287,20 @@ class MovementRestrictionsLifted(Event, frozen=True, tag="movement_restrictions_
     case: str
     hex: str = ""
 
+
+class ImmobilityReleased(Event, frozen=True, tag="immobility_released"):
+    """Fredericksburg 19.11-19.13: ``units`` of ``side`` are released from immobility for good, because
+    ``unit`` ``cause``d it: "exit" (19.11: a unit of the side exited at ``hex``), "occupation" (19.12:
+    an enemy unit occupies the pontoon or ford ``hex``) or "within" (19.13: an enemy unit came within
+    range of each of ``units``)."""
+
+    side: Side
+    units: list[str]
+    cause: str
+    unit: str
+    hex: str
+    case: str
+
 # -- victory -----------------------------------------------------------------------------------------
 
 class VictoryPointsAwarded(Event, frozen=True, tag="victory_points_awarded"):
@@ -350,6 +364,7 @@ EVENT_TYPES: tuple[type[Event], ...] = (
     VictoryDetermined,
     MovementRestrictionsLifted,
     MovementDieRolled,
+    ImmobilityReleased,
 )
 
 AnyEvent = Union[EVENT_TYPES]  # noqa: UP007 - a declared tuple of types

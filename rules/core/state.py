@@ -57,7 +57,8 @@ class State(msgspec.Struct, dict=True, kw_only=True):
     - ``entries``: how many reinforcements entered the map at each hex in this Movement Phase (the
       revised 5.0 column of stacks; emptied when a phase begins).
     - ``released``: the sides whose battle movement restrictions are removed for good (Antietam 20.1:
-      a Confederate unit moved across a creek hexside).
+      a Confederate unit moved across a creek hexside); and the units released for good from a battle's
+      immobility, by id (Fredericksburg 19.11-19.13; a unit id is never a side's name).
     - ``vp``: victory points by side; ``scored``: what in-play points have been awarded for (an
       eliminated unit, a hex's first control: 20.11), so nothing scores twice; ``game_over`` and
       ``result`` (the level of victory, 20.2) once the game has ended.
@@ -86,7 +87,8 @@ class State(msgspec.Struct, dict=True, kw_only=True):
     vp: dict[str, int] = {}
     entries: dict[str, int] = {}  # revised 5.0: reinforcements entered at each hex this Movement Phase
     blocked: set[str] = set()  # revised 5.5: reinforcements that could not enter on their Game-Turn
-    released: set[str] = set()  # Antietam 20.1: sides whose movement restrictions are removed for good
+    released: set[str] = set()  # Antietam 20.1: sides whose movement restrictions are removed for good;
+    # Fredericksburg 19.11-19.13: units released from immobility
     breastworks: dict[str, Breastworks] = {}  # revised 10.3: the Breastworks Markers by hex
     scored: set[str] = set()
     game_over: bool = False

@@ -18,8 +18,16 @@ Rulings (docs/RULINGS.md, "Antietam"):
 
 from __future__ import annotations
 
-from rules.core.events import Event, MovementRestrictionsLifted, ReinforcementEntered, UnitMoved
+from rules.core.events import (
+    Event,
+    ImmobilityReleased,
+    MovementRestrictionsLifted,
+    ReinforcementEntered,
+    UnitExited,
+    UnitMoved,
+)
 from rules.core.hexes import hexside
+from rules.core.scenario import other_side
 from rules.core.state import State
 
 
@@ -69,3 +77,64 @@ def lift_on_occupation(state: State, events: list[Event], after: State) -> list[
 
 def apply_lifted(state: State, event: MovementRestrictionsLifted) -> None:
     state.released = state.released | {event.side}
+
+
+# -- Fredericksburg 19.1: immobility and its releases ------------------------------------------------
+def release_immobile(state: State, events: list[Event], after: State) -> list[Event]:
+    """Fredericksburg 19.11-19.13: the releases a command's events bring about (``state``: the state
+    before them, ``after`` the state after them), the units released for good. 19.11 and 19.12 release
+    every unit still immobile at once; 19.13 each unit an enemy unit came within range of, by movement,
+    retreat or advance (the hexes it stands in after the command and those its paths went through)."""
+    rule = state.game.battle.immobility
+    if rule is None or not events:
+        return []
+    bound = rule.bound(after)
+    if not bound:
+        return []
+    game = state.game
+    units = game.units
+    enemy = other_side(rule.side)
+    for e in events:  # 19.11: "as soon as any Union unit exits the map sheet from hexes 2501 or 2027"
+        if isinstance(e, UnitExited) and units[e.unit].side == rule.side and e.path[-1] in rule.released_by_exit_at:
+            return [_released(state, rule, bound, "exit", e.unit, e.path[-1], "immobility.exit")]
+    for h in rule.released_by_enemy_occupying:  # 19.12: occupation, 21.21
+        if after.control.get(h) == enemy and state.control.get(h) != enemy:
+            unit = next((u for u, where in after.positions.items() if where == h), "")
+            if not unit:  # moved through: the last unit of the enemy whose path crossed it
+                unit = next((e.unit for e in reversed(events) if h in getattr(e, "path", ())), "")
+            return [_released(state, rule, bound, "occupation", unit, h, "immobility.occupation")]
+    within = rule.released_by_enemy_within
+    if within is None:
+        return []
+    # 19.13: where enemy units went in this command (their paths) and where they stand after it
+    near: dict[str, str] = {}
+    for e in events:
+        unit = getattr(e, "unit", None)
+        path = getattr(e, "path", None)
+        if path and unit in units and units[unit].side == enemy:
+            for h in path:
+                near.setdefault(h, unit)
+    for u, h in after.positions.items():
+        if units[u].side == enemy and state.positions.get(u) != h:
+            near.setdefault(h, u)
+    grid = game.grid
+    released, by = [], ""
+    for u in bound:
+        here = after.positions[u]
+        came = next((near[h] for h in sorted(near) if grid.distance(here, h) <= within), None)
+        if came is not None:
+            released.append(u)
+            by = by or came
+    if not released:
+        return []
+    return [_released(state, rule, released, "within", by, "", "immobility.within")]
+
+
+def _released(state: State, rule, units: list[str], cause: str, unit: str, hex_: str, case: str) -> ImmobilityReleased:
+    return ImmobilityReleased(
+        side=rule.side, units=units, cause=cause, unit=unit, hex=hex_, case=state.game.case(case)
+    )
+
+
+def apply_released(state: State, event: ImmobilityReleased) -> None:
+    state.released = state.released | set(event.units)

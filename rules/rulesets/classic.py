@@ -174,9 +174,15 @@ HANDLERS = Handlers(
         VictoryDetermined: victory.apply_determined,
         ev.MovementRestrictionsLifted: restrictions.apply_lifted,  # Antietam 20.1
         ev.MovementDieRolled: movement.apply_movement_die_rolled,  # Wilderness 20.2
+        ev.ImmobilityReleased: restrictions.apply_released,  # Fredericksburg 19.11-19.13
     },
-    # Chickamauga 19.11; 20.11; Antietam 20.1
-    after_command=(trains.automatic_retreats, victory.award_during_play, restrictions.lift_on_crossing),
+    # Chickamauga 19.11; 20.11; Antietam 20.1; Fredericksburg 19.11-19.13
+    after_command=(
+        trains.automatic_retreats,
+        victory.award_during_play,
+        restrictions.lift_on_crossing,
+        restrictions.release_immobile,
+    ),
     phase_end_checks=(
         (None, stacking.check_stacking_at_end_of_phase),  # 5.32
         ("movement", movement.check_surprise_moves),  # Shiloh 19.1 (a battle's surprise assault)

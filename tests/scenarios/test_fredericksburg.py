@@ -198,7 +198,7 @@ def test_stated_hexsides():
 def test_exits_on_the_battle_map():
     # 21.31, 21.32, 21.33, 21.34 on the battle's map: 1/C/R (east bank, 0309) rides to 0113 and off,
     # paying one Movement Point for the exit; not from another edge hex; exited, not eliminated, and
-    # never back on the map. (Its immobility, 19.1, is not yet enforced.)
+    # never back on the map, once released from its immobility (19.1; here as if by 19.13).
     from rules.core.commands import ExitMap
     from rules.core.errors import RuleViolation
     from rules.core.game import Game
@@ -215,6 +215,8 @@ def test_exits_on_the_battle_map():
     state.turn = 2  # no fog (18.2)
     cav = "us-cav-1-c-r"
     assert state.positions[cav] == "0309"
+    assert exit_paths(state, cav) == {}  # 19.1: immobile
+    state.released = state.released | {cav}
     assert set(exit_paths(state, cav)) == {"0113"}  # 21.32: the only exit within reach
     try:
         execute(state, ExitMap(cav, ("0309", "0209", "0109")))  # 0109: a west-edge hex, not an exit

@@ -23,6 +23,7 @@ from rules.core.components.ferries import Ferries
 from rules.core.components.fog import Fog
 from rules.core.components.gunboats import GunboatWaters
 from rules.core.components.immobile_artillery import ImmobileArtillery
+from rules.core.components.immobility import Immobility
 from rules.core.components.line_of_communications import LineOfCommunications
 from rules.core.components.may_not_move import MayNotMove
 from rules.core.components.movement_die import MovementDie
@@ -81,6 +82,7 @@ class Battle(Component, frozen=True):
     terrain_restrictions: TerrainRestrictions | None = None  # Wilderness 18.11, 18.12, 18.14
     movement_die: MovementDie | None = None  # Wilderness 20.2 (an optional rule)
     fog: Fog | None = None  # Fredericksburg 18.2
+    immobility: Immobility | None = None  # Fredericksburg 19.1
 
     def components(self) -> list[Component]:
         """The battle's components, those with their defaults included, in the order above."""
@@ -88,11 +90,18 @@ class Battle(Component, frozen=True):
 
     def movement_restrictions(self) -> tuple[Restriction, ...]:
         """Who may not move, beyond the standard rules: each returns a RuleViolation or None. In this
-        order, so that a unit refused for two reasons is given the first: 16.11, Antietam 20.2, 17.2,
-        17.11."""
+        order, so that a unit refused for two reasons is given the first: 16.11, Antietam 20.2,
+        Fredericksburg 19.1, Wilderness 20.2, 17.2, 17.11."""
         return tuple(
             c.restriction
-            for c in (self.immobile_artillery, self.may_not_move, self.movement_die, self.night_movement, self.movement_quota)
+            for c in (
+                self.immobile_artillery,
+                self.may_not_move,
+                self.immobility,
+                self.movement_die,
+                self.night_movement,
+                self.movement_quota,
+            )
             if c
         )
 
