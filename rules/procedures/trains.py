@@ -87,7 +87,7 @@ def automatic_retreats(state: State, events: list[Event], after: State) -> list[
         return []
     emit = Emitter(after)
     decisions: list = [PendingRetreat(side=after.phasing, unit=u, cause="train") for u in owed]
-    if trains.enemy_advances:  # Wilderness 18.31: "The Confederate unit(s) ... may advance after combat"
+    if trains.attacker_retreat:  # Wilderness 18.31: "The Confederate unit(s) ... may advance after combat"
         decisions.extend(_enemy_advance(after, u) for u in owed if _beside(after, u))
     emit(DecisionsAwaited(decisions=tuple(decisions)))
     settle(emit)

@@ -556,6 +556,33 @@ def disorder_in_towns(state: State, events: list[Event], after: State) -> list[E
     return [event] if event else []
 
 
+def train_attacker_retreat(state: State, events: list[Event], after: State) -> list[Event]:
+    """Wilderness 18.31 (the battle's ``trains.attacker_retreat``): a train's automatic retreat is "an
+    Attacker Retreat combat result", and 12.11 Disorders attacking units that suffer one from an Enemy
+    controlled hex: each train whose automatic retreat a command's events have just required (a
+    ``PendingRetreat`` of cause "train") is Disordered (worse if already so, 12.14, 12.15) when its hex
+    is in an enemy zone of control."""
+    trains = state.game.battle.trains
+    if trains is None or not trains.attacker_retreat or after.game_over:
+        return []
+    owed = [
+        p.unit
+        for e in events
+        if isinstance(e, DecisionsAwaited)
+        for p in e.decisions
+        if isinstance(p, PendingRetreat) and p.cause == "train" and p.unit in after.positions
+    ]
+    if not owed:
+        return []
+    units = state.game.units
+    changes = tuple(
+        (u, morale.worsen(level_of(after, u)))
+        for u in sorted(set(owed))
+        if after.positions[u] in enemy_controlled(after, units[u].side)
+    )
+    return [MoraleChanged(changes=changes, case=state.game.case("trains.attack"))] if changes else []
+
+
 def record_stationary(state: State) -> list[Event]:
     """11.21, 12.16: remember which phasing units did not move in the Movement Phase now ending."""
     if state.phase != MOVEMENT:

@@ -226,7 +226,12 @@ HANDLERS = Handlers(
         RallyRolled: rcp.apply_rally_rolled,
         UnitExited: exits.apply_unit_exited,  # Chickamauga 18.3
     },
-    after_command=(*CLASSIC_HANDLERS.after_command, rcp.disorder_in_towns, early_arrival.activate),  # 12.17; Road to Richmond 17.4
+    after_command=(
+        *CLASSIC_HANDLERS.after_command,
+        rcp.disorder_in_towns,  # 12.17
+        early_arrival.activate,  # Road to Richmond 17.4
+        rcp.train_attacker_retreat,  # Wilderness 18.31, 12.11
+    ),
     phase_end_checks=CLASSIC_HANDLERS.phase_end_checks,
     before_end_of_phase=CLASSIC_HANDLERS.before_end_of_phase,
     end_of_phase=(

@@ -1,5 +1,5 @@
 """The Wilderness 18.3 (003): the Union "Train Defence" units, the ``trains`` component with the battle's
-own block (zone_of_control, enter_enemy_zoc = false, enemy_advances, displacement), under the revised
+own block (zone_of_control, enter_enemy_zoc = false, attacker_retreat, displacement), under the revised
 rules on a small clear map with a road down column 03 (0302-0303-0304-0305-0306)."""
 
 from __future__ import annotations
@@ -49,7 +49,7 @@ def test_the_wilderness_train_defence_block_18_3():
         "displacement": True,  # 18.35
         "zone_of_control": True,  # the text leaves them their zone (ruling)
         "enter_enemy_zoc": False,  # 18.32
-        "enemy_advances": True,  # 18.31
+        "attacker_retreat": True,  # 18.31: an Attacker Retreat, then the enemy may advance
     }
 
 
@@ -67,6 +67,7 @@ def test_beside_an_enemy_in_the_union_combat_phase_it_retreats_and_the_enemy_may
         PendingRetreat(side="union", unit="us-td-1", cause="train"),
         PendingAdvance(side="confederate", units=("c",), hexes=("0304",)),
     ]
+    assert state.morale["us-td-1"] == "disordered"  # 12.11: an Ar from an enemy controlled hex
     assert retreat_options(state, "us-td-1") == [RetreatOption("0303")]  # 0305 is in c's zone
     state, _ = execute(state, Retreat("us-td-1", "0303"))
     state, _ = execute(state, Advance("c", "0304"))

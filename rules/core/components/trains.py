@@ -41,17 +41,19 @@ but
   default false), so they exert one as any unit and bind enemies beside them to attack;
 - ``enter_enemy_zoc = false`` (18.32: "The Train Defence units may never enter an Enemy controlled
   hex"; default true): a move, or an entry, into an enemy-controlled hex is refused;
-- ``enemy_advances = true`` (18.31: "it automatically suffers an Attacker Retreat combat result ... The
+- ``attacker_retreat = true`` (18.31: "it automatically suffers an Attacker Retreat combat result ... The
   Confederate unit(s) to which the unit was adjacent may advance after combat"; Chickamauga 19.11: "a
   Confederate unit may not advance into the vacated hex"; default false): after the train's automatic
-  retreat, the enemy units beside it may advance into its hex (rules/procedures/trains.py).
+  retreat the enemy units beside it may advance into its hex (rules/procedures/trains.py), and, the
+  result being an Attacker Retreat, a train in an enemy controlled hex is Disordered (revised 12.11:
+  rules/revised/combat_procedures.py ``train_attacker_retreat``).
 
     [exclusive.trains]
     units = ["us-td-1", "us-td-2"]
     displacement = true
     zone_of_control = true
     enter_enemy_zoc = false
-    enemy_advances = true
+    attacker_retreat = true
 """
 
 from __future__ import annotations
@@ -66,7 +68,7 @@ class Trains(Component, frozen=True):
     road_only: list[UnitId] = []
     zone_of_control: bool = False  # Wilderness 18.3 (true); Chickamauga 19.3: none
     enter_enemy_zoc: bool = True  # Wilderness 18.32 (false)
-    enemy_advances: bool = False  # Wilderness 18.31 (true); Chickamauga 19.11: no advance
+    attacker_retreat: bool = False  # Wilderness 18.31 (true): an Ar; Chickamauga 19.11: no advance
 
     def is_train(self, unit_id: str) -> bool:
         return unit_id in self.units
