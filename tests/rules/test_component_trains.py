@@ -159,6 +159,7 @@ def eliminated(events):
 
 
 def test_the_train_retreats_when_beside_an_enemy_unit_in_the_union_combat_phase():
+    # also Road to Richmond 21.11 ("the Confederate unit may not advance into the vacated hex")
     # 19.11: "adjacent to a Confederate unit during the Union Player Combat Phase, it must automatically
     # retreat"; 0404 controls 0305, so the one road hex open is 0303; no advance follows
     state = to_phase(on_road3([train("0304"), rebel("c", "0404")], first_player="union"))
