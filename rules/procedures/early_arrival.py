@@ -6,7 +6,10 @@ that side is on a trigger hex (17.4 i), ii)) before or after a command, or passe
 activation happens: ``VictoryPointsAwarded`` kind ``early_arrival`` (22.14's points, subject the
 Game-Turn) records it. Rulings (docs/RULINGS.md): "exists during some part of its Movement or Combat
 Phase" counts a unit that stands on such a hex in that phase, whatever brought it there, and one whose
-move or advance passes through one.
+move or advance passes through one; only while an activation would bring some reinforcement forward
+(up to Game-Turn Eleven in Road to Richmond: from Twelve, 17.5's earliest is the chart's own Game-Turn),
+since 22.14 pays for triggering "Early Arrival" (the Confederate Game-Turn Fifteen reinforcements entering
+at 0117, south of the Chickahominy, would otherwise activate in every game).
 """
 
 from __future__ import annotations
@@ -56,7 +59,9 @@ def triggered(state: State, events: list[Event], after: State) -> bool:
 def activate(state: State, events: list[Event], after: State) -> list[Event]:
     """17.4, 22.14: the activation a command brings about, once in the game."""
     ea = state.game.battle.early_arrival
-    if ea is None or not events or ea.activated(state.scored) is not None or not triggered(state, events, after):
+    if ea is None or not events or ea.activated(state.scored) is not None or not ea.brings_forward(state.turn):
+        return []  # Ruling: an activation that brings no reinforcement forward triggers no Early Arrival (22.14)
+    if not triggered(state, events, after):
         return []
     case = state.game.case("early_arrival")
     sides = list(ea.points) or [other_side(ea.side)]

@@ -121,3 +121,19 @@ def test_early_reinforcements_arrive_on_the_schedule_17_5():
     log += more
     assert "c8" in due(state)
     assert recount(begin, log)["union"] == state.vp["union"] == 5
+
+
+def test_no_activation_once_it_would_bring_nothing_forward_22_14():
+    # 22.14 pays for triggering "Early Arrival": here (7 one after, 8 two after) an activation from
+    # Game-Turn Six on brings no reinforcement forward, so a unit south then activates nothing. In the
+    # battle: from Game-Turn Twelve (13 - 1, 14 - 2, 15 - 3, 18 - 6), when Magruder enters at 0117
+    state = start([rebel("c", "0404"), union("u", "0101")])
+    state, log = to(state, 6, "confederate")
+    state, events = execute(state, MoveUnit("c", ("0404", "0405", "0406")))
+    assert awards(log + events) == [] and state.vp.get("union", 0) == 0
+    state = start([rebel("c", "0404"), union("u", "0101")])
+    state, log = to(state, 5, "confederate")
+    state, events = execute(state, MoveUnit("c", ("0404", "0405", "0406")))
+    assert awards(events) == [("union", 5, "5")]  # 5 + 1 < 7: Game-Turn 7's come on Game-Turn 6
+    ea = Game(RICHMOND, get_ruleset("revised")).battle.early_arrival
+    assert ea.brings_forward(11) and not ea.brings_forward(12)

@@ -48,6 +48,11 @@ class EarlyArrival(Component, frozen=True):
     near: list[Near] = []
     points: dict[Side, Count] = {}
 
+    def brings_forward(self, turn: int) -> bool:
+        """22.14 "triggers Early Arrival": does an activation on Game-Turn ``turn`` bring some scheduled
+        reinforcement forward (``turn + after`` before its chart's Game-Turn)? Later, it is no activation."""
+        return any(turn + a.after < a.turn for a in self.schedule)
+
     def activated(self, scored: set[str]) -> int | None:
         """The Game-Turn of activation, or None."""
         turns = [int(s[len(ACTIVATED) :]) for s in scored if s.startswith(ACTIVATED)]
