@@ -85,6 +85,10 @@ class Figures:
     store_cpu_s: float | None = None
     client_cpu_s: float = 0.0
     cpu_s: dict = field(default_factory=dict)  # set by the caller: CPU seconds per group of processes
+    io_bytes: dict = field(default_factory=dict)  # and (read, written) bytes per group
+    # websocket payload bytes the bots and spectators received and sent in the measured period
+    bytes_received: int = 0
+    bytes_sent: int = 0
     broadcast_ms: list[float] = field(default_factory=list)
     reach_ms: list[float] = field(default_factory=list)  # with --choices: a `reach` sent until its reply
     reaches: int = 0  # `reach` replies received in the measured period
@@ -158,6 +162,8 @@ class Seat:
             async for frame in self.ws:
                 if frame.type != aiohttp.WSMsgType.TEXT:
                     continue
+                if bot.run.measuring.is_set() and not bot.run.over.is_set():
+                    bot.figures.bytes_received += len(frame.data)
                 message = _decoder.decode(frame.data)
                 if isinstance(message, Events):
                     now = time.time() * 1000
@@ -198,7 +204,7 @@ class Seat:
     async def send(self, command_id: str, message: dict) -> Ack | Error:
         future = asyncio.get_running_loop().create_future()
         self.waiting[command_id] = future
-        await self.ws.send_bytes(msgspec.json.encode(message))
+        await self._send(msgspec.json.encode(message))
         return await future
 
     async def reach(self, how: str, unit: str) -> tuple[ReachIn, str] | Error:
@@ -206,8 +212,14 @@ class Seat:
         (with its frame) or the server's error."""
         future = asyncio.get_running_loop().create_future()
         self.reaching = ((how, unit), future)
-        await self.ws.send_bytes(msgspec.json.encode({"type": "reach", "unit": unit, "how": how}))
+        await self._send(msgspec.json.encode({"type": "reach", "unit": unit, "how": how}))
         return await future
+
+    async def _send(self, data: bytes) -> None:
+        run = self.bot.run
+        if run.measuring.is_set() and not run.over.is_set():
+            self.bot.figures.bytes_sent += len(data)
+        await self.ws.send_bytes(data)
 
     async def close(self) -> None:
         await self.ws.close()
@@ -369,11 +381,15 @@ async def spectate(run: Run, slot: Slot) -> None:
         leave = asyncio.create_task(_leave_when_done(run, changed, ws))
         try:
             # As the web client watches: the server's view of the game after every batch of events.
-            await ws.send_json({"type": "hello", "game_id": gid, "spectate": True, "last_version": 0, "view": True})
+            await ws.send_json(
+                {"type": "hello", "game_id": gid, "spectate": True, "last_version": 0, "view": True}
+            )
             since = None  # the welcome's version: what comes after it is broadcast, not catch-up
             async for frame in ws:
                 if frame.type != aiohttp.WSMsgType.TEXT:
                     continue
+                if run.measuring.is_set() and not run.over.is_set():
+                    figures.bytes_received += len(frame.data)
                 message = _decoder.decode(frame.data)
                 if isinstance(message, ViewIn):
                     if since is not None and run.measuring.is_set() and message.version > since:

@@ -305,15 +305,20 @@ async def _load(args, setup: Setup):
     groups = {"server": setup.servers, "store": setup.store, "balancer": setup.balancer}
     groups |= {f"primary {port}": [pid] for port, pid in setup.primaries.items()}
     marks: dict[str, float | None] = {}
+    io: dict[str, tuple[int, int] | None] = {}
 
     def start() -> None:  # the measured period starts: CPU counted from here
         marks.update({name: cpu_seconds(*pids) if pids else None for name, pids in groups.items()})
         marks["own"] = time.process_time()
+        io.update({name: _io_bytes(*pids) if pids else None for name, pids in groups.items()})
 
     def end() -> None:
         for name, pids in groups.items():
             now = cpu_seconds(*pids) if pids else None
             figures.cpu_s[name] = None if now is None or marks.get(name) is None else now - marks[name]
+            now_io = _io_bytes(*pids) if pids else None
+            if now_io is not None and io.get(name) is not None:
+                figures.io_bytes[name] = (now_io[0] - io[name][0], now_io[1] - io[name][1])
         figures.server_cpu_s, figures.store_cpu_s = figures.cpu_s["server"], figures.cpu_s["store"]
         figures.client_cpu_s = time.process_time() - marks["own"] if marks else 0.0
 
@@ -337,6 +342,19 @@ async def _load(args, setup: Setup):
         finally:
             progress.cancel()
     return await run(config)
+
+
+def _io_bytes(*pids: int) -> tuple[int, int] | None:
+    """Bytes these processes have read and written through system calls so far (sockets, files and
+    pipes alike: Linux /proc/PID/io rchar and wchar), or None."""
+    read = written = 0
+    for pid in pids:
+        try:
+            fields = dict(line.split(": ") for line in open(f"/proc/{pid}/io").read().splitlines())
+            read, written = read + int(fields["rchar"]), written + int(fields["wchar"])
+        except (OSError, ValueError, KeyError):
+            return None
+    return read, written
 
 
 def _rss_mib(*pids: int) -> float | None:
@@ -430,6 +448,22 @@ def _report(args, figures, server: str, name: str = "given") -> dict:
         if figures.cpu_s.get("balancer") is None
         else round(figures.cpu_s["balancer"], 1),
         "balancer_cpu_ms_per_command": per_command(figures.cpu_s.get("balancer")),
+        # websocket payload bytes per command, to the clients and from them (what crosses the network
+        # between players and servers)
+        "client_bytes_per_command": [
+            round(figures.bytes_received / len(figures.command_ms)),
+            round(figures.bytes_sent / len(figures.command_ms)),
+        ]
+        if figures.command_ms
+        else None,
+        # bytes the store's processes read and wrote per command through read()/write() (its sockets:
+        # the servers' commands and its replies and replication; and its append-only file). The
+        # servers and HAProxy use send()/recv(), which Linux does not count there: not given.
+        "store_io_bytes_per_command": {
+            name: [round(r / len(figures.command_ms)), round(w / len(figures.command_ms))]
+            for name, (r, w) in figures.io_bytes.items()
+            if figures.command_ms and (name == "store" or name.startswith("primary "))
+        },
         "loadtest_cpu_s": round(figures.client_cpu_s, 1),
         "brains_cpu_s": None if figures.brain_cpu_s is None else round(figures.brain_cpu_s, 1),
         "load_average": [round(x, 2) for x in os.getloadavg()],
@@ -483,6 +517,16 @@ def _report(args, figures, server: str, name: str = "given") -> dict:
             f"cpu: {server_cpu}, loadtest {report['loadtest_cpu_s']} s "
             f"(+ brains {report['brains_cpu_s']} s at nice {args.brain_nice}); load average {report['load_average']}"
         )
+        if report["client_bytes_per_command"]:
+            to, sent = report["client_bytes_per_command"]
+            print(f"websocket bytes per command: {to} to the clients, {sent} from them")
+        if report["store_io_bytes_per_command"]:
+            print(
+                "store bytes read/written per command (sockets and AOF): "
+                + ", ".join(
+                    f"{name} {r}/{w}" for name, (r, w) in report["store_io_bytes_per_command"].items()
+                )
+            )
         print(f"errors: {report['errors']} {report['error_kinds'] or ''}")
         for code in sorted({kind.split()[-1] for kind in report["error_kinds"]} & EXPLAINED.keys()):
             print(f"  {code}: {EXPLAINED[code]}")
