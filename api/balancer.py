@@ -5,8 +5,9 @@ it), so the balancer needs no sticky sessions: HTTP requests and websockets are 
 HAProxy in http mode passes a websocket's Upgrade through and then relays the connection as a tunnel
 (`timeout tunnel`). A process that dies is left out: a connection it refuses is sent to another
 process at once (`retry-on conn-failure`, `option redispatch 1`: safe for any request, which was
-never delivered), and the health check (`GET /healthz` every 500 ms, out after 2 failures) stops
-sending it anything until it answers again. The players whose websockets it held are disconnected;
+never delivered), and the health check (`GET /healthz` every second, out after 3 failures; a
+check may take 5 s, so a process busy with a burst is not taken for dead) stops sending it anything
+until it answers again. The players whose websockets it held are disconnected;
 they reconnect (through the balancer, to another process) from their last version, and a command
 whose answer they lost they send again with its `command_id` (docs/PROTOCOL.md). Every response
 says which process answered (`X-Served-By`: the server's name in the configuration).
@@ -56,6 +57,8 @@ def haproxy_config(
         "    # a websocket, once upgraded, is a tunnel: idle players stay connected (the server pings)",
         "    timeout tunnel 1h",
         "    timeout client-fin 5s",
+        "    # a busy process may take a while to answer its health check: only a silent one is out",
+        "    timeout check 5s",
         "    # a refused connection (a process that died) is tried again on another process at once",
         "    retries 3",
         "    retry-on conn-failure",
@@ -71,7 +74,7 @@ def haproxy_config(
         "    option httpchk GET /healthz",
         "    http-check expect status 200",
         "    http-response set-header X-Served-By %[srv_name]",
-        "    default-server inter 500ms fall 2 rise 2",
+        "    default-server inter 1s fall 3 rise 2",
         *(f"    server serve{i} {server} check" for i, server in enumerate(servers, 1)),
         "",
     ]
