@@ -28,6 +28,14 @@ from rules.queries.trenches import initial_trenches
 from rules.rulesets import get as get_ruleset
 
 
+def starting_points(game: Game) -> dict[str, int]:
+    """Each side's Victory Points at the start: none, but where the battle gives some (Fredericksburg
+    21.35: "The Confederate Player starts the game with four Victory Points")."""
+    p = game.battle.victory
+    at_start = p.at_start if p is not None else {}
+    return {"union": at_start.get("union", 0), "confederate": at_start.get("confederate", 0)}
+
+
 def new_game(scenario: Scenario | Game, ruleset: str = "classic", options: dict | None = None) -> State:
     """The state before the first command: Game-Turn 1, the first player's Movement Phase, every
     unit on its set-up hex (3.0)."""
@@ -63,7 +71,7 @@ def new_game(scenario: Scenario | Game, ruleset: str = "classic", options: dict 
         moved=set(),
         control=control,
         pending=[],
-        vp={"union": 0, "confederate": 0},
+        vp=starting_points(game),
         breastworks=initial_trenches(game),  # revised 10.33
     )
     return state.attach(game)

@@ -9,6 +9,7 @@
 from __future__ import annotations
 
 import hashlib
+import tomllib
 from itertools import pairwise
 from pathlib import Path
 
@@ -17,7 +18,7 @@ import msgspec
 from rules.core.hexes import hexside
 from rules.core.scenario import CombatResultsTable, Hexside, Map, Scenario, ScenarioOption, Unit
 from scenarios import validate
-from scenarios.source import FILES, Files, Problem, ScenarioError
+from scenarios.source import FILES, Files, Problem, ScenarioError, map_path
 
 #: The folder holding one sub-folder per battle (this package's own folder).
 SCENARIOS_DIR = Path(__file__).resolve().parent
@@ -90,9 +91,19 @@ _KEPT = 64
 def content_key(folder: Path) -> bytes:
     """SHA-256 of the names and bytes of a scenario folder's files (a missing file counts as such)."""
     h = hashlib.sha256()
+    try:
+        scenario_bytes = (folder / "scenario.toml").read_bytes()
+    except OSError:
+        scenario_bytes = b""
     for name in FILES:
+        path = folder / name
+        if name == "map.toml" and b"map_file" in scenario_bytes:  # another scenario's map file
+            try:
+                path = map_path(folder, tomllib.loads(scenario_bytes.decode("utf-8")))
+            except (UnicodeDecodeError, tomllib.TOMLDecodeError):
+                pass
         try:
-            data = (folder / name).read_bytes()
+            data = path.read_bytes()
         except OSError:
             data = None
         h.update(f"{name}:{-1 if data is None else len(data)}:".encode())

@@ -3,6 +3,19 @@ in the text a key or value sits, so that a problem can name its line.
 
 A scenario folder holds ``scenario.toml`` (turns, rule sets, provenance, exclusive rules' parameters),
 ``map.toml`` (every hex, the hexsides, roads, trails, areas) and ``oob.toml`` (the order of battle).
+
+A second scenario of a battle may play on the first one's map file: scenario.toml's ``map_file`` names
+it (``"../fredericksburg/map.toml"``, a map.toml of another scenario folder) instead of a map.toml of
+its own, and ``[map_changes]`` says what differs in this scenario (Fredericksburg 22.11: "All creek hex
+sides on the map sheet (except the canal) are treated as ford hex sides"):
+
+    [[map_changes.hexside_features]]
+    where = "creek"                       # every hexside with this feature
+    add = ["ford"]                        # gains these features
+    except = ["0414|0415", "0414|0515"]   # but these hexsides (the canal)
+
+The changes are made to the map's data as it is read, so the validator and the builder see the map the
+scenario plays on.
 """
 
 from __future__ import annotations
@@ -99,14 +112,41 @@ class Source:
         return None
 
 
+def map_path(folder: Path, scenario: dict | None) -> Path:
+    """The map file the scenario plays on: its own map.toml, or the one ``map_file`` names (a path
+    relative to the folder)."""
+    shared = (scenario or {}).get("map_file")
+    return folder / shared if isinstance(shared, str) and shared else folder / "map.toml"
+
+
+def change_map(data: dict, changes) -> None:
+    """Apply scenario.toml's ``[map_changes]`` to a map's data, in place (the module's docstring);
+    a malformed change is left for the validator to report."""
+    if not isinstance(changes, dict):
+        return
+    hexsides = data.get("hexsides")
+    if not isinstance(hexsides, dict):
+        return
+    for change in changes.get("hexside_features") or []:
+        if not isinstance(change, dict) or not isinstance(change.get("add"), list):
+            continue
+        where, kept = change.get("where"), change.get("except") or []
+        for key, side in hexsides.items():
+            features = side.get("features") if isinstance(side, dict) else None
+            if isinstance(features, list) and where in features and key not in kept:
+                side["features"] = [*features, *(f for f in change["add"] if f not in features)]
+
+
 class Files:
-    """The three sources of one scenario folder."""
+    """The three sources of one scenario folder (its map the one it names, with its changes)."""
 
     def __init__(self, folder: Path):
         self.folder = folder
         self.scenario = Source(folder / "scenario.toml")
-        self.map = Source(folder / "map.toml")
+        self.map = Source(map_path(folder, self.scenario.data))
         self.oob = Source(folder / "oob.toml")
+        if self.map.data is not None and self.scenario.data is not None:
+            change_map(self.map.data, self.scenario.data.get("map_changes"))
 
     def unreadable(self) -> list[Problem]:
         return [s.problem for s in (self.scenario, self.map, self.oob) if s.problem]

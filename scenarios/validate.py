@@ -20,7 +20,7 @@ RULESETS = ("classic", "revised")
 UNIT_TYPES = ("infantry", "cavalry", "artillery", "gunboat")  # gunboat: revised 9.6 only
 SCENARIO_KEYS = {
     "id", "name", "rulesets", "turns", "night_turns", "first_player", "provenance", "exclusive", "cases", "crt",
-    "exclusive_overrides", "options",
+    "exclusive_overrides", "options", "map_file", "map_changes",
 }
 OPTION_KEYS = {"title", "case", "units", "replaces", "exclusive"}
 CRT_RESULTS = ("Ae", "Ar", "Dr", "De", "Ex")  # 7.6
@@ -43,10 +43,42 @@ def check(files: Files) -> list[Problem]:
     out: list[Problem] = []
     turns = _check_scenario(files.scenario, out)
     board = _check_map(files.map, out)
+    _check_map_changes(files, out)
     units = _check_oob(files.oob, board, turns, out, _gunboat_setting(files.scenario), _interior_entry(files.scenario))
     if board is not None:
         _check_exclusive(files.scenario, board, units, out)
     return out
+
+
+# -- map_file, map_changes (a second scenario on a battle's map: scenarios/source.py) -------------------
+MAP_CHANGE_KEYS = {"where", "add", "except"}
+
+
+def _check_map_changes(files: Files, out: list[Problem]) -> None:
+    """``map_file`` is a string; each ``[[map_changes.hexside_features]]`` names a hexside feature, the
+    features to add and, in ``except``, hexsides of the map that have that feature."""
+    src, d = files.scenario, files.scenario.data
+    if "map_file" in d and not (isinstance(d["map_file"], str) and d["map_file"].endswith("map.toml")):
+        out.append(src.problem_at("map_file", "expected the path of another scenario's map.toml", key="map_file"))
+    changes = d.get("map_changes")
+    if changes is None:
+        return
+    where = "map_changes"
+    if not isinstance(changes, dict) or set(changes) - {"hexside_features"}:
+        out.append(src.problem_at(where, "expected a table with hexside_features", table=where))
+        return
+    hexsides = (files.map.data or {}).get("hexsides") or {}
+    for i, change in enumerate(changes.get("hexside_features") or []):
+        at = f"{where}.hexside_features[{i}]"
+        if not isinstance(change, dict) or set(change) - MAP_CHANGE_KEYS or not isinstance(change.get("where"), str):
+            out.append(src.problem_at(at, "expected { where = feature, add = [features], except = [hexsides] }", table=f"{where}.hexside_features", index=i + 1))
+            continue
+        if not isinstance(change.get("add"), list) or not all(f in terrain.HEXSIDE_FEATURES for f in change["add"]):
+            out.append(src.problem_at(at, f"add: expected a list of hexside features ({', '.join(sorted(terrain.HEXSIDE_FEATURES))})", table=f"{where}.hexside_features", index=i + 1))
+        for key in change.get("except") or []:
+            side = hexsides.get(key)
+            if not isinstance(side, dict) or change["where"] not in (side.get("features") or []):
+                out.append(src.problem_at(at, f"except: {key!r} is no {change['where']} hexside of the map", table=f"{where}.hexside_features", index=i + 1))
 
 
 # -- scenario.toml -----------------------------------------------------------------------------------

@@ -86,7 +86,8 @@ class GameTurnAdvanced(Event, frozen=True, tag="game_turn_advanced"):
 
 
 class GameEnded(Event, frozen=True, tag="game_ended"):
-    """The game is over: ``reason`` ("last_turn" after the final Game-Turn), ``result`` (the level of
+    """The game is over: ``reason`` ("last_turn" after the final Game-Turn; "automatic_victory" when a
+    battle's automatic victory ends it sooner, Fredericksburg 20.0), ``result`` (the level of
     victory, when victory conditions have been consulted)."""
 
     reason: str

@@ -199,7 +199,8 @@ def award_holds(state: State, award) -> bool:
 
 
 def exit_awards(state: State) -> list[VictoryPointsAwarded]:
-    """Road to Richmond 22.12 i)-v): the exit awards whose conditions hold, one award per unit counted."""
+    """Road to Richmond 22.12 i)-v), Fredericksburg 21.12: the exit awards whose conditions hold, one
+    award per unit counted."""
     game = state.game
     case = game.case("exits.points")
     out = []
@@ -208,7 +209,7 @@ def exit_awards(state: State) -> list[VictoryPointsAwarded]:
             continue
         for u in exited(state):
             unit = game.units[u]
-            if award.counts(u, unit.side, exited_by(state, u)):
+            if award.counts(u, unit.side, exited_by(state, u), unit.type):
                 points = award.points * (unit.strength if award.per == "strength_point" else 1)
                 if points:
                     out.append(VictoryPointsAwarded(side=award.side, points=points, kind="exited", subject=u, case=case))

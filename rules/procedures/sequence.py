@@ -114,6 +114,9 @@ def decide_end_phase(state: State, command: EndPhase, dice: Dice | None) -> list
     if turn != state.turn:  # Game-Turn Record Interphase
         for hook in hooks.end_of_game_turn:
             emit(hook(scratch))
+        if scratch.result is not None:  # Fredericksburg 20.0: a victory determined before the last Game-Turn
+            emit([GameEnded(reason="automatic_victory", result=scratch.result)])
+            return events
         emit([GameTurnAdvanced(turn=turn)])
     emit([PhaseBegan(turn=turn, side=side, phase=phase)])
     for hook in hooks.start_of_phase:

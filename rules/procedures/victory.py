@@ -200,6 +200,40 @@ def determine_victory(state: State) -> list[Event]:
     return [*awards, VictoryDetermined(union=totals["union"], confederate=totals["confederate"], differential=diff, level=level)]
 
 
+def elimination_points(state: State) -> dict[str, int]:
+    """Each side's points for eliminating enemy units so far (20.11; Fredericksburg 20.0 "counting Points
+    for elimination of Enemy units only")."""
+    p = params(state)
+    game = state.game
+    out = {s: 0 for s in SIDES}
+    for u in state.eliminated:
+        side = other_side(game.units[u].side)
+        out[side] += p.for_unit(side, u, game.units[u].strength)
+    return out
+
+
+def automatic_victory(state: State) -> list[Event]:
+    """Fredericksburg 20.0, as Game-Turn ``at_end_of_turn`` ends (an ``end_of_game_turn`` hook): when
+    the side's points for eliminations are at least the ratio to the enemy's and the enemy occupies none
+    of the hexes, the side wins at once (``VictoryDetermined`` with the rule's level; the game ends:
+    rules/procedures/sequence.py). Otherwise play goes on to the last Game-Turn."""
+    p = params(state)
+    rule = p.automatic if p else None
+    if rule is None or state.turn != rule.at_end_of_turn or state.game_over:
+        return []
+    if not rule.holds(elimination_points(state), state.control):
+        return []
+    totals = {s: state.vp.get(s, 0) for s in SIDES}
+    return [
+        VictoryDetermined(
+            union=totals["union"],
+            confederate=totals["confederate"],
+            differential=totals["union"] - totals["confederate"],
+            level=rule.level,
+        )
+    ]
+
+
 def apply_determined(state: State, event: VictoryDetermined) -> None:
     state.result = event.level
 
@@ -214,7 +248,7 @@ def recount(start: State, events: Iterable[Event]) -> dict[str, int]:
     game = start.game
     p = params(start)
     first = p.first_control if p else None
-    totals = {s: 0 for s in SIDES}
+    totals = {s: start.vp.get(s, 0) for s in SIDES}  # Fredericksburg 21.35: points at the start
     controlled = {h for h in first.hexes if start.control.get(h) == first.side} if first else set()
     final = start.copy()
     ended = False
@@ -239,7 +273,7 @@ def recount(start: State, events: Iterable[Event]) -> dict[str, int]:
         path = getattr(e, "path", None)
         if path and first and game.units[e.unit].side == first.side:
             controlled.update(h for h in path if h in first.hexes)
-        ended = ended or isinstance(e, GameEnded)
+        ended = ended or (isinstance(e, GameEnded) and e.reason == "last_turn")  # not 20.0's automatic victory
     if controlled:
         totals[first.side] += first.points_each * len(controlled)
     if ended:

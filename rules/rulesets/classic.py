@@ -191,7 +191,7 @@ HANDLERS = Handlers(
     before_end_of_phase=(effectiveness.retreat_engaged,),  # 11.31
     end_of_phase=(reinforcements.lose_reinforcements,),  # 15.12
     start_of_phase=(effectiveness.engaged_at_start_of_combat,),  # 11.31
-    end_of_game_turn=(effectiveness.recover_at_night,),  # 11.4
+    end_of_game_turn=(effectiveness.recover_at_night, victory.automatic_victory),  # 11.4; Fredericksburg 20.0
     end_of_game=(victory.determine_victory,),  # 20.12
     automatic={
         PendingLosses: combat.automatic_losses,

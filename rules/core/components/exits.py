@@ -40,7 +40,8 @@ end of the game (the awards replace ``points_per_strength_point`` for the units 
 
 Each award: ``side`` scores ``points`` for each of its units (``per = "unit"``) or each of their Combat
 Strength Points (``per = "strength_point"``) exited by one of ``hexes`` (any exit hex when empty), of
-``units`` only when given, never of ``except_units``; only if ``after_exit`` (the unit exited by that
+``units`` only when given, never of ``except_units``, of ``unit_types`` only when given (Fredericksburg
+21.12: brigades, divisions and cavalry score differently by exit hex); only if ``after_exit`` (the unit exited by that
 hex), ``line`` (22.21: contiguous road or trail hexes, joined at junctions, from the first hex to the
 second, both included, free of the enemy's units at the end: enemy zones of control do not block it)
 and ``unless_present`` (22.12 v): the unit was eliminated or never entered the map: it is not on the
@@ -116,6 +117,7 @@ class ExitAward(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     hexes: list[HexNumber] = []
     units: list[UnitId] = []
     except_units: list[UnitId] = []
+    unit_types: list[UnitType] = []
     after_exit: ExitedBy | None = None
     line: list[HexNumber] = []
     unless_present: UnitId | None = None
@@ -124,13 +126,14 @@ class ExitAward(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
         if self.line and len(self.line) != 2:
             raise ValueError("line names the two hexes a line of communication joins (22.21: 0117 and 1528)")
 
-    def counts(self, unit_id: str, side: str, hex_: str | None) -> bool:
-        """Is ``unit_id`` (of ``side``, exited by ``hex_``) one this award counts?"""
+    def counts(self, unit_id: str, side: str, hex_: str | None, unit_type: str | None = None) -> bool:
+        """Is ``unit_id`` (of ``side`` and ``unit_type``, exited by ``hex_``) one this award counts?"""
         return (
             side == self.side
             and (not self.hexes or hex_ in self.hexes)
             and (not self.units or unit_id in self.units)
             and unit_id not in self.except_units
+            and (not self.unit_types or unit_type in self.unit_types)  # Fredericksburg 21.12: by kind
         )
 
 

@@ -37,6 +37,15 @@ Road to Richmond 22.1:
   ``after_turn``, each Player scores ``points_each`` for each of ``hexes`` one of his units physically
   occupies (a unit in the hex: not control).
 
+Fredericksburg:
+- ``at_start`` {side: points}: 21.35: "The Confederate Player starts the game with four Victory Points
+  as a result of a previous exit" (the state's points at the start, ``rules.reducer.new_game``).
+- ``automatic`` {side, at_end_of_turn, at_least, unless_enemy_occupies, level}: 20.0: "At the end of
+  Game-Turn Five ... If the Confederate Player has a total in Victory Points of 3:1 or greater than the
+  Union Player (counting Points for elimination of Enemy units only), and if the Union Player does not
+  occupy hexes 1113, 1711 or 2401, the Confederate Player automatically wins the game": the game ends
+  then with ``level`` (the hexes are tracked).
+
 rules/procedures/victory.py awards the points and determines the level.
 
     [exclusive.victory]
@@ -193,6 +202,29 @@ class OccupiedEachTurn(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     after_turn: Count = 0
 
 
+class AutomaticVictory(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """Fredericksburg 20.0: ``side`` wins at once at the end of Game-Turn ``at_end_of_turn`` when its
+    points for eliminating enemy units are ``at_least`` the ratio to the enemy's (for eliminating its
+    units) and the enemy occupies none of ``unless_enemy_occupies``; the game ends with ``level``."""
+
+    side: Side
+    at_end_of_turn: Count
+    at_least: Ratio
+    level: str
+    unless_enemy_occupies: list[HexNumber] = []
+
+    def holds(self, eliminations: Mapping[str, int], control: Mapping[str, str | None]) -> bool:
+        """20.0: ``eliminations``: each side's points for eliminating enemy units; ``control``: who
+        occupies each hex (21.21)."""
+        enemy = next(s for s in ("union", "confederate") if s != self.side)
+        mine, theirs = eliminations.get(self.side, 0), eliminations.get(enemy, 0)
+        if mine == 0 and theirs == 0:  # the ratio of nothing to nothing is 1:1 (Ruling, 21.4)
+            return False
+        if _compare(mine, theirs, self.at_least) < 0:
+            return False
+        return not any(control.get(h) == enemy for h in self.unless_enemy_occupies)
+
+
 class VictoryPoints(Component, frozen=True):
     per_enemy_unit_eliminated: dict[Side, Count] = {}
     first_control: HexPoints | None = None
@@ -207,6 +239,8 @@ class VictoryPoints(Component, frozen=True):
     unit_eliminated: list[UnitPoints] = []
     never_entered: list[UnitPoints] = []
     occupied_each_turn: list[OccupiedEachTurn] = []
+    at_start: dict[Side, Count] = {}
+    automatic: AutomaticVictory | None = None
 
     def tracked_hexes(self) -> tuple[str, ...]:
         """17.15, 21.2, Antietam 19.1: the hexes whose control scores."""
@@ -217,6 +251,7 @@ class VictoryPoints(Component, frozen=True):
             *(o.hex for o in self.occupation),
             *(h for c in self.control_of_all for h in c.hexes),
             *levels,
+            *(self.automatic.unless_enemy_occupies if self.automatic is not None else ()),  # Fredericksburg 20.0
         )
 
     def for_elimination(self, side: str, strength: int = 0) -> int:
