@@ -4,7 +4,9 @@ the balancer to the other and resume from their last version; nothing acknowledg
 is applied twice, and every game verifies.
 
 `pytest -m balancer` runs it alone (`-s` prints the figures); skipped only when Debian's `haproxy` is
-not installed. About 10 s of which a few of play, on the loaded 2-core machine.
+not installed. On the loaded 2-core machine each test takes about 15 s (starting the processes most
+of it; the play after the kill under a second); the kill is run on a private embedded server and on
+the session's private cluster (also marked `cluster`).
 """
 
 from __future__ import annotations
@@ -107,10 +109,18 @@ class ReconnectingBots(Bots):
             await asyncio.sleep(reply.retry_after)
 
 
-async def test_a_serve_killed_behind_the_balancer_its_players_resume_on_the_other(private_redis, tmp_path):
-    store = private_redis()
+@pytest.fixture(params=["embedded", pytest.param("cluster", marks=pytest.mark.cluster)])
+def store_url(request) -> str:
+    """The one store both processes use: a private embedded server (its unix socket), or the
+    session's private 6-node Redis Cluster."""
+    if request.param == "cluster":
+        return request.getfixturevalue("cluster").url
+    return request.getfixturevalue("private_redis")().url
+
+
+async def test_a_serve_killed_behind_the_balancer_its_players_resume_on_the_other(store_url, tmp_path):
     async with AsyncExitStack() as stack:
-        servers = [await stack.enter_async_context(serve("--redis-url", store.url)) for _ in range(2)]
+        servers = [await stack.enter_async_context(serve("--redis-url", store_url)) for _ in range(2)]
         backends = [s.url.removeprefix("http://") for s in servers]
         balancer = stack.enter_context(HAProxy(backends, directory=tmp_path / "haproxy"))
         http = await stack.enter_async_context(aiohttp.ClientSession(base_url=balancer.url))
@@ -161,12 +171,12 @@ async def test_a_serve_killed_behind_the_balancer_its_players_resume_on_the_othe
 
         checked = applied = 0
         for gid, bots in games:
-            checked += await check_log(store.url, gid, bots.acks)  # each ack once, where it said
+            checked += await check_log(store_url, gid, bots.acks)  # each ack once, where it said
             ids = [(seat, ack.command_id) for seat, ack in bots.acks]
             assert len(ids) == len(set(ids))  # no command acknowledged twice
             applied += len(ids)
             records = Counter(
-                (e.actor, e.command_id) for e in await _log(store.url, gid) if e.type == "command"
+                (e.actor, e.command_id) for e in await _log(store_url, gid) if e.type == "command"
             )
             assert (
                 records and max(records.values()) == 1
@@ -174,7 +184,7 @@ async def test_a_serve_killed_behind_the_balancer_its_players_resume_on_the_othe
             for seat in bots.seats.values():  # each client has the log, in order, no gap, none twice
                 assert [e.version for e in seat.events] == list(range(1, seat.version + 1))
             verify = await asyncio.create_subprocess_exec(
-                sys.executable, "-m", "api", "verify", gid, "--redis-url", store.url,
+                sys.executable, "-m", "api", "verify", gid, "--redis-url", store_url,
                 stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE,
             )  # fmt: skip
             out, err = await verify.communicate()
@@ -182,7 +192,7 @@ async def test_a_serve_killed_behind_the_balancer_its_players_resume_on_the_othe
         for seat in seats:
             await seat.close()
     print(
-        f"\nserve SIGKILLed behind HAProxy under {GAMES} games: {on_victim} of {len(seats)} seats on it, "
+        f"\n{'cluster' if store_url.startswith('redis+cluster') else 'embedded'}: serve SIGKILLed behind HAProxy under {GAMES} games: {on_victim} of {len(seats)} seats on it, "
         f"{reconnects} reconnects (all to {survivor}), {resent} commands sent again after a lost answer; "
         f"{applied} commands acknowledged, each applied once; {checked} events checked, 0 lost; "
         f"{AFTER}+ commands per game played within {took:.1f} s of the kill; every game verifies"
@@ -206,7 +216,7 @@ def test_the_sample_configuration_in_the_docs_is_the_code_s():
 
 def test_loadtest_plays_through_two_servers_behind_the_balancer():
     """`bluegray loadtest --servers 2`: both processes and HAProxy started, games played through it,
-    the CPU of each group counted, everything stopped (about 20 s)."""
+    the CPU of each group counted, everything stopped (about 15 s)."""
     import json
     import subprocess
 
