@@ -17,13 +17,18 @@ import msgspec
 
 from rules.core.hexes import hexside
 from rules.core.scenario import CombatResultsTable, Hexside, Map, Scenario, ScenarioOption, Unit
-from scenarios import validate
+from scenarios import template, validate
 from scenarios.source import FILES, Files, Problem, ScenarioError, map_path
 
 #: The folder holding one sub-folder per battle (this package's own folder).
 SCENARIOS_DIR = Path(__file__).resolve().parent
+#: The battle templates (scenarios/template.py): never offered as playable until completed.
+TEMPLATES_DIR = SCENARIOS_DIR / "templates"
 
-__all__ = ["SCENARIOS_DIR", "ScenarioError", "Problem", "folder_of", "list_scenarios", "load", "load_files"]
+__all__ = [
+    "SCENARIOS_DIR", "TEMPLATES_DIR", "ScenarioError", "Problem", "folder_of", "list_scenarios", "list_templates",
+    "load", "load_files",
+]
 
 
 def scenario_folders() -> list[Path]:
@@ -31,12 +36,32 @@ def scenario_folders() -> list[Path]:
     return sorted(p.parent for p in SCENARIOS_DIR.glob("*/scenario.toml"))
 
 
+def template_folders() -> list[Path]:
+    """Every template folder under scenarios/templates/, sorted by name."""
+    return sorted(p.parent for p in TEMPLATES_DIR.glob("*/scenario.toml"))
+
+
 def list_scenarios() -> list[tuple[str, str]]:
-    """``[(id, name), ...]`` of the scenarios that ship with the package (read without validating)."""
+    """``[(id, name), ...]`` of the playable scenarios that ship with the package (read without
+    validating): the battles, and the templates an owner completed with a ``setup.toml`` beside them.
+    A template still missing items is never listed (``list_templates``)."""
     out = []
-    for folder in scenario_folders():
+    completed = [f for f in template_folders() if (f / template.SETUP).is_file()]
+    for folder in scenario_folders() + completed:
         data = Files(folder).scenario.data or {}
         out.append((data.get("id", folder.name), data.get("name", "")))
+    return out
+
+
+def list_templates() -> list[tuple[str, str, list[template.Missing], list[Problem]]]:
+    """``[(id, name, missing items, problems), ...]`` of the shipped templates not yet completed."""
+    out = []
+    for folder in template_folders():
+        if (folder / template.SETUP).is_file():
+            continue
+        data = Files(folder).scenario.data or {}
+        problems, missing = template.check(folder)
+        out.append((data.get("id", folder.name), data.get("name", ""), missing, problems))
     return out
 
 
@@ -47,10 +72,10 @@ def folder_of(id_or_path: str | Path) -> Path:
         return path.parent
     if path.is_dir():
         return path
-    for folder in scenario_folders():
+    for folder in scenario_folders() + template_folders():
         if folder.name == str(id_or_path):
             return folder
-    for folder in scenario_folders():
+    for folder in scenario_folders() + template_folders():
         if (Files(folder).scenario.data or {}).get("id") == str(id_or_path):
             return folder
     known = ", ".join(i for i, _ in list_scenarios()) or "none"
@@ -73,6 +98,8 @@ def load(id_or_path: str | Path) -> Scenario:
     scenario = _LOADED.get(key)
     if scenario is None:
         files = Files(folder)
+        if template.is_template(folder):
+            files = _completed(folder)
         problems = validate.check(files)
         if problems:
             raise ScenarioError(problems)
@@ -88,6 +115,20 @@ _LOADED: dict[bytes, Scenario] = {}
 _KEPT = 64
 
 
+def _completed(folder: Path) -> Files:
+    """A template folder: completed by the ``setup.toml`` beside it; refused while items are missing."""
+    problems, missing = template.check(folder)
+    setup = folder / template.SETUP
+    if not setup.is_file():
+        raise ScenarioError(problems + [
+            Problem(str(folder), None, f"template: {m.what}", f"missing: {m.reason}") for m in missing
+        ] or [Problem(str(folder), None, "template", "a template is completed by a setup.toml beside it")])
+    files, merge_problems = template.completed_files(folder, setup)
+    if problems or merge_problems:
+        raise ScenarioError(problems + merge_problems + validate.check(files))
+    return files
+
+
 def content_key(folder: Path) -> bytes:
     """SHA-256 of the names and bytes of a scenario folder's files (a missing file counts as such)."""
     h = hashlib.sha256()
@@ -95,7 +136,7 @@ def content_key(folder: Path) -> bytes:
         scenario_bytes = (folder / "scenario.toml").read_bytes()
     except OSError:
         scenario_bytes = b""
-    for name in FILES:
+    for name in (*FILES, template.SETUP):
         path = folder / name
         if name == "map.toml" and b"map_file" in scenario_bytes:  # another scenario's map file
             try:

@@ -21,8 +21,9 @@ def add_arguments(parser) -> None:
     sub = parser.add_subparsers(dest="action", metavar="ACTION", required=True)
     p = sub.add_parser(
         "list",
-        help="the scenarios that ship with bluegray: id and name",
-        description="Print each shipped scenario's id and name, one per line.",
+        help="the scenarios that ship with bluegray: id and name; then the templates and what each needs",
+        description="Print each shipped scenario's id and name, one per line; then, apart, each battle "
+        "template (not playable until completed) with its count of missing items.",
     )
     p.set_defaults(action_run=_list)
     p = sub.add_parser(
@@ -33,6 +34,18 @@ def add_arguments(parser) -> None:
     )
     p.add_argument("scenario", help=TARGET_HELP)
     p.set_defaults(action_run=_validate)
+    p = sub.add_parser(
+        "complete",
+        help="complete a battle template with a setup file into a playable scenario folder",
+        description="Merge a template (scenarios/templates/) with an owner's setup.toml (the map, the units' "
+        "hexes and strengths the template marks \"?\", docs/SCENARIOS.md \"Templates\"), validate the result, "
+        "and write the playable scenario folder (the template's files and the setup) to --output. "
+        "Prints ok and exits 0, or every problem and exits 1 (nothing written).",
+    )
+    p.add_argument("scenario", help="a template id (see `bluegray scenario list`) or a template folder")
+    p.add_argument("--with", dest="setup", type=Path, required=True, help="the setup.toml supplying the missing items")
+    p.add_argument("-o", "--output", type=Path, required=True, help="the folder to write (must not exist)")
+    p.set_defaults(action_run=_complete)
     p = sub.add_parser(
         "show",
         help="describe a scenario (readable text, or --json)",
@@ -87,22 +100,88 @@ def _load(target: str):
 def _list(args) -> int:
     from scenarios.loader import list_scenarios
 
+    from scenarios.loader import list_templates
+
     for scenario_id, name in list_scenarios():
         print(f"{scenario_id}\t{name}")
+    templates = list_templates()
+    if templates:
+        print()
+        print("templates (not playable until completed: bluegray scenario validate ID lists what each needs):")
+        for scenario_id, name, missing, problems in templates:
+            broken = f", {plural(len(problems), 'problem')}" if problems else ""
+            print(f"{scenario_id}\t{name}\t{plural(len(missing), 'item')} to supply{broken}")
     return 0
 
 
 def _validate(args) -> int:
     """Every problem on stdout (the command's answer), their count on stderr."""
-    from scenarios.loader import ScenarioError, load
+    from scenarios import template
+    from scenarios.loader import ScenarioError, folder_of, load
 
     try:
-        load(args.scenario)
+        folder = folder_of(args.scenario)
+    except ScenarioError as e:
+        raise CommandError(one_line(e)) from None
+    if template.is_template(folder) and not (folder / template.SETUP).is_file():
+        problems, missing = template.check(folder)
+        for problem in problems:
+            print(problem)
+        print(f"template: {plural(len(missing), 'item')} to supply")
+        for item in missing:
+            print(f"  {item}")
+        if problems:
+            print(plural(len(problems), "problem"), file=sys.stderr)
+            return 1
+        return 0
+    try:
+        load(folder)
     except ScenarioError as e:
         for problem in e.problems:
             print(problem)
         print(plural(len(e.problems), "problem"), file=sys.stderr)
         return 1
+    print("ok")
+    return 0
+
+
+def _complete(args) -> int:
+    """Validate the template merged with the setup in a scratch folder; write --output only when sound."""
+    import shutil
+    import tempfile
+
+    from scenarios import template
+    from scenarios.loader import ScenarioError, folder_of, load
+    from scenarios.source import FILES
+
+    try:
+        folder = folder_of(args.scenario)
+    except ScenarioError as e:
+        raise CommandError(one_line(e)) from None
+    if not template.is_template(folder):
+        raise CommandError(f"{args.scenario} is not a template (its scenario.toml has no [template] table)")
+    if not args.setup.is_file():
+        raise CommandError(f"cannot read {args.setup}")
+    if args.output.exists():
+        raise CommandError(f"{args.output} exists: give a new folder")
+    with tempfile.TemporaryDirectory() as scratch:
+        trial = Path(scratch) / folder.name
+        trial.mkdir()
+        for name in FILES:
+            if (folder / name).is_file():
+                shutil.copyfile(folder / name, trial / name)
+        shutil.copyfile(args.setup, trial / template.SETUP)
+        try:
+            load(trial)
+        except ScenarioError as e:
+            for problem in e.problems:
+                print(problem)
+            print(plural(len(e.problems), "problem"), file=sys.stderr)
+            return 1
+        try:
+            shutil.copytree(trial, args.output)
+        except OSError as exc:
+            raise CommandError(f"cannot write {args.output}: {exc.strerror or exc}") from None
     print("ok")
     return 0
 
