@@ -98,9 +98,7 @@ def _load(target: str):
 
 
 def _list(args) -> int:
-    from scenarios.loader import list_scenarios
-
-    from scenarios.loader import list_templates
+    from scenarios.loader import list_scenarios, list_templates
 
     for scenario_id, name in list_scenarios():
         print(f"{scenario_id}\t{name}")
