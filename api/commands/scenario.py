@@ -120,7 +120,10 @@ def _validate(args) -> int:
     try:
         folder = folder_of(args.scenario)
     except ScenarioError as e:
-        raise CommandError(one_line(e)) from None
+        for problem in e.problems:
+            print(problem)
+        print(plural(len(e.problems), "problem"), file=sys.stderr)
+        return 1
     if template.is_template(folder) and not (folder / template.SETUP).is_file():
         problems, missing = template.check(folder)
         for problem in problems:
