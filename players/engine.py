@@ -332,6 +332,11 @@ def objectives(state: State) -> list[tuple[str, float]]:
         if p.town_in_zoc is not None:
             area = state.game.scenario.map.areas.get(p.town_in_zoc.area, [])
             out += [(h, float(p.town_in_zoc.points_each)) for h in area]
+        for each in p.occupied_each_turn:  # points each Game-Turn for occupying (Road to Richmond 22.13)
+            out += [(h, float(each.points_each)) for h in each.hexes]
+        for level in p.levels:  # a level that asks a side to hold hexes at the end (Shiloh 18.2: 1508)
+            if level.occupied is not None:
+                out += [(h, 10.0) for h in level.occupied.hexes if (h, 10.0) not in out]
     exits = state.game.battle.exits
     if exits is not None and exits.points_per_strength_point.get(state.phasing):
         out += [(h, 2.0) for h in exits.hexes]
