@@ -4,6 +4,8 @@ hex and feature the rules name (17.1, 17.2, 19.1, 20.1, 20.2, 21.1, 21.3)."""
 
 from collections import deque
 
+from charts import read_chart
+
 from rules.core import terrain
 from rules.core.hexes import Grid
 from scenarios.loader import load
@@ -45,12 +47,7 @@ GRID = Grid(MAP.lower_columns)
 
 
 def chart(text):
-    out = []
-    for entry in text.replace("\n", " ").split(";"):
-        where, strength, designation = entry.strip().split(maxsplit=2)
-        kind = strength.lstrip("0123456789")
-        out.append((where, int(strength[: len(strength) - len(kind)]), TYPE[kind], designation.strip()))
-    return sorted(out)
+    return read_chart(text, TYPE)
 
 
 def neighbours(h):

@@ -5,6 +5,8 @@ reconstructed map that agrees with every hex the rules name (17.0, 18.1, 19.1, 2
 
 from collections import deque
 
+from charts import read_chart
+
 from rules.core import terrain
 from rules.core.hexes import Grid
 from scenarios.loader import load
@@ -40,12 +42,7 @@ HEXES = SCENARIO.map.hexes
 
 
 def chart(text):
-    out = []
-    for entry in text.replace("\n", " ").split(";"):
-        where, strength, designation = entry.strip().split(maxsplit=2)
-        kind = strength.lstrip("0123456789")
-        out.append((where, int(strength[: len(strength) - len(kind)]), TYPE[kind], designation.strip()))
-    return sorted(out)
+    return read_chart(text, TYPE)
 
 
 def units(side, at_start):

@@ -4,6 +4,8 @@ map that agrees with every hex the rules name (17.0, 18.1, 21.12, 21.31, 21.32).
 
 from collections import deque
 
+from charts import read_chart
+
 from rules.core import terrain
 from rules.core.hexes import Grid
 from scenarios.loader import SCENARIOS_DIR, load
@@ -42,12 +44,7 @@ VICTORY_HEXES = {"1922": 10, "2311": 20, "0211": 20, "0502": 20, "0822": 5, "120
 
 
 def chart(text):
-    out = []
-    for entry in text.replace("\n", " ").split(";"):
-        where, strength, designation = entry.strip().split(maxsplit=2)
-        kind = strength.lstrip("0123456789")
-        out.append((where, int(strength[: len(strength) - len(kind)]), TYPE[kind], designation.strip()))
-    return sorted(out)
+    return read_chart(text, TYPE)
 
 
 SCENARIO = load("chickamauga")

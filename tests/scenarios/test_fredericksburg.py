@@ -4,6 +4,8 @@ with every hex and feature the rules name (18.1, 19.0, 19.12, 21.13, 21.22, 21.3
 
 from collections import deque
 
+from charts import read_chart
+
 from rules.core import terrain
 from rules.core.hexes import Grid, hexside
 from scenarios.loader import load
@@ -50,12 +52,7 @@ GRID = Grid(MAP.lower_columns)
 
 
 def chart(text):
-    out = []
-    for entry in text.replace("\n", " ").split(";"):
-        where, strength, designation = entry.strip().split(maxsplit=2)
-        kind = strength.lstrip("0123456789")
-        out.append((where, int(strength[: len(strength) - len(kind)]), TYPE[kind], designation.strip()))
-    return sorted(out)
+    return read_chart(text, TYPE)
 
 
 def neighbours(h):

@@ -5,6 +5,8 @@ exactly as the charts print it (16.1, 17.31, 17.32; oob.toml's two resolutions),
 
 from collections import deque
 
+from charts import read_chart
+
 from rules.core import terrain
 from rules.core.hexes import Grid
 from scenarios.loader import load
@@ -48,12 +50,7 @@ ON_EDGE = {h for h in HEXES if sum(n in HEXES for n in GRID.neighbours(h)) < 6}
 
 
 def chart(text):
-    out = []
-    for entry in text.replace("\n", " ").split(";"):
-        where, strength, designation = entry.strip().split(maxsplit=2)
-        kind = strength.lstrip("0123456789")
-        out.append((where, int(strength[: len(strength) - len(kind)]), TYPE[kind], designation.strip()))
-    return sorted(out)
+    return read_chart(text, TYPE)
 
 
 def test_sequence_of_play():

@@ -4,6 +4,8 @@ agrees with every hex the rules name (18.0, 20.0, 21.2, 9.62, 17.1)."""
 
 from collections import deque
 
+from charts import read_chart
+
 from rules.core import terrain
 from rules.core.hexes import Grid
 from scenarios.loader import load
@@ -36,12 +38,7 @@ GRID = Grid(SCENARIO.map.lower_columns)
 
 
 def chart(text):
-    out = []
-    for entry in text.replace("\n", " ").split(";"):
-        where, strength, designation = entry.strip().split(maxsplit=2)
-        kind = strength.lstrip("0123456789")
-        out.append((where, int(strength[: len(strength) - len(kind)]), TYPE[kind], designation.strip()))
-    return sorted(out)
+    return read_chart(text, TYPE)
 
 
 def test_sequence_of_play():

@@ -5,6 +5,8 @@ scenarios/wilderness/NOTES.md)."""
 
 from collections import deque
 
+from charts import read_chart
+
 from rules.core import terrain
 from rules.core.hexes import Grid
 from scenarios.loader import load
@@ -46,12 +48,7 @@ OBJECTIVES = {"0810": "Spottswood", "1415": "Wilderness Tavern", "1920": "Hickma
 
 
 def chart(text):
-    out = []
-    for entry in text.replace("\n", " ").split(";"):
-        where, strength, designation = entry.strip().split(maxsplit=2)
-        kind = strength.lstrip("0123456789")
-        out.append((where, int(strength[: len(strength) - len(kind)]), TYPE[kind], designation.strip()))
-    return sorted(out)
+    return read_chart(text, TYPE)
 
 
 def units(side, at_start):
