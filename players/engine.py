@@ -18,12 +18,14 @@ the side's Victory Points less the enemy's, with the points the position would e
 now (``rules.procedures.victory.due`` and ``end_points``), plus the strength each side still has on the
 map, weighted by what an enemy Strength Point is worth.
 
-A level is a budget: how many attacks are examined per Combat decision and how many units per move.
+A level is a budget: how many attacks are examined per Combat decision (and for how long) and how
+many units per move.
 """
 
 from __future__ import annotations
 
 import random
+import time
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
@@ -66,18 +68,20 @@ MATERIAL = 0.6
 
 @dataclass(frozen=True)
 class Level:
-    """A budget per decision: ``attacks`` examined in a Combat decision (the best odds first),
-    ``movers`` units considered for each move (drawn at random when there are more)."""
+    """A budget per decision: ``attacks`` examined in a Combat decision (the best odds first, and no
+    more once ``seconds`` have gone: then the decision depends on the machine's speed), ``movers``
+    units considered for each move (drawn at random when there are more)."""
 
     name: str
     attacks: int
     movers: int
+    seconds: float
 
 
 LEVELS = {
-    "easy": Level("easy", attacks=4, movers=4),
-    "normal": Level("normal", attacks=12, movers=40),
-    "hard": Level("hard", attacks=40, movers=200),
+    "easy": Level("easy", attacks=4, movers=4, seconds=0.5),
+    "normal": Level("normal", attacks=12, movers=40, seconds=1.5),
+    "hard": Level("hard", attacks=40, movers=200, seconds=5.0),
 }
 DEFAULT_LEVEL = "normal"
 
@@ -229,7 +233,10 @@ def combat_command(state: State, legal: Choices, level: Level, rng: random.Rando
     base = evaluate(state, side)
     best: tuple[float, Command] | None = None
     owed_any = False
+    deadline = time.perf_counter() + level.seconds
     for owed, _odds, command in declarations(legal)[: level.attacks]:
+        if best is not None and time.perf_counter() > deadline:
+            break  # the budget is spent: the best odds were weighed first
         score = expected(state, command, side, rng)
         if score is None:
             continue
