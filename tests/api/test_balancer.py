@@ -104,7 +104,9 @@ class ReconnectingBots(Bots):
                 self.acks.append((mover.seat, reply))
                 await self._guard(mover, lambda last=reply.last: mover.until_version(last))
                 return reply
-            assert isinstance(reply, Error) and reply.code == "unavailable", reply
+            # a store failing over, or the new process's rate limit on a burst of resends: the same
+            # command_id again after retry_after (never applied twice)
+            assert isinstance(reply, Error) and reply.code in ("unavailable", "rate_limited"), reply
             self.unavailable += 1
             await asyncio.sleep(reply.retry_after)
 
