@@ -355,10 +355,11 @@ class EmbeddedRedis:
         self.pid = self._process.pid
         deadline = time.monotonic() + self.start_timeout
         while time.monotonic() < deadline:
-            if self._process.poll() is not None:
+            status = self._process.poll()
+            if status is not None:
                 self._forget()
                 raise EmbeddedServerError(
-                    f"the server exited at start-up (status {self._process.returncode}); "
+                    f"the server exited at start-up (status {status}); "
                     f"last lines of {self.log_file}:\n{self._log_tail()}"
                 )
             if self._answering_pid() == self.pid:

@@ -75,8 +75,15 @@ class Supervisor:
             try:
                 server.kill()  # reap the dead process and forget it
                 server.start()
-            except (EmbeddedServerError, OSError) as exc:
-                log.error("the embedded store server did not start: %s; trying again in %.1fs", exc, wait)
+            except Exception as exc:  # noqa: BLE001 - the watcher must outlive any failed start
+                level = logging.ERROR if isinstance(exc, (EmbeddedServerError, OSError)) else logging.CRITICAL
+                log.log(
+                    level,
+                    "the embedded store server did not start: %s; trying again in %.1fs",
+                    exc,
+                    wait,
+                    exc_info=level == logging.CRITICAL,
+                )
                 if self._stopping.wait(wait):
                     return
                 wait = min(wait * 2, self.max_backoff)

@@ -66,3 +66,23 @@ def test_a_server_that_cannot_start_is_tried_again_with_backoff(private_redis, c
         if "again in" in line
     ]
     assert waits[:3] == [0.1, 0.2, 0.4] and max(waits) == 0.4  # doubling, capped
+
+
+def test_a_server_that_exits_at_start_up_is_tried_again(private_redis, caplog, tmp_path):
+    # The final CI run of session 6: a restarted server died during its start-up, the message naming
+    # its exit status raised AttributeError, and the watcher thread died with it.
+    server = private_redis()
+    binary = server.binary
+    script = tmp_path / "exits-at-once"
+    script.write_text("#!/bin/sh\nexit 3\n")
+    script.chmod(0o700)
+    server.binary = str(script)
+    with (
+        caplog.at_level("WARNING", logger="eventstore.supervisor"),
+        Supervisor(server, max_backoff=0.2) as supervisor,
+    ):
+        os.kill(server.pid, signal.SIGKILL)
+        wait_for(lambda: caplog.text.count("exited at start-up (status 3)") >= 2, "two starts that exit")
+        server.binary = binary
+        wait_for(lambda: supervisor.restarts == 1, "the server is back")
+    assert answering_pid(server) == server.pid
