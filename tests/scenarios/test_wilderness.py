@@ -76,12 +76,6 @@ def network(start, kinds=(terrain.ROAD, terrain.TRAIL)):
     return seen
 
 
-def on_edge(hex_):
-    column, row = int(hex_[:2]), int(hex_[2:])
-    last_row = 28 if column % 2 else 27
-    return column in (1, 23) or row in (1, last_row)
-
-
 def test_sequence_of_play():
     # 16.3 the Confederate is the First Player; 16.4 sixteen Game-Turns, Game-Turn Eight a Night Game-Turn
     assert (SCENARIO.first_player, SCENARIO.turns, SCENARIO.night_turns) == ("confederate", 16, [8])
@@ -139,14 +133,10 @@ def test_the_outline_holds_every_hex_the_texts_name():
     assert named | set(OBJECTIVES) | {"1315"} <= set(HEXES)
 
 
-def test_no_enemy_units_adjacent_at_start_and_every_union_unit_may_move_on_the_first_day():
-    # 16.1, 16.2: no enemies adjacent; 18.11: every Union set-up hex is clear, road or trail (NOTES.md:
-    # the army on the march), so no Union unit starts unable to move
+def test_every_union_unit_may_move_on_the_first_day():
+    # 18.11: every Union set-up hex is clear, road or trail (NOTES.md: the army on the march), so no
+    # Union unit starts unable to move (no enemies adjacent: tests/scenarios/test_every_battle.py)
     placed = [(u.hex, u.side) for u in SCENARIO.units if u.hex]
-    for a, sa in placed:
-        for b, sb in placed:
-            if sa != sb:
-                assert GRID.distance(a, b) >= 2, (a, b)
     for h, side in placed:
         assert HEXES[h] in ("clear", "forest"), h
         if side == "union":
@@ -157,8 +147,7 @@ def test_entry_hexes_are_map_edge_road_or_trail_hexes():
     # 17.1, 17.2 (5.4: the map edge); 20.1: 0118 or 0128 for Pickett's division
     entries = {h for u in SCENARIO.units for h in u.entry}
     assert entries == {"2326", "0102", "0128", "0118", "0728", "0627"}
-    for h in entries:
-        assert on_edge(h), h
+    for h in entries:  # on the map edge: tests/scenarios/test_every_battle.py
         assert ways_from(h), h
     # 18.34: the Train Defence units enter at 0102 and may only enter road or trail hexes
     assert ways_from("0102", (terrain.ROAD,))
