@@ -15,7 +15,7 @@ from collections.abc import AsyncIterator
 
 from aiohttp import web
 
-from api.app_keys import CONFIG, GAMES, LIVE, OPPONENTS, REVIEWS, SEATS, SERVER_VERSION, STORE, TAIL
+from api.app_keys import CONFIG, GAMES, LIBRARY, LIVE, OPPONENTS, REVIEWS, SEATS, SERVER_VERSION, STORE, TAIL
 from api.config import ServerConfig
 from api.engine_review import ReviewCache
 from api.http import errors
@@ -29,6 +29,7 @@ from eventstore.safety import check_server
 from eventstore.store import RedisEventStore
 from eventstore.tail import tail_for
 from replay.games import GameCache
+from scenarios.library import Library
 
 
 def server_version() -> str:
@@ -38,11 +39,13 @@ def server_version() -> str:
 
 
 def make_app(config: ServerConfig, games: GameCache | None = None) -> web.Application:
-    """The server application for `config` (`games`: a shared cache of scenarios and rules tables)."""
+    """The server application for `config` (`games`: a shared cache of scenarios and rules tables;
+    with `config.scenarios_dir` it must load through the same library: `library_games`)."""
     app = web.Application(middlewares=[errors], client_max_size=config.max_message_bytes)
     app[CONFIG] = config
     app[SERVER_VERSION] = server_version()
-    app[GAMES] = games or GameCache()
+    app[LIBRARY] = Library(config.scenarios_dir, config.max_saved_scenarios)
+    app[GAMES] = games or library_games(app[LIBRARY])
     app[REVIEWS] = ReviewCache()  # the computer's eye of reports (api/engine_review.py)
     app.cleanup_ctx.append(_store)
     app.cleanup_ctx.append(_live)
@@ -50,6 +53,11 @@ def make_app(config: ServerConfig, games: GameCache | None = None) -> web.Applic
     app.on_shutdown.append(_close_sockets)
     setup_routes(app)
     return app
+
+
+def library_games(library: Library) -> GameCache:
+    """A GameCache loading shipped battles and the library's saved scenarios, pinning a new game's."""
+    return GameCache(load=library.load, pin=library.pin)
 
 
 def redis_client(config: ServerConfig) -> AnyRedis:

@@ -12,6 +12,7 @@ from api.seats import Seats
 from eventstore.store import RedisEventStore
 from eventstore.tail import Tail
 from replay.games import GameCache
+from scenarios.library import Library
 
 CONFIG = web.AppKey("config", ServerConfig)
 SERVER_VERSION = web.AppKey("server_version", str)
@@ -22,3 +23,4 @@ TAIL = web.AppKey("tail", Tail)
 LIVE = web.AppKey("live", LiveGames)
 OPPONENTS = web.AppKey("opponents", Opponents)
 REVIEWS = web.AppKey("reviews", ReviewCache)
+LIBRARY = web.AppKey("library", Library)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from pathlib import Path
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -65,3 +66,12 @@ class ServerConfig:
     allow_insecure_dice: bool = True
     #: The live tail's XREAD BLOCK (milliseconds).
     tail_block_ms: int = 1000
+
+    # -- saved scenarios (scenarios/library.py) -----------------------------------------------------
+    #: Where saved scenarios are kept (None: the shipped battles only).
+    scenarios_dir: Path | None = None
+    #: Whether anyone may save a scenario (the editor's save, an upload): off unless the operator
+    #: starts `serve --allow-uploads`.
+    allow_uploads: bool = False
+    #: Saved scenario versions kept in all; a save past it is refused.
+    max_saved_scenarios: int = 500

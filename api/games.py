@@ -122,8 +122,9 @@ async def create_game(
 ) -> Created:
     options = request.options
     try:
-        scenario = games.scenario(request.scenario)
-    except ScenarioError:
+        ref = games.pinned(request.scenario)  # a saved scenario: exactly its latest version (NAME@HASH)
+        scenario = games.scenario(ref)
+    except (ScenarioError, ValueError):
         raise HttpError(
             404, "not_found", f"no scenario {request.scenario!r} (GET /api/scenarios lists them)"
         ) from None
@@ -153,7 +154,7 @@ async def create_game(
     if options.attack_effectiveness is not None:
         rules_options["attack_effectiveness"] = options.attack_effectiveness
     try:
-        game = games.game(request.scenario, request.ruleset, rules_options)
+        game = games.game(ref, request.ruleset, rules_options)
     except (KeyError, ValueError, TypeError) as exc:
         raise HttpError(400, "malformed", f"bad rules options: {exc}") from None
     game_id = new_game_id()
@@ -161,8 +162,8 @@ async def create_game(
         game_id=game_id,
         rules_version=RULES_VERSION,
         server_version=server_version,
-        scenario=request.scenario,
-        scenario_hash=games.scenario_hash(request.scenario),
+        scenario=ref,
+        scenario_hash=games.scenario_hash(ref),
         ruleset=request.ruleset,
         rules_options=rules_options,
         options=SessionOptions(
@@ -177,7 +178,7 @@ async def create_game(
         insecure_seed=insecure_seed,
         creator=request.side,
     )
-    await store.create_game(game_id, request.scenario, status="open")
+    await store.create_game(game_id, ref, status="open")
     await store.put_secret(game_id, seed)
     token, invite = seat_tokens.new_token(), seat_tokens.new_invite()
     await seats.create(game_id, request.side, token, other_side(request.side), invite)

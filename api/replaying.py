@@ -31,11 +31,11 @@ from aiohttp import web
 
 from api import protocol
 from api import seats as seat_tokens
-from api.app_keys import GAMES, LIVE, REVIEWS, SEATS, SERVER_VERSION, STORE
+from api.app_keys import GAMES, LIBRARY, LIVE, REVIEWS, SEATS, SERVER_VERSION, STORE
 from api.games import HttpError
 from api.http import query
 from api.views import session_view
-from replay import export, fork
+from replay import carry, fork
 from replay.history import History, NeedsState, load
 from replay.report import build, encode
 from replay.seek import seek
@@ -149,7 +149,7 @@ async def export_log(request: web.Request) -> web.Response:
         report = build(game_id, envelopes, request.app[GAMES])
         return web.Response(text="\n".join(report.record) + "\n", content_type="text/plain")
     return web.Response(
-        body=export.dumps(envelopes),
+        body=carry.dumps(request.app[LIBRARY], envelopes),
         content_type="application/x-ndjson",
         headers={"Content-Disposition": f'attachment; filename="{game_id}.jsonl"'},
     )

@@ -27,13 +27,20 @@ _KEPT_GAMES = 64
 class GameCache:
     """Scenarios by id and `Game`s by (scenario, rule set, options), loaded on first use."""
 
-    def __init__(self, load: Callable[[str], Scenario] | None = None) -> None:
+    def __init__(self, load: Callable[[str], Scenario] | None = None, pin: Callable[[str], str] | None = None) -> None:
+        """``load``: a scenario by reference (default: the shipped battles, scenarios/loader.py);
+        ``pin``: the reference a new game records (a saved scenario's ``NAME@HASH``, scenarios/library.py)."""
         if load is None:
             from scenarios.loader import load
         self._load = load
+        self._pin = pin
         self._scenarios: dict[str, tuple[Scenario, str]] = {}
         self._games: dict[tuple[str, str, bytes], Game] = {}
         self._lock = threading.Lock()
+
+    def pinned(self, scenario_id: str) -> str:
+        """The reference a game created now on ``scenario_id`` records: exactly this content."""
+        return self._pin(scenario_id) if self._pin is not None else scenario_id
 
     def scenario(self, scenario_id: str) -> Scenario:
         """The scenario (raises scenarios.loader.ScenarioError for an unknown or broken one)."""

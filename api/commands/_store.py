@@ -205,3 +205,28 @@ async def _read(url: str, prefix: str, game_id: str, to_version: int | None):
         raise CommandError(f"cannot read game {game_id!r}: {exc}") from None
     finally:
         await store.aclose()
+
+
+def games_for(args, envelopes: list, path: Path | None = None):
+    """The GameCache for a game's log: the shipped battles, the scenarios saved in --data-dir, and the
+    scenario an exported file (`path`) carries (replay/carry.py). A carried scenario that is not the
+    game's is a CommandError."""
+    from replay import carry
+    from scenarios.library import Library
+
+    library = Library(Path(args.data_dir) / "scenarios")
+    data = b""
+    if path is not None:
+        try:
+            data = path.read_bytes()
+        except OSError as exc:
+            raise CommandError(f"cannot read {path}: {exc.strerror or exc}") from None
+    try:
+        return carry.games_for(library, data, envelopes)
+    except carry.CarryError as exc:
+        raise CommandError(f"{path}: {exc}") from None
+
+
+def game_path(args) -> Path | None:
+    """The exported file GAME_ID|FILE names, or None for a game id."""
+    return Path(args.game) if is_file(args.game) else None

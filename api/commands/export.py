@@ -7,7 +7,7 @@ from __future__ import annotations
 import sys
 
 from api.commands._args import at_least
-from api.commands._store import add_store_arguments, read_game
+from api.commands._store import add_store_arguments, game_path, read_game
 
 NAME = "export"
 HELP = "Write a game's whole log as JSON Lines (every event with its envelope), or with --text its readable record."
@@ -30,6 +30,13 @@ def run(args) -> int:
         from replay.report import lines
 
         sys.stdout.write("\n".join(lines(game_id, envelopes)) + "\n")
-    else:
-        sys.stdout.buffer.write(export.dumps(envelopes))
+    elif game_path(args) is not None:
+        sys.stdout.buffer.write(export.dumps(envelopes, export.carried_scenario(game_path(args).read_bytes())))
+    else:  # a game on a saved scenario carries it (replay/carry.py)
+        from pathlib import Path
+
+        from replay import carry
+        from scenarios.library import Library
+
+        sys.stdout.buffer.write(carry.dumps(Library(Path(args.data_dir) / "scenarios"), envelopes))
     return 0

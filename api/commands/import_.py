@@ -8,7 +8,7 @@ import asyncio
 from pathlib import Path
 
 from api.commands._errors import CommandError
-from api.commands._store import add_store_arguments, read_log_file, store_url
+from api.commands._store import add_store_arguments, games_for, read_log_file, store_url
 from api.commands._text import plural
 
 NAME = "import"
@@ -26,13 +26,15 @@ def run(args) -> int:
     from replay.transfer import ImportRefused, check
 
     envelopes = read_log_file(args.file, whole=False)
+    games = games_for(args, envelopes, args.file)
     try:
-        check(envelopes)  # a log that does not verify is refused before any store is opened (or made)
+        check(envelopes, games)  # a log that does not verify is refused before any store is opened (or made)
     except ImportRefused as exc:
         raise CommandError(f"refused {args.file}: {exc}") from None
     with store_url(args, own=False, create=True) as url:
         try:
-            imported = asyncio.run(_import(url, args.key_prefix, envelopes))
+            imported = asyncio.run(_import(url, args.key_prefix, envelopes, games))
+            _keep_scenario(args)
         except ImportRefused as exc:
             raise CommandError(f"refused {args.file}: {exc}") from None
     what = "already in this store" if imported.already else "imported"
@@ -47,12 +49,23 @@ def run(args) -> int:
     return 0
 
 
-async def _import(url: str, prefix: str, envelopes):
+def _keep_scenario(args) -> None:
+    """Save the scenario the file carries in --data-dir/scenarios, so this server plays it back."""
+    from replay import export
+    from scenarios import document
+    from scenarios.library import Library
+
+    carried = export.carried_scenario(args.file.read_bytes())
+    if carried is not None:
+        Library(args.data_dir / "scenarios").keep(document.decode(carried, "carried.json"))
+
+
+async def _import(url: str, prefix: str, envelopes, games):
     from eventstore.store import RedisEventStore
     from replay.transfer import import_log
 
     store = RedisEventStore.from_url(url, prefix=prefix)
     try:
-        return await import_log(store, envelopes)
+        return await import_log(store, envelopes, games)
     finally:
         await store.aclose()

@@ -8,7 +8,7 @@ import sys
 
 from api.commands._args import at_least
 from api.commands._errors import CommandError
-from api.commands._store import add_store_arguments, read_game
+from api.commands._store import add_store_arguments, game_path, games_for, read_game
 
 NAME = "replay"
 HELP = "Show a game's state at any version (units by hex, turn, phase, victory points), from the store or an exported file."
@@ -28,14 +28,13 @@ def add_arguments(parser) -> None:
 def run(args) -> int:
     import msgspec
 
-    from replay.games import GameCache
     from replay.seek import Replay
 
     game_id, envelopes = read_game(args)
     version = len(envelopes) if args.to is None else args.to
     if version > len(envelopes):
         raise CommandError(f"--to {version}: game {game_id} has versions 1 to {len(envelopes)}")
-    replay = Replay(game_id, GameCache(), envelopes)
+    replay = Replay(game_id, games_for(args, envelopes, game_path(args)), envelopes)
     view = describe(replay, version)
     if args.json:
         sys.stdout.write(msgspec.json.encode(view).decode() + "\n")

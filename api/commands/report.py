@@ -9,7 +9,7 @@ from pathlib import Path
 
 from api.commands._args import at_least
 from api.commands._errors import CommandError
-from api.commands._store import add_store_arguments, read_game
+from api.commands._store import add_store_arguments, game_path, games_for, read_game
 from api.commands._text import plural
 
 NAME = "report"
@@ -37,10 +37,9 @@ def add_arguments(parser) -> None:
 
 def run(args) -> int:
     from replay import report as report_module
-    from replay.games import GameCache
 
     game_id, envelopes = read_game(args, args.to)
-    games = GameCache()
+    games = games_for(args, envelopes, game_path(args))
     report = report_module.build(game_id, envelopes, games)
     review = text = None
     if args.engine:

@@ -70,6 +70,28 @@ def add_arguments(parser) -> None:
         help="the rule set whose Terrain Effects Chart the legend gives (default: the scenario's first rule set)",
     )
     p.set_defaults(action_run=_render)
+    p = sub.add_parser(
+        "export",
+        help="write a scenario (shipped or saved) as one file: scenario, map and order of battle",
+        description="Write the scenario as one JSON document (docs/SCENARIOS.md \"One file\"): what its "
+        "scenario.toml, map.toml and oob.toml hold, checked by the validator first. ID is a shipped battle's "
+        "id, or a scenario saved in --data-dir (NAME or NAME@HASH).",
+    )
+    p.add_argument("scenario", help="a scenario id, or a saved scenario's name")
+    p.add_argument("--data-dir", default="var", type=Path, help="the server's data directory (default ./var)")
+    p.set_defaults(action_run=_export)
+    p = sub.add_parser(
+        "import",
+        help="validate a one-file scenario (TOML or JSON) and save it in the server's data directory",
+        description="Read a scenario file (bluegray scenario export, or the editor's download), decode it with "
+        "the strict schema, validate it, and save it under its name (or --name) and content hash in "
+        "--data-dir/scenarios. A shipped battle is never overwritten: a file named like one is saved as a "
+        "variant NAME-HASH8 deriving from it. Prints the reference NAME@HASH, or what is wrong (exit 1).",
+    )
+    p.add_argument("file", type=Path, help="the scenario file")
+    p.add_argument("--name", help="save under this name (1-64 of a-z 0-9 - _)")
+    p.add_argument("--data-dir", default="var", type=Path, help="the server's data directory (default ./var)")
+    p.set_defaults(action_run=_import)
 
 
 def run(args) -> int:
@@ -208,4 +230,51 @@ def _render(args) -> int:
             raise CommandError(f"cannot write {args.output}: {exc.strerror or exc}") from None
     else:
         sys.stdout.write(svg)
+    return 0
+
+
+def _library(data_dir: Path):
+    from scenarios.library import Library
+
+    return Library(data_dir / "scenarios")
+
+
+def _export(args) -> int:
+    from scenarios import document
+    from scenarios.library import LibraryError, export
+
+    try:
+        found = export(args.scenario, _library(args.data_dir))
+    except LibraryError as exc:
+        raise CommandError(f"{exc.code}: {exc.message}") from None
+    sys.stdout.buffer.write(document.encode(found))
+    return 0
+
+
+def _import(args) -> int:
+    from scenarios import document
+    from scenarios.library import LibraryError
+
+    try:
+        size = args.file.stat().st_size
+        if size > document.MAX_BYTES:
+            raise LibraryError("too_large", f"{args.file} is {size} bytes; a scenario file may be at most {document.MAX_BYTES}")
+        data = args.file.read_bytes()
+    except OSError as exc:
+        raise CommandError(f"cannot read {args.file}: {exc.strerror or exc}") from None
+    except LibraryError as exc:
+        raise CommandError(f"{exc.code}: {exc.message}") from None
+    try:
+        found = document.decode(data, args.file.name)
+        saved = _library(args.data_dir).save(found, args.name)
+    except document.DocumentError as exc:
+        raise CommandError(f"{exc.code}: {exc.message}") from None
+    except LibraryError as exc:
+        for problem in exc.problems:
+            print(f"{problem.location}: {problem.message}", file=sys.stderr)
+        raise CommandError(f"{exc.code}: {exc.message}") from None
+    except OSError as exc:
+        raise CommandError(f"cannot write in {args.data_dir}: {exc.strerror or exc}") from None
+    note = f" (a variant of {saved.derived_from}: a shipped battle is never overwritten)" if saved.variant else ""
+    print(f"{saved.ref}{note}")
     return 0

@@ -50,6 +50,11 @@ def add_arguments(parser) -> None:
         help="with --ack-replicas: wait until the replicas have the events in their append-only file (WAITAOF)",
     )
     parser.add_argument(
+        "--allow-uploads",
+        action="store_true",
+        help="let anyone save scenarios (the editor's save and upload) in DATA_DIR/scenarios; off by default",
+    )
+    parser.add_argument(
         "--log-level",
         default="INFO",
         type=str.upper,
@@ -100,6 +105,8 @@ async def _serve(args, url: str) -> int:
         unsafe_redis=args.unsafe_redis,
         ack_replicas=args.ack_replicas,
         ack_replicas_aof=args.ack_replicas_aof,
+        scenarios_dir=args.data_dir / "scenarios",
+        allow_uploads=args.allow_uploads,
     )
     runner = web.AppRunner(make_app(config), handle_signals=False, access_log=None)
     await runner.setup()

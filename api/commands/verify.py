@@ -8,7 +8,7 @@ import asyncio
 import sys
 from pathlib import Path
 
-from api.commands._store import add_store_arguments, is_file, read_log_file, store_url, where
+from api.commands._store import add_store_arguments, games_for, is_file, read_log_file, store_url, where
 
 NAME = "verify"
 HELP = "Check a game: its hash chain, the state digest of every event, and every die roll once its seed is revealed."
@@ -30,10 +30,10 @@ def run(args) -> int:
 
     if is_file(args.game):
         envelopes = read_log_file(Path(args.game), whole=False)
-        report = verify(export.game_id_of(envelopes), envelopes)
+        report = verify(export.game_id_of(envelopes), envelopes, games_for(args, envelopes, Path(args.game)))
     else:
         with store_url(args, own=False) as url:
-            report = asyncio.run(_verify_stored(url, args.key_prefix, args.game, where(args)))
+            report = asyncio.run(_verify_stored(url, args.key_prefix, args.game, where(args), args))
     if args.json:
         sys.stdout.write(msgspec.json.encode(report).decode() + "\n")
     else:
@@ -41,7 +41,7 @@ def run(args) -> int:
     return 0 if report.ok else 1
 
 
-async def _verify_stored(url: str, prefix: str, game_id: str, place: str):
+async def _verify_stored(url: str, prefix: str, game_id: str, place: str, args):
     from eventstore.errors import EventStoreError
     from eventstore.store import RedisEventStore
     from replay.verify import Report, verify
@@ -55,7 +55,7 @@ async def _verify_stored(url: str, prefix: str, game_id: str, place: str):
             return Report(game_id=game_id, problems=[str(exc)])
         if not envelopes:
             return Report(game_id=game_id, problems=[f"no game {game_id!r} in {place}"])
-        return verify(game_id, envelopes)
+        return verify(game_id, envelopes, games_for(args, envelopes))
     finally:
         await store.aclose()
 

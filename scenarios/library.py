@@ -1,0 +1,263 @@
+"""Saved scenarios: one-file documents (scenarios/document.py) kept in a server's data directory under
+their name and content hash, beside the battles that ship with the package.
+
+    ROOT/NAME/HASH.json   every version saved under NAME (HASH: ``replay.records.scenario_hash``)
+    ROOT/NAME/HEAD        the hash of its latest version
+
+A scenario is named by a reference: a shipped battle's id (``chattanooga``), a saved name (its latest
+version) or ``NAME@HASH`` (exactly that version: a game records this, so it always replays on the
+scenario it was created on). A shipped battle is never overwritten: a document named like one is saved
+as a variant, ``NAME-HASH8``, deriving from it. A name is 1-64 of a-z 0-9 - _ (never a path).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import threading
+from pathlib import Path
+
+import msgspec
+
+from replay.records import scenario_hash
+from rules.core.scenario import Scenario
+from scenarios import document as doc
+from scenarios import loader
+from scenarios.source import Problem, ScenarioError
+
+NAME = re.compile(r"[a-z0-9][a-z0-9_-]{0,63}")
+HASH = re.compile(r"[0-9a-f]{64}")
+#: The versions a library keeps in all (every name): an upload past it is refused.
+MAX_SAVED = 500
+
+
+class LibraryError(ValueError):
+    """A scenario refused: ``code`` (``malformed``, ``too_large``, ``bad_name``, ``invalid``, ``full``,
+    ``not_found``, ``read_only``), a sentence, and for ``invalid`` the validator's problems."""
+
+    def __init__(self, code: str, message: str, problems: list[Problem] | None = None) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+        self.problems = list(problems or [])
+
+
+class Saved(msgspec.Struct, frozen=True, kw_only=True):
+    """A saved version: its name, content hash, reference (``NAME@HASH``), title and origin."""
+
+    name: str
+    hash: str
+    ref: str
+    title: str
+    derived_from: str | None = None
+    variant: bool = False  # named like a shipped battle, so saved under another name
+
+
+def check_name(name: str) -> str:
+    """``name`` when it is a name a scenario may be saved under; LibraryError ``bad_name`` otherwise."""
+    if not isinstance(name, str) or not NAME.fullmatch(name):
+        shown = name if len(str(name)) <= 80 else str(name)[:80] + "..."
+        why = " (a name is never a path)" if any(c in str(name) for c in "/\\.") else ""
+        raise LibraryError("bad_name", f"{shown!r} is not a scenario name: 1 to 64 of a-z 0-9 - _, starting with a letter or digit{why}")
+    return name
+
+
+def shipped_names() -> set[str]:
+    """The ids and folder names of the battles and templates that ship with the package."""
+    names = {i for i, _ in loader.list_scenarios()} | {t[0] for t in loader.list_templates()}
+    return names | {f.name for f in loader.scenario_folders() + loader.template_folders()}
+
+
+def problems_text(problems: list[Problem], most: int = 3) -> str:
+    shown = "; ".join(f"{p.location}: {p.message}" for p in problems[:most])
+    return shown + (f" (and {len(problems) - most} more)" if len(problems) > most else "")
+
+
+def built(document: doc.Document) -> tuple[Scenario, str]:
+    """The scenario of a document and its content hash; LibraryError ``invalid`` with every problem."""
+    files = doc.files_of(document)
+    problems = doc.check(document)
+    if problems:
+        raise LibraryError("invalid", f"the scenario has {len(problems)} problem(s): {problems_text(problems)}", problems)
+    scenario = loader.build(files)
+    return scenario, scenario_hash(scenario)
+
+
+class Library:
+    """The saved scenarios under ``root`` (None: shipped battles only), and documents held in memory
+    (``hold``: the scenario an exported game carries)."""
+
+    def __init__(self, root: Path | None, max_saved: int = MAX_SAVED) -> None:
+        self.root = Path(root) if root is not None else None
+        self.max_saved = max_saved
+        self._held: dict[str, doc.Document] = {}
+        self._built: dict[str, Scenario] = {}
+        self._lock = threading.Lock()
+
+    # -- references -------------------------------------------------------------------------------
+    def _split(self, ref: str) -> tuple[str, str | None]:
+        name, _, digest = ref.partition("@")
+        check_name(name)
+        if digest and not HASH.fullmatch(digest):
+            raise LibraryError("bad_name", f"{ref!r}: after @ comes a content hash, 64 hex digits")
+        return name, digest or None
+
+    def _head(self, name: str) -> str | None:
+        if self.root is None:
+            return None
+        try:
+            digest = (self.root / name / "HEAD").read_text().strip()
+        except OSError:
+            return None
+        return digest if HASH.fullmatch(digest) else None
+
+    def pin(self, ref: str) -> str:
+        """The reference a game records: a shipped id as it is, a saved name as ``NAME@HASH``."""
+        if "@" in ref or ref in shipped_names():
+            return ref
+        name, _ = self._split(ref)
+        digest = self._head(name)
+        return f"{name}@{digest}" if digest else ref
+
+    def is_saved(self, ref: str) -> bool:
+        return "@" in ref or (ref not in shipped_names() and NAME.fullmatch(ref) is not None and self._head(ref) is not None)
+
+    def document(self, ref: str) -> doc.Document:
+        """The document of a saved scenario (LibraryError ``not_found``)."""
+        name, digest = self._split(ref)
+        digest = digest or self._head(name)
+        key = f"{name}@{digest}"
+        with self._lock:
+            held = self._held.get(key)
+        if held is not None:
+            return held
+        if digest is None or self.root is None:
+            raise LibraryError("not_found", f"no saved scenario {ref!r}")
+        try:
+            data = (self.root / name / f"{digest}.json").read_bytes()
+        except OSError:
+            raise LibraryError("not_found", f"no saved scenario {ref!r}") from None
+        return doc.decode(data, "x.json")
+
+    def load(self, ref: str) -> Scenario:
+        """The scenario a reference names (shipped or saved); ScenarioError when there is none or it
+        does not validate (so a GameCache may use this as its loader)."""
+        if "@" not in ref and (self.root is None or ref in shipped_names() or not NAME.fullmatch(ref)):
+            return loader.load(ref)
+        try:
+            pinned = self.pin(ref)
+            with self._lock:
+                found = self._built.get(pinned)
+            if found is not None:
+                return found
+            scenario, digest = built(self.document(pinned))
+        except (LibraryError, doc.DocumentError) as exc:
+            raise ScenarioError([Problem(ref, None, "scenario", exc.message)]) from None
+        if "@" in pinned and not pinned.endswith("@" + digest):
+            raise ScenarioError([Problem(ref, None, "scenario", f"its content hash is {digest}, not the one its name gives")])
+        with self._lock:
+            self._built[pinned] = scenario
+        return scenario
+
+    def hold(self, document: doc.Document) -> str:
+        """Keep ``document`` in memory (not saved) and return its reference ``NAME@HASH``."""
+        _, digest = built(document)
+        ref = f"{check_name(document.name)}@{digest}"
+        with self._lock:
+            self._held[ref] = document
+        return ref
+
+    # -- saving -----------------------------------------------------------------------------------
+    def save(self, document: doc.Document, name: str | None = None) -> Saved:
+        """Validate and save ``document`` (under ``name`` when given); a shipped battle's name is saved
+        as a variant. LibraryError naming the problem otherwise."""
+        if self.root is None:
+            raise LibraryError("read_only", "this server keeps no saved scenarios")
+        name = check_name(name if name is not None else document.name)
+        _, digest = built(document)
+        derived, variant = document.derived_from, False
+        if name in shipped_names():
+            derived, variant = derived or name, True
+            name = f"{name[:55]}-{digest[:8]}"
+        if derived is not None and not NAME.fullmatch(derived.partition("@")[0]):
+            raise LibraryError("bad_name", "derived_from must name a scenario (a shipped id or NAME@HASH)")
+        scenario = dict(document.scenario)
+        scenario["id"] = name
+        stored = msgspec.structs.replace(document, name=name, derived_from=derived, scenario=scenario)
+        _, digest = built(stored)  # the id is part of the content
+        folder = self.root / name
+        path = folder / f"{digest}.json"
+        if not path.exists():
+            if self.count() >= self.max_saved:
+                raise LibraryError("full", f"this server keeps at most {self.max_saved} saved scenarios")
+            folder.mkdir(parents=True, exist_ok=True)
+            _write(path, doc.encode(stored))
+        _write(folder / "HEAD", digest.encode() + b"\n")
+        return Saved(name=name, hash=digest, ref=f"{name}@{digest}", title=str(scenario.get("name", name)),
+                     derived_from=derived, variant=variant)
+
+    def keep(self, document: doc.Document) -> str:
+        """Store ``document`` exactly as it is (a game's scenario, imported with the game: its name and
+        content are what the game recorded), leaving the name's latest version as it was unless it has
+        none. Its reference ``NAME@HASH``."""
+        if self.root is None:
+            raise LibraryError("read_only", "this server keeps no saved scenarios")
+        name = check_name(document.name)
+        if name in shipped_names():
+            raise LibraryError("bad_name", f"{name!r} is a shipped battle's name")
+        _, digest = built(document)
+        folder = self.root / name
+        path = folder / f"{digest}.json"
+        if not path.exists():
+            if self.count() >= self.max_saved:
+                raise LibraryError("full", f"this server keeps at most {self.max_saved} saved scenarios")
+            folder.mkdir(parents=True, exist_ok=True)
+            _write(path, doc.encode(document))
+        if self._head(name) is None:
+            _write(folder / "HEAD", digest.encode() + b"\n")
+        return f"{name}@{digest}"
+
+    def count(self) -> int:
+        if self.root is None or not self.root.is_dir():
+            return 0
+        return sum(1 for _ in self.root.glob("*/*.json"))
+
+    def saved(self) -> list[Saved]:
+        """The latest version of every saved name, by name."""
+        out = []
+        if self.root is None or not self.root.is_dir():
+            return out
+        for folder in sorted(self.root.iterdir()):
+            digest = self._head(folder.name) if NAME.fullmatch(folder.name) else None
+            if digest is None:
+                continue
+            try:
+                d = self.document(f"{folder.name}@{digest}")
+            except (LibraryError, doc.DocumentError):
+                continue
+            out.append(Saved(name=folder.name, hash=digest, ref=f"{folder.name}@{digest}",
+                             title=str(d.scenario.get("name", folder.name)), derived_from=d.derived_from))
+        return out
+
+
+def _write(path: Path, data: bytes) -> None:
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    tmp.write_bytes(data)
+    os.replace(tmp, path)
+
+
+def export(ref: str, library: Library | None = None) -> doc.Document:
+    """The one-file document of a shipped battle (named by its id) or a saved scenario."""
+    library = library or Library(None)
+    if library.root is not None and library.is_saved(ref) or "@" in ref:
+        return library.document(ref)
+    try:
+        folder = loader.folder_of(ref)
+    except ScenarioError as exc:
+        raise LibraryError("not_found", problems_text(exc.problems)) from None
+    data = loader.Files(folder).scenario.data or {}
+    scenario_id = data.get("id", folder.name)
+    try:
+        return doc.from_folder(folder, name=scenario_id, derived_from=None)
+    except ScenarioError as exc:
+        raise LibraryError("invalid", problems_text(exc.problems), exc.problems) from None
