@@ -15,7 +15,7 @@ from rules.core.components import battle
 from rules.core.errors import RuleViolation
 from rules.core.hexes import hexside
 from rules.core.ruleset import Ruleset
-from rules.core.scenario import Scenario, Unit
+from rules.core.scenario import SIDES, Scenario, Unit
 
 
 class Game:
@@ -35,6 +35,10 @@ class Game:
         self.grid = m.grid
         self.terrain: dict[str, str] = dict(m.hexes)
         self.units: dict[str, Unit] = {u.id: u for u in scenario.units}
+        # each side's unit ids, for the questions asked of one side's units (5.12, 5.32)
+        self.side_units: dict[str, tuple[str, ...]] = {
+            s: tuple(u.id for u in scenario.units if u.side == s) for s in SIDES
+        }
         self.gunboats = frozenset(u.id for u in scenario.units if u.type == gunboats.GUNBOAT)  # revised 9.6
         # The battle's exclusive rules under this rule set (rules/core/components; raises BattleError).
         self.battle: battle.Battle = battle.decode(

@@ -21,7 +21,9 @@ the same rules, step by step:
 from __future__ import annotations
 
 import heapq
+from collections import Counter
 from collections.abc import Callable
+from operator import countOf
 
 from rules.core.arith import movement_points
 from rules.core.commands import MoveUnit
@@ -29,6 +31,7 @@ from rules.core.errors import RuleViolation
 from rules.core.events import Event, MovementDieRolled, UnitMoved
 from rules.core.gunboats import GUNBOAT
 from rules.core.handlers import Dice, apply
+from rules.core.scenario import other_side
 from rules.core.state import MOVEMENT, State
 from rules.procedures.night import zoc_rules
 from rules.procedures.sequence import night_turn
@@ -395,19 +398,17 @@ def kept_ends(memo: dict) -> Callable[[State, str], list[str]]:
 def within_limit_after(state: State, unit: str, dest: str) -> bool:
     """5.32: once ``unit`` is in ``dest``, ``dest`` and every hex of its side are within the stacking
     limit (then no dead end can follow; ``state`` is the state before the move)."""
-    units = state.game.units
-    side = units[unit].side
+    game = state.game
+    side = game.units[unit].side
     n = stacking.limit(state)
-    here: dict[str, int] = {dest: 1}
-    total = 1
-    for u, h in state.positions.items():
-        if u == unit:
-            continue
-        if h == dest:
-            total += 1
-        if units[u].side == side:
-            here[h] = here.get(h, 0) + 1
-    return total <= n and max(here.values()) <= n
+    where = state.positions.get
+    here = Counter(map(where, game.side_units[side]))  # the side's units by hex (None: off the map)
+    here[where(unit)] -= 1
+    here[dest] += 1
+    del here[None]
+    if max(here.values()) > n:
+        return False
+    return here[dest] + countOf(map(where, game.side_units[other_side(side)]), dest) <= n
 
 
 def check_no_dead_end(after: State, unit: str, cache: dict | None = None) -> None:

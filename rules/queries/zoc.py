@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from rules.core.gunboats import GUNBOAT
-from rules.core.scenario import Side
+from rules.core.scenario import Side, other_side
 from rules.core.state import State, kept
 from rules.queries.trenches import trench_facings, zoc_blocked
 
@@ -46,8 +46,9 @@ def _enemy_controlled(state: State, side: Side) -> set[str]:
 
 def enemy_occupied(state: State, side: Side) -> set[str]:
     """Hexes holding a unit of the other side (5.12)."""
-    units = state.game.units
-    return {h for u, h in state.positions.items() if units[u].side != side}
+    out = set(map(state.positions.get, state.game.side_units[other_side(side)]))
+    out.discard(None)  # the units not on the map
+    return out
 
 
 def in_enemy_zone_of_control(state: State, unit: str) -> bool:
