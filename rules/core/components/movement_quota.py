@@ -5,6 +5,8 @@ Antietam 20.1: ``first_turn_units`` on Game-Turn One ("He may move only fifteen 
 One"); ``lifted_by_enemy_crossing`` (hexside features, ["creek"]): "All movement restrictions are
 permanently removed ... in the Union Player-Turn following the movement of any Confederate unit across
 a creek hex side" (rules/procedures/restrictions.py records the crossing: ``state.released``).
+Hooker and Lee 19.12: ``reinforcements_exempt`` (true): "Union Reinforcements arriving on Game-Turns Four
+and Five are not subject to or affected by this restriction at any time during the game".
 Fredericksburg 19.0: ``lifted_by_enemy_occupying`` (hexes, ["0206"]): "This restriction is lifted if a
 Confederates unit occupies Burnside's headquarters (hex 0206), either due to movement, or retreat or
 advance" (occupation, 21.21; lifted for good at once, the same ``state.released``).
@@ -42,6 +44,7 @@ class MovementQuota(Component, frozen=True):
     bonus_units: Count = 0
     bonus_hex: HexNumber | None = None
     reinforcements_exempt_before_turn: Count = 0
+    reinforcements_exempt: bool = False
     first_turn_units: Count | None = None
     lifted_by_enemy_crossing: list[str] = []
     lifted_by_enemy_occupying: list[HexNumber] = []
@@ -55,6 +58,8 @@ class MovementQuota(Component, frozen=True):
         """17.11, 17.12: does moving this unit use one of its side's quota?"""
         u = state.game.units[unit]
         if u.side != self.side:
+            return False
+        if u.arrives is not None and self.reinforcements_exempt:  # Hooker and Lee 19.12: "at any time"
             return False
         return not (u.arrives is not None and state.turn < self.reinforcements_exempt_before_turn)
 
