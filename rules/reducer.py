@@ -95,7 +95,13 @@ def decide(state: State, command: Command, dice: Dice | None = None) -> list[Eve
     if handler is None:
         tag = type(command).__struct_config__.tag
         raise game.violation("sequence", f"the {game.ruleset.name} rules have no {tag!r} command")
-    events = handler(state, command, dice)
+    rolled: list[Event] = []
+    for roll in handlers.phase_rolls:  # the game's first phase: its rolls before its first command
+        rolled.extend(roll(state if not rolled else fold(state, rolled), dice))
+    if rolled:
+        events = [*rolled, *handler(fold(state, rolled), command, dice)]
+    else:
+        events = handler(state, command, dice)
     if handlers.after_command:  # what follows from any command's events (victory points, 20.11)
         after = fold(state, events)  # one scratch state for every hook, kept up to date
         for hook in handlers.after_command:

@@ -221,4 +221,5 @@ def build_unit(u: dict) -> Unit:
         arrives=u.get("arrives"),
         entry=list(u.get("entry", [])),
         movement_allowance=u.get("movement_allowance"),
+        group=u.get("group"),
     )

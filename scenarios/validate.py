@@ -25,7 +25,7 @@ SCENARIO_KEYS = {
 OPTION_KEYS = {"title", "case", "units", "replaces", "exclusive"}
 CRT_RESULTS = ("Ae", "Ar", "Dr", "De", "Ex")  # 7.6
 MAP_KEYS = {"lower_columns", "columns", "rows", "lower_columns_rows", "column_rows", "hexes", "hexsides", "road", "trail", "areas", "levels"}
-UNIT_KEYS = {"id", "side", "type", "strength", "designation", "hex", "arrives", "entry", "movement_allowance"}
+UNIT_KEYS = {"id", "side", "type", "strength", "designation", "hex", "arrives", "entry", "movement_allowance", "group"}
 HEXSIDE_KEYS = {"features", "barbed", "high"}
 PATHS = {"road": terrain.ROAD, "trail": terrain.TRAIL}  # 5.22, 5.23
 IMPASSABLE = {
@@ -44,7 +44,7 @@ def check(files: Files) -> list[Problem]:
     turns = _check_scenario(files.scenario, out)
     board = _check_map(files.map, out)
     _check_map_changes(files, out)
-    units = _check_oob(files.oob, board, turns, out, _gunboat_setting(files.scenario), _interior_entry(files.scenario))
+    units = _check_oob(files.oob, board, turns, out, _gunboat_setting(files.scenario), _interior_entry(files.scenario), _table_groups(files.scenario))
     if board is not None:
         _check_exclusive(files.scenario, board, units, out)
     return out
@@ -435,6 +435,20 @@ def _gunboat_setting(src: Source) -> tuple[bool, frozenset[str]]:
     return "classic" not in rulesets, frozenset(h for h in extra if isinstance(h, str))
 
 
+def _table_groups(src: Source) -> frozenset[str] | None:
+    """The groups the Reinforcement Table names (``[exclusive.reinforcement_table] table``, Savage's
+    Station 17.2: "A/a" is group A at entry point a); None when the table does not decode (its own
+    problem is reported with the block)."""
+    block = (src.data or {}).get("exclusive", {}).get("reinforcement_table")
+    if not isinstance(block, dict):
+        return frozenset()
+    try:
+        rows = block.get("table") or []
+        return frozenset(c.split("/")[0] for row in rows for c in row if isinstance(c, str) and not c.startswith("-"))
+    except (AttributeError, TypeError):
+        return None
+
+
 def _interior_entry(src: Source) -> frozenset[str]:
     """The entry hexes inside the map that the charts name (``[exclusive.reinforcements] interior_entry``:
     Road to Richmond 17.31, the Union corps that arrive in their lines at 0410 and 0412-0419)."""
@@ -467,6 +481,7 @@ def _check_oob(
     out: list[Problem],
     gunboats: tuple[bool, frozenset[str]] = (False, frozenset()),
     interior_entry: frozenset[str] = frozenset(),
+    table_groups: frozenset[str] | None = frozenset(),
 ) -> dict[str, dict]:
     """The order of battle (14.1, 14.2, 15.21): unique ids, known sides and types, each unit either on
     a hex it may occupy or arriving at entry hexes on the map edge; no more than two units in a hex
@@ -518,7 +533,16 @@ def _check_oob(
         if "movement_allowance" in u and not _positive_int(u["movement_allowance"]):
             problem("movement_allowance must be a whole number of Movement Points", key="movement_allowance")
         has_hex, arrives = "hex" in u, u.get("arrives")
-        if has_hex == (arrives is not None):
+        if "group" in u:  # Savage's Station 17.1: brought by the Reinforcement Table
+            group = u["group"]
+            if has_hex or arrives is not None or "entry" in u:
+                problem("a unit of a group of the Reinforcement Table (17.1) has no hex, arrives or entry: the table's roll gives them", key="group")
+                ok = False
+            elif not isinstance(group, str) or (table_groups is not None and group not in table_groups):
+                known = ", ".join(sorted(table_groups or ())) or "none: the scenario has no [exclusive.reinforcement_table]"
+                problem(f"group {group!r} is not a group of the Reinforcement Table (its groups: {known})", key="group")
+                ok = False
+        elif has_hex == (arrives is not None):
             problem("needs either hex (deployed at start) or arrives and entry (a reinforcement), not both")
             ok = False
         elif has_hex:

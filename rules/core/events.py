@@ -276,6 +276,34 @@ class MovementDieRolled(Event, frozen=True, tag="movement_die_rolled"):
     case: str
 
 
+class ReinforcementTableRolled(Event, frozen=True, tag="reinforcement_table_rolled"):
+    """Savage's Station 17.1: the die rolled at the beginning of ``side``'s Movement Phase of Game-Turn
+    ``turn`` on the Reinforcement Table (17.2): ``group`` and ``entry`` as the table reads ("" for "-");
+    ``enters``: the group is brought (false when the table gives none or the group has entered before:
+    "considered to be no Reinforcements for the Game-Turn")."""
+
+    side: Side
+    turn: int
+    roll: int
+    group: str
+    entry: str
+    enters: bool
+    case: str
+
+
+class MovementQuotaRolled(Event, frozen=True, tag="movement_quota_rolled"):
+    """Savage's Station 18.1, 18.2: the die rolled at the beginning of ``side``'s Movement Phase of
+    Game-Turn ``turn`` on the Command Table: ``roll`` plus ``modifier`` (one for each two groups of enemy
+    reinforcements entered) gives ``units``, how many units the side may move this phase."""
+
+    side: Side
+    turn: int
+    roll: int
+    modifier: int
+    units: int
+    case: str
+
+
 class MovementRestrictionsLifted(Event, frozen=True, tag="movement_restrictions_lifted"):
     """Antietam 20.1: ``unit`` of the other side moved across the ``hexside`` ("0612|0613"), a creek:
     ``side``'s movement restrictions are removed for good from its next Player-Turn. Fredericksburg
@@ -366,6 +394,8 @@ EVENT_TYPES: tuple[type[Event], ...] = (
     MovementRestrictionsLifted,
     MovementDieRolled,
     ImmobilityReleased,
+    ReinforcementTableRolled,
+    MovementQuotaRolled,
 )
 
 AnyEvent = Union[EVENT_TYPES]  # noqa: UP007 - a declared tuple of types

@@ -16,6 +16,9 @@ importing a module: the reducer and the sequence of play read the table of the r
   (reinforcements lost 15.12); ``start_of_phase``: right after ``PhaseBegan`` (11.31);
   ``end_of_game_turn``: in the Interphase (11.4); ``end_of_game``: before ``GameEnded`` (20.12).
   Each is called with a scratch state that has the events decided so far applied.
+- ``phase_rolls``: die rolls made at the beginning of a phase (Savage's Station 17.1, 18.1), each
+  ``roll(state, dice) -> events`` ([] when none is due): as ``EndPhase`` begins the next phase, and
+  before the first command of the game's first phase (no command begins it).
 - ``automatic``: pending decision type -> the events that make it when its player has no choice,
   or None.
 - ``movement_restrictions``: who may not start a move, beyond the standard rules (night 17.2,
@@ -44,6 +47,7 @@ Hook = Callable[["State"], "list[Event]"]
 Check = Callable[["State"], None]
 Automatic = Callable[["State", Any], "list[Event] | None"]
 Restriction = Callable[["State", str], "RuleViolation | None"]
+PhaseRoll = Callable[["State", "Dice | None"], "list[Event]"]
 
 
 @dataclass(frozen=True)
@@ -57,6 +61,7 @@ class Handlers:
     start_of_phase: tuple[Hook, ...] = ()
     end_of_game_turn: tuple[Hook, ...] = ()
     end_of_game: tuple[Hook, ...] = ()
+    phase_rolls: tuple[PhaseRoll, ...] = ()
     automatic: Mapping[type, Automatic] = field(default_factory=dict)
     movement_restrictions: tuple[Restriction, ...] = ()
 

@@ -56,7 +56,9 @@ class Map(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
 class Unit(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     """One counter. ``id`` is stable and unique; ``designation`` is what the counter prints and may
     repeat (there are two 1/2/XIV). ``hex`` is the set-up hex, or None for a reinforcement, which
-    ``arrives`` on that Game-Turn at one of its ``entry`` hexes."""
+    ``arrives`` on that Game-Turn at one of its ``entry`` hexes; or, with ``group`` (Savage's Station
+    17.1), a reinforcement of the group that the battle's Reinforcement Table brings, when and where the
+    table's roll says (no ``hex``, ``arrives`` nor ``entry``)."""
 
     id: str
     side: Side
@@ -67,6 +69,7 @@ class Unit(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     arrives: int | None = None
     entry: list[str] = []
     movement_allowance: int | None = None  # None: the rule set's allowance for the unit type
+    group: str | None = None  # Savage's Station 17.1: a group of the Reinforcement Table
 
 
 class CombatResultsTable(msgspec.Struct, frozen=True, forbid_unknown_fields=True):

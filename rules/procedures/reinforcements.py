@@ -42,7 +42,7 @@ class StandardEntry:
     may_enter_enemy_zoc = False  # 15.12
 
     def entry_hexes(self, state: State, unit: str) -> list[str]:
-        return list(state.game.units[unit].entry)  # 15.11
+        return chart_entry(state, unit)  # 15.11
 
     def entry_cost(self, state: State, unit: str, hex_: str) -> int | None:
         game = state.game
@@ -53,13 +53,26 @@ def lost_if_not_entered(state: State) -> bool:
     return state.game.battle.reinforcements.lost_if_not_entered  # 15.12
 
 
+def chart_entry(state: State, unit: str) -> list[str]:
+    """15.11: the entry hexes the chart gives ``unit``; Savage's Station 17.1: for a unit of a group of
+    the Reinforcement Table, the hexes of the entry point its roll gave."""
+    u = state.game.units[unit]
+    table = state.game.battle.reinforcement_table
+    if u.group is not None and table is not None:
+        return table.entry_hexes(state, u.group)
+    return list(u.entry)
+
+
 def waiting(state: State, side: str | None = None) -> list[str]:
-    """Reinforcements not yet on the map and not eliminated, in scenario order."""
+    """Reinforcements not yet on the map and not eliminated, in scenario order (Savage's Station 17.1:
+    a group's units once the Reinforcement Table has brought it)."""
     gone = set(state.eliminated)
+    table = state.game.battle.reinforcement_table
+    brought = table.brought(state) if table is not None else {}
     return [
         u.id
         for u in state.game.scenario.units
-        if u.arrives is not None
+        if (u.arrives is not None or (u.group is not None and u.group in brought))
         and u.id not in state.positions
         and u.id not in gone
         and not has_exited(state, u.id)  # Chickamauga 18.3: an exited unit never returns
@@ -69,8 +82,13 @@ def waiting(state: State, side: str | None = None) -> list[str]:
 
 def arrival_turn(state: State, unit: str) -> int | None:
     """The Game-Turn from which ``unit`` may enter: its chart's (15.11), or earlier after Road to
-    Richmond's activation of early reinforcements (17.5)."""
-    arrives = state.game.units[unit].arrives
+    Richmond's activation of early reinforcements (17.5); Savage's Station 17.1: the Game-Turn the
+    Reinforcement Table brought its group (None: not brought)."""
+    u = state.game.units[unit]
+    table = state.game.battle.reinforcement_table
+    if u.group is not None and table is not None:
+        return table.arrival(state, u.group)
+    arrives = u.arrives
     early = state.game.battle.early_arrival
     if arrives is None or early is None:
         return arrives

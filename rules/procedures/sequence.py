@@ -121,6 +121,8 @@ def decide_end_phase(state: State, command: EndPhase, dice: Dice | None) -> list
     emit([PhaseBegan(turn=turn, side=side, phase=phase)])
     for hook in hooks.start_of_phase:
         emit(hook(scratch))
+    for roll in hooks.phase_rolls:  # Savage's Station 17.1, 18.1: "At the beginning of each ... Movement Phase"
+        emit(roll(scratch, dice))
     return events
 
 

@@ -74,19 +74,53 @@ def due(state: State) -> list[VictoryPointsAwarded]:
     return out
 
 
+def occupies(state: State, event: Event | None, o) -> bool:
+    """Savage's Station 19.13: after ``event`` (applied to ``state``), has a unit of ``o.side`` been in
+    ``o.hex``: it stands there, or the event's path (a move, retreat, advance, entry) went through it."""
+    game = state.game
+    path = getattr(event, "path", None)
+    if path and o.hex in path and game.units[event.unit].side == o.side:
+        return True
+    return any(h == o.hex and game.units[u].side == o.side for u, h in state.positions.items())
+
+
+def first_occupations(state: State, events: list[Event]) -> list[VictoryPointsAwarded]:
+    """Savage's Station 19.11 ii): the first occurrences of a side's occupying a hex (19.13: a unit of
+    the side in it, after any of ``events``, applied one by one from ``state``), each scored by the
+    Game-Turn it happened on; once per side and hex."""
+    p = params(state)
+    if not p or not p.first_occupation:
+        return []
+    game = state.game
+    todo = [o for o in p.first_occupation if f"first_occupation:{o.key}" not in state.scored]
+    if not todo:
+        return []
+    out: list[VictoryPointsAwarded] = []
+    scratch = state.copy()
+    for event in [None, *events]:
+        if event is not None:
+            apply(scratch, event)
+        for o in list(todo):
+            if occupies(scratch, event, o):
+                out.append(VictoryPointsAwarded(side=o.side, points=o.points_on(scratch.turn), kind="first_occupation", subject=o.key, case=game.case("victory")))
+                todo.remove(o)
+    return out
+
+
 def award_during_play(state: State, events: list[Event], after: State) -> list[Event]:
-    """20.11: award what a command's events earned (an elimination, a first control); ``after`` is
-    the state after them."""
+    """20.11: award what a command's events earned (an elimination, a first control, Savage's Station
+    19.11 ii) a first occupation); ``after`` is the state after them."""
     if not params(state) or not events or isinstance(events[-1], GameEnded):
         return []
+    occupied = first_occupations(state, events)
     if not any(isinstance(e, UnitEliminated | ReinforcementLost) or hasattr(e, "path") for e in events):
-        return []
-    return list(due(after))
+        return list(occupied)
+    return [*due(after), *occupied]
 
 
 def apply_awarded(state: State, event: VictoryPointsAwarded) -> None:
     state.vp[event.side] = state.vp.get(event.side, 0) + event.points
-    if event.kind in ("eliminated", "first_control", "early_arrival"):  # Road to Richmond 17.4: its Game-Turn
+    if event.kind in ("eliminated", "first_control", "early_arrival", "first_occupation"):  # Road to Richmond 17.4: its Game-Turn
         state.scored.add(f"{event.kind}:{event.subject}")
 
 
@@ -255,6 +289,15 @@ def recount(start: State, events: Iterable[Event]) -> dict[str, int]:
     exits = game.battle.exits
     excess = exits.excess_exited if exits is not None else None
     left: dict[str, int] = {s: 0 for s in SIDES}  # Cemetery Hill 20.3: units exited so far, by side
+    occupations = list(p.first_occupation) if p else []  # Savage's Station 19.11 ii)
+
+    def occupied_now(state: State, event: Event | None = None) -> None:
+        for o in list(occupations):
+            if occupies(state, event, o):
+                totals[o.side] += o.points_on(state.turn)
+                occupations.remove(o)
+
+    occupied_now(final)
     for e in events:
         if excess is not None and isinstance(e, PhaseEnded) and e.side == excess.at_end_of and e.phase == phases(final, e.turn)[-1]:
             more = left[excess.side] - left[other_side(excess.side)]
@@ -263,6 +306,8 @@ def recount(start: State, events: Iterable[Event]) -> dict[str, int]:
             for a in occupied_awards(final, e.turn):  # Road to Richmond 22.13, from the position then
                 totals[a.side] += a.points
         apply(final, e)
+        if occupations:
+            occupied_now(final, e)
         if isinstance(e, UnitExited) and exits.may_exit(game.units[e.unit].type):
             left[game.units[e.unit].side] += 1
         if isinstance(e, VictoryPointsAwarded) and e.kind == "early_arrival":

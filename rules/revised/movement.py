@@ -38,7 +38,7 @@ from rules.core.events import (
 from rules.core.scenario import Side
 from rules.core.state import MOVEMENT, State
 from rules.procedures.night import ZocRules, standard_zoc_rules
-from rules.procedures.reinforcements import due, entry_problem, why_may_not_enter
+from rules.procedures.reinforcements import arrival_turn, chart_entry, due, entry_problem, why_may_not_enter
 from rules.procedures.sequence import night_turn
 from rules.queries.zoc import enemy_occupied
 
@@ -177,13 +177,14 @@ class RevisedEntry:
     def entry_hexes(self, state: State, unit: str) -> list[str]:
         game = state.game
         u = game.units[unit]
-        hexes = scheduled_entry(game, unit)
-        if u.arrives is None or state.turn <= u.arrives or unit not in state.blocked:
+        hexes = scheduled_entry(state, unit)
+        arrives = arrival_turn(state, unit)
+        if arrives is None or state.turn <= arrives or unit not in state.blocked:
             return hexes  # 5.0: held back by choice, it enters where it was scheduled to
         instead = game.battle.reinforcements.when_blocked.get(u.side)
         if instead is not None:  # Cemetery Hill 18.1, instead of 5.5
             return next_unblocked(state, u.side, hexes, instead)
-        near = [h for h in _edge_hexes_near(game, u.entry) if h not in hexes]  # 5.5
+        near = [h for h in _edge_hexes_near(game, chart_entry(state, unit)) if h not in hexes]  # 5.5
         if u.type == gunboats.GUNBOAT:
             sea = gunboats.waters(game)
             near = [h for h in near if h in sea]  # 9.62: a gunboat only in its waters
@@ -222,12 +223,12 @@ def blocked_reinforcements(state: State) -> list[Event]:
     blocked = tuple(
         u
         for u in due(state)
-        if game.units[u].arrives == state.turn
+        if arrival_turn(state, u) == state.turn
         and (
-            all(h in barred for h in scheduled_entry(game, u))
+            all(h in barred for h in scheduled_entry(state, u))
             if state.phasing in when_blocked
             else why_may_not_enter(state, u) is not None
-            or all(entry_problem(state, u, h) is not None for h in scheduled_entry(game, u))
+            or all(entry_problem(state, u, h) is not None for h in scheduled_entry(state, u))
         )
     )
     return [ReinforcementsBlocked(units=blocked)] if blocked else []
@@ -267,9 +268,11 @@ def next_unblocked(state: State, side: Side, origins: list[str], instead) -> lis
     return [best[0][1]] if best else []
 
 
-def scheduled_entry(game, unit: str) -> list[str]:
-    """The entry hexes the order of battle schedules ``unit`` to enter at (5.0)."""
-    return [h for h in game.units[unit].entry if h in game.terrain]
+def scheduled_entry(state: State, unit: str) -> list[str]:
+    """The entry hexes the order of battle schedules ``unit`` to enter at (5.0; Savage's Station 17.1:
+    the entry point the Reinforcement Table's roll gave its group)."""
+    game = state.game
+    return [h for h in chart_entry(state, unit) if h in game.terrain]
 
 
 def apply_reinforcements_blocked(state: State, event: ReinforcementsBlocked) -> None:

@@ -41,6 +41,7 @@ from rules.procedures import (
     movement,
     night,
     outcomes,
+    phase_rolls,
     reinforcements,
     restrictions,
     retreat,
@@ -175,6 +176,8 @@ HANDLERS = Handlers(
         ev.MovementRestrictionsLifted: restrictions.apply_lifted,  # Antietam 20.1
         ev.MovementDieRolled: movement.apply_movement_die_rolled,  # Wilderness 20.2
         ev.ImmobilityReleased: restrictions.apply_released,  # Fredericksburg 19.11-19.13
+        ev.ReinforcementTableRolled: phase_rolls.apply_table_rolled,  # Savage's Station 17.1
+        ev.MovementQuotaRolled: phase_rolls.apply_quota_rolled,  # Savage's Station 18.1
     },
     # Chickamauga 19.11; 20.11; Antietam 20.1; Fredericksburg 19.11-19.13
     after_command=(
@@ -193,6 +196,7 @@ HANDLERS = Handlers(
     start_of_phase=(effectiveness.engaged_at_start_of_combat,),  # 11.31
     end_of_game_turn=(effectiveness.recover_at_night, victory.automatic_victory),  # 11.4; Fredericksburg 20.0
     end_of_game=(victory.determine_victory,),  # 20.12
+    phase_rolls=(phase_rolls.roll_at_start,),  # Savage's Station 17.1, 18.1
     automatic={
         PendingLosses: combat.automatic_losses,
         PendingRetreat: retreat.automatic_retreat,

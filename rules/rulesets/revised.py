@@ -245,6 +245,7 @@ HANDLERS = Handlers(
     start_of_phase=(*CLASSIC_HANDLERS.start_of_phase, rcp.combat_phase_begins),  # 12.34, 12.32
     end_of_game_turn=CLASSIC_HANDLERS.end_of_game_turn,
     end_of_game=CLASSIC_HANDLERS.end_of_game,
+    phase_rolls=CLASSIC_HANDLERS.phase_rolls,  # Savage's Station 17.1, 18.1
     automatic={
         **CLASSIC_HANDLERS.automatic,
         PendingBeforeCombat: rcp.automatic_before_combat,

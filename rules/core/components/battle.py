@@ -30,6 +30,7 @@ from rules.core.components.movement_die import MovementDie
 from rules.core.components.movement_quota import MovementQuota
 from rules.core.components.night_movement import NightMovement
 from rules.core.components.player_turns import PlayerTurns
+from rules.core.components.reinforcement_table import ReinforcementTable
 from rules.core.components.reinforcements import Reinforcements
 from rules.core.components.retreat_before_combat import CAVALRY_HIGHEST_ROLL, RetreatBeforeCombat
 from rules.core.components.rifled_artillery import RifledArtillery
@@ -83,6 +84,7 @@ class Battle(Component, frozen=True):
     movement_die: MovementDie | None = None  # Wilderness 20.2 (an optional rule)
     fog: Fog | None = None  # Fredericksburg 18.2
     immobility: Immobility | None = None  # Fredericksburg 19.1
+    reinforcement_table: ReinforcementTable | None = None  # Savage's Station 17.1, 17.2
 
     def components(self) -> list[Component]:
         """The battle's components, those with their defaults included, in the order above."""

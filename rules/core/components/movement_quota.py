@@ -10,6 +10,13 @@ and Five are not subject to or affected by this restriction at any time during t
 Fredericksburg 19.0: ``lifted_by_enemy_occupying`` (hexes, ["0206"]): "This restriction is lifted if a
 Confederates unit occupies Burnside's headquarters (hex 0206), either due to movement, or retreat or
 advance" (occupation, 21.21; lifted for good at once, the same ``state.released``).
+Savage's Station 18.1, 18.2: ``by_die`` (six counts, die rolls 1-6: the Union Command Table, [3, 4, 5,
+6, 7, 8]) instead of ``units``: "At the beginning of each Union Player Movement Phase, the Union Player
+rolls a die and refers to the Union Command Table. The result is the number of units that the Union
+Player may move during the Movement Phase"; ``per_enemy_groups`` (2): "For each two groups of
+Confederate Reinforcements that have entered play, one is added to the Union Player's die roll" (the
+groups the enemy's ``reinforcement_table`` has brought). The roll is ``MovementQuotaRolled``
+(rules/procedures/phase_rolls.py), kept in ``state.scored`` as ``movement_quota_rolled:<turn>:<units>``.
 
     [exclusive.movement_quota]
     side = "union"
@@ -24,6 +31,8 @@ Rulings (docs/RULINGS.md):
   takes it is one of the eleven.
 - 17.12: a reinforcement's entry onto the map is a move; before the exempt Game-Turn it does not
   count, from then on it counts like any other unit.
+- Savage's Station 18.2: a die roll raised above 6 by 18.1's additions reads the table's last row
+  (6: eight units); a group "has entered play" when the Reinforcement Table brings it (17.1).
 """
 
 from __future__ import annotations
@@ -38,9 +47,12 @@ if TYPE_CHECKING:
     from rules.core.state import State
 
 
+ROLLED = "movement_quota_rolled:"
+
+
 class MovementQuota(Component, frozen=True):
     side: Side
-    units: Count
+    units: Count | None = None  # required unless by_die gives the units (Savage's Station 18.2)
     bonus_units: Count = 0
     bonus_hex: HexNumber | None = None
     reinforcements_exempt_before_turn: Count = 0
@@ -48,6 +60,38 @@ class MovementQuota(Component, frozen=True):
     first_turn_units: Count | None = None
     lifted_by_enemy_crossing: list[str] = []
     lifted_by_enemy_occupying: list[HexNumber] = []
+    by_die: list[Count] = []
+    per_enemy_groups: Count = 0
+
+    def __post_init__(self):
+        if self.units is None and not self.by_die:
+            raise ValueError("missing the required key 'units' (or by_die, a die roll's units)")
+        if self.by_die and len(self.by_die) != 6:
+            raise ValueError("by_die gives the units for each die roll, 1 to 6 (Savage's Station 18.2)")
+
+    def to_roll(self, state: State) -> bool:
+        """Savage's Station 18.1: is the Command Table's die still to be rolled in this Game-Turn's
+        Movement Phase of the side (the caller asks in a Movement Phase)?"""
+        return bool(self.by_die) and state.phasing == self.side and self.rolled(state) is None
+
+    def die_modifier(self, state: State) -> int:
+        """18.1: one added for each two groups of enemy reinforcements that have entered play."""
+        table = state.game.battle.reinforcement_table
+        if not self.per_enemy_groups or table is None or table.side == self.side:
+            return 0
+        return len(table.brought(state)) // self.per_enemy_groups
+
+    def by_roll(self, modified: int) -> int:
+        """18.2: the units the Command Table gives for a (modified) die roll; above 6, the last row."""
+        return self.by_die[min(max(modified, 1), 6) - 1]
+
+    def rolled(self, state: State) -> int | None:
+        """18.1: the units this Game-Turn's roll gave, or None before the roll."""
+        prefix = f"{ROLLED}{state.turn}:"
+        for key in state.scored:
+            if key.startswith(prefix):
+                return int(key[len(prefix):])
+        return None
 
     def tracked_hexes(self) -> tuple[str, ...]:
         """17.14, 17.15: the bonus hex's control is tracked; Fredericksburg 19.0: the hexes whose
@@ -71,7 +115,12 @@ class MovementQuota(Component, frozen=True):
         None when the quota does not bind it."""
         if side != self.side or side in state.released:  # Antietam 20.1: removed for good
             return None
-        units = self.first_turn_units if state.turn == 1 and self.first_turn_units is not None else self.units
+        if self.by_die:  # Savage's Station 18.1: the Command Table's roll (before it, no move is made)
+            units = self.rolled(state)
+            if units is None:
+                return None
+        else:
+            units = self.first_turn_units if state.turn == 1 and self.first_turn_units is not None else self.units
         return units + self.bonus_units if self._holds_bonus(state) else units
 
     def used(self, state: State) -> int:

@@ -37,6 +37,17 @@ Road to Richmond 22.1:
   ``after_turn``, each Player scores ``points_each`` for each of ``hexes`` one of his units physically
   occupies (a unit in the hex: not control).
 
+Savage's Station 19.1:
+- ``first_occupation`` [{side, hex, points, from_turn, then}]: 19.11 ii): ``points`` to ``side`` on the
+  first occurrence of its occupying ``hex`` (19.13: a unit of the side in the hex, there or passing
+  through it), ``then`` points instead from Game-Turn ``from_turn`` on ("If during any of Game-Turns One
+  to Three the Confederate Player occupies Savage's Station (hex 2516) he is awarded 25 Victory Points.
+  If during Game-Turn Four onwards ... 15 ... These are single and exclusive awards"): once per side and
+  hex in the game.
+- ``control_of_all`` entries with ``failing`` (a side): 19.12 ii): ``points`` to ``side`` when
+  ``failing`` does not control every one of the hexes at the end ("if the Confederate Player has failed
+  to occupy all of hexes 1835, 3216 and 4716").
+
 Fredericksburg:
 - ``at_start`` {side: points}: 21.35: "The Confederate Player starts the game with four Victory Points
   as a result of a previous exit" (the state's points at the start, ``rules.reducer.new_game``).
@@ -120,14 +131,47 @@ class AllHexes(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     hexes: list[HexNumber]
     points: Count
     side: Side | None = None
+    failing: Side | None = None  # Savage's Station 19.12 ii): to ``side`` when this side does not hold all
+
+    def __post_init__(self):
+        if self.failing is not None and (self.side is None or self.side == self.failing):
+            raise ValueError("with failing, side names the other side, the one that scores")
 
     def held_by(self, control: dict) -> Side | None:
-        """19.1: the side that controls every one of the hexes, if one does and may score them."""
+        """19.1: the side that controls every one of the hexes, if one does and may score them;
+        Savage's Station 19.12 ii): with ``failing``, ``side`` when ``failing`` does not control them all."""
+        if self.failing is not None:
+            return None if all(control.get(h) == self.failing for h in self.hexes) else self.side
         held = {control.get(h) for h in self.hexes}
         if len(held) != 1:
             return None
         (side,) = held
         return side if side is not None and (self.side is None or self.side == side) else None
+
+
+class FirstOccupation(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """Savage's Station 19.11 ii): ``points`` to ``side`` the first time it occupies ``hex`` (19.13: has a
+    unit in it); ``then`` points instead when that first time is on Game-Turn ``from_turn`` or later."""
+
+    side: Side
+    hex: HexNumber
+    points: Count
+    from_turn: Count | None = None
+    then: Count | None = None
+
+    def __post_init__(self):
+        if (self.from_turn is None) != (self.then is None):
+            raise ValueError("from_turn and then go together: the points from that Game-Turn on")
+
+    def points_on(self, turn: int) -> int:
+        """19.11 ii): the award for a first occupation on Game-Turn ``turn``."""
+        if self.from_turn is not None and turn >= self.from_turn:
+            return self.then
+        return self.points
+
+    @property
+    def key(self) -> str:
+        return f"{self.side}:{self.hex}"
 
 
 class AllEliminated(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
@@ -241,6 +285,7 @@ class VictoryPoints(Component, frozen=True):
     occupied_each_turn: list[OccupiedEachTurn] = []
     at_start: dict[Side, Count] = {}
     automatic: AutomaticVictory | None = None
+    first_occupation: list[FirstOccupation] = []
 
     def tracked_hexes(self) -> tuple[str, ...]:
         """17.15, 21.2, Antietam 19.1: the hexes whose control scores."""
@@ -292,5 +337,8 @@ class VictoryPoints(Component, frozen=True):
         return None
 
     def __post_init__(self):
+        keys = [o.key for o in self.first_occupation]
+        if len(keys) != len(set(keys)):
+            raise ValueError("first_occupation: one entry per side and hex (19.11 ii): single and exclusive awards)")
         if self.ratio_of and (len(self.ratio_of) != 2 or self.ratio_of[0] == self.ratio_of[1]):
             raise ValueError("ratio_of names the two sides, the first the one whose points are divided")

@@ -1,0 +1,68 @@
+"""Die rolls a battle makes at the beginning of a side's Movement Phase (Savage's Station 17.1: the
+Confederate Reinforcement Table, ``reinforcement_table``; 18.1: the Union Command Table,
+``movement_quota`` with ``by_die``).
+
+They are rolled as the phase begins (``EndPhase`` of the phase before: rules/procedures/sequence.py
+``decide_end_phase``), and, for the game's very first phase, which no command begins
+(rules/reducer.py ``new_game``), by the first command of that phase, before the command itself is
+decided (rules/reducer.py ``decide``). Either way no command of the phase is decided before its roll.
+"""
+
+from __future__ import annotations
+
+from rules.core.components.movement_quota import ROLLED as QUOTA_ROLLED
+from rules.core.components.reinforcement_table import GROUP, ROLLED
+from rules.core.events import Event, MovementQuotaRolled, ReinforcementTableRolled
+from rules.core.handlers import Dice
+from rules.core.state import MOVEMENT, State
+
+
+def due(state: State) -> bool:
+    """Is a roll of the beginning of this Movement Phase still to be made?"""
+    if state.phase != MOVEMENT or state.game_over:
+        return False
+    battle = state.game.battle
+    table, quota = battle.reinforcement_table, battle.movement_quota
+    return (table is not None and table.to_roll(state)) or (quota is not None and quota.to_roll(state))
+
+
+def roll_at_start(state: State, dice: Dice | None) -> list[Event]:
+    """17.1, 18.1: the rolls due at the beginning of this Movement Phase ([] when none is)."""
+    from rules.procedures.combat import roll
+
+    if not due(state):
+        return []
+    game = state.game
+    out: list[Event] = []
+    table = game.battle.reinforcement_table
+    if table is not None and table.to_roll(state):  # 17.1
+        r = roll(dice, "the Reinforcement Table's die (17.1)")
+        group, entry = table.result(state.turn, r)
+        enters = group is not None and group not in table.brought(state)  # 17.1: "previously entered": none
+        out.append(
+            ReinforcementTableRolled(
+                side=table.side, turn=state.turn, roll=r, group=group or "", entry=entry or "", enters=enters,
+                case=game.case("reinforcement_table"),
+            )
+        )
+    quota = game.battle.movement_quota
+    if quota is not None and quota.to_roll(state):  # 18.1
+        r = roll(dice, "the Command Table's die (18.1)")
+        modifier = quota.die_modifier(state)
+        out.append(
+            MovementQuotaRolled(
+                side=quota.side, turn=state.turn, roll=r, modifier=modifier, units=quota.by_roll(r + modifier),
+                case=game.case("movement_quota"),
+            )
+        )
+    return out
+
+
+def apply_table_rolled(state: State, event: ReinforcementTableRolled) -> None:
+    state.scored.add(f"{ROLLED}{event.turn}")
+    if event.enters:
+        state.scored.add(f"{GROUP}{event.group}:{event.turn}:{event.entry}")
+
+
+def apply_quota_rolled(state: State, event: MovementQuotaRolled) -> None:
+    state.scored.add(f"{QUOTA_ROLLED}{event.turn}:{event.units}")
