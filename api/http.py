@@ -13,7 +13,7 @@ import msgspec
 from aiohttp import web
 
 from api import games as game_service
-from api.app_keys import CONFIG, GAMES, LIVE, OPPONENTS, SEATS, SERVER_VERSION, STORE
+from api.app_keys import CONFIG, GAMES, LIBRARY, LIVE, OPPONENTS, SEATS, SERVER_VERSION, STORE
 from api.protocol import RETRY_AFTER_UNAVAILABLE, ErrorCode
 from eventstore.errors import store_unavailable
 from rules import RULES_VERSION
@@ -154,6 +154,12 @@ async def scenarios(request: web.Request) -> web.Response:
             out.append(listing(request.app[GAMES].scenario(sid)))
         except ScenarioError:
             continue  # a broken scenario is not offered (bluegray scenario validate says why)
+    for saved in request.app[LIBRARY].saved():  # saved from the editor or imported (scenarios/library.py)
+        try:
+            found = listing(request.app[LIBRARY].load(saved.ref))
+        except ScenarioError:
+            continue
+        out.append({**found, "id": saved.name, "saved": True, "derived_from": saved.derived_from})
     return json(out)
 
 
@@ -161,8 +167,8 @@ async def scenario(request: web.Request) -> web.Response:
     from scenarios.describe import as_dict
 
     try:
-        found = request.app[GAMES].scenario(request.match_info["scenario_id"])
-    except ScenarioError:
+        found = request.app[LIBRARY].load(request.match_info["scenario_id"])
+    except (ScenarioError, ValueError):
         return error(404, "not_found", f"no scenario {request.match_info['scenario_id']!r}")
     return json(as_dict(found))
 

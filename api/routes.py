@@ -5,6 +5,7 @@ from __future__ import annotations
 from aiohttp import web
 
 from api import http, replaying, schema, ws
+from api.editor import setup_editor_routes
 from api.webclient import setup_web_client
 
 
@@ -18,6 +19,7 @@ def setup_routes(app: web.Application) -> None:
     app.router.add_post("/api/games/{game_id}/fork", replaying.fork_game)
     app.router.add_get("/games/{game_id}/report", replaying.report_html)  # the report as a page
     app.router.add_get("/api/scenarios", http.scenarios)
+    setup_editor_routes(app)  # before /api/scenarios/{scenario_id}: check, save, documents (api/editor.py)
     app.router.add_get("/api/scenarios/{scenario_id}", http.scenario)
     app.router.add_get("/healthz", http.healthz)
     app.router.add_get("/protocol.schema.json", schema.serve_schema)

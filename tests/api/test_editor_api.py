@@ -1,0 +1,115 @@
+"""The editor's endpoints (api/editor.py): the server's own validator on a document, each problem with
+the hexes it concerns; saving only on a server started to allow uploads, within its limits; saved
+scenarios in the lobby's list and playable; names escaped where a page shows them."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+
+import pytest
+from aiohttp.test_utils import TestClient, TestServer
+from apiharness import SEED_HEX
+
+from api.app import library_games, make_app
+from scenarios import document
+from scenarios.library import Library
+from scenarios.library import export as export_scenario
+
+HOSTILE = "<script>alert(1)</script>"
+
+
+def small(name: str = "small") -> dict:
+    hexes = {f"{c:02d}{r:02d}": "clear" for c in range(1, 7) for r in range(1, 7)}
+    hexes["0303"] = "river"
+    return {
+        "format": document.FORMAT, "name": name,
+        "scenario": {"id": name, "name": f"Small {HOSTILE}", "rulesets": ["classic"], "turns": 3, "first_player": "union"},
+        "map": {"lower_columns": "even", "hexes": hexes},
+        "oob": {"unit": [
+            {"id": "u1", "side": "union", "type": "infantry", "strength": 4, "designation": HOSTILE, "hex": "0102"},
+            {"id": "c1", "side": "confederate", "type": "infantry", "strength": 4, "designation": "A", "hex": "0505"},
+        ]},
+    }
+
+
+@pytest.fixture
+async def editor(config, tmp_path):
+    """A server that allows uploads, its scenarios in tmp_path/scenarios."""
+    library = Library(tmp_path / "scenarios", max_saved=3)
+    changed = dataclasses.replace(config, scenarios_dir=tmp_path / "scenarios", allow_uploads=True, max_saved_scenarios=3)
+    async with TestClient(TestServer(make_app(changed, games=library_games(library)))) as client:
+        yield client
+
+
+async def test_check_names_each_problem_with_its_hexes(client):
+    ok = await (await client.post("/api/scenarios/check", json=small())).json()
+    assert ok["ok"] and len(ok["hash"]) == 64 and ok["problems"] == []
+    data = small()
+    data["map"]["hexes"]["0204"] = "lava"
+    data["oob"]["unit"][0]["hex"] = "0303"
+    found = await (await client.post("/api/scenarios/check", json=data)).json()
+    assert not found["ok"]
+    by_location = {p["location"]: p for p in found["problems"]}
+    assert by_location["hex 0204"]["hexes"] == ["0204"] and "unknown terrain 'lava'" in by_location["hex 0204"]["message"]
+    assert by_location["unit u1"]["hexes"] == ["0303"] and "river hex" in by_location["unit u1"]["message"]
+
+
+async def test_check_refuses_a_malformed_or_oversized_document(client):
+    response = await client.post("/api/scenarios/check", data=b'{"format": 1}')
+    assert response.status == 400 and (await response.json())["error"]["code"] == "malformed"
+    response = await client.post("/api/scenarios/check", data=b" " * (document.MAX_BYTES + 10))
+    assert response.status == 413 and (await response.json())["error"]["code"] == "too_large"
+
+
+async def test_a_server_not_started_to_allow_uploads_saves_nothing(client):
+    response = await client.post("/api/scenarios", json=small())
+    assert response.status == 403 and "--allow-uploads" in (await response.json())["error"]["message"]
+
+
+async def test_save_list_play_and_download(editor):
+    response = await editor.post("/api/scenarios", json=small())
+    assert response.status == 201, await response.text()
+    saved = await response.json()
+    assert saved["name"] == "small" and saved["ref"] == f"small@{saved['hash']}"
+    listed = {s["id"]: s for s in await (await editor.get("/api/scenarios")).json()}
+    assert listed["small"]["saved"] and listed["small"]["name"] == f"Small {HOSTILE}"
+    assert "chattanooga" in listed and not listed["chattanooga"].get("saved")
+    body = {"scenario": "small", "side": "union", "options": {"dice": "insecure", "seed": SEED_HEX}}
+    created = await editor.post("/api/games", json=body)
+    assert created.status == 201, await created.text()
+    game = await created.json()
+    view = await (await editor.get(f"/api/games/{game['game_id']}")).json()
+    assert view["version"] == 2
+    page = await (await editor.get(f"/games/{game['game_id']}/report")).text()
+    assert HOSTILE not in page and "&lt;script&gt;" in page
+    downloaded = await editor.get("/api/scenarios/small/document")
+    assert downloaded.status == 200
+    assert document.decode(await downloaded.read()).scenario["name"] == f"Small {HOSTILE}"
+    shipped = document.decode(await (await editor.get("/api/scenarios/chattanooga/document")).read())
+    assert shipped == export_scenario("chattanooga")
+    for bad in ("..%2F..%2Fetc", "nope", "first_bull_run"):
+        assert (await editor.get(f"/api/scenarios/{bad}/document")).status == 404
+
+
+async def test_save_refuses_problems_bad_names_and_past_the_count(editor):
+    data = small()
+    data["map"]["hexes"]["0204"] = "lava"
+    response = await editor.post("/api/scenarios", json=data)
+    assert response.status == 422
+    assert [p["hexes"] for p in (await response.json())["problems"]] == [["0204"]]
+    response = await editor.post("/api/scenarios", json=small("../../etc/passwd"))
+    assert response.status == 400 and "never a path" in (await response.json())["error"]["message"]
+    for n in range(3):
+        assert (await editor.post("/api/scenarios", json=small(f"s{n}"))).status == 201
+    response = await editor.post("/api/scenarios", json=small("s4"))
+    assert response.status == 507 and "at most 3" in (await response.json())["error"]["message"]
+
+
+async def test_an_edit_of_a_shipped_battle_is_saved_as_a_variant(editor):
+    edited = json.loads(document.encode(export_scenario("chattanooga")))
+    edited["map"]["hexes"]["1010"] = "clear" if edited["map"]["hexes"]["1010"] != "clear" else "forest"
+    saved = await (await editor.post("/api/scenarios", json=edited)).json()
+    assert saved["variant"] and saved["derived_from"] == "chattanooga" and saved["name"] != "chattanooga"
+    shipped = document.decode(await (await editor.get("/api/scenarios/chattanooga/document")).read())
+    assert shipped.map.hexes["1010"] != edited["map"]["hexes"]["1010"]
