@@ -40,8 +40,11 @@ from replay.games import GameCache
 from replay.history import SNAPSHOT_CODE, History, HistoryError, NeedsState, apply_async, decode_entry, load
 from replay.records import UndoAccepted
 from replay.visibility import delayed, listing, visible_version
+from rules.combat_choices import combat_breakdown
 from rules.core import commands as rules_commands
 from rules.core import state as rules_state
+from rules.core.errors import RuleViolation
+from rules.legal import Refusal
 from rules.legal import choices as legal_choices
 from rules.legal import reach as legal_reach
 from rules.queries.zoc import enemy_controlled
@@ -49,6 +52,7 @@ from rules.queries.zoc import enemy_controlled
 log = logging.getLogger(__name__)
 
 MISSED_LIMIT = 100
+COMBAT_KEPT = 64  # combat answers kept per position (the oldest goes first)
 INDEX_SLACK_MS = 60_000  # how far the index's waiting_since may lag (silences are of hours or days)
 CONFLICT_PATIENCE = 2.0  # seconds an action is decided again while other processes keep appending first
 
@@ -213,7 +217,8 @@ class LiveGame:
         self._at: tuple[bytes, int] = (b"", 0)
         self._choices: bytes | None = None  # the position's choices JSON, once computed
         self._choices_due = False  # the choices are to be offered on the next turn of the loop
-        self._reach: dict[tuple[str, str], bytes] = {}  # the position's reach messages, by (how, unit)
+        self._reach: dict[tuple[str, str], bytes] = {}
+        self._combat: dict[tuple[tuple[str, ...], tuple[str, ...]], bytes] = {}  # the position's combat answers  # the position's reach messages, by (how, unit)
         # (seat, command_id) of every action folded here -> (first, last, body hash or None)
         self._keys: dict[tuple[str, str], tuple[int, int, bytes | None]] = {}
         self._task: asyncio.Task | None = None
@@ -482,6 +487,7 @@ class LiveGame:
             self._at = (key, self.history.version)
             self._choices = None
             self._reach = {}
+            self._combat = {}
         return self._at
 
     def _offer_choices(self, conns) -> None:
@@ -535,6 +541,33 @@ class LiveGame:
                 )
             )
         return self._reach[(how, unit)]
+
+    def combat(self, seat: str | None, attackers: list[str], defenders: list[str]) -> bytes:
+        """The ``combat`` message for an attack being built now, for the seat to act: how its odds are
+        built (``rules.combat_choices.combat_breakdown``), or why it would be refused; the last answers
+        of a position are kept (a client asks again as the selection changes back and forth)."""
+        if seat is None:
+            raise ProtocolError("unauthorized", "spectators cannot plan an attack")
+        h = self.history
+        if h.finished is not None or h.state.game_over:
+            raise ProtocolError("game_over", "the game is over")
+        if h.session.to_act != seat:
+            raise ProtocolError("not_your_turn", "the game waits for the other player")
+        _, version = self._position()
+        key = (tuple(attackers), tuple(defenders))
+        if key not in self._combat:
+            try:
+                found, refused = combat_breakdown(h.state, attackers, defenders), None
+            except RuleViolation as e:
+                found, refused = None, Refusal(case=e.case, message=e.message)
+            if len(self._combat) >= COMBAT_KEPT:
+                self._combat.pop(next(iter(self._combat)))
+            self._combat[key] = protocol.encode(
+                protocol.CombatOut(
+                    version=version, attackers=list(attackers), defenders=list(defenders), breakdown=found, refused=refused
+                )
+            )
+        return self._combat[key]
 
     # -- sockets ----------------------------------------------------------------------------------
     async def check_last_version(self, seat: str | None, last_version: int) -> None:

@@ -17,6 +17,7 @@ import msgspec
 from api.glance import Glance
 from replay.gamerecord import RecordLine
 from replay.records import GameFinished, SessionOptions
+from rules.core.breakdown import CombatBreakdown
 from rules.legal import Destination, Refusal
 
 ErrorCode = Literal[
@@ -138,6 +139,15 @@ class Reach(ClientMessage, frozen=True, kw_only=True, tag="reach"):
     how: ReachHow = "move"
 
 
+class Combat(ClientMessage, frozen=True, kw_only=True, tag="combat"):
+    """Ask how the odds of declaring ``attackers`` (units) against ``defenders`` (hexes) now would be
+    built (`rules.combat_choices.combat_breakdown`): answered by a ``combat`` to this socket. Only the
+    seat the game waits for may ask. Not an action: nothing is appended."""
+
+    attackers: Annotated[list[Annotated[str, msgspec.Meta(max_length=100)]], msgspec.Meta(max_length=60)]
+    defenders: Annotated[list[Annotated[str, msgspec.Meta(max_length=10)]], msgspec.Meta(max_length=6)]
+
+
 # -- replay (api/replaying.py): any connection, player or spectator, may scrub through the game --------
 ReplayUnit = Literal["event", "phase", "player_turn", "game_turn"]
 
@@ -177,6 +187,7 @@ class ReplayLive(ClientMessage, frozen=True, kw_only=True, tag="replay_live"):
 ClientMessageType = Union[  # noqa: UP007 - a runtime union for msgspec
     Hello,
     Reach,
+    Combat,
     ReplaySeek,
     ReplayStep,
     ReplayPlay,
@@ -376,6 +387,20 @@ class ReachOut(ServerMessage, frozen=True, kw_only=True, tag="reach"):
     stops_case: str = ""
 
 
+class CombatOut(ServerMessage, frozen=True, kw_only=True, tag="combat"):
+    """The answer to ``combat``: how the odds of the attack asked about are built at ``version``
+    (`rules.core.breakdown.CombatBreakdown`: each unit's strength with every modifier named with its
+    case, the totals, the shifts, the column, the die modifier, what is still to come), or, when the
+    declaration would be refused, ``refused`` (the rule's case and sentence). ``version`` as a
+    ``reach``'s: a client drops an answer whose ``version`` is not that of its current choices."""
+
+    version: int
+    attackers: list[str]
+    defenders: list[str]
+    breakdown: CombatBreakdown | None = None
+    refused: Refusal | None = None
+
+
 class Ack(ServerMessage, frozen=True, kw_only=True, tag="ack"):
     """The action ``command_id`` is in the log at versions ``first``..``last``; ``duplicate``: it
     had been appended before (this is the original outcome)."""
@@ -442,7 +467,7 @@ class ReplayFollowing(ServerMessage, frozen=True, kw_only=True, tag="replay_foll
 
 
 ServerMessageType = Union[  # noqa: UP007
-    Welcome, Events, Snapshot, ViewOut, ChoicesOut, ReachOut, Ack, Error, ReplayFrame, ReplayFollowing
+    Welcome, Events, Snapshot, ViewOut, ChoicesOut, ReachOut, CombatOut, Ack, Error, ReplayFrame, ReplayFollowing
 ]
 
 

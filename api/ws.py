@@ -21,7 +21,7 @@ from aiohttp import WSMsgType, web
 from api import protocol
 from api.app_keys import CONFIG, LIVE, SEATS
 from api.live import Connection, GameNotFound, LiveGame
-from api.protocol import Error, Hello, ProtocolError, Reach
+from api.protocol import Combat, Error, Hello, ProtocolError, Reach
 from api.replaying import REPLAY_MESSAGES, ReplayCursor, replay_cursor
 from eventstore.errors import store_unavailable
 
@@ -157,6 +157,8 @@ class _Socket:
             await self.cursor.handle(message)
         elif isinstance(message, Reach):
             conn.send(self.live.reach(conn.seat, message.unit, message.how))
+        elif isinstance(message, Combat):
+            conn.send(self.live.combat(conn.seat, message.attackers, message.defenders))
         elif conn.seat is None:
             raise ProtocolError("unauthorized", "spectators cannot act")
         else:

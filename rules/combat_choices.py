@@ -13,7 +13,7 @@ is listed only where bombardment alone may make the attack (8.13); under the rev
 bombardment alone may not be below 1-5 (9.18), it is listed when all the option's ``bombard`` hexes
 together reach 1-5, and fewer of them may be refused. Sets that would leave an
 obligation unmeetable are not offered (no dead end). ``rules.procedures.combat.preview`` gives the odds of any
-other selection.
+other selection, ``combat_breakdown`` how its odds are built.
 
 With a decision pending, ``decision_choice`` gives its options: resolve (the columns the odds may be
 reduced to, 7.9), retreat (each hex, with the unit to displace or the elimination it means),
@@ -26,6 +26,7 @@ from itertools import combinations, product
 
 import msgspec
 
+from rules.core.breakdown import CombatBreakdown
 from rules.core.decisions import (
     PendingAdvance,
     PendingAttack,
@@ -93,6 +94,15 @@ def preview(state: State, attackers, defenders) -> Preview:
     except RuleViolation as e:
         return Preview(odds=None, refused_case=e.case, refused=e.message)
     return Preview(odds=a.odds, attack=a.attack, defence=a.defence)
+
+
+def combat_breakdown(state: State, attackers, defenders) -> CombatBreakdown:
+    """How the odds of declaring ``attackers`` against ``defenders`` now are built: each unit's strength
+    with its modifiers named with their cases, the totals, the shifts and the column
+    (rules/core/breakdown.py), by the rule set in force; RuleViolation when the declaration would be
+    refused. The totals and the column are those the declaration would get."""
+    attack = examine(state, attackers, defenders)
+    return state.game.ruleset.procedures.combat.breakdown(state, attack)
 
 
 def attack_options(state: State) -> list[AttackOption]:

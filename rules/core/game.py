@@ -121,6 +121,11 @@ class Game:
         head = name.split(".", 1)[0]
         return self._cases.get(head, self.ruleset.cases["movement"])
 
+    def case_named(self, name: str, default: str = "") -> str:
+        """The case number of the rule ``name`` if the rule set or the scenario numbers it, else
+        ``default`` (no fall-back to the movement rules, unlike ``case``)."""
+        return self._cases.get(name, default)
+
     def violation(self, name: str, message: str) -> RuleViolation:
         return RuleViolation(self.case(name), message)
 

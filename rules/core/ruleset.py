@@ -29,6 +29,7 @@ from fractions import Fraction
 from typing import TYPE_CHECKING, Protocol
 
 if TYPE_CHECKING:
+    from rules.core.breakdown import CombatBreakdown
     from rules.core.decisions import PendingAttack
     from rules.core.errors import RuleViolation
     from rules.core.events import Event
@@ -67,6 +68,8 @@ class CombatProcedures(Protocol):
     def pending_attack(self, state: State, adjacent, bombarding, defenders) -> PendingAttack: ...
 
     def adjacent_choice(self, state: State, adjacent, hexes, guns, defenders, part=()) -> AdjacentChoice | None: ...
+
+    def breakdown(self, state: State, attack: PendingAttack) -> CombatBreakdown: ...
 
     def after_declaration(self, state: State, attack: PendingAttack) -> list[Event]: ...
 

@@ -67,6 +67,7 @@ from itertools import combinations
 import msgspec
 
 from rules.core import crt
+from rules.core.breakdown import CombatBreakdown, Modifier, UnitStrength
 from rules.core.commands import ChooseLosses, DeclareAttack, ResolveAttack
 from rules.core.decisions import (
     PendingAdvance,
@@ -292,21 +293,35 @@ def defence_multiplier(state: State, hex_: str, attacking_hexes) -> int:
     """7.4, 9.0, 18.12: the multiple of its strength a defending hex defends at. Ruling: multipliers
     do not combine; the greatest applies. Hexside effects apply when every adjacent attacking hex
     attacks across such a hexside (a redoubt: from its barbed side); bombardment crosses none."""
+    return defence_terrain(state, hex_, attacking_hexes)[0]
+
+
+def defence_terrain(state: State, hex_: str, attacking_hexes) -> tuple[int, str]:
+    """``defence_multiplier`` and the terrain that gives it: the hex's terrain, or the hexside feature
+    every adjacent attacker crosses ("bridge", "ford", "redoubt"); "" when it is 1."""
     game = state.game
     rs = game.ruleset
-    best = rs.defence_terrain.get(game.terrain[hex_], 1)
+    terrain_ = game.terrain[hex_]
+    best = rs.defence_terrain.get(terrain_, 1)
+    why = terrain_ if best > 1 else ""
     attacking_hexes = list(attacking_hexes)
     if attacking_hexes and rs.defence_hexside:
         sides = game.scenario.map.hexsides
         crossing = [sides.get(hexside(a, hex_)) for a in attacking_hexes]
         if all(s is not None and (BRIDGE in s.features or FORD in s.features) for s in crossing):
-            best = max(best, rs.defence_hexside.get(BRIDGE, 1), rs.defence_hexside.get(FORD, 1))
+            water = max(rs.defence_hexside.get(BRIDGE, 1), rs.defence_hexside.get(FORD, 1))
+            if water > best:
+                best = water
+                bridges = [BRIDGE in s.features for s in crossing]
+                why = BRIDGE if all(bridges) else FORD if not any(bridges) else "bridge_or_ford"
         if all(
             s is not None and REDOUBT in s.features and s.barbed == a
             for s, a in zip(crossing, attacking_hexes, strict=True)
         ):
-            best = max(best, rs.defence_hexside.get(REDOUBT, 1))
-    return best
+            redoubt = rs.defence_hexside.get(REDOUBT, 1)
+            if redoubt > best:
+                best, why = redoubt, REDOUBT
+    return best, why
 
 
 def defence_strength(
@@ -594,6 +609,41 @@ class StandardCombat:
             odds_with_bombardment=odds_of(state, attack + bombard_strength, defence) if guns else None,
         )
 
+    def breakdown(self, state: State, attack: PendingAttack) -> CombatBreakdown:
+        """How the odds of ``attack`` (as ``pending_attack`` makes it, before it is declared) are built:
+        every unit at its printed strength (the 1975 rules modify no attacker: 7.4, 8.1), each defending
+        hex's units multiplied by its terrain (7.4, 9.0, 18.12), the ratio read on the table (7.6)."""
+        game = state.game
+        units = game.units
+        line = lambda u, role: UnitStrength(  # noqa: E731
+            unit=u, hex=state.positions[u], role=role, printed=units[u].strength, strength=units[u].strength
+        )
+        attackers = tuple(line(u, "adjacent") for u in attack.attackers) + tuple(
+            line(u, "bombarding") for u in attack.bombarding
+        )
+        attacking_hexes = frozenset(state.positions[u] for u in attack.attackers)
+        defenders: list[UnitStrength] = []
+        for d in attack.defenders:
+            times, why = defence_terrain(state, d, attacking_hexes)
+            for u in state.units_in(d):
+                printed = units[u].strength
+                if u in attack.passive:
+                    defenders.append(UnitStrength(unit=u, hex=d, role="passive", printed=printed, strength=0))
+                    continue
+                mods = ()
+                if times > 1:
+                    mods = (Modifier(what=_defence_words(why), case=_defence_case(game, why), factor=f"x{times}", before=printed, after=printed * times),)
+                defenders.append(UnitStrength(unit=u, hex=d, role="defending", printed=printed, strength=printed * times, modifiers=mods))
+        return CombatBreakdown(
+            attackers=attackers,
+            defenders=tuple(defenders),
+            attack=attack.attack,
+            defence=attack.defence,
+            ratio=attack.odds,
+            odds=attack.odds,
+            table_case=game.case("crt"),
+        )
+
     def after_declaration(self, state: State, attack: PendingAttack) -> list[Event]:
         return []  # nothing comes between the declaration and the die in 1975
 
@@ -603,6 +653,28 @@ class StandardCombat:
     def resolve(self, state: State, head: PendingAttack, odds: str | None, dice: Dice | None) -> list[Event]:
         """7.5-7.9: the die on the Combat Results Table, the result applied."""
         return _resolve_1975(state, head, odds, dice)
+
+
+def _defence_words(why: str) -> str:
+    if why == BRIDGE:
+        return "attacked across bridge hexsides only"
+    if why == FORD:
+        return "attacked across ford hexsides only"
+    if why == "bridge_or_ford":
+        return "attacked across bridge or ford hexsides only"
+    if why == REDOUBT:
+        return "attacked across redoubt hexsides from their barbed side"
+    return f"defending in {why.replace('_', ' & ')}"
+
+
+def _defence_case(game, why: str) -> str:
+    """7.4 (the terrain of the hex, with the Terrain Effects Chart, 9.0); 9.0 (bridge and ford
+    hexsides); the battle's redoubts (Chattanooga 18.12)."""
+    if why == REDOUBT:
+        return game.case_named("redoubts", "9.0")
+    if why in (BRIDGE, FORD, "bridge_or_ford"):
+        return "9.0"
+    return game.case("terrain_combat")
 
 
 def _resolve_1975(state: State, head: PendingAttack, odds: str | None, dice: Dice | None) -> list[Event]:

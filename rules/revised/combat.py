@@ -114,12 +114,16 @@ def terrain_options(
     terrain: Mapping[str, str],
     hexside_of,
     right_shift: int = 0,
+    why: dict | None = None,
 ) -> list[TerrainOption]:
     """The terrain's effect on an attack (8.4, 10.2): one option, or two when 8.45's forest choice
     arises (the defender picks; the first is the one that halves).
 
     ``hexside_of(a, d)`` gives the features of hexside a-d and the hex on its enemy (barbed) side:
     ``(frozenset, barbed_hex | None)``. ``right_shift``: shifts to the right the attacker has (10.26).
+    ``why``, when given, is filled with the reasons (for a breakdown): ``why["halved"][unit]`` the first
+    terrain that halves each halved unit, as (terrain, defending hex, over a hexside); ``why["left"]`` the
+    terrain of the left shift applied.
     """
     attackers = list(attackers)
     defenders = list(defenders)
@@ -132,6 +136,8 @@ def terrain_options(
             kind = terrain.get(d, "")
             if kind in HALVING_HEX:
                 halved.add(a.unit)
+                if why is not None:
+                    why.setdefault("halved", {}).setdefault(a.unit, (kind, d, False))
             if kind == FOREST:
                 forest_subject.add(a.unit)
             elif kind in LEFT_SHIFT_HEX:
@@ -144,16 +150,20 @@ def terrain_options(
                     continue  # 8.46: only from the enemy side
                 if f in HALVING_HEXSIDE and not (a.artillery and f in WATER_HEXSIDE):
                     halved.add(a.unit)
+                    if why is not None:
+                        why.setdefault("halved", {}).setdefault(a.unit, (f, d, True))
                 if f in LEFT_SHIFT_HEXSIDE:
                     subject.setdefault(f, set()).add(a.unit)
     everyone = {a.unit for a in attackers}
     adjacent = {a.unit for a in attackers if a.adjacent}
     shares = {
-        LEFT_SHIFT_HEX[k] if k in LEFT_SHIFT_HEX else LEFT_SHIFT_HEXSIDE[k]
+        k: LEFT_SHIFT_HEX[k] if k in LEFT_SHIFT_HEX else LEFT_SHIFT_HEXSIDE[k]
         for k, us in subject.items()
         if (us >= everyone if k in LEFT_SHIFT_HEX else (adjacent and us >= adjacent))
     }
-    left = max(shares, default=0)
+    left = max(shares.values(), default=0)
+    if why is not None and left:
+        why["left"] = min(k for k, n in shares.items() if n == left)
     options = [TerrainOption("terrain", frozenset(halved), right_shift - left)]
     if everyone and forest_subject >= everyone:
         forest = TerrainOption(FOREST, frozenset(), right_shift - 1)

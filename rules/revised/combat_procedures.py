@@ -47,6 +47,7 @@ from fractions import Fraction
 
 import msgspec
 
+from rules.core.breakdown import ColumnShift, CombatBreakdown, Modifier, Note, UnitStrength
 from rules.core.breastworks import BUILDING
 from rules.core.commands import ChooseTerrain, PlaceRally, RetreatBeforeCombat, RollRally, VoluntaryRout
 from rules.core.decisions import (
@@ -149,14 +150,19 @@ def _hexside(game):
 
 
 class Strengths:
-    """An attack's adjusted totals (8.32), its net column shift and what it reads on the table."""
+    """An attack's adjusted totals (8.32), its net column shift and what it reads on the table; for a
+    breakdown, the terrain option chosen and how its shifts came about."""
 
-    __slots__ = ("attack", "defence", "defending", "passive", "shift", "level", "choices")
+    __slots__ = ("attack", "defence", "defending", "passive", "shift", "level", "choices", "option", "right", "why", "breastworks")
 
     def __init__(self, attack, defence, defending, passive, shift, level):
         self.attack, self.defence, self.defending, self.passive = attack, defence, defending, passive
         self.shift, self.level = shift, level
         self.choices: tuple[str, ...] = ()
+        self.option: rc.TerrainOption | None = None  # the terrain option the totals are for
+        self.right: tuple[int, str] = (0, "")  # the attacker's best right shift and its terrain (10.26)
+        self.why: dict = {}  # rc.terrain_options' reasons
+        self.breastworks = False  # 10.38: the option's left shift is the completed breastworks'
 
     def attack_of(self, attack: PendingAttack | None = None, **fields) -> PendingAttack:
         """The declared attack (``attack`` with ``fields`` changed, or a new one of ``fields``) at these
@@ -167,6 +173,52 @@ class Strengths:
             modifier=table.die_modifier(self.level),
         )
         return PendingAttack(**fields) if attack is None else msgspec.structs.replace(attack, **fields)
+
+
+def attack_stages(state: State, a: rc.Attacker, defenders) -> tuple[Fraction | int, Fraction, bool]:
+    """8.32 stages 1 and 2 of an attacking unit: the range factor (9.19, 9.25, 9.48; Antietam 18.2: none
+    for rifled artillery), the morale factor (12.21, 12.22), and whether a rifled battery escaped a range
+    factor other than 1."""
+    game = state.game
+    unit = game.units[a.unit]
+    distance = 1 if a.adjacent else _bombard_distance(game, a.hex, defenders, a.unit)
+    rifled = game.battle.rifled(unit)  # Antietam 18.2: "not subject to Range effects"
+    rf = rc.range_factor(unit.type, distance, a.adjacent)
+    exempt = rifled is not None and not rifled.range_effects and rf != 1
+    if exempt:
+        rf = 1
+    mf = morale.attack_factor(level_of(state, a.unit)) or Fraction(1)
+    return rf, mf, exempt
+
+
+def defence_stages(state: State, u: str, d: str, occ, adjacent: bool) -> tuple[int, Fraction, Fraction]:
+    """A defending unit's strength before adjustment (Road to Richmond 21.23: a rifled battery's own
+    defence strength) and its 8.32 stages: the artillery bonus (9.53; Antietam 18.2: none for rifled
+    artillery) and the morale factor (12.22, 12.23); no terrain stage for the defender."""
+    game = state.game
+    unit = game.units[u]
+    rifled = game.battle.rifled(unit)  # Antietam 18.2: no 9.53 bonus for rifled artillery
+    bonus_allowed = rifled is None or rifled.defence_bonus
+    supported = unit.type == "artillery" and bonus_allowed and _supported(state, u, d, occ)
+    bonus, factor = rc.defence_factor(level_of(state, u), unit.type == "artillery", supported, adjacent)
+    printed = unit.strength if rifled is None else rifled.defence(unit.strength)  # Road to Richmond 21.23
+    return printed, bonus, factor
+
+
+def right_shift(state: State, defenders) -> tuple[int, str]:
+    """10.26: the attacker's best shift to the right and the terrain it is for: a defender in a bridge or
+    ford hex (10.1), a unit building breastworks ("building", 10.34 i)."""
+    game = state.game
+    right, why = 0, ""
+    for d in defenders:
+        kind = game.terrain.get(d, "")
+        n = rc.RIGHT_SHIFT_HEX.get(kind, 0)
+        if n > right:
+            right, why = n, kind
+    markers = [m for d in defenders if (m := state.breastworks.get(d)) is not None]
+    if any(m.status == BUILDING for m in markers) and right < 1:
+        right, why = 1, "building"  # 10.34 i: attacking a unit building breastworks, one column right
+    return right, why
 
 
 def strengths(state: State, adjacent, bombarding, defenders, passive_units=None, choose: str | None = None) -> Strengths:
@@ -192,49 +244,163 @@ def strengths(state: State, adjacent, bombarding, defenders, passive_units=None,
             if u in before:
                 passive.append(u)  # 8.74
                 continue
-            unit = units[u]
-            rifled = game.battle.rifled(unit)  # Antietam 18.2: no 9.53 bonus for rifled artillery
-            bonus_allowed = rifled is None or rifled.defence_bonus
-            supported = unit.type == "artillery" and bonus_allowed and _supported(state, u, d, occ)
-            bonus, factor = rc.defence_factor(level_of(state, u), unit.type == "artillery", supported, bool(adjacent))
-            printed = unit.strength if rifled is None else rifled.defence(unit.strength)  # Road to Richmond 21.23
+            printed, bonus, factor = defence_stages(state, u, d, occ, bool(adjacent))
             defence += rc.stage(rc.stage(printed, bonus), factor)
-    right = max((rc.RIGHT_SHIFT_HEX.get(game.terrain.get(d, ""), 0) for d in defenders), default=0)
+    right = right_shift(state, defenders)
     markers = [m for d in defenders if (m := state.breastworks.get(d)) is not None]
-    if any(m.status == BUILDING for m in markers):
-        right = max(right, 1)  # 10.34 i: attacking a unit building breastworks, one column right
-    options = rc.terrain_options(attackers, defenders, game.terrain, _streams_unhalved(game, attackers, defenders, _hexside(game)), right_shift=right) if attackers else []
+    why: dict = {}
+    options = rc.terrain_options(attackers, defenders, game.terrain, _streams_unhalved(game, attackers, defenders, _hexside(game)), right_shift=right[0], why=why) if attackers else []
     adjacent_hexes = {a.hex for a in attackers if a.adjacent}
+    breastworks: set[str] = set()
     if adjacent_hexes and any(
         m.status != BUILDING and all(m.covers(h) for h in adjacent_hexes) for m in markers
     ):  # 10.38: attacked entirely through the marker's hexsides (bombardment never spoils it): one left,
         # like any other shift, but not with the forest shift (8.45, 10.25)
+        breastworks = {o.name for o in options if o.name != rc.FOREST and right[0] - 1 < o.shift}
         options = [
-            o if o.name == rc.FOREST else rc.TerrainOption(o.name, o.halved, min(o.shift, right - 1)) for o in options
+            o if o.name == rc.FOREST else rc.TerrainOption(o.name, o.halved, min(o.shift, right[0] - 1)) for o in options
         ]
+    stages = {a.unit: attack_stages(state, a, defenders) for a in attackers}
     best = None
     outcomes = {}
-    for opt in options or [rc.TerrainOption("terrain", frozenset(), right)]:
+    for opt in options or [rc.TerrainOption("terrain", frozenset(), right[0])]:
         attack = 0
         for a in attackers:
-            unit = units[a.unit]
-            distance = 1 if a.adjacent else _bombard_distance(game, a.hex, defenders, a.unit)
-            rifled = game.battle.rifled(unit)  # Antietam 18.2: "not subject to Range effects"
-            rf = rc.range_factor(unit.type, distance, a.adjacent) if rifled is None or rifled.range_effects else 1
-            mf = morale.attack_factor(level_of(state, a.unit)) or Fraction(1)
-            attack += rc.adjusted(unit.strength, range_factor=rf, morale_factor=mf, halved=a.unit in opt.halved)
+            rf, mf, _ = stages[a.unit]
+            attack += rc.adjusted(units[a.unit].strength, range_factor=rf, morale_factor=mf, halved=a.unit in opt.halved)
         level = table.shifted(table.column_index(attack, defence), opt.shift)
         key = (level, table.die_modifier(level))
-        outcomes[opt.name] = (key, attack, opt.shift, level)
+        outcomes[opt.name] = (key, attack, opt.shift, level, opt)
         if best is None or key < best[0]:
-            best = (key, attack, opt.shift, level)
+            best = (key, attack, opt.shift, level, opt)
     if choose in outcomes:
         best = outcomes[choose]
-    _, attack, shift, level = best
+    _, attack, shift, level, opt = best
     s = Strengths(attack, defence, tuple(defending), tuple(passive), shift, level)
     keys = {v[0] for v in outcomes.values()}
     s.choices = tuple(sorted(outcomes)) if len(keys) > 1 else ()
+    s.option, s.right, s.why, s.breastworks = opt, right, why, opt.name in breastworks
     return s
+
+
+_MORALE_WORDS = {morale.DISORDERED: "Disordered", morale.SHAKEN: "Shaken", morale.ROUTED: "Routed"}
+_ATTACK_MORALE_CASE = {morale.DISORDERED: "12.21", morale.SHAKEN: "12.22"}
+_DEFENCE_MORALE_CASE = {morale.SHAKEN: "12.22", morale.ROUTED: "12.23"}
+_LEFT_CASE = {"forest": "8.42", "town": "8.42", "fort": "8.42", "redoubt": "8.46", "entrenchment": "8.46", "breastworks": "10.38"}
+
+
+def _words(terrain: str) -> str:
+    return terrain.replace("_", " ").replace("forest rough", "forest-rough")
+
+
+def _factor(f: Fraction | int) -> str:
+    f = Fraction(f)
+    return f"x{f.numerator}" if f.denominator == 1 else f"x{f.numerator}/{f.denominator}"
+
+
+def _step(mods: list, strength: int, factor, what: str, case: str) -> int:
+    """One 8.32 stage: ``strength`` times ``factor`` rounded to the nearest, at least 1 (``rc.stage``),
+    named in ``mods`` when the factor is not 1."""
+    after = rc.stage(strength, factor)
+    if factor != 1:
+        mods.append(Modifier(what=what, case=case, factor=_factor(factor), before=strength, after=after))
+    return after
+
+
+def breakdown(state: State, adjacent, bombarding, defenders) -> CombatBreakdown:
+    """How an attack's odds are built under the revised rules (rules/core/breakdown.py): each unit's
+    strength through 8.32's stages (range 9.19, 9.25, 9.48, 9.53; morale 12.21-12.23; terrain 8.41, 8.46,
+    8.47, 10.22), the totals, the ratio's column, the shifts (8.42, 8.46, 10.26, 10.27, 10.34 i, 10.38; the
+    forest shift 8.45), the column (8.62: never below 1-5) and the die modifier (8.61); then what is still
+    to come: the night die (11.23), the defender's terrain choice (8.45), a battle's die modifier. The
+    figures are ``strengths``' own: the same stages and the terrain option it finds."""
+    game = state.game
+    units = game.units
+    defenders = tuple(defenders)
+    s = strengths(state, adjacent, bombarding, defenders)
+    opt = s.option
+    occ = combat_occupants(state)
+    lines_d: list[UnitStrength] = []
+    for d in defenders:
+        for u in sorted(occ.get(d, [])):
+            if u in s.passive:
+                lines_d.append(UnitStrength(unit=u, hex=d, role="passive", printed=units[u].strength, strength=0))
+                continue
+            printed, bonus, factor = defence_stages(state, u, d, occ, bool(adjacent))
+            mods: list[Modifier] = []
+            if printed != units[u].strength:  # Road to Richmond 21.23
+                mods.append(Modifier(what="rifled artillery: its own defence strength", case=game.case_named("rifled_artillery", "exclusive rules"), factor=f"={printed}", before=units[u].strength, after=printed))
+            x = _step(mods, printed, bonus, "artillery supported by friendly infantry or cavalry, attacked by adjacent units", "9.53")
+            level = level_of(state, u)
+            x = _step(mods, x, factor, f"{_MORALE_WORDS.get(level, level)}, defending", _DEFENCE_MORALE_CASE.get(level, "12.2"))
+            lines_d.append(UnitStrength(unit=u, hex=d, role="defending", printed=units[u].strength, strength=x, modifiers=tuple(mods)))
+    halved_why = s.why.get("halved", {})
+    lines_a: list[UnitStrength] = []
+    combined = bool(adjacent)
+    for u, adj in [*((u, True) for u in adjacent), *((u, False) for u in bombarding)]:
+        a = rc.Attacker(u, state.positions[u], adj, adj is False or units[u].type == "artillery")
+        rf, mf, exempt = attack_stages(state, a, defenders)
+        mods = []
+        x = units[u].strength
+        if exempt:
+            mods.append(Modifier(what="rifled artillery: not subject to range effects", case=game.case_named("rifled_artillery", "exclusive rules"), factor="x1", before=x, after=x))
+        if adj:
+            what, case = "artillery making an adjacent attack, before terrain", "9.48"
+        else:
+            what, case = "artillery bombarding at three hexes' range", "9.25" if combined else "9.19"
+        x = _step(mods, x, rf, what, case)
+        level = level_of(state, u)
+        x = _step(mods, x, mf, f"{_MORALE_WORDS.get(level, level)}, attacking", _ATTACK_MORALE_CASE.get(level, "12.2"))
+        if opt is not None and u in opt.halved:
+            kind, d, over = halved_why.get(u, ("terrain", defenders[0], False))
+            what = f"attacking over a {_words(kind)} hexside into {d}" if over else f"attacking into {_words(kind)} ({d})"
+            x = _step(mods, x, Fraction(1, 2), what, "8.46" if kind in rc.DIRECTIONAL else "8.41")
+        lines_a.append(UnitStrength(unit=u, hex=a.hex, role="adjacent" if adj else "bombarding", printed=units[u].strength, strength=x, modifiers=tuple(mods)))
+    shifts: list[ColumnShift] = []
+    right, right_kind = s.right
+    if opt is not None and opt.name == rc.FOREST:
+        if right:
+            shifts.append(_right_shift(right, right_kind))
+        case = "8.45" if s.choices else "8.42"
+        shifts.append(ColumnShift(what="defending in forest (instead of any other terrain benefit)" if s.choices else "defending in forest", case=case, columns=-1))
+    elif opt is not None:
+        if right:
+            shifts.append(_right_shift(right, right_kind))
+        if s.breastworks:
+            shifts.append(ColumnShift(what="attacked entirely through the breastworks' hexsides", case="10.38", columns=opt.shift - right))
+        elif right - opt.shift:
+            kind = s.why.get("left", "terrain")
+            where = f"across {_words(kind)} hexsides" if kind in rc.LEFT_SHIFT_HEXSIDE else f"in {_words(kind)}"
+            shifts.append(ColumnShift(what=f"defending {where}", case=_LEFT_CASE.get(kind, "8.42"), columns=opt.shift - right))
+    elif right:
+        shifts.append(_right_shift(right, right_kind))
+    raw = table.column_index(s.attack, s.defence)
+    later: list[Note] = []
+    if night_turn(state):
+        later.append(Note(what="night: before the combat die a night die doubles the attack's total (1), keeps it (2-3) or halves it (4-6)", case="11.23"))
+    if s.choices:
+        later.append(Note(what="the defender chooses the forest shift or the other terrain benefits (the odds shown are the better for him)", case="8.45"))
+    surprise = game.battle.surprise_assault
+    if surprise is not None and (m := surprise.die_modifier(state, state.phasing)):
+        later.append(Note(what=f"surprise assault: {m:+d} to the combat die", case=game.case_named("surprise_assault.die", "exclusive rules")))
+    return CombatBreakdown(
+        attackers=tuple(lines_a),
+        defenders=tuple(lines_d),
+        attack=s.attack,
+        defence=s.defence,
+        ratio=table.LEVELS[raw] if raw >= 0 else "below 1-5",
+        odds=column(s.level),
+        table_case="8.6",
+        shifts=tuple(shifts),
+        die_modifier=table.die_modifier(s.level),
+        later=tuple(later),
+    )
+
+
+def _right_shift(n: int, kind: str) -> ColumnShift:
+    if kind == "building":
+        return ColumnShift(what="attacking a unit building breastworks", case="10.34", columns=n)
+    return ColumnShift(what=f"the defender is in a {_words(kind).replace(' hex', '')} hex", case="10.26", columns=n)
 
 
 def _supported(state: State, unit: str, hex_: str, occ) -> bool:
@@ -330,6 +496,11 @@ class RevisedCombat:
             odds_with_bombardment=column(sb.level) if sb else None,
             units=tuple(part),
         )
+
+    def breakdown(self, state: State, attack: PendingAttack) -> CombatBreakdown:
+        """How the odds of ``attack`` (as ``pending_attack`` makes it, before it is declared) are built:
+        8.32's stages for each unit, the shifts and the column (see ``breakdown``)."""
+        return breakdown(state, attack.attackers, attack.bombarding, attack.defenders)
 
     def after_declaration(self, state: State, attack: PendingAttack) -> list[Event]:
         """12.34 (the attacker's choice first) and 8.77-8.79 (then the defender's): decisions before

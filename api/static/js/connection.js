@@ -114,6 +114,12 @@ export class Connection {
     return this.send({ type: "reach", unit, how });
   }
 
+  /** Ask how the odds of declaring `attackers` against `defenders` now are built: the server answers
+   * with a `combat` message (the breakdown, or the refusal) for the version of its choices. */
+  combat(attackers, defenders) {
+    return this.send({ type: "combat", attackers, defenders });
+  }
+
   /** Send an action; resolves with its ack or error (after reconnects if need be). */
   act(message) {
     const command_id = message.command_id || randomId();

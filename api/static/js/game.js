@@ -62,6 +62,9 @@ export class GameView {
     this.questions = [];
     this.reachFailed = new Map();
     this.reachWaiters = new Map();
+    // How the odds of an attack being built are made, by combatKey(attackers, defenders): the
+    // server's combat replies at this.choices ({breakdown, refused}); asked on the same queue.
+    this.breakdowns = new Map();
     this.selectedHex = null;
     this.busy = false;
     this.record = []; // the game's record as the server keeps it: [version, kind, seat, text] lines
@@ -274,11 +277,15 @@ export class GameView {
         this.choices = { ...m, digest: this.digest };
         this.reaches = new Map();
         this.reachFailed = new Map();
+        this.breakdowns = new Map();
         for (const q of this.questions) q.current = false;
         this.askAgain();
         break;
       case "reach":
         this.onReach(m);
+        break;
+      case "combat":
+        this.onCombat(m);
         break;
       case "replay_frame":
         this.replayFrame(m);
@@ -544,6 +551,34 @@ export class GameView {
     this.reachWaiters.delete(key);
     const sel = this.selection;
     if (isMove(sel) && sel.unit === m.unit && sel.mode === m.how) this.reachArrived(sel);
+  }
+
+  /** The attackers of the attack being built: the chosen adjacent units, then the bombarding ones. */
+  attackersOf(sel) {
+    return [...this.chosenUnits(sel, sel.hexes), ...this.chosenUnits(sel, sel.bombard)];
+  }
+
+  /** How the odds of the attack being built are made (the server's `combat` reply: {breakdown,
+   * refused}); asked when not known yet at these choices. null while it has not answered. */
+  breakdownOf(sel) {
+    if (!sel?.option || !this.seat || !this.choices) return null;
+    const attackers = this.attackersOf(sel);
+    if (!attackers.length) return null;
+    const key = combatKey(attackers, sel.option.defenders);
+    const got = this.breakdowns.get(key);
+    if (got) return got;
+    if (!this.questions.some((q) => q.key === key && q.current) && this.conn?.combat(attackers, sel.option.defenders)) this.questions.push({ key, current: true });
+    return null;
+  }
+
+  /** A combat reply, kept as a reach's is (see onReach); the panel shows it if it is the selection's. */
+  onCombat(m) {
+    const key = combatKey(m.attackers, m.defenders);
+    const at = this.questions.findIndex((q) => q.key === key);
+    const asked = at >= 0 ? this.questions.splice(at, 1)[0] : null;
+    if (!asked?.current && m.version !== this.choices?.version) return;
+    this.breakdowns.set(key, { breakdown: m.breakdown || null, refused: m.refused || null });
+    if (this.selection?.mode === "attack") this.render();
   }
 
   /** An error that is no command's answer while reaches are asked: the oldest question's (the server
@@ -1366,9 +1401,11 @@ export class GameView {
             ` ${hx}: ${g.units.map((u) => b.name(u)).join(", ")} — ${g.strength}${g.bombarding ? " (bombarding)" : ""}`), each);
       });
       out.push(h("p", {}, h("b", {}, o.separate ? "Attacking (click hexes on the map, or tick hexes or single units: 8.22):" : "Attacking (click hexes on the map, or tick):")), h("ul", { class: "groups" }, groups));
+      const built = this.breakdownOf(sel);
       if (match) {
         const allBombard = o.bombard.length && o.bombard.every((x) => sel.bombard.has(x)) && !o.bombard.some((x) => o.groups[x].units.some((u) => sel.left.has(u)));
-        const odds = sel.bombard.size === 0 ? match.odds : allBombard ? match.odds_with_bombardment : null;
+        // a part of the bombardment: the server's breakdown gives its odds
+        const odds = sel.bombard.size === 0 ? match.odds : allBombard ? match.odds_with_bombardment : built?.breakdown?.odds || null;
         out.push(h("div", { class: "odds", id: "odds" },
           h("span", {}, `${match.attack}${sel.bombard.size ? " + bombardment" : ""} against ${match.defence} (terrain included)`),
           h("b", {}, odds ? `Odds ${odds}` : "Odds: computed on declaring")));
@@ -1377,6 +1414,7 @@ export class GameView {
       } else {
         out.push(h("p", { class: "warn" }, "These units may not make this attack together (every unit that must join, or a feasible set). Ready-made choices:"));
       }
+      if (this.attackersOf(sel).length) out.push(this.breakdownView(built));
       out.push(h("ul", { class: "adjacent" }, o.adjacent.map((a) =>
         h("li", {}, h("button", { class: "link", onclick: () => { this.chooseAdjacent(sel, a); this.render(); } }, a.units?.length ? a.units.map((u) => b.name(u)).join(" + ") : a.hexes.length ? a.hexes.join(" + ") : "bombardment only"), ` ${a.attack} vs ${a.defence}: ${a.odds || "—"}${a.odds_with_bombardment ? ` (with all bombardment ${a.odds_with_bombardment})` : ""}`))));
       out.push(h("button", { onclick: () => { this.selection = null; this.render(); } }, "Cancel ", h("kbd", {}, "Esc")));
@@ -1455,6 +1493,35 @@ export class GameView {
     // Anything else the server offers: show what it is, so the player at least knows what is awaited.
     return h("div", { class: "decision", id: "generic-decision" }, h("h3", {}, `Decision: ${d.type}${d.kind ? ` (${d.kind})` : ""}`),
       h("pre", { class: "muted" }, JSON.stringify(d, null, 1).slice(0, 600)));
+  }
+
+  /** How the odds of the attack being built are made (the server's `combat` reply): each unit's
+   * printed strength and each modifier with its case, the totals, the column of the ratio, the column
+   * shifts, the odds and the die modifier, and what is still to come. The client computes none of it. */
+  breakdownView(got) {
+    if (!got) return h("div", { class: "breakdown muted", id: "breakdown" }, "Working out how the odds are built…");
+    if (got.refused) return h("p", { class: "warn breakdown", id: "breakdown" }, `Not as it stands (${got.refused.case}): ${got.refused.message}`);
+    const bd = got.breakdown;
+    const b = this.board;
+    const ROLE = { adjacent: "", bombarding: " bombarding", defending: "", passive: " attacked before: adds nothing" };
+    const line = (x) => h("li", { class: `unit-strength ${x.role}`, "data-unit": x.unit, "data-strength": x.strength },
+      h("span", { class: "who" }, `${b.name(x.unit)} (${x.hex})${ROLE[x.role] || ""}: `),
+      h("span", { class: "printed" }, `${x.printed}`),
+      ...(x.modifiers || []).map((m) => h("span", { class: "modifier", "data-case": m.case, title: `${m.before} ${m.factor} = ${m.after}` },
+        ` ${m.factor.replace("x", "×")} ${m.what} `, h("span", { class: "case" }, `(${m.case})`), ` → ${m.after}`)),
+      (x.modifiers || []).length || x.role === "passive" ? h("b", {}, ` = ${x.strength}`) : "");
+    const shifts = bd.shifts || [];
+    return h("details", { class: "breakdown", id: "breakdown", open: true, "data-odds": bd.odds },
+      h("summary", {}, `How the odds are built: ${bd.attack} to ${bd.defence}, ${bd.odds}`),
+      h("p", { class: "side-total" }, h("b", {}, `Attack ${bd.attack}`)),
+      h("ul", { class: "strengths attack" }, bd.attackers.map(line)),
+      h("p", { class: "side-total" }, h("b", {}, `Defence ${bd.defence}`)),
+      h("ul", { class: "strengths defence" }, bd.defenders.map(line)),
+      h("p", { class: "ratio" }, `${bd.attack} to ${bd.defence} reads ${bd.ratio} on the table (${bd.table_case})`),
+      shifts.length ? h("ul", { class: "shifts" }, shifts.map((x) => h("li", { class: "shift", "data-case": x.case, "data-columns": x.columns },
+        `${Math.abs(x.columns)} column${Math.abs(x.columns) > 1 ? "s" : ""} ${x.columns < 0 ? "left" : "right"}: ${x.what} `, h("span", { class: "case" }, `(${x.case})`)))) : "",
+      h("p", { class: "final" }, h("b", {}, `Odds ${bd.odds}`), bd.die_modifier ? `, ${bd.die_modifier} subtracted from the die (8.61)` : ""),
+      (bd.later || []).length ? h("ul", { class: "later" }, bd.later.map((n) => h("li", { "data-case": n.case }, `Then: ${n.what} `, h("span", { class: "case" }, `(${n.case})`)))) : "");
   }
 
   /** The chance of each result on an odds column (the server's glance: the die rows of the table in
@@ -1611,6 +1678,10 @@ function reachKey(how, unit) {
 function splitReachKey(key) {
   const at = key.indexOf(" ");
   return [key.slice(0, at), key.slice(at + 1)];
+}
+
+function combatKey(attackers, defenders) {
+  return `combat|${attackers.join(",")}|${defenders.join(",")}`;
 }
 
 function findOption(options, defenders) {

@@ -1,0 +1,67 @@
+"""The combat panel shows how the odds are built, as the server computes them (`combat`,
+rules.combat_choices.combat_breakdown): each attacking and defending unit with every modifier named with
+its case, the totals, the ratio's column, the shifts and the odds, for a prepared position under each
+rule set (Chattanooga, Game-Turn 1: classic, 1/1/IV against Clayton in rough, 7.4; revised, 1/1/XIV
+against Cumming over a redoubt hexside, 8.46)."""
+
+from __future__ import annotations
+
+import pytest
+from conftest import GAMES
+from test_browser import PATIENCE, click_hex, js, seated_page, started_game, until
+
+from rules.combat_choices import combat_breakdown
+from rules.core.commands import EndPhase, MoveUnit
+from rules.reducer import execute, new_game
+
+POSITIONS = {
+    "classic": ("us-1-1-iv", ("0425", "0526", "0626", "0727", "0826"), "0926"),
+    "revised": ("us-1-1-xiv", ("1717", "1718", "1719", "1720", "1721", "1821"), "1822"),
+}
+
+
+def expected(ruleset: str, attackers: list[str]):
+    """The server's breakdown of the prepared position (the rules' own fold, apart from the page)."""
+    unit, path, target = POSITIONS[ruleset]
+    state = new_game(GAMES.game("chattanooga", ruleset))
+    state, _ = execute(state, MoveUnit(unit, path))
+    state, _ = execute(state, EndPhase())
+    return combat_breakdown(state, attackers, [target])
+
+
+@pytest.mark.parametrize("ruleset", ["classic", "revised"])
+async def test_the_combat_panel_names_each_modifier_with_its_case(browser, server, shot, ruleset):
+    unit, path, target = POSITIONS[ruleset]
+    game, _ = await started_game(server, side="union", ruleset=ruleset)
+    page = await seated_page(browser, server, game["game_id"], "union", game["token"])
+    await until(page, "() => bluegray.validChoices() !== null")
+    await js(page, "([u, p]) => bluegray.command({type: 'move', unit: u, path: p})", [unit, list(path)])
+    await until(page, "([u, h]) => bluegray.board.state.positions[u] === h", [unit, path[-1]])
+    await until(page, "() => bluegray.validChoices()?.may_end_phase")
+    await page.keyboard.press("e")
+    await until(page, "() => bluegray.board.state.phase === 'combat' && bluegray.validChoices()?.attacks?.length > 0")
+    await click_hex(page, target)
+    await page.wait_for_selector("#breakdown[data-odds]", timeout=PATIENCE)
+    attackers = await js(page, "() => bluegray.attackersOf(bluegray.selection)")
+    b = expected(ruleset, attackers)
+    assert await page.get_attribute("#breakdown", "data-odds") == b.odds
+    assert f"Odds {b.odds}" in await page.inner_text("#odds")
+    lines = await page.eval_on_selector_all(
+        "#breakdown li.unit-strength",
+        "ls => ls.map((l) => [l.dataset.unit, Number(l.dataset.strength), [...l.querySelectorAll('.modifier')].map((m) => [m.dataset.case, m.textContent])])",
+    )
+    want = [(x.unit, x.strength, x.modifiers) for x in (*b.attackers, *b.defenders)]
+    assert [(u, s) for u, s, _ in lines] == [(u, s) for u, s, _ in want]
+    for (_, _, shown), (_, _, mods) in zip(lines, want, strict=True):
+        assert [c for c, _ in shown] == [m.case for m in mods]
+        for (_, text), m in zip(shown, mods, strict=True):
+            assert m.what in text and text.rstrip().endswith(f"→ {m.after}")
+    assert any(mods for _, _, mods in want)  # the position has a modifier to show (7.4; 8.46)
+    shifts = await page.eval_on_selector_all("#breakdown li.shift", "ss => ss.map((s) => [s.dataset.case, Number(s.dataset.columns)])")
+    assert shifts == [[x.case, x.columns] for x in b.shifts]
+    assert f"{b.attack} to {b.defence} reads {b.ratio}" in await page.inner_text("#breakdown .ratio")
+    if ruleset == "revised":
+        assert shifts == [["8.46", -1]]
+    await page.locator("#breakdown").scroll_into_view_if_needed()
+    await shot(page, f"combat-breakdown-{ruleset}", doc=ruleset == "revised")
+    assert not page.errors, page.errors
