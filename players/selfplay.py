@@ -235,7 +235,7 @@ def exit_command(state: State, rng: random.Random, chance: float = 0.2) -> Comma
         for u, h in state.positions.items()
         if units[u].side == state.phasing
         and u not in state.moved
-        and exits.may_exit(units[u].type)  # Cemetery Hill 18.2: cavalry only
+        and exits.may_exit(units[u].type, units[u].side)  # Cemetery Hill 18.2: cavalry only
         and min(game.grid.distance(h, x) for x in exit_hexes(game)) <= game.movement_allowance(u)
     )
     for unit in near:

@@ -305,7 +305,7 @@ def exit_choices(state: State, free: list[str]) -> dict[str, dict[str, Destinati
     out: dict[str, dict[str, Destination]] = {}
     for unit in free:
         here = state.positions[unit]
-        if not exits.may_exit(game.units[unit].type):  # Cemetery Hill 18.2: cavalry only
+        if not exits.may_exit(game.units[unit].type, game.units[unit].side):  # Cemetery Hill 18.2: cavalry only
             continue
         nearest = min(game.grid.distance(here, x) for x in exit_hexes(game))
         if 2 * nearest > 3 * movement.allowance_now(state, unit):

@@ -64,8 +64,8 @@ def exit_problem(state: State, unit: str, path: tuple[str, ...]) -> RuleViolatio
     if not path or path[0] != here:
         return game.violation("movement", f"an exit of {name} must start at its hex {here}")
     kind = game.units[unit].type
-    if not exits.may_exit(kind):  # Cemetery Hill 18.2 "Only cavalry units may exit the map sheet"
-        allowed = " or ".join(exits.unit_types)
+    if not exits.may_exit(kind, game.units[unit].side):  # Cemetery Hill 18.2 "Only cavalry units may exit the map sheet"
+        allowed = " or ".join(exits.unit_types) or " or ".join(exits.sides)
         return game.violation("exits", f"{name} may not exit the map: only {allowed} units may ({kind})")
     if path[-1] not in exit_hexes(game):
         listed = ", ".join([*exits.hexes, *(f"the {e} edge" for e in exits.edges)])
@@ -129,7 +129,7 @@ def exit_paths(state: State, unit: str) -> dict[str, tuple[str, ...]]:
     """The exits ``unit`` may make now: for each exit hex, a cheapest path to it (the legal moves)."""
     game = state.game
     exits = game.battle.exits
-    if exits is None or not exits.may_exit(game.units[unit].type) or why_unit_may_not_move(state, unit) is not None:
+    if exits is None or not exits.may_exit(game.units[unit].type, game.units[unit].side) or why_unit_may_not_move(state, unit) is not None:
         return {}
     reach = reachable(state, unit)
     out = {}

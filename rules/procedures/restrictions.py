@@ -19,6 +19,7 @@ Rulings (docs/RULINGS.md, "Antietam"):
 from __future__ import annotations
 
 from rules.core.events import (
+    AttackDeclared,
     Event,
     ImmobilityReleased,
     MovementRestrictionsLifted,
@@ -138,3 +139,26 @@ def _released(state: State, rule, units: list[str], cause: str, unit: str, hex_:
 
 def apply_released(state: State, event: ImmobilityReleased) -> None:
     state.released = state.released | set(event.units)
+
+
+def release_attacked(state: State, events: list[Event], after: State) -> list[Event]:
+    """Olustee 18.1 (``may_not_move`` with ``unless_attacked``): "64 GA infantry may not move during the
+    first two Game-Turns unless it is attacked": an attack declared against a bound unit releases it for
+    good (an ``after_command`` hook)."""
+    rule = state.game.battle.may_not_move
+    if rule is None or not rule.unless_attacked:
+        return []
+    game = state.game
+    out: list[Event] = []
+    for e in events:
+        if not isinstance(e, AttackDeclared):
+            continue
+        for u in e.attack.defending:
+            if u in rule.units and u not in state.released and not any(r.unit == u for r in out):
+                out.append(
+                    ImmobilityReleased(
+                        side=game.units[u].side, units=[u], cause="attacked", unit=u,
+                        hex=after.positions.get(u, ""), case=game.case("may_not_move"),
+                    )
+                )
+    return out

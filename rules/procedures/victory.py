@@ -268,6 +268,61 @@ def automatic_victory(state: State) -> list[Event]:
     ]
 
 
+def edge_goal(game, rule) -> set[str]:
+    """Olustee 20.0: the hexes of the edge a Line of Communication may end at ("any clear, road or
+    railway hex on the eastern map edge")."""
+    from rules.queries.edges import on_edge
+
+    want = rule.line_to_edge
+    hexes = on_edge(game, want.edge)
+    if not want.terrain and not want.features:
+        return set(hexes)
+    m = game.scenario.map
+    features = set(want.features)
+    return {
+        h for h in hexes
+        if game.terrain[h] in want.terrain or any(features & m.features(h, n) for n in game.neighbours[h])
+    }
+
+
+def immediate_victory(state: State, events: list[Event], after: State) -> list[Event]:
+    """Olustee 20.0 (an ``after_command`` hook, the last): the game ends at once when a unit of the side
+    occupies a hex of Olustee Station with its Line of Communication to the east edge, or when one of its
+    infantry exits by 4104 or 4108 with a Line of Communication from there to 1011 (19.4,
+    rules/queries/communications.py ``supply_line``): ``VictoryDetermined`` with the rule's level and
+    ``GameEnded`` reason ``immediate_victory``."""
+    from rules.queries.communications import supply_line
+
+    rules = state.game.battle.immediate_victory
+    if rules is None or not events or after.game_over:
+        return []
+    game = state.game
+    level = None
+    for rule in rules.occupy:
+        hexes = set(rules.occupy_hexes(rule, game.scenario.map.areas))
+        held = sorted({h for u, h in after.positions.items() if h in hexes and game.units[u].side == rule.side})
+        if held and (rule.line_to_edge is None or supply_line(after, rule.side, held, edge_goal(game, rule))):
+            level = rule.level
+            break
+    for e in events:
+        if level is not None:
+            break
+        if not isinstance(e, UnitExited):
+            continue
+        u = game.units[e.unit]
+        for rule in rules.exit:
+            if rule.counts(u.side, u.type, e.path[-1]) and (not rule.line_to or supply_line(after, rule.side, [e.path[-1]], set(rule.line_to))):
+                level = rule.level
+                break
+    if level is None:
+        return []
+    totals = {s: after.vp.get(s, 0) for s in SIDES}
+    return [
+        VictoryDetermined(union=totals["union"], confederate=totals["confederate"], differential=totals["union"] - totals["confederate"], level=level),
+        GameEnded(reason="immediate_victory", result=level),
+    ]
+
+
 def apply_determined(state: State, event: VictoryDetermined) -> None:
     state.result = event.level
 

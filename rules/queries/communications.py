@@ -133,3 +133,21 @@ def cut_off(state: State, line: LineOfCommunications) -> list[str]:
         if not ok:
             out.append(unit.id)
     return out
+
+
+# -- Olustee 19.4: a Line of Communication ------------------------------------------------------------
+PROHIBITED = frozenset({terrain.RIVER, terrain.LAKE, terrain.POND})  # no unit may enter them (5.24, 6.27, 10.1)
+
+
+def supply_line(state: State, side: str, origins: Iterable[str], goal: set[str]) -> bool:
+    """Olustee 19.4: "a series of contiguous hexes free of prohibited Terrain, Enemy units and Enemy
+    Zones of Control unless the Enemy controlled hexes are occupied by Friendly units", from one of
+    ``origins`` to a hex of ``goal``, both ends included; any length."""
+    game = state.game
+    units = game.units
+    friendly = {h for u, h in state.positions.items() if units[u].side == side}
+    blocked = {h for h, kind in game.terrain.items() if kind in PROHIBITED}
+    blocked |= occupied_by_enemy(state, side)
+    blocked |= enemy_controlled(state, side) - friendly
+    goal = goal - blocked
+    return bool(goal) and traces(state, origins, goal, blocked, None)

@@ -185,6 +185,8 @@ HANDLERS = Handlers(
         victory.award_during_play,
         restrictions.lift_on_crossing,
         restrictions.release_immobile,
+        restrictions.release_attacked,  # Olustee 18.1
+        victory.immediate_victory,  # Olustee 20.0: the last, it may end the game
     ),
     phase_end_checks=(
         (None, stacking.check_stacking_at_end_of_phase),  # 5.32

@@ -227,10 +227,11 @@ HANDLERS = Handlers(
         UnitExited: exits.apply_unit_exited,  # Chickamauga 18.3
     },
     after_command=(
-        *CLASSIC_HANDLERS.after_command,
+        *(h for h in CLASSIC_HANDLERS.after_command if h is not victory.immediate_victory),
         rcp.disorder_in_towns,  # 12.17
         early_arrival.activate,  # Road to Richmond 17.4
         rcp.train_attacker_retreat,  # Wilderness 18.31, 12.11
+        victory.immediate_victory,  # Olustee 20.0: the last, it may end the game
     ),
     phase_end_checks=CLASSIC_HANDLERS.phase_end_checks,
     before_end_of_phase=CLASSIC_HANDLERS.before_end_of_phase,

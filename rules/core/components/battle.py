@@ -22,6 +22,7 @@ from rules.core.components.exits import Exits
 from rules.core.components.ferries import Ferries
 from rules.core.components.fog import Fog
 from rules.core.components.gunboats import GunboatWaters
+from rules.core.components.immediate_victory import ImmediateVictory
 from rules.core.components.immobile_artillery import ImmobileArtillery
 from rules.core.components.immobility import Immobility
 from rules.core.components.line_of_communications import LineOfCommunications
@@ -85,6 +86,7 @@ class Battle(Component, frozen=True):
     fog: Fog | None = None  # Fredericksburg 18.2
     immobility: Immobility | None = None  # Fredericksburg 19.1
     reinforcement_table: ReinforcementTable | None = None  # Savage's Station 17.1, 17.2
+    immediate_victory: ImmediateVictory | None = None  # Olustee 20.0
 
     def components(self) -> list[Component]:
         """The battle's components, those with their defaults included, in the order above."""

@@ -141,6 +141,7 @@ class Exits(Component, frozen=True):
     hexes: list[HexNumber] = []
     edges: list[Edge] = []
     unit_types: list[UnitType] = []
+    sides: list[Side] = []  # Olustee 20.0: only these sides' units exit ("the Confederate Player must exit units"); absent: both
     cost: Count = 1
     points_per_strength_point: dict[Side, Count] = {}
     line_to_edge: list[LineToEdge] = []
@@ -152,9 +153,10 @@ class Exits(Component, frozen=True):
         if not self.hexes and not self.edges:
             raise ValueError("give the exit hexes (Chickamauga 18.1) or the map edges units may exit by (Cemetery Hill 18.2)")
 
-    def may_exit(self, unit_type: str) -> bool:
-        """Cemetery Hill 18.2: "Only cavalry units may exit the map sheet" (no ``unit_types``: any unit)."""
-        return not self.unit_types or unit_type in self.unit_types
+    def may_exit(self, unit_type: str, side: str | None = None) -> bool:
+        """Cemetery Hill 18.2: "Only cavalry units may exit the map sheet" (no ``unit_types``: any unit);
+        Olustee 20.0: only the units of ``sides`` (none given: either side's)."""
+        return (not self.unit_types or unit_type in self.unit_types) and (not self.sides or side is None or side in self.sides)
 
     def edge_for(self, side: str) -> Edge | None:
         """21.31: the edge ``side``'s line must reach for its exit points, or None (no line needed)."""

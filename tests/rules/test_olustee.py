@@ -1,0 +1,118 @@
+"""Olustee (revised 003, 15.0-22.0): its exclusive rules on small custom maps (8 x 8, revised rules),
+with the template's own blocks (scenarios/templates/olustee/scenario.toml): 18.1 (``may_not_move`` with
+``units`` and ``unless_attacked``), 20.0 (``exits`` for the Confederate only, ``immediate_victory``
+with its Lines of Communication, 19.4; the ``victory`` losses and 2213)."""
+
+from __future__ import annotations
+
+import tomllib
+
+import pytest
+
+from rules.core.commands import EndPhase, ExitMap, MoveUnit
+from rules.core.errors import RuleViolation
+from rules.core.events import GameEnded, ImmobilityReleased, VictoryDetermined
+from rules.core.game import Game
+from rules.procedures.victory import determine_victory
+from rules.reducer import execute, new_game
+from rules.rulesets import get as get_ruleset
+from scenarios.loader import TEMPLATES_DIR
+from tests.rules.combatmaps import declare, to_phase
+from tests.rules.rulesmaps import rebel, scenario, union
+
+TEMPLATE = tomllib.loads((TEMPLATES_DIR / "olustee" / "scenario.toml").read_text())
+BLOCKS = TEMPLATE["exclusive"]
+CASES = {"revised": TEMPLATE["cases"]["revised"]}
+
+
+def game(units, exclusive, areas=None, turns=10):
+    sc = scenario(units, turns=turns, first_player="union", exclusive=exclusive, cases=CASES, areas=areas or {})
+    return new_game(Game(sc, get_ruleset("revised")))
+
+
+# -- 18.0 MOVEMENT AND STACKING RESTRICTIONS ------------------------------------------------------------
+HELD = {"may_not_move": {**BLOCKS["may_not_move"], "units": ["ga64"]}}
+
+
+def test_64_ga_may_not_move_during_the_first_two_game_turns_18_1():
+    state = game([union("u", "0101"), rebel("ga64", "0505"), rebel("other", "0707")], HELD)
+    state = to_phase(state, "confederate", "movement")
+    with pytest.raises(RuleViolation) as refused:
+        execute(state, MoveUnit("ga64", ("0505", "0504")))
+    assert refused.value.case == "18.1"
+    execute(state, MoveUnit("other", ("0707", "0706")))  # only 64 GA is held
+    state.turn = 3
+    execute(state, MoveUnit("ga64", ("0505", "0504")))  # Game-Turn Three: free
+
+
+def test_64_ga_attacked_moves_freely_from_then_on_18_1():
+    state = game([union("u", "0503"), rebel("ga64", "0505")], HELD)
+    state, _ = execute(state, MoveUnit("u", ("0503", "0504")))  # adjacent to 64 GA
+    state = to_phase(state, "union", "combat")
+    state, events = declare(state, ["u"], ["0505"])  # "unless it is attacked"
+    released = [e for e in events if isinstance(e, ImmobilityReleased)]
+    assert [(e.units, e.cause, e.case) for e in released] == [(["ga64"], "attacked", "18.1")]
+    assert "ga64" in state.released
+    assert state.game.battle.may_not_move.restriction(state, "ga64") is None
+
+
+# -- 20.0 VICTORY CONDITIONS ---------------------------------------------------------------------------
+EAST = [f"08{r:02d}" for r in range(1, 9)]
+VICTORY = {
+    "exits": {**BLOCKS["exits"], "hexes": ["0804", "0806"]},
+    "immediate_victory": {
+        "occupy": BLOCKS["immediate_victory"]["occupy"],
+        "exit": [{**BLOCKS["immediate_victory"]["exit"][0], "hexes": ["0804", "0806"], "line_to": ["0101"]}],
+    },
+    "victory": {**BLOCKS["victory"], "occupation": [{"hex": "0303", "points": 5, "side": "union"}]},
+}
+STATION = {"olustee_station": ["0404", "0405"]}
+
+
+def test_a_union_unit_occupying_olustee_station_with_a_line_to_the_east_edge_wins_at_once_20_0():
+    state = game([union("u", "0604"), rebel("r", "0101")], VICTORY, STATION)
+    state, events = execute(state, MoveUnit("u", ("0604", "0504", "0404")))
+    assert isinstance(events[-1], GameEnded) and events[-1].reason == "immediate_victory"
+    assert state.game_over and state.result == "Union Decisive Victory"
+
+
+def test_no_decisive_victory_without_the_line_of_communication_19_4_20_0():
+    # Confederate units astride every way east: the line meets enemy units or their zones of control
+    blockers = [rebel(f"r{r}", f"06{r:02d}") for r in range(1, 9, 2)]
+    state = game([union("u", "0304"), *blockers], VICTORY, STATION)
+    state, events = execute(state, MoveUnit("u", ("0304", "0404")))
+    assert not state.game_over and not any(isinstance(e, GameEnded) for e in events)
+
+
+def test_a_confederate_infantry_unit_exiting_by_4104_or_4108_with_a_line_to_1011_wins_at_once_20_0():
+    state = game([union("u", "0108"), rebel("r", "0704"), rebel("c", "0706", type_="cavalry")], VICTORY, STATION)
+    state = to_phase(state, "confederate", "movement")
+    with pytest.raises(RuleViolation):
+        execute(state, ExitMap("c", ("0706", "0806")))  # "a Confederate infantry unit": cavalry may not exit
+    state, events = execute(state, ExitMap("r", ("0704", "0804")))
+    assert isinstance(events[-1], GameEnded) and state.result == "Confederate Decisive Victory"
+
+
+def test_the_exit_needs_its_line_to_1011_and_the_union_may_not_exit_20_0():
+    # a Union unit beside 0101 (1011 on this map): its zone of control cuts the line there
+    state = game([union("u", "0201"), union("v", "0707"), rebel("r", "0704")], VICTORY, STATION)
+    with pytest.raises(RuleViolation):
+        execute(state, ExitMap("v", ("0707", "0806")))  # "the Confederate Player must exit units"
+    state = to_phase(state, "confederate", "movement")
+    state, events = execute(state, ExitMap("r", ("0704", "0804")))
+    assert not state.game_over and not any(isinstance(e, VictoryDetermined) for e in events)
+
+
+def test_otherwise_losses_decide_five_more_a_marginal_victory_and_2213_counts_five_20_0():
+    state = game([union("u", "0302"), rebel("r", "0707")], VICTORY, STATION)
+    levels = state.game.battle.victory
+    # "at least five more Combat Strength Points ... a Marginal Victory ... four ... or less, a Draw"
+    assert (levels.level_of(5), levels.level_of(4), levels.level_of(-4), levels.level_of(-5)) == (
+        "Union Marginal Victory", "Draw", "Draw", "Confederate Marginal Victory")
+    assert determine_victory(state)[-1].level == "Draw"
+    state, _ = execute(state, MoveUnit("u", ("0302", "0303", "0403")))  # passes through 2213 (here 0303)
+    assert state.control["0303"] == "union"  # "occupies or was the last to have occupied"
+    final = determine_victory(state)[-1]
+    assert (final.union, final.confederate, final.level) == (5, 0, "Union Marginal Victory")
+    state, _ = execute(state, EndPhase())
+    assert levels.for_unit("union", "r", 3) == 3  # one per Combat Strength Point eliminated
