@@ -95,8 +95,7 @@ def _static(game: Game) -> tuple[list[TrackTurn], list[str], list[str], list[Obj
             schedule.append(f"{SIDE[side]}: {pts} VP for each enemy unit eliminated")
         for side, pts in v.per_enemy_strength_point_eliminated.items():
             schedule.append(f"{SIDE[side]}: {pts} VP for each enemy Strength Point eliminated")
-        if v.first_control is not None:
-            c = v.first_control
+        for c in v.first_controls:
             schedule.append(f"{SIDE[c.side]}: {c.points_each} VP for each of {', '.join(c.hexes)} the first time it controls it")
             objectives += [Objective(hex=h, points=c.points_each, side=c.side, rule="first control") for h in c.hexes]
         if v.town_in_zoc is not None:

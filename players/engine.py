@@ -330,7 +330,7 @@ def objectives(state: State) -> list[tuple[str, float]]:
     p = params(state)
     out: list[tuple[str, float]] = []
     if p is not None:
-        for hp in (p.first_control, p.last_control):
+        for hp in (*p.first_controls, p.last_control):
             if hp is not None:
                 out += [(h, float(hp.points_each)) for h in hp.hexes]
         out += [(o.hex, float(o.points)) for o in p.occupation]

@@ -193,6 +193,9 @@ class GameRecord:
             case "movement_die_rolled":
                 then = "none of its units may move this Movement Phase" if event.held else "they may move"
                 return f"{side_name(event.side)} die for General Burnside ({event.case}): {event.roll}: {then}"
+            case "allocation_rolled":
+                whose = f"{event.command}'s command" if event.command else side_name(event.side)
+                return f"allocation die for {whose} ({event.case}): {event.roll}: {event.units} units may move"
             case "movement_restrictions_lifted":
                 done = f"occupies {event.hex}" if event.hex else f"crossed {event.hexside}"
                 return (f"{side_name(event.side)} movement restrictions removed for good: "
@@ -202,6 +205,8 @@ class GameRecord:
                     "exit": f"{self.unit(event.unit)} exited at {event.hex}",
                     "occupation": f"{self.unit(event.unit)} occupies {event.hex}",
                     "within": f"{self.unit(event.unit)} came within range",
+                    "each_turn": "the Game-Turn's release",
+                    "attacked": f"{self.unit(event.unit)} attacked {event.hex}",
                 }.get(event.cause, event.cause)
                 return f"released from immobility: {self.units(event.units)}: {why} ({event.case})"
             case "decision_declined":

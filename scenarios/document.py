@@ -69,6 +69,7 @@ class UnitDoc(msgspec.Struct, forbid_unknown_fields=True, omit_defaults=True):
     arrives: int | None = None
     entry: list[str] = []
     movement_allowance: int | None = None
+    command: str | None = None  # Peachtree Creek 17.3: the command the counter is marked with
 
 
 class OobDoc(msgspec.Struct, forbid_unknown_fields=True):

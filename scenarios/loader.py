@@ -222,4 +222,5 @@ def build_unit(u: dict) -> Unit:
         entry=list(u.get("entry", [])),
         movement_allowance=u.get("movement_allowance"),
         group=u.get("group"),
+        command=u.get("command"),
     )

@@ -6,7 +6,7 @@ A template's ``scenario.toml`` has a ``[template]`` table: ``[[template.missing]
 ``"map"`` for the whole map sheet, ``"units.union"`` / ``"units.confederate"`` for a side's order of
 battle; ``reason``: why the text does not give it) and ``hexes``, every hex the text names with what it
 says of it (the supplied map must hold each). In ``oob.toml`` a unit's field the text does not give is
-``"?"`` (``hex``, ``strength``, ``type``, ``arrives``, ``entry``), with its reason in the unit's
+``"?"`` (``hex``, ``strength``, ``type``, ``arrives``, ``entry``, ``command``), with its reason in the unit's
 ``unknown`` table: ``strength = "?"`` and ``unknown = { strength = "the OCR lost it" }``. A template
 has no ``map.toml`` when its missing list names ``map``.
 
@@ -27,7 +27,7 @@ from scenarios.source import FILES, Files, Problem, Source
 UNKNOWN = "?"
 SETUP = "setup.toml"
 #: The fields of a unit that a template may leave unknown.
-UNIT_FIELDS = ("hex", "strength", "type", "arrives", "entry")
+UNIT_FIELDS = ("hex", "strength", "type", "arrives", "entry", "command")
 TEMPLATE_KEYS = {"missing", "hexes", "areas", "note"}
 SETUP_KEYS = {"map", "unit", "provenance"}
 WHOLE_ITEMS = ("map", "units.union", "units.confederate")

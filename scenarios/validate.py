@@ -25,7 +25,7 @@ SCENARIO_KEYS = {
 OPTION_KEYS = {"title", "case", "units", "replaces", "exclusive"}
 CRT_RESULTS = ("Ae", "Ar", "Dr", "De", "Ex")  # 7.6
 MAP_KEYS = {"lower_columns", "columns", "rows", "lower_columns_rows", "column_rows", "hexes", "hexsides", "road", "trail", "areas", "levels"}
-UNIT_KEYS = {"id", "side", "type", "strength", "designation", "hex", "arrives", "entry", "movement_allowance", "group"}
+UNIT_KEYS = {"id", "side", "type", "strength", "designation", "hex", "arrives", "entry", "movement_allowance", "group", "command"}
 HEXSIDE_KEYS = {"features", "barbed", "high"}
 PATHS = {"road": terrain.ROAD, "trail": terrain.TRAIL}  # 5.22, 5.23
 IMPASSABLE = {
@@ -532,6 +532,8 @@ def _check_oob(
             ok = False
         if "movement_allowance" in u and not _positive_int(u["movement_allowance"]):
             problem("movement_allowance must be a whole number of Movement Points", key="movement_allowance")
+        if "command" in u and (not isinstance(u["command"], str) or not u["command"]):
+            problem("command must be the name of the command the counter is marked with (Peachtree Creek 17.3)", key="command")
         has_hex, arrives = "hex" in u, u.get("arrives")
         if "group" in u:  # Savage's Station 17.1: brought by the Reinforcement Table
             group = u["group"]
@@ -761,6 +763,8 @@ def _check_trenches(src: Source, board: Board, block, out: list[Problem]) -> Non
         if m.hex in seen:
             problem(f"a second marker on {m.hex}: no more than one Breastworks Marker in a hex (10.36)")
         seen.add(m.hex)
+        if isinstance(m.facing, str):
+            continue  # a direction (Peachtree Creek 16.1 "facing south"): three contiguous hexsides
         ring = board.grid.neighbours(m.hex)
         contiguous = [tuple(ring[(j + k) % 6] for k in range(3)) for j in range(6)]
         if sorted(m.facing) not in [sorted(c) for c in contiguous]:

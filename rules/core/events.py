@@ -304,6 +304,19 @@ class MovementQuotaRolled(Event, frozen=True, tag="movement_quota_rolled"):
     case: str
 
 
+class AllocationRolled(Event, frozen=True, tag="allocation_rolled"):
+    """Peachtree Creek 17.3, 17.4: the die rolled on the Command Allocation Table for ``command`` (its
+    ``limit``, the index in the battle's ``movement_allocation``; "" for a whole side) of ``side`` at
+    the beginning of its Movement Phase: ``units`` of them may move this phase."""
+
+    side: Side
+    command: str
+    limit: int
+    roll: int
+    units: int
+    case: str
+
+
 class MovementRestrictionsLifted(Event, frozen=True, tag="movement_restrictions_lifted"):
     """Antietam 20.1: ``unit`` of the other side moved across the ``hexside`` ("0612|0613"), a creek:
     ``side``'s movement restrictions are removed for good from its next Player-Turn. Fredericksburg
@@ -396,6 +409,7 @@ EVENT_TYPES: tuple[type[Event], ...] = (
     ImmobilityReleased,
     ReinforcementTableRolled,
     MovementQuotaRolled,
+    AllocationRolled,
 )
 
 AnyEvent = Union[EVENT_TYPES]  # noqa: UP007 - a declared tuple of types

@@ -70,6 +70,9 @@ class Unit(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     entry: list[str] = []
     movement_allowance: int | None = None  # None: the rule set's allowance for the unit type
     group: str | None = None  # Savage's Station 17.1: a group of the Reinforcement Table
+    # The command the counter is marked with (Peachtree Creek 17.3: "Stewart's command (marked in
+    # blue)", "Hardee's command (marked in red)"), read by a battle's movement_allocation; None: none.
+    command: str | None = None
 
 
 class CombatResultsTable(msgspec.Struct, frozen=True, forbid_unknown_fields=True):

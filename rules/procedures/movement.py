@@ -33,6 +33,7 @@ from rules.core.gunboats import GUNBOAT
 from rules.core.handlers import Dice, apply
 from rules.core.scenario import other_side
 from rules.core.state import MOVEMENT, State
+from rules.procedures import allocation
 from rules.procedures.night import zoc_rules
 from rules.procedures.sequence import night_turn
 from rules.queries import stacking
@@ -123,6 +124,9 @@ def allowance_now(state: State, unit: str):
     takes one off at night."""
     game = state.game
     n = game.battle.allowance(state, game.movement_allowance(unit))
+    reduced = game.battle.reduced_allowance
+    if reduced is not None:
+        n = reduced.allowance_of(state, unit, n)  # Peachtree Creek 17.2: three on Game-Turn One
     march = game.battle.reinforcements.first_turn_march
     if march is not None and game.battle.reinforcements.marching(state.turn, game.units[unit]):
         n *= march.multiplier  # Road to Richmond 17.2: twice the allowance on Game-Turn One
@@ -495,6 +499,7 @@ def decide_move(state: State, command: MoveUnit, dice: Dice | None) -> list[Even
 
 
 def apply_unit_moved(state: State, event: UnitMoved) -> None:
+    allocation.note_exempt(state, event.unit)  # Peachtree Creek 17.3: before it leaves its hex
     state.positions[event.unit] = event.path[-1]
     state.moved.add(event.unit)
     entered(state, state.game.units[event.unit].side, event.path[1:])  # 17.15

@@ -95,6 +95,17 @@ def release_immobile(state: State, events: list[Event], after: State) -> list[Ev
     game = state.game
     units = game.units
     enemy = other_side(rule.side)
+    if rule.released_when_attacked:  # Ezra Church 17.2: "If any Union unit in hex row 19XX is attacked"
+        for e in events:
+            if isinstance(e, AttackDeclared):
+                hit = [h for h in e.attack.defenders if rule.in_rows(h) and any(units[u].side == rule.side for u in state.units_in(h))]
+                if hit:
+                    by = next((u for u in e.attack.attackers + e.attack.bombarding), "")
+                    return [_released(state, rule, bound, "attacked", by, hit[0], "immobility.attacked")]
+    if rule.released_each_turn:  # Ezra Church 17.2: "One unit may be released each Game-Turn"
+        moved = [e.unit for e in events if isinstance(e, UnitMoved) and e.unit in bound]
+        if moved:
+            return [_released(state, rule, moved[:1], "each_turn", moved[0], "", "immobility.each_turn")]
     for e in events:  # 19.11: "as soon as any Union unit exits the map sheet from hexes 2501 or 2027"
         if isinstance(e, UnitExited) and units[e.unit].side == rule.side and e.path[-1] in rule.released_by_exit_at:
             return [_released(state, rule, bound, "exit", e.unit, e.path[-1], "immobility.exit")]
@@ -139,6 +150,10 @@ def _released(state: State, rule, units: list[str], cause: str, unit: str, hex_:
 
 def apply_released(state: State, event: ImmobilityReleased) -> None:
     state.released = state.released | set(event.units)
+    if event.cause == "each_turn":  # Ezra Church 17.2: one a Game-Turn
+        from rules.core.components.immobility import EACH_TURN
+
+        state.scored.update(f"{EACH_TURN}{state.turn}:{u}" for u in event.units)
 
 
 def release_attacked(state: State, events: list[Event], after: State) -> list[Event]:

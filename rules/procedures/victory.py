@@ -63,8 +63,7 @@ def due(state: State) -> list[VictoryPointsAwarded]:
         points = p.for_unit(side, u, game.units[u].strength)  # Road to Richmond 22.11 ii): the Train
         if points:
             out.append(VictoryPointsAwarded(side=side, points=points, kind="eliminated", subject=u, case=case))
-    first = p.first_control
-    if first:
+    for first in p.first_controls:  # 20.11 (2); Ezra Church 18.12 ii), iii): a list
         side = first.side
         for h in first.hexes:
             if state.control.get(h) == side and f"first_control:{h}" not in state.scored:
@@ -336,9 +335,9 @@ def recount(start: State, events: Iterable[Event]) -> dict[str, int]:
     right (a property test checks it)."""
     game = start.game
     p = params(start)
-    first = p.first_control if p else None
+    firsts = p.first_controls if p else []
     totals = {s: start.vp.get(s, 0) for s in SIDES}  # Fredericksburg 21.35: points at the start
-    controlled = {h for h in first.hexes if start.control.get(h) == first.side} if first else set()
+    controlled = [{h for h in f.hexes if start.control.get(h) == f.side} for f in firsts]
     final = start.copy()
     ended = False
     exits = game.battle.exits
@@ -371,11 +370,12 @@ def recount(start: State, events: Iterable[Event]) -> dict[str, int]:
             side = other_side(game.units[e.unit].side)
             totals[side] += p.for_unit(side, e.unit, game.units[e.unit].strength) if p else 0
         path = getattr(e, "path", None)
-        if path and first and game.units[e.unit].side == first.side:
-            controlled.update(h for h in path if h in first.hexes)
+        for f, done in zip(firsts, controlled, strict=True):
+            if path and game.units[e.unit].side == f.side:
+                done.update(h for h in path if h in f.hexes)
         ended = ended or (isinstance(e, GameEnded) and e.reason == "last_turn")  # not 20.0's automatic victory
-    if controlled:
-        totals[first.side] += first.points_each * len(controlled)
+    for f, done in zip(firsts, controlled, strict=True):
+        totals[f.side] += f.points_each * len(done)
     if ended:
         for a in end_points(final):
             totals[a.side] += a.points

@@ -632,7 +632,7 @@ def apply_result(emit: Emitter, attack: PendingAttack, result: str, dice: Dice) 
         rolled = tuple((u, roll(dice)) for u in us)
         if rolled:
             emit(DisorderRolled(rolls=rolled))
-            disorder([u for u, d in rolled if morale.disorder_roll(d)])
+            disorder([u for u, d in rolled if morale.disorder_roll(fatigued(state, u, d))])
 
     d_in_zoc = enemy_controlled(state, d_side)
     d_engaged = [u for u in defending if state.positions.get(u) in d_in_zoc]  # 12.12, 12.13
@@ -682,6 +682,12 @@ def apply_result(emit: Emitter, attack: PendingAttack, result: str, dice: Dice) 
         emit(MoraleChanged(changes=changed, case=game.case("morale")))
     if decisions:
         emit(DecisionsAwaited(decisions=tuple(decisions)))
+
+
+def fatigued(state: State, unit: str, die: int) -> int:
+    """Ezra Church 17.4: the die of a Disorder check of ``unit``, with its side's fatigue added."""
+    tired = state.game.battle.fatigue
+    return die if tired is None else tired.disorder_die(state.game.units[unit].side, die)
 
 
 def apply_morale_changed(state: State, event: MoraleChanged) -> None:
@@ -1028,6 +1034,9 @@ def decide_roll_rally(state: State, command: RollRally, dice: Dice | None) -> li
     changes = []
     towns = town_hexes(game)
     for u, die in rolls:
+        tired = game.battle.fatigue
+        if tired is not None:
+            die = tired.rally_die(game.units[u].side, die)  # Ezra Church 17.4: "add one to the die roll"
         after = morale.rally(level_of(state, u), die, town=state.positions[u] in towns)
         if after == morale.ELIMINATED:
             emit(UnitEliminated(unit=u, case=game.case("rally")))  # 12.43

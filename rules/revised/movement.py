@@ -350,6 +350,9 @@ def strategic_problem(state: State, unit: str, enemies: set[str] | None = None):
         return game.violation("trains.strategic", f"{game.designation(unit)} may not use Strategic Movement")
     if strategic_allowance(state, unit) is None:
         return game.violation("movement", f"the {game.ruleset.name} rules have no strategic movement")
+    reduced = game.battle.reduced_allowance
+    if reduced is not None and reduced.bars_strategic(state, unit):  # Peachtree Creek 17.2
+        return game.violation("reduced_allowance.strategic", f"{game.designation(unit)} may not use Strategic Movement this Game-Turn")
     surprise = game.battle.surprise_assault
     if surprise is not None and surprise.binds(state, unit):  # Shiloh 19.1: one hex, no more
         return game.violation("surprise_assault", f"{game.designation(unit)} may move only one hex by the surprise assault")

@@ -36,6 +36,7 @@ from rules.core.events import (
 from rules.core.handlers import Handlers
 from rules.core.ruleset import Procedures, Ruleset
 from rules.procedures import (
+    allocation,
     combat,
     effectiveness,
     movement,
@@ -178,6 +179,7 @@ HANDLERS = Handlers(
         ev.ImmobilityReleased: restrictions.apply_released,  # Fredericksburg 19.11-19.13
         ev.ReinforcementTableRolled: phase_rolls.apply_table_rolled,  # Savage's Station 17.1
         ev.MovementQuotaRolled: phase_rolls.apply_quota_rolled,  # Savage's Station 18.1
+        ev.AllocationRolled: allocation.apply_allocation_rolled,  # Peachtree Creek 17.4
     },
     # Chickamauga 19.11; 20.11; Antietam 20.1; Fredericksburg 19.11-19.13
     after_command=(
@@ -198,14 +200,15 @@ HANDLERS = Handlers(
     start_of_phase=(effectiveness.engaged_at_start_of_combat,),  # 11.31
     end_of_game_turn=(effectiveness.recover_at_night, victory.automatic_victory),  # 11.4; Fredericksburg 20.0
     end_of_game=(victory.determine_victory,),  # 20.12
-    phase_rolls=(phase_rolls.roll_at_start,),  # Savage's Station 17.1, 18.1
+    phase_rolls=(phase_rolls.roll_at_start, allocation.roll_at_start),  # Savage's Station 17.1, 18.1; Peachtree Creek 17.3
     automatic={
         PendingLosses: combat.automatic_losses,
         PendingRetreat: retreat.automatic_retreat,
         PendingAdvance: retreat.automatic_advance,
     },
-    # 16.11, 17.2, 17.11 are the battle's (rules/core/components, Game.movement_restrictions); none here.
-    movement_restrictions=(),
+    # 16.11, 17.2, 17.11 are the battle's (rules/core/components, Game.movement_restrictions); the
+    # Atlanta Campaign's allocations (17.2, 17.3) ask whether a unit is in an enemy zone of control.
+    movement_restrictions=(allocation.restriction,),
 )
 
 # This book's implementation of each step where the books differ (rules/core/ruleset.py).

@@ -19,6 +19,7 @@ from rules.core.components.command_control_zone import CommandControlZone
 from rules.core.components.control_hexes import ControlHexes
 from rules.core.components.early_arrival import EarlyArrival
 from rules.core.components.exits import Exits
+from rules.core.components.fatigue import Fatigue
 from rules.core.components.ferries import Ferries
 from rules.core.components.fog import Fog
 from rules.core.components.gunboats import GunboatWaters
@@ -27,10 +28,12 @@ from rules.core.components.immobile_artillery import ImmobileArtillery
 from rules.core.components.immobility import Immobility
 from rules.core.components.line_of_communications import LineOfCommunications
 from rules.core.components.may_not_move import MayNotMove
+from rules.core.components.movement_allocation import MovementAllocation
 from rules.core.components.movement_die import MovementDie
 from rules.core.components.movement_quota import MovementQuota
 from rules.core.components.night_movement import NightMovement
 from rules.core.components.player_turns import PlayerTurns
+from rules.core.components.reduced_allowance import ReducedAllowance
 from rules.core.components.reinforcement_table import ReinforcementTable
 from rules.core.components.reinforcements import Reinforcements
 from rules.core.components.retreat_before_combat import CAVALRY_HIGHEST_ROLL, RetreatBeforeCombat
@@ -87,6 +90,9 @@ class Battle(Component, frozen=True):
     immobility: Immobility | None = None  # Fredericksburg 19.1
     reinforcement_table: ReinforcementTable | None = None  # Savage's Station 17.1, 17.2
     immediate_victory: ImmediateVictory | None = None  # Olustee 20.0
+    movement_allocation: MovementAllocation | None = None  # Peachtree Creek 17.3, 17.4; Atlanta 17.2
+    reduced_allowance: ReducedAllowance | None = None  # Peachtree Creek 17.2
+    fatigue: Fatigue | None = None  # Ezra Church 17.4
 
     def components(self) -> list[Component]:
         """The battle's components, those with their defaults included, in the order above."""
@@ -114,8 +120,13 @@ class Battle(Component, frozen=True):
         return frozenset(h for c in self.components() for h in c.tracked_hexes())
 
     def quota_remaining(self, state: State, side: str) -> int | None:
-        """17.11, 17.14: how many more units ``side`` may move this Movement Phase; None: no quota."""
-        return None if self.movement_quota is None else self.movement_quota.remaining(state, side)
+        """17.11, 17.14 (and the Atlanta Campaign's allocations, 17.2-17.4): how many more units ``side``
+        may move this Movement Phase; None: no quota."""
+        left = [
+            c.remaining(state, side) for c in (self.movement_quota, self.movement_allocation) if c is not None
+        ]  # Atlanta 17.2: the allocations too
+        known = [n for n in left if n is not None]
+        return min(known) if known else None
 
     def retreat_eliminates(self, unit: Unit) -> bool:
         """16.11: a unit eliminated instead of retreating (or being displaced)."""

@@ -22,6 +22,24 @@ each release (``ImmobilityReleased``; ``state.released``).
     released_by_enemy_occupying = ["0610", "0909", "1305", "0322", "0327", "0412"]
     released_by_enemy_within = 3
 
+Ezra Church 17.2: "The Union Player may not move the units in hex row 19XX unless they are released.
+One unit may be released each Game-Turn starting with Game-Turn One. If any Union unit in hex row 19XX is
+attacked than all Union units are released."
+
+    [exclusive.immobility]
+    side = "union"
+    columns = [19]                  # the units set up in hex row 19XX, of every type (no unit_types)
+    released_each_turn = 1
+    released_when_attacked = true
+
+- ``columns``: the hex rows (columns "19XX") whose set-up units are bound, besides ``hexes``;
+  ``unit_types`` absent: every type.
+- ``released_each_turn``: so many bound units may be released each Game-Turn: a bound unit may move
+  while fewer have been released this Game-Turn, and its move releases it for good (``ImmobilityReleased``
+  cause ``each_turn``, case ``immobility.each_turn``); none is saved for a later Game-Turn.
+- ``released_when_attacked``: every bound unit is released once an attack is declared on a hex of
+  ``hexes`` or ``columns`` holding a unit of the side (cause ``attacked``, case ``immobility.attacked``).
+
 Rulings (docs/RULINGS.md, "Fredericksburg"): "may not move" bars movement in the Movement Phase (a move,
 strategic movement, an exit), as Antietam 20.2's; the units still attack, retreat and advance after combat.
 "Comes within three hexes" counts a Confederate unit whose move, retreat or advance passes within three
@@ -40,17 +58,37 @@ if TYPE_CHECKING:
     from rules.core.state import State
 
 
+EACH_TURN = "immobility_turn:"
+
+
 class Immobility(Component, frozen=True):
     side: Side
-    unit_types: list[UnitType]
-    hexes: list[HexNumber]
+    unit_types: list[UnitType] = []
+    hexes: list[HexNumber] = []
     released_by_exit_at: list[HexNumber] = []
     released_by_enemy_occupying: list[HexNumber] = []
     released_by_enemy_within: Count | None = None
+    columns: list[int] = []
+    released_each_turn: Count = 0
+    released_when_attacked: bool = False
+
+    def in_rows(self, hex_: str | None) -> bool:
+        """19.0: one of the hexes; Ezra Church 17.2: a hex of one of the hex rows."""
+        return hex_ is not None and (hex_ in self.hexes or int(hex_[:2]) in self.columns)
 
     def binds(self, unit: Unit) -> bool:
-        """19.0: one of the side's units of these types that starts the game in one of the hexes?"""
-        return unit.side == self.side and unit.type in self.unit_types and unit.hex in self.hexes
+        """19.0: one of the side's units of these types (any, when none is named) that starts the game
+        in one of the hexes (Ezra Church 17.2: or hex rows)?"""
+        return (
+            unit.side == self.side
+            and (not self.unit_types or unit.type in self.unit_types)
+            and self.in_rows(unit.hex)
+        )
+
+    def released_this_turn(self, state: State) -> int:
+        """Ezra Church 17.2: how many bound units were released this Game-Turn by ``released_each_turn``."""
+        prefix = f"{EACH_TURN}{state.turn}:"
+        return sum(1 for k in state.scored if k.startswith(prefix))
 
     def bound(self, state: State) -> list[str]:
         """19.1: the units still immobile, on the map."""
@@ -68,7 +106,9 @@ class Immobility(Component, frozen=True):
         u = state.game.units[unit]
         if not self.binds(u) or unit in state.released:
             return None
+        if self.released_this_turn(state) < self.released_each_turn:
+            return None  # Ezra Church 17.2: this move releases it (rules/procedures/restrictions.py)
         return state.game.violation(
             "immobility",
-            f"{u.designation} began the game in {u.hex} and may not move until released (19.11-19.13)",
+            f"{u.designation} began the game in {u.hex} and may not move until released",
         )

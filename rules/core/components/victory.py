@@ -3,7 +3,9 @@
 - ``per_enemy_unit_eliminated`` {side: points}: 20.11 (1), (3): a side scores this for each enemy unit
   eliminated (reinforcements lost under 15.12 included).
 - ``first_control`` {side, hexes, points_each}: 20.11 (2): the side scores for each of these hexes the
-  first time it controls it (17.15), once in the game.
+  first time it controls it (17.15), once in the game. A list of them when the hexes are worth
+  different points (Ezra Church 18.12 ii), iii): "Ten Victory Points for the occupation of hex 1504 at
+  any time during the game", "25 Victory Points for the occupation of hex 1602 at any time").
 - ``town_in_zoc`` {side, area, points_each, unit_type}: 20.12 (1): at the game's end, for each hex of
   the map's area in the zone of control of (or occupied by) one of the side's units of that type.
 - ``last_control`` {side, hexes, points_each}: 20.12 (2): at the game's end, for each of these hexes
@@ -271,7 +273,7 @@ class AutomaticVictory(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
 
 class VictoryPoints(Component, frozen=True):
     per_enemy_unit_eliminated: dict[Side, Count] = {}
-    first_control: HexPoints | None = None
+    first_control: HexPoints | list[HexPoints] | None = None
     town_in_zoc: AreaInZoc | None = None
     last_control: HexPoints | None = None
     per_enemy_strength_point_eliminated: dict[Side, Count] = {}
@@ -289,7 +291,7 @@ class VictoryPoints(Component, frozen=True):
 
     def tracked_hexes(self) -> tuple[str, ...]:
         """17.15, 21.2, Antietam 19.1: the hexes whose control scores."""
-        held = (h for c in (self.first_control, self.last_control) if c is not None for h in c.hexes)
+        held = (h for c in (*self.first_controls, self.last_control) if c is not None for h in c.hexes)
         levels = (h for lv in self.levels if lv.occupied is not None for h in lv.occupied.hexes)  # Shiloh 18.31
         return (
             *held,
@@ -298,6 +300,12 @@ class VictoryPoints(Component, frozen=True):
             *levels,
             *(self.automatic.unless_enemy_occupies if self.automatic is not None else ()),  # Fredericksburg 20.0
         )
+
+    @property
+    def first_controls(self) -> list[HexPoints]:
+        """20.11 (2): every ``first_control`` entry (one, or a list: Ezra Church 18.12 ii), iii))."""
+        f = self.first_control
+        return [] if f is None else list(f) if isinstance(f, list) else [f]
 
     def for_elimination(self, side: str, strength: int = 0) -> int:
         """20.11 (1), (3): what ``side`` scores for an enemy unit eliminated; Chickamauga 21.11 i):
