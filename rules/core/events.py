@@ -87,7 +87,8 @@ class GameTurnAdvanced(Event, frozen=True, tag="game_turn_advanced"):
 
 class GameEnded(Event, frozen=True, tag="game_ended"):
     """The game is over: ``reason`` ("last_turn" after the final Game-Turn; "automatic_victory" when a
-    battle's automatic victory ends it sooner, Fredericksburg 20.0), ``result`` (the level of
+    battle's automatic victory ends it sooner, Fredericksburg 20.0, or an army routs, First Bull Run
+    18.0), ``result`` (the level of
     victory, when victory conditions have been consulted)."""
 
     reason: str
@@ -334,7 +335,9 @@ class ImmobilityReleased(Event, frozen=True, tag="immobility_released"):
     """Fredericksburg 19.11-19.13: ``units`` of ``side`` are released from immobility for good, because
     ``unit`` ``cause``d it: "exit" (19.11: a unit of the side exited at ``hex``), "occupation" (19.12:
     an enemy unit occupies the pontoon or ford ``hex``) or "within" (19.13: an enemy unit came within
-    range of each of ``units``)."""
+    range of each of ``units``). First Bull Run 17.1, 17.2 (``may_not_move_until``): "attacked" (a unit
+    of the side was attacked, ``unit`` the defender) or "crossed" (``unit`` of the other side entered
+    the hold's area at ``hex``)."""
 
     side: Side
     units: list[str]
@@ -363,6 +366,21 @@ class VictoryDetermined(Event, frozen=True, tag="victory_determined"):
     confederate: int
     differential: int
     level: str
+
+
+class ArmyRoutChecked(Event, frozen=True, tag="army_rout_checked"):
+    """First Bull Run 18.0 (the battle's ``army_rout``): at the end of a Game-Turn ``side`` rolled
+    ``roll`` and added ``shaken_or_routed`` (one for each of its units Shaken or Routed) and twice
+    ``eliminated`` (each of its units eliminated): ``total``; ``routed`` when it reached the threshold
+    ("that Player's army has routed and fled the battlefield")."""
+
+    side: Side
+    roll: int
+    shaken_or_routed: int
+    eliminated: int
+    total: int
+    routed: bool
+    case: str
 
 
 # -- the union ------------------------------------------------------------------------------------------
@@ -410,6 +428,7 @@ EVENT_TYPES: tuple[type[Event], ...] = (
     ReinforcementTableRolled,
     MovementQuotaRolled,
     AllocationRolled,
+    ArmyRoutChecked,
 )
 
 AnyEvent = Union[EVENT_TYPES]  # noqa: UP007 - a declared tuple of types

@@ -19,6 +19,8 @@ importing a module: the reducer and the sequence of play read the table of the r
 - ``phase_rolls``: die rolls made at the beginning of a phase (Savage's Station 17.1, 18.1), each
   ``roll(state, dice) -> events`` ([] when none is due): as ``EndPhase`` begins the next phase, and
   before the first command of the game's first phase (no command begins it).
+- ``end_of_game_turn_rolls``: die rolls made as a Game-Turn ends, after ``end_of_game_turn`` (the
+  final Game-Turn's included), each ``roll(state, dice) -> events`` (First Bull Run 18.0's rout check).
 - ``automatic``: pending decision type -> the events that make it when its player has no choice,
   or None.
 - ``movement_restrictions``: who may not start a move, beyond the standard rules (night 17.2,
@@ -60,6 +62,7 @@ class Handlers:
     end_of_phase: tuple[Hook, ...] = ()
     start_of_phase: tuple[Hook, ...] = ()
     end_of_game_turn: tuple[Hook, ...] = ()
+    end_of_game_turn_rolls: tuple[PhaseRoll, ...] = ()
     end_of_game: tuple[Hook, ...] = ()
     phase_rolls: tuple[PhaseRoll, ...] = ()
     automatic: Mapping[type, Automatic] = field(default_factory=dict)

@@ -253,7 +253,8 @@ def reachable(
                 prev[b] = h
                 heapq.heappush(heap, (nc, b))
     ferries = game.ferry_hexes
-    ends = [h for h in cost if h != start and h not in ferries]  # 5.24, 19.12
+    alone = game.battle.alone_barred(state.positions, unit)  # First Bull Run 17.2
+    ends = [h for h in cost if h != start and h not in ferries and h not in alone]  # 5.24, 19.12
     return Reach(start, cost, prev, ends)
 
 
@@ -362,7 +363,22 @@ def check_path(
             "ferries.end" if game.battle.ferries is not None else "ferry",
             f"{name} may not end its movement in the river ferry hex {path[-1]}",
         )
+    check_alone(state, unit, path[-1])
     return cost
+
+
+def check_alone(state: State, unit: str, dest: str) -> None:
+    """First Bull Run 17.2: "No unit may stack with Runyon's division" (the battle's ``stacking.alone``):
+    no move, Strategic Movement or entry ends in a hex shared with such a unit."""
+    if dest in state.game.battle.alone_barred(state.positions, unit):
+        raise state.game.violation(
+            "stacking.alone", f"{state.game.designation(unit)} may not end its move in {dest}: no unit may stack with {_alone_names(state)}"
+        )
+
+
+def _alone_names(state: State) -> str:
+    game = state.game
+    return " or ".join(game.designation(u) for u in game.battle.stacking.alone)
 
 
 def check_surprise_moves(state: State) -> None:

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from rules.core.events import (
     AttackDeclared,
+    CombatResolved,
     Event,
     ImmobilityReleased,
     MovementRestrictionsLifted,
@@ -176,4 +177,43 @@ def release_attacked(state: State, events: list[Event], after: State) -> list[Ev
                         hex=after.positions.get(u, ""), case=game.case("may_not_move"),
                     )
                 )
+# -- First Bull Run 17.1, 17.2: units held until released ---------------------------------------------
+def release_holds(state: State, events: list[Event], after: State) -> list[Event]:
+    """17.1, 17.2 (the battle's ``may_not_move_until``): the releases a command's events bring about.
+    ``until_attacked``: a combat resolved with one of the side's units among its defenders (17.1: "a
+    Confederate unit has been attacked"); ``until_enemy_enters``: a unit of the other side stepped from
+    a hex outside the area into one of its hexes, by movement, retreat or advance (17.2: "crossed Bull
+    Run"). Every unit of the hold is released for good (``ImmobilityReleased``)."""
+    rule = state.game.battle.may_not_move_until
+    if rule is None or not events:
+        return []
+    game = state.game
+    units = game.units
+    out: list[Event] = []
+    for hold in rule.holds:
+        bound = [u.id for u in game.scenario.units if hold.binds(u) and u.id not in state.released]
+        if not bound or (hold.until_turn is not None and state.turn >= hold.until_turn):
+            continue
+        cause, by, where = "", "", ""
+        if hold.until_attacked:
+            for e in events:
+                if isinstance(e, CombatResolved):
+                    hit = [d for d in e.defending if units[d].side == hold.side]
+                    if hit:
+                        cause, by, where = "attacked", hit[0], state.positions.get(hit[0], "")
+                        break
+        if not cause and hold.until_enemy_enters is not None:
+            area = set(game.scenario.map.areas.get(hold.until_enemy_enters, ()))
+            enemy = other_side(hold.side)
+            for e in events:
+                unit, path = getattr(e, "unit", None), getattr(e, "path", None)
+                if not path or unit not in units or units[unit].side != enemy:
+                    continue
+                step = next((b for a, b in zip(path, path[1:], strict=False) if a not in area and b in area), None)
+                if step is not None:
+                    cause, by, where = "crossed", unit, step
+                    break
+        if cause:
+            case = game.case(hold.rule)
+            out.append(ImmobilityReleased(side=hold.side, units=bound, cause=cause, unit=by, hex=where, case=case))
     return out

@@ -108,8 +108,12 @@ def _around(state: State, unit: str, here: str, displaced: bool) -> _Around:
     full: list[str] = []
     ferries: list[RetreatOption] = []
     barred = None
+    alone = game.battle.alone_barred(state.positions, unit)  # First Bull Run 17.2
     for n in game.neighbours[here]:
         if n in enemies or n in ezoc or game.step_problem(here, n) is not None:
+            continue
+        if n in alone:
+            barred = barred or "stacking.alone"  # 17.2: no unit stacks with Runyon's, nor he with another
             continue
         if roads is not None and (here, n) not in roads:
             barred = barred or "trains.retreat"  # 19.23: never through a non-road, non-trail hexside

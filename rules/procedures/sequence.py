@@ -106,6 +106,11 @@ def decide_end_phase(state: State, command: EndPhase, dice: Dice | None) -> list
     if nxt is None:  # after the final Game-Turn (4.0)
         for hook in hooks.end_of_game_turn:
             emit(hook(scratch))
+        for rolls in hooks.end_of_game_turn_rolls:  # First Bull Run 18.0: "At the end of each Game-Turn"
+            emit(rolls(scratch, dice))
+        if scratch.result is not None:  # an army routed as the last Game-Turn ends: "play stops"
+            emit([GameEnded(reason="automatic_victory", result=scratch.result)])
+            return events
         for hook in hooks.end_of_game:
             emit(hook(scratch))
         emit([GameEnded(reason="last_turn", result=scratch.result)])  # the level of victory (20.2)
@@ -114,7 +119,9 @@ def decide_end_phase(state: State, command: EndPhase, dice: Dice | None) -> list
     if turn != state.turn:  # Game-Turn Record Interphase
         for hook in hooks.end_of_game_turn:
             emit(hook(scratch))
-        if scratch.result is not None:  # Fredericksburg 20.0: a victory determined before the last Game-Turn
+        for rolls in hooks.end_of_game_turn_rolls:  # First Bull Run 18.0
+            emit(rolls(scratch, dice))
+        if scratch.result is not None:  # Fredericksburg 20.0, First Bull Run 18.0: determined before the last Game-Turn
             emit([GameEnded(reason="automatic_victory", result=scratch.result)])
             return events
         emit([GameTurnAdvanced(turn=turn)])

@@ -36,7 +36,14 @@ def overstacked(state: State, side: str | None = None) -> dict[str, int]:
 
 
 def check_stacking_at_end_of_phase(state: State) -> None:
-    """5.32: no phase ends with more than two units in a hex."""
+    """5.32: no phase ends with more than two units in a hex (First Bull Run 17.2: nor with another unit
+    in the hex of a unit none may stack with)."""
+    alone = state.game.battle.stacking
+    crowded = alone.crowded(state.positions) if alone is not None else None
+    if crowded is not None:
+        hex_, unit = crowded
+        names = ", ".join(state.game.designation(u) for u in state.units_in(hex_))
+        raise state.game.violation("stacking.alone", f"{hex_} holds {names}: no unit may stack with {state.game.designation(unit)}")
     over = overstacked(state)
     if over:
         game = state.game

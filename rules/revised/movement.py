@@ -409,7 +409,8 @@ def strategic_reach(state: State, unit: str):
                 cost[b] = nc
                 prev[b] = h
                 heapq.heappush(heap, (nc, b))
-    ends = [h for h in cost if h != start and h not in game.ferry_hexes]
+    alone = game.battle.alone_barred(state.positions, unit)  # First Bull Run 17.2
+    ends = [h for h in cost if h != start and h not in game.ferry_hexes and h not in alone]
     return Reach(start, cost, prev, ends)
 
 
@@ -425,7 +426,7 @@ def ferries_closed(state: State, unit: str) -> frozenset[str]:
 def decide_strategic_move(state: State, command: StrategicMove, dice) -> list:
     from rules.core.events import UnitMoved
     from rules.core.handlers import apply
-    from rules.procedures.movement import check_no_dead_end, ferry_closed, zone_closed
+    from rules.procedures.movement import check_alone, check_no_dead_end, ferry_closed, zone_closed
 
     game = state.game
     problem = strategic_problem(state, command.unit)
@@ -464,6 +465,7 @@ def decide_strategic_move(state: State, command: StrategicMove, dice) -> list:
         )
     if path[-1] in game.ferry_hexes:
         raise game.violation("ferries.end", f"{name} may not end its movement in the ferry hex {path[-1]}")
+    check_alone(state, command.unit, path[-1])  # First Bull Run 17.2
     event = UnitMoved(unit=command.unit, path=path, cost=movement_points(cost))
     after = state.copy()
     apply(after, event)

@@ -187,6 +187,7 @@ HANDLERS = Handlers(
         victory.award_during_play,
         restrictions.lift_on_crossing,
         restrictions.release_immobile,
+        restrictions.release_holds,  # First Bull Run 17.1, 17.2
         restrictions.release_attacked,  # Olustee 18.1
         victory.immediate_victory,  # Olustee 20.0: the last, it may end the game
     ),

@@ -26,6 +26,7 @@ from rules.core.commands import (
 )
 from rules.core.decisions import PendingAttack, PendingBeforeCombat
 from rules.core.events import (
+    ArmyRoutChecked,
     AttackRecomputed,
     AttackVoided,
     BeforeCombatChosen,
@@ -46,7 +47,7 @@ from rules.core.handlers import Handlers
 from rules.core.ruleset import Procedures, Ruleset
 from rules.procedures import early_arrival, exits, victory
 from rules.revised import combat_procedures as rcp
-from rules.revised import fieldworks
+from rules.revised import fieldworks, rout
 from rules.revised import movement as rm
 from rules.revised import sight as revised_sight
 from rules.rulesets.classic import HANDLERS as CLASSIC_HANDLERS
@@ -225,6 +226,7 @@ HANDLERS = Handlers(
         RallyMarkersPlaced: rcp.apply_rally_placed,
         RallyRolled: rcp.apply_rally_rolled,
         UnitExited: exits.apply_unit_exited,  # Chickamauga 18.3
+        ArmyRoutChecked: rout.apply_rout_checked,  # a battle's army rout (First Bull Run 18.0)
     },
     after_command=(
         *(h for h in CLASSIC_HANDLERS.after_command if h is not victory.immediate_victory),
@@ -245,6 +247,7 @@ HANDLERS = Handlers(
     ),
     start_of_phase=(*CLASSIC_HANDLERS.start_of_phase, rcp.combat_phase_begins),  # 12.34, 12.32
     end_of_game_turn=CLASSIC_HANDLERS.end_of_game_turn,
+    end_of_game_turn_rolls=(*CLASSIC_HANDLERS.end_of_game_turn_rolls, rout.rout_check),  # a battle's army rout (First Bull Run 18.0)
     end_of_game=CLASSIC_HANDLERS.end_of_game,
     phase_rolls=CLASSIC_HANDLERS.phase_rolls,  # Savage's Station 17.1, 18.1
     automatic={

@@ -48,7 +48,7 @@ def test_the_first_bull_run_template_lists_every_missing_item_with_its_reason():
     problems, missing = template.check(FIRST_BULL_RUN)
     assert problems == []
     what = [m.what for m in missing]
-    assert what[:3] == ["map", "units union", "units confederate"]
+    assert what[:4] == ["map", "map area across_bull_run", "units union", "units confederate"]  # 17.2: Bull Run's far bank
     assert {"unit us-runyon hex", "unit us-runyon strength", "unit us-runyon type"} <= set(what)
     assert all(m.reason for m in missing)
     assert "1207 Groveton" in missing[0].reason and "0813 New Market" in missing[0].reason  # 18.0's hexes
@@ -69,7 +69,7 @@ def test_list_shows_templates_apart_with_their_count_and_never_as_playable():
     assert done.returncode == 0, done.stderr
     playable, _, templates = done.stdout.partition("\n\ntemplates")
     assert "first_bull_run" not in playable
-    assert "first_bull_run\tFirst Bull Run, July 21, 1861\t6 items to supply" in templates.splitlines()
+    assert "first_bull_run\tFirst Bull Run, July 21, 1861\t7 items to supply" in templates.splitlines()
     assert "first_bull_run" not in [sid for sid, _ in list_scenarios()]
     assert "first_bull_run" in [t[0] for t in list_templates()]
 

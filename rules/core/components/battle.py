@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING
 
+from rules.core.components.army_rout import ArmyRout
 from rules.core.components.artillery import Artillery
 from rules.core.components.breastworks import Breastworks
 from rules.core.components.command_control_zone import CommandControlZone
@@ -28,6 +29,7 @@ from rules.core.components.immobile_artillery import ImmobileArtillery
 from rules.core.components.immobility import Immobility
 from rules.core.components.line_of_communications import LineOfCommunications
 from rules.core.components.may_not_move import MayNotMove
+from rules.core.components.may_not_move_until import MayNotMoveUntil
 from rules.core.components.movement_allocation import MovementAllocation
 from rules.core.components.movement_die import MovementDie
 from rules.core.components.movement_quota import MovementQuota
@@ -39,6 +41,7 @@ from rules.core.components.reinforcements import Reinforcements
 from rules.core.components.retreat_before_combat import CAVALRY_HIGHEST_ROLL, RetreatBeforeCombat
 from rules.core.components.rifled_artillery import RifledArtillery
 from rules.core.components.schema import BattleError, convert
+from rules.core.components.stacking import Stacking
 from rules.core.components.streams import Streams
 from rules.core.components.surprise_assault import SurpriseAssault
 from rules.core.components.terrain_costs import TerrainCosts
@@ -93,6 +96,9 @@ class Battle(Component, frozen=True):
     movement_allocation: MovementAllocation | None = None  # Peachtree Creek 17.3, 17.4; Atlanta 17.2
     reduced_allowance: ReducedAllowance | None = None  # Peachtree Creek 17.2
     fatigue: Fatigue | None = None  # Ezra Church 17.4
+    may_not_move_until: MayNotMoveUntil | None = None  # First Bull Run 17.1, 17.2
+    stacking: Stacking | None = None  # First Bull Run 17.2
+    army_rout: ArmyRout | None = None  # First Bull Run 18.0
 
     def components(self) -> list[Component]:
         """The battle's components, those with their defaults included, in the order above."""
@@ -101,12 +107,13 @@ class Battle(Component, frozen=True):
     def movement_restrictions(self) -> tuple[Restriction, ...]:
         """Who may not move, beyond the standard rules: each returns a RuleViolation or None. In this
         order, so that a unit refused for two reasons is given the first: 16.11, Antietam 20.2,
-        Fredericksburg 19.1, Wilderness 20.2, 17.2, 17.11."""
+        First Bull Run 17.1 and 17.2, Fredericksburg 19.1, Wilderness 20.2, 17.2, 17.11."""
         return tuple(
             c.restriction
             for c in (
                 self.immobile_artillery,
                 self.may_not_move,
+                self.may_not_move_until,
                 self.immobility,
                 self.movement_die,
                 self.night_movement,
@@ -118,6 +125,10 @@ class Battle(Component, frozen=True):
     def tracked_hexes(self) -> frozenset[str]:
         """17.15: every hex whose control the battle's components ask about."""
         return frozenset(h for c in self.components() for h in c.tracked_hexes())
+
+    def alone_barred(self, positions: dict[str, str], unit: str) -> frozenset[str]:
+        """First Bull Run 17.2: the hexes ``unit`` may not end in, for no unit stacks with Runyon's."""
+        return frozenset() if self.stacking is None else self.stacking.barred(positions, unit)
 
     def quota_remaining(self, state: State, side: str) -> int | None:
         """17.11, 17.14 (and the Atlanta Campaign's allocations, 17.2-17.4): how many more units ``side``
