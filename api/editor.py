@@ -1,8 +1,9 @@
 """The scenario editor's HTTP endpoints (the page is /editor, api/static/editor.html; docs/SCENARIOS.md
 "The editor"):
 
-- ``POST /api/scenarios/check``: a scenario document (scenarios/document.py) checked by the server's
-  own validator: ``{"ok", "hash", "problems": [{"location", "message", "hexes"}]}``;
+- ``POST /api/scenarios/check``: a scenario document (scenarios/document.py, JSON or TOML) checked by
+  the server's own validator: ``{"ok", "hash", "problems": [{"location", "message", "hexes"}]}``
+  (with ``?echo=1`` also ``document``, the file decoded: the editor's upload);
 - ``POST /api/scenarios``: save it (only when the server was started with ``--allow-uploads``): 201
   ``{"ref", "name", "hash", "variant", "derived_from"}``; a document with problems is refused (422);
 - ``GET /api/scenarios/{id}/document``: a shipped battle's or a saved scenario's document (the
@@ -34,6 +35,7 @@ class Checked(msgspec.Struct, frozen=True, kw_only=True):
     ok: bool
     hash: str | None = None
     problems: list[ProblemOut] = []
+    document: document.Document | None = None  # with ?echo=1: the file decoded (the editor's upload)
 
 
 async def _document(request: web.Request) -> document.Document:
@@ -64,7 +66,11 @@ def _checked(found: document.Document) -> Checked:
 
 
 async def check(request: web.Request) -> web.Response:
-    return json(_checked(await _document(request)))
+    found = await _document(request)
+    checked = _checked(found)
+    if request.query.get("echo") == "1":
+        checked = msgspec.structs.replace(checked, document=found)
+    return json(checked)
 
 
 async def save(request: web.Request) -> web.Response:

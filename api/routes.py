@@ -6,6 +6,7 @@ from aiohttp import web
 
 from api import http, replaying, schema, ws
 from api.editor import setup_editor_routes
+from api.editor_templates import setup_template_routes
 from api.webclient import setup_web_client
 
 
@@ -21,6 +22,7 @@ def setup_routes(app: web.Application) -> None:
     app.router.add_get("/api/scenarios", http.scenarios)
     setup_editor_routes(app)  # before /api/scenarios/{scenario_id}: check, save, documents (api/editor.py)
     app.router.add_get("/api/scenarios/{scenario_id}", http.scenario)
+    setup_template_routes(app)  # the battle templates the editor completes (api/editor_templates.py)
     app.router.add_get("/healthz", http.healthz)
     app.router.add_get("/protocol.schema.json", schema.serve_schema)
     app.router.add_get("/ws", ws.websocket)

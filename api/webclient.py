@@ -20,8 +20,14 @@ async def page(request: web.Request) -> web.FileResponse:
     return web.FileResponse(STATIC / "index.html", headers={"Cache-Control": "no-cache"})
 
 
+async def editor_page(request: web.Request) -> web.FileResponse:
+    """The scenario editor (api/static/editor.html; docs/SCENARIOS.md "The editor")."""
+    return web.FileResponse(STATIC / "editor.html", headers={"Cache-Control": "no-cache"})
+
+
 def setup_web_client(app: web.Application) -> None:
     """Add the client's pages and its static files (``/static/...``) to `app`."""
     for path in PAGES:
         app.router.add_get(path, page)
+    app.router.add_get("/editor", editor_page)
     app.router.add_static("/static/", STATIC, append_version=False)

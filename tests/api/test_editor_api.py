@@ -113,3 +113,16 @@ async def test_an_edit_of_a_shipped_battle_is_saved_as_a_variant(editor):
     assert saved["variant"] and saved["derived_from"] == "chattanooga" and saved["name"] != "chattanooga"
     shipped = document.decode(await (await editor.get("/api/scenarios/chattanooga/document")).read())
     assert shipped.map.hexes["1010"] != edited["map"]["hexes"]["1010"]
+
+
+async def test_the_templates_are_offered_to_the_editor_with_what_each_needs(client):
+    listed = {t["id"]: t for t in await (await client.get("/api/templates")).json()}
+    assert "first_bull_run" in listed
+    assert {m["what"] for m in listed["first_bull_run"]["missing"]} >= {"map", "units union", "units confederate"}
+    one = await (await client.get("/api/templates/first_bull_run")).json()
+    assert one["map"] is None and "template" not in one["scenario"]  # 16.1: the map sheet is missing
+    assert one["hexes"]["1207"].startswith("Groveton")
+    runyon = next(u for u in one["units"] if u["id"] == "us-runyon")
+    assert runyon["hex"] == "?" and runyon["unknown"]["hex"]
+    assert (await client.get("/api/templates/chattanooga")).status == 404
+    assert (await client.get("/api/templates/..%2Fchattanooga")).status == 404

@@ -8,7 +8,8 @@ import { SIDE_NAME } from "./model.js";
 export async function showLobby(root) {
   document.title = "Blue & Gray";
   root.replaceChildren(
-    h("header", { class: "site-header" }, h("h1", {}, "Blue & Gray"), h("p", {}, "SPI's Civil War battles, every rule enforced. Play, watch, review.")),
+    h("header", { class: "site-header" }, h("h1", {}, "Blue & Gray"), h("p", {}, "SPI's Civil War battles, every rule enforced. Play, watch, review."),
+      h("a", { href: "/editor", id: "editor-link", class: "button" }, "Scenario editor")),
     h("main", { class: "lobby" },
       h("section", { class: "card", id: "new-game" }, h("h2", {}, "New game"), h("p", { class: "muted" }, "Loading scenarios…")),
       h("section", { class: "card", id: "my-games" }, h("h2", {}, "Your games")),
@@ -37,7 +38,9 @@ function newGameForm(card, scenarios) {
     return;
   }
   const ruleset = select("ruleset", [["classic", "classic (1975)"]], "classic");
-  const scen = select("scenario", scenarios.map((s) => [s.id, `${s.battle || s.name}${s.date ? `, ${s.date}` : ""}`]), scenarios[0].id);
+  const asked = new URLSearchParams(location.search).get("scenario"); // the editor's "play it" link
+  const first = scenarios.some((s) => s.id === asked) ? asked : scenarios[0].id;
+  const scen = select("scenario", scenarios.map((s) => [s.id, `${s.battle || s.name}${s.date ? `, ${s.date}` : ""}${s.saved ? " (saved)" : ""}`]), first);
   const updateRulesets = async () => {
     const sc = await scenario(scen.value);
     ruleset.replaceChildren(...sc.rulesets.map((r) => h("option", { value: r }, r === "classic" ? "classic (1975 Standard Rules)" : r === "revised" ? "revised (2nd edition)" : r)));
