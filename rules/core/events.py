@@ -346,6 +346,27 @@ class ImmobilityReleased(Event, frozen=True, tag="immobility_released"):
     hex: str
     case: str
 
+class DemoralizationLimitRaised(Event, frozen=True, tag="demoralization_limit_raised"):
+    """Hooker and Lee 20.11 ii), 20.15: every unit the battle names (the I Corps) has crossed the river:
+    ``side``'s army is Demoralized only by losses above ``limit`` from now on."""
+
+    side: Side
+    limit: int
+    case: str
+
+
+class ArmyDemoralized(Event, frozen=True, tag="army_demoralized"):
+    """Hooker and Lee 20.11, 20.13, 20.21: ``side``'s army becomes Demoralized (``demoralized``) with
+    ``losses`` Combat Strength Points lost, above its ``limit``; 20.15: or is recovered (not
+    ``demoralized``: its losses are no longer above the raised limit)."""
+
+    side: Side
+    demoralized: bool
+    losses: int
+    limit: int
+    case: str
+
+
 # -- victory -----------------------------------------------------------------------------------------
 
 class VictoryPointsAwarded(Event, frozen=True, tag="victory_points_awarded"):
@@ -429,6 +450,8 @@ EVENT_TYPES: tuple[type[Event], ...] = (
     MovementQuotaRolled,
     AllocationRolled,
     ArmyRoutChecked,
+    DemoralizationLimitRaised,
+    ArmyDemoralized,
 )
 
 AnyEvent = Union[EVENT_TYPES]  # noqa: UP007 - a declared tuple of types

@@ -230,6 +230,9 @@ def determine_victory(state: State) -> list[Event]:
         totals[a.side] += a.points
     diff = totals["union"] - totals["confederate"]
     level = p.level_for(totals, state.control) or "undetermined"  # 20.2; Antietam 19.2: by the ratio; Shiloh 18.2
+    low = state.game.battle.demoralization
+    if low is not None:  # Hooker and Lee 21.3: a Demoralized winner's victory is one level lower
+        level = low.level_after(state, level)
     return [*awards, VictoryDetermined(union=totals["union"], confederate=totals["confederate"], differential=diff, level=level)]
 
 

@@ -462,6 +462,15 @@ class RevisedCombat:
         if bombarding and game.battle.fog_now(state):  # Fredericksburg 18.2
             raise game.violation("fog", "artillery may not bombard during a Fog Game-Turn")
         s = strengths(state, adjacent, bombarding, defenders)
+        low = game.battle.demoralization
+        if low is not None and not adjacent and low.demoralized(state, state.phasing) and (
+            s.level < table.LOWEST or low.below_least_odds(column(s.level))
+        ):  # Hooker and Lee 20.12: a bombardment is voluntary
+            raise game.violation(
+                "demoralization.odds",
+                f"the {state.phasing.title()} army is Demoralized: it may not voluntarily attack at odds of less than "
+                f"{low.least_odds.replace('-', ':')} (the bombardment would be at {column(max(s.level, table.LOWEST))})",
+            )
         if not adjacent and s.level < table.LOWEST and not below_lowest_allowed(state):
             raise game.violation(
                 "bombard_odds",
@@ -526,11 +535,30 @@ class RevisedCombat:
         return emit.events
 
     def reductions(self, state: State, head: PendingAttack) -> list[str]:
-        return table.reductions(head.odds)
+        found = table.reductions(head.odds)
+        low = state.game.battle.demoralization
+        if low is not None and low.demoralized(state, head.side):  # Hooker and Lee 20.12
+            found = [c for c in found if not low.below_least_odds(c)]
+        return found
 
     def resolve(self, state: State, head: PendingAttack, odds: str | None, dice: Dice | None) -> list[Event]:
         chosen = resolution_column(state, head, odds, table.reductions(head.odds))
         emit = Emitter(state)
+        low = state.game.battle.demoralization
+        if low is not None and low.demoralized(state, head.side):
+            if chosen != head.odds and low.below_least_odds(chosen):  # Hooker and Lee 20.12: 8.9 is voluntary
+                raise state.game.violation(
+                    "demoralization.odds",
+                    f"the {head.side.title()} army is Demoralized: it may not reduce the odds below "
+                    f"{low.least_odds.replace('-', ':')}",
+                )
+            if head.attackers and low.below_least_odds(head.odds) and low.demoralized_before_this_turn(state, head.side):
+                # 20.14: "an attack at 1:3 odds is unavoidable ... automatically receive an Attacker Retreat
+                # combat result": no die is rolled (die 0)
+                emit(resolved(head, head.attack, head.odds, 0, table.AR))
+                apply_result(emit, head, table.AR, dice)
+                settle(emit)
+                return emit.events
         attack = head.attack
         level = table.shifted(table.column_index(attack, head.defence), head.shift)
         if night_turn(state):  # 11.23: the night die, just before the combat die
@@ -566,6 +594,8 @@ def advances_into(state: State, side: str, units, hexes) -> tuple[PendingAdvance
     artillery (9.47) nor a Routed unit (12.35); Road to Richmond 18.52, 18.6: never across a stream
     hexside without a bridge, nor into a swamp hex."""
     kinds = state.game.units
+    if state.game.battle.demoralized(state, side):  # Hooker and Lee 20.12: "they may not advance after combat"
+        return ()
     movers = tuple(u for u in units if kinds[u].type != "artillery" and level_of(state, u) != morale.ROUTED)
     out = []
     for h in hexes:

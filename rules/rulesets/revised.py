@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
+from rules.core import events as ev
 from rules.core import terrain
 from rules.core.commands import (
     BuildBreastworks,
@@ -45,7 +46,7 @@ from rules.core.events import (
 )
 from rules.core.handlers import Handlers
 from rules.core.ruleset import Procedures, Ruleset
-from rules.procedures import early_arrival, exits, victory
+from rules.procedures import demoralization, early_arrival, exits, victory
 from rules.revised import combat_procedures as rcp
 from rules.revised import fieldworks, rout
 from rules.revised import movement as rm
@@ -227,12 +228,15 @@ HANDLERS = Handlers(
         RallyRolled: rcp.apply_rally_rolled,
         UnitExited: exits.apply_unit_exited,  # Chickamauga 18.3
         ArmyRoutChecked: rout.apply_rout_checked,  # a battle's army rout (First Bull Run 18.0)
+        ev.DemoralizationLimitRaised: demoralization.apply_limit_raised,  # Hooker and Lee 20.11 ii)
+        ev.ArmyDemoralized: demoralization.apply_demoralized,  # Hooker and Lee 20.13, 20.15
     },
     after_command=(
         *(h for h in CLASSIC_HANDLERS.after_command if h is not victory.immediate_victory),
         rcp.disorder_in_towns,  # 12.17
         early_arrival.activate,  # Road to Richmond 17.4
         rcp.train_attacker_retreat,  # Wilderness 18.31, 12.11
+        demoralization.record,  # Hooker and Lee 20.11-20.21
         victory.immediate_victory,  # Olustee 20.0: the last, it may end the game
     ),
     phase_end_checks=CLASSIC_HANDLERS.phase_end_checks,

@@ -18,6 +18,7 @@ from rules.core.components.artillery import Artillery
 from rules.core.components.breastworks import Breastworks
 from rules.core.components.command_control_zone import CommandControlZone
 from rules.core.components.control_hexes import ControlHexes
+from rules.core.components.demoralization import Demoralization
 from rules.core.components.early_arrival import EarlyArrival
 from rules.core.components.exits import Exits
 from rules.core.components.fatigue import Fatigue
@@ -99,6 +100,7 @@ class Battle(Component, frozen=True):
     may_not_move_until: MayNotMoveUntil | None = None  # First Bull Run 17.1, 17.2
     stacking: Stacking | None = None  # First Bull Run 17.2
     army_rout: ArmyRout | None = None  # First Bull Run 18.0
+    demoralization: Demoralization | None = None  # Hooker and Lee 20.0, 21.3
 
     def components(self) -> list[Component]:
         """The battle's components, those with their defaults included, in the order above."""
@@ -151,6 +153,10 @@ class Battle(Component, frozen=True):
         """Antietam 18.0: the battle's rifled artillery parameters when ``unit`` is such artillery."""
         r = self.rifled_artillery
         return r if r is not None and r.binds(unit) else None
+
+    def demoralized(self, state: State, side: str) -> bool:
+        """Hooker and Lee 20.12, 20.22: is ``side``'s army Demoralized now?"""
+        return self.demoralization is not None and self.demoralization.demoralized(state, side)
 
     def may_retreat_before_combat(self, unit: Unit) -> bool:
         """8.77: cavalry may retreat before combat; Chickamauga 20.0: and the units the battle names."""
