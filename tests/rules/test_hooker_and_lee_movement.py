@@ -1,5 +1,5 @@
-"""Hooker and Lee (003 18.0, 19.0) under the revised rules: exiting the map (18.11, 18.12, 18.21) and the
-Union movement restriction (19.11, 19.12, 19.15), on small maps (8 x 8, even columns lower) with the
+"""Hooker and Lee (003 18.0, 19.0) under the revised rules: exiting the map (18.11, 18.12, 18.21), the
+Union movement restriction (19.11, 19.12, 19.15) and stacking restrictions (19.21-19.23), on small maps (8 x 8, even columns lower) with the
 battle's blocks (its exit hexes 1501, 2001, 2101 stand as 0101, 0102, 0103 on the small map)."""
 
 from __future__ import annotations
@@ -10,6 +10,8 @@ from rulesmaps import rebel, scenario, union
 from rules.core.commands import EnterReinforcement, ExitMap, MoveUnit
 from rules.core.game import Game
 from rules.procedures.exits import exit_awards
+from rules.procedures.movement import reachable
+from rules.procedures.retreat import retreat_options
 from rules.queries.exits import exited
 from rules.reducer import execute, new_game
 from rules.rulesets import get as get_ruleset
@@ -105,3 +107,55 @@ def test_the_confederate_has_no_movement_restrictions_19_15():
     for i in range(1, 8):
         state, _ = execute(state, MoveUnit(f"c{i}", (f"03{i:02d}", f"04{i:02d}")))
     assert all(state.positions[f"c{i}"] == f"04{i:02d}" for i in range(1, 8))
+
+
+def test_the_union_divisions_are_its_infantry_19_21():
+    # 19.21: the divisions ("2/V": 2nd Division, V Corps) stack with no unit; the corps artillery and the
+    # cavalry are brigades
+    alone = set(HOOKER.exclusive["stacking"]["alone"])
+    assert alone == {u.id for u in HOOKER.units if u.side == "union" and u.type == "infantry"}
+    assert len(alone) == 16
+
+
+def stacking_game(units, first_player="union"):
+    sc = scenario(units, exclusive={"stacking": {"alone": ["d1", "d2"]}}, cases=CASES, turns=9, first_player=first_player)
+    return new_game(Game(sc, get_ruleset("revised")))
+
+
+def test_no_brigade_stacks_with_a_division_and_divisions_do_not_stack_19_21():
+    # 19.21: "Union divisions may not stack, and no brigade may stack with a division"
+    units = [union("d1", "0404"), union("d2", "0402"), union("b1", "0406", type_="artillery"),
+             union("b2", "0204", type_="cavalry"), rebel("far", "0808")]
+    s = stacking_game(units)
+    assert refused(s, MoveUnit("b1", ("0406", "0405", "0404"))).case == "19.22"
+    assert refused(s, MoveUnit("d2", ("0402", "0403", "0404"))).case == "19.22"
+    assert "0404" not in reachable(s, "b2").ends and "0404" not in reachable(s, "d2").ends
+    # a division may not end its move in a brigade's hex either
+    assert refused(s, MoveUnit("d1", ("0404", "0405", "0406"))).case == "19.22"
+
+
+def test_two_brigades_stack_19_21():
+    # 19.21: "Two brigades may stack together in accordance with Case 6.32"
+    units = [union("b1", "0406", type_="artillery"), union("b2", "0404", type_="cavalry"), rebel("far", "0808")]
+    s = stacking_game(units)
+    s, _ = execute(s, MoveUnit("b2", ("0404", "0405", "0406")))
+    assert s.positions["b2"] == s.positions["b1"] == "0406"
+
+
+def test_a_union_unit_moves_through_a_division_but_does_not_end_a_phase_with_one_19_22():
+    # 19.22: "may move through hexes containing divisions, but may neither end the Movement Phase nor the
+    # Combat Phase stacked with one": through 0404 (d1) to 0405; no retreat ends in a division's hex
+    units = [union("d1", "0404"), union("b1", "0403", type_="artillery"), rebel("far", "0808")]
+    s = stacking_game(units)
+    s2, _ = execute(s, MoveUnit("b1", ("0403", "0404", "0405")))
+    assert s2.positions["b1"] == "0405"
+    assert "0404" not in {o.to for o in retreat_options(s, "b1")}
+
+
+def test_confederate_units_stack_normally_19_23():
+    # 19.23: a Confederate brigade joins another in its hex (the battle names no Confederate unit alone)
+    units = [rebel("c1", "0404"), rebel("c2", "0402"), union("far", "0808")]
+    s = stacking_game(units, first_player="confederate")
+    s, _ = execute(s, MoveUnit("c2", ("0402", "0403", "0404")))
+    assert s.positions["c1"] == s.positions["c2"] == "0404"
+    assert not {u for u in HOOKER.exclusive["stacking"]["alone"] if not u.startswith("us-")}
