@@ -184,3 +184,82 @@ async def test_draw_a_map_place_units_fix_an_error_save_and_play(browser, editor
     assert not other.errors, other.errors
     await page.context.close()
     await other.context.close()
+
+
+async def test_complete_the_first_bull_run_template_and_play_it_under_its_exclusive_rules(browser, editor_server, shot):
+    base, library = editor_server
+    page = await new_page(browser)
+    await page.goto(f"{base}/editor")
+    await page.wait_for_selector("#open-template", timeout=PATIENCE)
+    await page.select_option("#template", "first_bull_run")
+    await checked_after(page, lambda: page.click("#open-template"))
+    missing = await page.inner_text("#missing")
+    assert "map" in missing and "units union" in missing and "units confederate" in missing and "16.1" in missing
+    problems = await page.inner_text("#problems")
+    assert "unit us-runyon: type must be one of" in problems and "strength must be" in problems  # its "?" fields
+    await shot(page, "editor-template-missing")
+    # the area across Bull Run (17.2)
+    await page.click("[data-tool='victory']")
+    await page.fill("#new-area", "across_bull_run")
+    await page.press("#new-area", "Tab")
+    for hx in ("1001", "1002"):
+        await checked_after(page, lambda hx=hx: click_hex(page, hx))
+    # Runyon's division: its type, strength and set-up hex
+    await page.click("[data-tool='units']")
+    await page.click("tr[data-unit='us-runyon']")
+    await checked_after(page, lambda: page.select_option("#unit-type", "infantry"))
+    await page.fill("#unit-strength", "3")
+    await checked_after(page, lambda: page.press("#unit-strength", "Tab"))
+    await checked_after(page, lambda: click_hex(page, "0202"))
+    # a small set-up: a Union division and a Confederate brigade, far apart
+    await page.select_option("#unit-side", "union")
+    await page.fill("#unit-designation", "Tyler")
+    await page.press("#unit-designation", "Tab")
+    await checked_after(page, lambda: click_hex(page, "0405"))
+    await page.select_option("#unit-side", "confederate")
+    await page.fill("#unit-designation", "Evans")
+    await page.press("#unit-designation", "Tab")
+    await checked_after(page, lambda: click_hex(page, "1110"))
+    assert await page.inner_text("#check-state") == "No problem: this scenario may be played.", await page.inner_text("#problems")
+    await page.click("#save")
+    await page.wait_for_selector("#saved-ref", timeout=PATIENCE)
+    name = await page.get_attribute("#saved-ref", "data-name")
+    assert name.startswith("first_bull_run-") and "variant of first_bull_run" in await page.inner_text("#saved-note")
+    assert library.load(name).exclusive["may_not_move_until"]["holds"][0]["until_turn"] == 3
+
+    # -- the lobby offers it; Union moves on Game-Turn 1, the Confederates may not (17.1) ---------
+    await page.click("#play-saved")
+    await page.wait_for_selector("#create", timeout=PATIENCE)
+    assert await page.input_value("select[name=scenario]") == name
+    await page.select_option("select[name=ruleset]", "revised")
+    await page.select_option("select[name=side]", "union")
+    await page.click("#create")
+    await page.wait_for_selector("#invite-link", timeout=PATIENCE)
+    invite = await page.input_value("#invite-link")
+    await page.click("#open-game")
+    await page.wait_for_selector("#conn.live", timeout=PATIENCE)
+    other = await new_page(browser)
+    await other.goto(invite)
+    await other.wait_for_selector("#conn.live", timeout=PATIENCE)
+    await until(page, "() => bluegray.validChoices()?.may_move?.includes('u1')")
+    assert "us-runyon" not in await page.evaluate("() => bluegray.validChoices().may_move")  # 17.2
+    x, y = await page.evaluate("(h) => { bluegray.map.centreOn(h); return bluegray.map.clientOf(h); }", "0405")
+    await page.mouse.click(x, y)
+    await page.wait_for_selector("#overlay .shade.reach[data-hex='0505']", timeout=PATIENCE)
+    x, y = await page.evaluate("(h) => { bluegray.map.centreOn(h); return bluegray.map.clientOf(h); }", "0505")
+    await page.mouse.move(x, y)
+    await page.mouse.click(x, y)
+    await until(other, "() => bluegray.board.state.positions.u1 === '0505'")
+    for phase in ("movement", "combat"):
+        await until(page, "(p) => bluegray.board.state.phase === p && bluegray.validChoices()?.may_end_phase", phase)
+        await page.keyboard.press("e")
+        await until(page, "(p) => bluegray.board.state.phase !== p", phase)
+    await until(other, "() => bluegray.board.state.phasing === 'confederate' && bluegray.board.state.phase === 'movement' && bluegray.validChoices() !== null")
+    assert await other.evaluate("() => bluegray.board.state.turn") == 1
+    choices = await other.evaluate("() => bluegray.validChoices()")
+    assert choices["may_end_phase"] and "c1" not in (choices.get("may_move") or [])  # 17.1: not before Game-Turn 3
+    await shot(other, "editor-template-played")
+    assert not page.errors, page.errors
+    assert not other.errors, other.errors
+    await page.context.close()
+    await other.context.close()

@@ -202,19 +202,44 @@ function toolPanel() {
 
 function unitsPanel() {
   const u = ed.unit;
-  const set = (k, parse = (v) => v) => (e) => { u[k] = parse(e.target.value); };
-  const sel = (id, k, options) => h("select", { id, onchange: set(k) }, options.map((o) => h("option", { value: o, selected: o === u[k] }, o)));
+  const chosen = ed.doc.oob.unit.find((x) => x.id === ed.selected) || null;
+  const shown = chosen ? { ...chosen, arrives: chosen.arrives || 0 } : u;
+  // The form edits the selected unit (each change recorded), or sets up the next unit placed.
+  const set = (k, parse = (v) => v) => (e) => {
+    const v = parse(e.target.value);
+    if (!chosen) {
+      u[k] = v;
+      return;
+    }
+    change((d) => {
+      const x = d.oob.unit.find((y) => y.id === chosen.id);
+      if (k !== "arrives") x[k] = v;
+      else if (v > 0) {
+        x.arrives = v;
+        x.entry = x.entry?.length ? x.entry : x.hex ? [x.hex] : [];
+        delete x.hex;
+      } else {
+        if (x.entry?.length && !x.hex) x.hex = x.entry[0];
+        delete x.arrives;
+        delete x.entry;
+      }
+    }, "units");
+  };
+  const sel = (id, k, options) => {
+    const all = options.includes(shown[k]) ? options : [shown[k], ...options];
+    return h("select", { id, onchange: set(k) }, all.map((o) => h("option", { value: o, selected: o === shown[k] }, o)));
+  };
   const rows = ed.doc.oob.unit.map((x) => h("tr", { "data-unit": x.id, class: x.id === ed.selected ? "selected" : "", onclick: () => { ed.selected = ed.selected === x.id ? null : x.id; if (x.hex) ed.map.centreOn(x.hex); drawUnits(); drawTools(); } },
     h("td", {}, x.id), h("td", {}, x.side === "union" ? "U" : "C"), h("td", {}, x.designation), h("td", {}, String(x.strength)),
     h("td", {}, x.hex || (x.arrives ? `T${x.arrives} ${(x.entry || []).join(" ")}` : "—")),
     h("td", {}, h("button", { class: "small danger", "data-remove": x.id, title: "Remove", onclick: (e) => { e.stopPropagation(); change((d) => { d.oob.unit = d.oob.unit.filter((y) => y.id !== x.id); }, "units"); } }, "×"))));
   return [
-    h("p", { class: "muted" }, ed.selected ? `Click a hex to move ${ed.selected} there (or click its row again to let go).` : "Click a hex to place a new unit; click a unit's row, then a hex, to move it."),
+    h("p", { class: "muted", id: "units-hint" }, chosen ? `Editing ${chosen.id}: the fields change it; click a hex to put it there (or its row again to let go).` : "Click a hex to place a new unit; click a unit's row to edit it or move it."),
     field("Side", sel("unit-side", "side", ["union", "confederate"])),
     field("Type", sel("unit-type", "type", D.UNIT_TYPES)),
-    field("Strength Points", h("input", { id: "unit-strength", type: "number", min: 1, max: 99, value: u.strength, onchange: set("strength", (v) => parseInt(v, 10) || 1) })),
-    field("Designation", h("input", { id: "unit-designation", value: u.designation, placeholder: "1/II", onchange: set("designation") })),
-    field("Arrives on Game-Turn (0: deployed at start; the hex clicked is its entry hex)", h("input", { id: "unit-arrives", type: "number", min: 0, max: 99, value: u.arrives, onchange: set("arrives", (v) => parseInt(v, 10) || 0) })),
+    field("Strength Points", h("input", { id: "unit-strength", type: "number", min: 0, max: 99, value: shown.strength, onchange: set("strength", (v) => parseInt(v, 10) || 0) })),
+    field("Designation", h("input", { id: "unit-designation", value: shown.designation, placeholder: "1/II", onchange: set("designation") })),
+    field("Arrives on Game-Turn (0: deployed at start; the hex clicked is its entry hex)", h("input", { id: "unit-arrives", type: "number", min: 0, max: 99, value: shown.arrives, onchange: set("arrives", (v) => parseInt(v, 10) || 0) })),
     h("table", { class: "units" }, h("tbody", {}, rows)),
   ];
 }
