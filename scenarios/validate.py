@@ -727,6 +727,7 @@ def _check_exclusive(src: Source, board: Board, units: dict[str, dict], out: lis
     if not isinstance(exclusive, dict):
         return
     _check_trenches(src, board, exclusive.get("trenches"), out)
+    _check_commands(src, units, exclusive.get("movement_allocation"), out)
     ferries = exclusive.get("ferries")
     if isinstance(ferries, dict) and isinstance(ferries.get("hexes"), list):
         listed = set(ferries["hexes"])
@@ -736,6 +737,26 @@ def _check_exclusive(src: Source, board: Board, units: dict[str, dict], out: lis
                 out.append(src.problem_at("exclusive.ferries.hexes", f"{h} is {board.hexes[h]}, not a ferry hex, on the map", table="exclusive.ferries", key="hexes"))
         for h in sorted(actual - listed):
             out.append(src.problem_at("exclusive.ferries.hexes", f"the map's ferry hex {h} is not listed", table="exclusive.ferries", key="hexes"))
+
+
+def _check_commands(src: Source, units: dict[str, dict], block, out: list[Problem]) -> None:
+    """Peachtree Creek 17.3: where a side's units move by command allocations (``movement_allocation``
+    limits with a ``command``) and no limit binds the whole side, each unit of the side is of one of those
+    commands (its ``command`` in oob.toml: the colour its counter is marked with)."""
+    if not isinstance(block, dict) or not isinstance(block.get("limits"), list):
+        return
+    limits = [lim for lim in block["limits"] if isinstance(lim, dict)]
+    for side in {lim.get("side") for lim in limits if lim.get("command")}:
+        if any(lim.get("side") == side and not lim.get("command") for lim in limits):
+            continue
+        commands = sorted({lim["command"] for lim in limits if lim.get("side") == side and lim.get("command")})
+        for uid, u in units.items():
+            if u.get("side") == side and u.get("command") not in commands:
+                out.append(src.problem_at(
+                    "exclusive.movement_allocation.limits",
+                    f"unit {uid} has no command of {', '.join(commands)}: each {side} unit moves by its command's allocation (17.3)",
+                    table="exclusive.movement_allocation", key="limits",
+                ))
 
 
 def _check_trenches(src: Source, board: Board, block, out: list[Problem]) -> None:
