@@ -24,9 +24,10 @@ import aiohttp
 import msgspec
 
 from players.engine import Engine
-from replay import export
+from replay import carry, export
 from replay.games import GameCache
 from replay.history import fold_envelopes
+from scenarios.library import Library
 
 log = logging.getLogger(__name__)
 
@@ -55,21 +56,26 @@ async def join(http: aiohttp.ClientSession, game_id: str, invite: str) -> Seat:
     return Seat(game_id, body["token"], body["seat"])
 
 
-async def position(http: aiohttp.ClientSession, seat: Seat, games: GameCache):
-    """The game's history now, from its log (the seat's view of it)."""
+async def position(http: aiohttp.ClientSession, seat: Seat, games: GameCache, library: Library | None = None):
+    """The game's history now, from its log (the seat's view of it). A game on a saved scenario: the
+    log carries it (replay/carry.py), kept in ``library``, which ``games`` loads through."""
     headers = {"Authorization": f"Bearer {seat.token}"}
     async with http.get(f"/api/games/{seat.game_id}/export", headers=headers) as response:
         data = await response.read()
         if response.status != 200:
             raise RuntimeError(f"export {seat.game_id}: {response.status} {data[:200]!r}")
-    return fold_envelopes(seat.game_id, games, export.loads(data))
+    envelopes = export.loads(data)
+    if library is not None:
+        carry.hold(library, data, envelopes)
+    return fold_envelopes(seat.game_id, games, envelopes)
 
 
 async def play(url: str, game_id: str, *, invite: str | None = None, token: str | None = None, level: str = "normal") -> str | None:
     """Play one seat of ``game_id`` at ``url`` to the end of the game; its result (the level of victory
     or how it ended). Give the ``invite`` to take the free seat, or a seat's ``token``."""
     engine = Engine(level)
-    games = GameCache()
+    library = Library(None)  # the scenario of a game on a saved one comes with its log
+    games = GameCache(load=library.load, pin=library.pin)
     rng = random.Random()
     async with aiohttp.ClientSession(base_url=url) as http:
         try:
@@ -79,13 +85,13 @@ async def play(url: str, game_id: str, *, invite: str | None = None, token: str 
                 seat = await join(http, game_id, invite)
             else:
                 seat = Seat(game_id, token, side="")
-                await position(http, seat, GameCache())  # the token is this game's, and the server answers
+                await position(http, seat, games, library)  # the token is this game's, and the server answers
         except aiohttp.ClientError as exc:
             raise RuntimeError(f"cannot reach the server at {url}: {exc}") from None
         delay = 1.0
         while True:
             try:
-                result = await _connected(http, seat, engine, games, rng)
+                result = await _connected(http, seat, engine, games, rng, library)
                 if result is not None:
                     return result
             except (TimeoutError, aiohttp.ClientError) as exc:
@@ -94,7 +100,7 @@ async def play(url: str, game_id: str, *, invite: str | None = None, token: str 
             delay = min(30.0, delay * 2)
 
 
-async def _connected(http, seat: Seat, engine: Engine, games: GameCache, rng: random.Random) -> str | None:
+async def _connected(http, seat: Seat, engine: Engine, games: GameCache, rng: random.Random, library: Library | None = None) -> str | None:
     """One websocket connection: act whenever the server sends the seat its choices; the result when
     the game is over, None when the connection ended first."""
     async with http.ws_connect("/ws", heartbeat=20) as ws:
@@ -112,7 +118,7 @@ async def _connected(http, seat: Seat, engine: Engine, games: GameCache, rng: ra
                     if event["type"] == "game_finished":
                         return event["data"].get("result") or event["data"].get("reason") or "over"
             elif kind == "choices":
-                history = await position(http, seat, games)
+                history = await position(http, seat, games, library)
                 if history.finished is not None:
                     return history.finished.result or history.finished.reason
                 if history.session.to_act != seat.side:

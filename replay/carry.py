@@ -47,11 +47,13 @@ def hold(library: Library, data: bytes, envelopes: list[Envelope]) -> str | None
         raise CarryError(str(exc)) from None
     if carried is None:
         return None
+    created = created_of(envelopes)
+    if created is not None and library.holds(created.scenario):
+        return created.scenario  # held already (the computer reads the log at every turn)
     try:
         ref = library.hold(document.decode(carried, "carried.json"))
     except (document.DocumentError, LibraryError) as exc:
         raise CarryError(f"the scenario the log carries: {exc}") from None
-    created = created_of(envelopes)
     if created is not None and created.scenario != ref:
         raise CarryError(f"the log carries scenario {ref}, but its game was created on {created.scenario}")
     return ref

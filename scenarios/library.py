@@ -167,6 +167,11 @@ class Library:
             self._held[ref] = document
         return ref
 
+    def holds(self, ref: str) -> bool:
+        """Is the document of ``NAME@HASH`` held in memory (``hold``)?"""
+        with self._lock:
+            return ref in self._held
+
     # -- saving -----------------------------------------------------------------------------------
     def save(self, document: doc.Document, name: str | None = None) -> Saved:
         """Validate and save ``document`` (under ``name`` when given); a shipped battle's name is saved

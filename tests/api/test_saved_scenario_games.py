@@ -84,3 +84,20 @@ async def test_a_game_on_an_edited_map_travels_whole_to_another_server(tmp_path,
         assert export.loads(again) == stored and export.carried_scenario(again) == export.carried_scenario(data)
     code = await asyncio.to_thread(main, ["verify", str(path), "--data-dir", str(tmp_path / "empty")])
     assert code == 0, capsys.readouterr().out
+
+
+async def test_the_computer_reads_a_saved_scenario_from_the_games_log(tmp_path, config):
+    """The computer opponent runs apart from the server, with no saved scenario: the log carries it."""
+    from api import computer
+
+    library, saved = _edited(tmp_path)
+    app_config = dataclasses.replace(config, scenarios_dir=tmp_path / "data")
+    async with TestClient(TestServer(make_app(app_config, games=library_games(library)))) as client:
+        game, joined = await new_game(client, scenario="edited-chattanooga")
+        alone = Library(None)
+        games = library_games(alone)
+        seat = computer.Seat(game["game_id"], joined["token"], "confederate")
+        history = await computer.position(client, seat, games, alone)
+        assert history.version == 3 and history.session.started
+        assert alone.holds(saved.ref) and games.scenario(saved.ref).map.hexes["1010"] == library.load(saved.ref).map.hexes["1010"]
+        assert (await computer.position(client, seat, games, alone)).version == 3  # held once, read again

@@ -197,7 +197,11 @@ async def test_complete_the_first_bull_run_template_and_play_it_under_its_exclus
     assert "map" in missing and "units union" in missing and "units confederate" in missing and "16.1" in missing
     problems = await page.inner_text("#problems")
     assert "unit us-runyon: type must be one of" in problems and "strength must be" in problems  # its "?" fields
+    assert await page.inner_text("#missing-count") == "7 of 7 still to supply"
     await shot(page, "editor-template-missing")
+    # the map: a wood (the owner paints the map sheet)
+    await page.click("[data-terrain='forest']")
+    await checked_after(page, lambda: click_hex(page, "0606"))
     # the area across Bull Run (17.2)
     await page.click("[data-tool='victory']")
     await page.fill("#new-area", "across_bull_run")
@@ -221,6 +225,10 @@ async def test_complete_the_first_bull_run_template_and_play_it_under_its_exclus
     await page.press("#unit-designation", "Tab")
     await checked_after(page, lambda: click_hex(page, "1110"))
     assert await page.inner_text("#check-state") == "No problem: this scenario may be played.", await page.inner_text("#problems")
+    supplied = await page.eval_on_selector_all("#missing li", "ls => ls.map(l => [l.dataset.what, l.classList.contains('supplied')])")
+    assert dict(supplied) == {"map": True, "map area across_bull_run": True, "units union": True, "units confederate": True,
+                              "unit us-runyon type": True, "unit us-runyon strength": True, "unit us-runyon hex": True}, supplied
+    assert await page.inner_text("#missing-count") == "Every item supplied."
     await page.click("#save")
     await page.wait_for_selector("#saved-ref", timeout=PATIENCE)
     name = await page.get_attribute("#saved-ref", "data-name")

@@ -32,3 +32,23 @@ export function templateDocument(t) {
   map.areas = { ...areas, ...(map.areas || {}) };
   return { format: FORMAT, name: t.id, derived_from: t.id, scenario: t.scenario, map, oob: { unit: units } };
 }
+
+/** Has the owner supplied the missing item `what` (as GET /api/templates/{id} names it) in `doc`?
+ * `given`: the ids of the template's own units. The map counts as supplied once a hex is painted. */
+export function supplied(what, doc, given) {
+  const [kind, ...rest] = what.split(" ");
+  if (what === "map") return Object.values(doc.map.hexes).some((t) => t !== "clear") || Object.keys(doc.map.hexsides).length > 0;
+  if (kind === "map" && rest[0] === "area") return (doc.map.areas[rest[1]] || []).length > 0;
+  if (kind === "units") return doc.oob.unit.some((u) => u.side === rest[0] && !given.has(u.id));
+  if (kind === "unit") {
+    const [id, field] = rest;
+    const u = doc.oob.unit.find((x) => x.id === id);
+    if (!u) return false;
+    if (field === "strength") return u.strength > 0;
+    if (field === "type") return u.type !== "?";
+    if (field === "hex") return Boolean(u.hex) || Boolean(u.arrives);
+    if (field === "entry") return (u.entry || []).length > 0 || Boolean(u.hex);
+    if (field === "arrives") return Boolean(u.arrives) || Boolean(u.hex);
+  }
+  return false;
+}

@@ -8,7 +8,7 @@ import { getJSON, h } from "./api.js";
 import { neighbours } from "./geometry.js";
 import { MapView, TERRAIN_STYLE } from "./map.js";
 import * as D from "./editor-doc.js";
-import { templateDocument } from "./editor-templates.js";
+import { supplied, templateDocument } from "./editor-templates.js";
 
 // Terrains the game map has no colour for yet (revised book): drawn in the editor all the same.
 TERRAIN_STYLE.swamp ||= ["#b9c9a3", null, "Swamp"];
@@ -74,6 +74,7 @@ function open(doc, missing = []) {
   ed.doc = D.normalise(doc);
   ed.history = new D.History(ed.doc);
   ed.missing = missing;
+  ed.given = new Set(ed.doc.oob.unit.map((u) => u.id)); // a template's own units
   ed.selected = null;
   root.replaceChildren(
     header(),
@@ -82,7 +83,7 @@ function open(doc, missing = []) {
       h("div", { id: "map-area" }),
       h("aside", { id: "problems-panel" },
         h("h2", {}, "Problems"), h("p", { id: "check-state", class: "muted" }, "Checking…"), h("ul", { id: "problems" }),
-        missing.length ? h("div", { class: "missing" }, h("h3", {}, "The template's missing items"), h("ul", { id: "missing" }, missing.map((m) => h("li", {}, h("b", {}, m.what), ": ", m.reason)))) : null,
+        missing.length ? h("div", { class: "missing" }, h("h3", {}, "The template's missing items"), h("p", { id: "missing-count", class: "muted" }), h("ul", { id: "missing" })) : null,
         h("h2", {}, "File"),
         h("div", { class: "row" },
           h("button", { id: "save", class: "primary", onclick: save }, "Save"),
@@ -94,7 +95,19 @@ function open(doc, missing = []) {
   );
   drawTools();
   drawMap();
+  drawMissing();
   check();
+}
+
+/** The template's missing items, each marked once supplied (the validator has the last word). */
+function drawMissing() {
+  const list = root.querySelector("#missing");
+  if (!list) return;
+  const marks = ed.missing.map((m) => supplied(m.what, ed.doc, ed.given));
+  list.replaceChildren(...ed.missing.map((m, i) => h("li", { "data-what": m.what, class: marks[i] ? "supplied" : "" },
+    h("b", {}, m.what), marks[i] ? " — supplied" : `: ${m.reason}`)));
+  const left = marks.filter((x) => !x).length;
+  root.querySelector("#missing-count").textContent = left ? `${left} of ${marks.length} still to supply` : "Every item supplied.";
 }
 
 function drawMap() {
@@ -142,6 +155,7 @@ function after(what) {
   else drawUnits();
   if (what !== "map") drawProblems();
   drawTools();
+  drawMissing();
   root.querySelector("#saved-note").textContent = "";
   clearTimeout(ed.checking);
   ed.checking = setTimeout(check, CHECK_DELAY);
