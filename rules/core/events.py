@@ -346,6 +346,17 @@ class ImmobilityReleased(Event, frozen=True, tag="immobility_released"):
     hex: str
     case: str
 
+class CrossingDieRolled(Event, frozen=True, tag="crossing_die_rolled"):
+    """Hooker and Lee 19.14: the die rolled at the beginning of ``side``'s Movement Phase of Game-Turn
+    ``turn`` for Averill's crossing of Ely's Ford: ``allowed`` when it is a '1' (for good)."""
+
+    side: Side
+    turn: int
+    roll: int
+    allowed: bool
+    case: str
+
+
 class DemoralizationLimitRaised(Event, frozen=True, tag="demoralization_limit_raised"):
     """Hooker and Lee 20.11 ii), 20.15: every unit the battle names (the I Corps) has crossed the river:
     ``side``'s army is Demoralized only by losses above ``limit`` from now on."""
@@ -452,6 +463,7 @@ EVENT_TYPES: tuple[type[Event], ...] = (
     ArmyRoutChecked,
     DemoralizationLimitRaised,
     ArmyDemoralized,
+    CrossingDieRolled,
 )
 
 AnyEvent = Union[EVENT_TYPES]  # noqa: UP007 - a declared tuple of types

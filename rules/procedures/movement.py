@@ -168,10 +168,12 @@ def no_entry(state: State, unit: str) -> frozenset[str]:
     """Chickamauga 19.21, 19.22: hexes ``unit`` may neither enter nor move through: a train's for every
     other unit, every occupied hex for a train; none in a battle without trains. Shiloh 20.0: and the
     ferry hexes while the unit may not use them. Road to Richmond 20.1: and the Command Control Zone
-    while closed to its side."""
+    while closed to its side. Hooker and Lee 19.14: and the River ferry hexes closed to Averill's units."""
     game = state.game
     closed = game.ferry_hexes if ferry_closed(state, unit) is not None else frozenset()
     closed = closed | zone_closed(state, unit)
+    if game.battle.crossing_die is not None:  # Hooker and Lee 19.14: Ely's Ford only, after a '1'
+        closed = closed | game.battle.crossing_die.closed(state, unit)
     if game.battle.trains is None:
         return closed
     if game.is_train(unit):
@@ -321,6 +323,13 @@ def check_path(
                 )
         if b in enemies:
             raise game.violation("enemy_occupied", f"{name} may not enter {b}: it holds an enemy unit")
+        crossing = game.battle.crossing_die
+        if b in closed and crossing is not None and b in crossing.closed(state, unit):  # Hooker and Lee 19.14
+            why = (
+                "it may cross only by its own River ferry hex" if b != crossing.hex or crossing.allowed(state)
+                else "the die has not yet allowed its crossing (a '1')"
+            )
+            raise game.violation("crossing_die", f"{name} may not enter {b}: {why}")
         if b in closed and b in game.ferry_hexes:
             raise game.violation("ferries.use", f"{name} may not enter {b}: {ferry_closed(state, unit)}")  # Shiloh 20.0
         if b in closed and b in zone_closed(state, unit):

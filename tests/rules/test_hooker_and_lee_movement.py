@@ -1,19 +1,21 @@
 """Hooker and Lee (003 18.0, 19.0) under the revised rules: exiting the map (18.11, 18.12, 18.21), the
-Union movement restriction (19.11, 19.12, 19.15) and stacking restrictions (19.21-19.23), on small maps (8 x 8, even columns lower) with the
+Union movement restrictions (19.11-19.15) and stacking restrictions (19.21-19.23), on small maps (8 x 8, even columns lower) with the
 battle's blocks (its exit hexes 1501, 2001, 2101 stand as 0101, 0102, 0103 on the small map)."""
 
 from __future__ import annotations
 
-from combatmaps import refused, to_phase
-from rulesmaps import rebel, scenario, union
+from combatmaps import of_type, refused, rolls, to_phase
+from rulesmaps import board, rebel, scenario, sides, union
 
-from rules.core.commands import EnterReinforcement, ExitMap, MoveUnit
+from rules.core.commands import EndPhase, EnterReinforcement, ExitMap, MoveUnit
+from rules.core.events import CrossingDieRolled
 from rules.core.game import Game
+from rules.core.hexes import Grid
 from rules.procedures.exits import exit_awards
 from rules.procedures.movement import reachable
 from rules.procedures.retreat import retreat_options
 from rules.queries.exits import exited
-from rules.reducer import execute, new_game
+from rules.reducer import decide, execute, fold, new_game
 from rules.rulesets import get as get_ruleset
 from scenarios.loader import load
 
@@ -159,3 +161,88 @@ def test_confederate_units_stack_normally_19_23():
     s, _ = execute(s, MoveUnit("c2", ("0402", "0403", "0404")))
     assert s.positions["c1"] == s.positions["c2"] == "0404"
     assert not {u for u in HOOKER.exclusive["stacking"]["alone"] if not u.startswith("us-")}
+
+
+def test_the_western_zone_is_the_edge_and_the_next_row_19_13():
+    # 19.13 "within two hexes of the western map-edge" (ruling: the edge hexes, row 28 of the odd columns
+    # and 27 of the even, and their neighbours one row in); it opens on Game-Turn Four
+    zone = set(HOOKER.map.areas["west_edge_zone"])
+    grid = Grid("even")
+    edge = {h for h in HOOKER.map.hexes if int(h[2:]) == (28 if int(h[:2]) % 2 else 27)}
+    assert edge <= zone and {"1027", "1928", "1728"} <= zone
+    assert all(h in edge or any(grid.adjacent(h, e) for e in edge) for h in zone)
+    assert HOOKER.exclusive["command_control_zone"] == {"side": "union", "area": "west_edge_zone", "opens_on_turn": 4}
+    assert not {u.hex for u in HOOKER.units if u.side == "union" and u.hex} & zone
+
+
+def zone_game(units, first_player="union"):
+    block = {"side": "union", "area": "west", "opens_on_turn": 4}
+    sc = scenario(units, exclusive={"command_control_zone": block}, cases=CASES, turns=9, first_player=first_player,
+                  areas={"west": ["0107", "0108", "0207", "0206", "0307", "0308"]})
+    return new_game(Game(sc, get_ruleset("revised")))
+
+
+def test_no_union_unit_moves_near_the_western_edge_before_game_turn_four_19_13():
+    # 19.13: "may not move any unit within two hexes of the western map-edge prior to Game-Turn Four"
+    s = zone_game([union("u", "0305"), rebel("c", "0605"), rebel("far", "0801")])
+    assert refused(s, MoveUnit("u", ("0305", "0306", "0307"))).case == "19.13"
+    assert "0307" not in reachable(s, "u").ends and "0308" not in reachable(s, "u").ends
+    s.turn = 3
+    assert refused(s, MoveUnit("u", ("0305", "0306", "0307"))).case == "19.13"
+    s.turn = 4
+    s, _ = execute(s, MoveUnit("u", ("0305", "0306", "0307")))
+    assert s.positions["u"] == "0307"
+    # the Confederate is not bound (19.15)
+    s = zone_game([rebel("c", "0305"), union("far", "0801")], first_player="confederate")
+    s, _ = execute(s, MoveUnit("c", ("0305", "0306", "0307")))
+    assert s.positions["c"] == "0307"
+
+
+def crossing_game(units):
+    """A river in column 03 (0301-0308) with two River ferry hexes: 0304 (arrows 0204, 0404: Ely's Ford)
+    and 0307 (arrows 0207, 0407)."""
+    hexes = {f"03{r:02d}": "river" for r in range(1, 9)} | {"0304": "ferry", "0307": "ferry"}
+    arrows = sides({("0304", "0204"): {"ferry_crossing"}, ("0304", "0404"): {"ferry_crossing"},
+                    ("0307", "0207"): {"ferry_crossing"}, ("0307", "0407"): {"ferry_crossing"}})
+    block = {"side": "union", "units": ["av1", "av2"], "hex": "0304", "succeeds_on": [1]}
+    sc = scenario(units, hexes=board(terrain=hexes), hexsides=arrows, exclusive={"crossing_die": block,
+                  "ferries": {"hexes": ["0304", "0307"]}}, cases=CASES, turns=9, first_player="confederate")
+    return new_game(Game(sc, get_ruleset("revised")))
+
+
+def to_union_movement(state, *dice):
+    """End the Confederate phases: the Union Movement Phase begins with its rolls (``dice``)."""
+    events = []
+    while not (state.phasing == "union" and state.phase == "movement"):
+        more = decide(state, EndPhase(), rolls(*dice) if state.phase == "combat" else None)
+        state = fold(state, more)
+        events += more
+    return state, events
+
+
+def test_averill_crosses_ely_s_ford_only_after_a_one_19_14():
+    # 19.14: "may not cross Ely's Ford until the Union Player rolls a '1' on the die. The die is rolled once
+    # for each Game-Turn": a 4 on Game-Turn One, a 1 on Game-Turn Two
+    units = [union("av1", "0204", type_="cavalry"), union("av2", "0205", type_="cavalry"), union("other", "0206", type_="cavalry"),
+             rebel("far", "0808")]
+    s, events = to_union_movement(crossing_game(units), 4)
+    assert [(e.turn, e.roll, e.allowed) for e in of_type(events, CrossingDieRolled)] == [(1, 4, False)]
+    assert refused(s, MoveUnit("av1", ("0204", "0304", "0404"))).case == "19.14"
+    assert "0404" not in reachable(s, "av1").ends
+    # another unit crosses there freely; the die is not rolled again this Game-Turn
+    s, events = execute(s, MoveUnit("other", ("0206", "0207", "0307", "0407")))
+    assert s.positions["other"] == "0407" and not of_type(events, CrossingDieRolled)
+    s = to_phase(s, "confederate", "movement")
+    s, events = to_union_movement(s, 1)
+    assert [(e.turn, e.roll, e.allowed) for e in of_type(events, CrossingDieRolled)] == [(2, 1, True)]
+    s, _ = execute(s, MoveUnit("av1", ("0204", "0304", "0404")))
+    assert s.positions["av1"] == "0404"
+
+
+def test_averill_never_crosses_another_river_ferry_hex_19_14():
+    # 19.14: "These units may not cross at any other River ferry hex", before the '1' or after it
+    units = [union("av1", "0207", type_="cavalry"), union("av2", "0205", type_="cavalry"), rebel("far", "0808")]
+    s, _ = to_union_movement(crossing_game(units), 1)
+    assert refused(s, MoveUnit("av1", ("0207", "0307", "0407"))).case == "19.14"
+    s, _ = execute(s, MoveUnit("av2", ("0205", "0204", "0304", "0404")))
+    assert s.positions["av2"] == "0404"

@@ -18,6 +18,7 @@ from rules.core.components.artillery import Artillery
 from rules.core.components.breastworks import Breastworks
 from rules.core.components.command_control_zone import CommandControlZone
 from rules.core.components.control_hexes import ControlHexes
+from rules.core.components.crossing_die import CrossingDie
 from rules.core.components.demoralization import Demoralization
 from rules.core.components.early_arrival import EarlyArrival
 from rules.core.components.exits import Exits
@@ -101,6 +102,7 @@ class Battle(Component, frozen=True):
     stacking: Stacking | None = None  # First Bull Run 17.2
     army_rout: ArmyRout | None = None  # First Bull Run 18.0
     demoralization: Demoralization | None = None  # Hooker and Lee 20.0, 21.3
+    crossing_die: CrossingDie | None = None  # Hooker and Lee 19.14
 
     def components(self) -> list[Component]:
         """The battle's components, those with their defaults included, in the order above."""

@@ -17,6 +17,9 @@ its hex; the first of ``after_entry`` (a group of reinforcements) entering it. U
 (rules/procedures/movement.py ``no_entry``, rules/revised/movement.py). 20.2, 20.3: zones of control
 and attacks into the zone are the standard ones (nothing here changes them).
 
+Hooker and Lee 19.13: ``opens_on_turn`` instead (or besides): "The Union Player may not move any unit
+within two hexes of the western map-edge prior to Game-Turn Four": the zone opens on that Game-Turn.
+
 The Game-Turn of each exit and entry is kept in ``state.scored`` (``exited_by:<hex>:<turn>:<unit>``,
 ``entered_on:<turn>:<unit>``, only in a battle that asks: rules/queries/exits.py).
 """
@@ -45,10 +48,14 @@ class CommandControlZone(Component, frozen=True):
     turns: Count = 3
     after_exit: ExitOf | None = None
     after_entry: list[UnitId] = []
+    opens_on_turn: Count | None = None
 
     def __post_init__(self):
-        if self.after_exit is None and not self.after_entry:
-            raise ValueError("give after_exit (20.1: the Train's exit by 1528) or after_entry (the reinforcements whose arrival opens the zone)")
+        if self.after_exit is None and not self.after_entry and self.opens_on_turn is None:
+            raise ValueError(
+                "give after_exit (20.1: the Train's exit by 1528), after_entry (the reinforcements whose arrival "
+                "opens the zone) or opens_on_turn (Hooker and Lee 19.13: the Game-Turn it opens on)"
+            )
 
     def watches_entry(self, unit_id: str) -> bool:
         return unit_id in self.after_entry
@@ -65,7 +72,11 @@ class CommandControlZone(Component, frozen=True):
                 turn, unit = s[len(ENTERED_ON) :].split(":", 1)
                 if unit in self.after_entry:
                     turns.append(int(turn))
-        return min(turns) + self.turns if turns else None
+        if turns:
+            turns = [min(turns) + self.turns]
+        if self.opens_on_turn is not None:  # Hooker and Lee 19.13: "prior to Game-Turn Four"
+            turns.append(self.opens_on_turn)
+        return min(turns) if turns else None
 
     def closed_to(self, scored: set[str], side: str, turn: int) -> bool:
         """20.1: may ``side``'s units not enter the zone on Game-Turn ``turn``?"""
