@@ -166,8 +166,8 @@ async def scenarios(request: web.Request) -> web.Response:
 async def scenario(request: web.Request) -> web.Response:
     from scenarios.describe import as_dict
 
-    try:
-        found = request.app[LIBRARY].load(request.match_info["scenario_id"])
+    try:  # the games' own loader (by default the library's: shipped and saved scenarios alike)
+        found = request.app[GAMES].scenario(request.match_info["scenario_id"])
     except (ScenarioError, ValueError):
         return error(404, "not_found", f"no scenario {request.match_info['scenario_id']!r}")
     return json(as_dict(found))
