@@ -65,3 +65,56 @@ async def test_the_combat_panel_names_each_modifier_with_its_case(browser, serve
     await page.locator("#breakdown").scroll_into_view_if_needed()
     await shot(page, f"combat-breakdown-{ruleset}", doc=ruleset == "revised")
     assert not page.errors, page.errors
+
+
+async def to_combat(page, moves) -> None:
+    """Make ``moves`` (unit, path) by commands, then end the Movement Phase."""
+    await until(page, "() => bluegray.validChoices() !== null")
+    for unit, path in moves:
+        await js(page, "([u, p]) => bluegray.command({type: 'move', unit: u, path: p})", [unit, list(path)])
+        await until(page, "([u, h]) => bluegray.board.state.positions[u] === h", [unit, path[-1]])
+    await until(page, "() => bluegray.validChoices()?.may_end_phase")
+    await page.keyboard.press("e")
+    await until(page, "() => bluegray.board.state.phase === 'combat' && bluegray.validChoices()?.attacks?.length > 0")
+
+
+async def test_the_only_defender_is_preselected_and_a_cancel_stays(browser, server):
+    """Classic Chattanooga, 1/1/IV at 0826: the only enemy it may attack, Clayton at 0926, is chosen as the
+    Combat Phase begins (no click); a click on it keeps it; Esc cancels, and it is not chosen again."""
+    unit, path, target = POSITIONS["classic"]
+    game, _ = await started_game(server, side="union", ruleset="classic")
+    page = await seated_page(browser, server, game["game_id"], "union", game["token"])
+    await to_combat(page, [(unit, path)])
+    assert await js(page, "() => bluegray.validChoices().attacks.map((o) => o.defenders)") == [[target]]
+    await page.wait_for_selector("#declare", timeout=PATIENCE)
+    assert await js(page, "() => bluegray.selection.defenders") == [target]
+    assert "Odds 1-1" in await page.inner_text("#odds")
+    await click_hex(page, target)  # the defender chosen for him, clicked: still chosen
+    assert await js(page, "() => bluegray.selection?.defenders") == [target]
+    await page.keyboard.press("Escape")
+    await until(page, "() => bluegray.selection === null")
+    await js(page, "() => bluegray.render()")
+    assert await js(page, "() => bluegray.selection") is None
+    assert not page.errors, page.errors
+
+
+async def test_the_enemy_last_pointed_at_is_preselected(browser, server):
+    """Two attacks offered (0926 and 1822, each alone): none is chosen for the player unless he pointed
+    at an enemy hex; the one he pointed at last before the Combat Phase is."""
+    second = ("us-1-1-xiv", ("1717", "1718", "1719", "1720", "1721", "1821"))
+    moves = [POSITIONS["classic"][:2], second]
+    game, _ = await started_game(server, side="union", ruleset="classic")
+    page = await seated_page(browser, server, game["game_id"], "union", game["token"])
+    await to_combat(page, moves)
+    assert sorted(await js(page, "() => bluegray.validChoices().attacks.map((o) => o.defenders)")) == [["0926"], ["1822"]]
+    assert await js(page, "() => bluegray.selection") is None  # nothing pointed at: nothing chosen
+    game, _ = await started_game(server, side="union", ruleset="classic")
+    page = await seated_page(browser, server, game["game_id"], "union", game["token"])
+    await until(page, "() => bluegray.validChoices() !== null")
+    x, y = await js(page, "(h) => { bluegray.map.centreOn(h); return bluegray.map.clientOf(h); }", "1822")
+    await page.mouse.move(x, y)  # the player looks at Cumming
+    await until(page, "() => bluegray.lastEnemy === '1822'")
+    await to_combat(page, moves)
+    await page.wait_for_selector("#declare", timeout=PATIENCE)
+    assert await js(page, "() => bluegray.selection.defenders") == ["1822"]
+    assert not page.errors, page.errors

@@ -638,6 +638,7 @@ export class GameView {
     const c = this.validChoices();
     const sel = this.selection;
     this.selectedHex = hex;
+    this.noteEnemy(hex);
     if (c?.decision) {
       this.clickDecision(c.decision, hex);
     } else if (isMove(sel)) {
@@ -691,6 +692,7 @@ export class GameView {
     const c = this.validChoices();
     const sel = this.selection;
     const info = this.$("#hover");
+    this.noteEnemy(hex);
     if (isMove(sel)) {
       const d = this.dests(sel, c)?.[hex];
       if (d) this.map.setPath(d.path, "preview", `${d.cost} MP`);
@@ -715,6 +717,11 @@ export class GameView {
       this.toggleGroup(sel, hex);
       return;
     }
+    if (sel?.preselected) {
+      sel.preselected = false;
+      if (sel.defenders.includes(hex)) return; // a click on the defender chosen for him: it stays chosen
+      sel = null; // another hex: an attack of its own, not added to the one chosen for him
+    }
     if (isTarget) {
       let defenders;
       if (sel && sel.defenders.includes(hex)) defenders = sel.defenders.filter((d) => d !== hex);
@@ -731,14 +738,40 @@ export class GameView {
   }
 
   startAttack(options, defenders) {
+    this.beginAttack(options, defenders);
+    this.render();
+  }
+
+  beginAttack(options, defenders, preselected = false) {
     const option = findOption(options, defenders);
-    this.selection = { mode: "attack", defenders: [...defenders].sort(), option, hexes: new Set(), bombard: new Set(), left: new Set() };
+    this.selection = { mode: "attack", defenders: [...defenders].sort(), option, hexes: new Set(), bombard: new Set(), left: new Set(), preselected };
     if (option) {
       // Start with the strongest adjacent units that may make the attack.
       const best = [...option.adjacent].sort((a, b) => b.attack - a.attack || b.hexes.length - a.hexes.length)[0];
       if (best) this.chooseAdjacent(this.selection, best);
     }
-    this.render();
+  }
+
+  /** With no attack being built, the defender chosen for the player: the only attack the choices
+   * offer (the only adjacent enemy, or a two-hex defender that may only be attacked whole), else the
+   * enemy hex last pointed at or clicked, if it may be attacked (alone, or in the smallest attack
+   * offered that includes it). Once per choices: a selection cancelled stays cancelled. */
+  preselect(c) {
+    if (!c?.attacks?.length || c.decision || this.selection || this.preselectedAt === this.choices.version) return;
+    this.preselectedAt = this.choices.version;
+    const options = c.attacks;
+    let pick = options.length === 1 ? options[0].defenders : null;
+    const last = this.lastEnemy;
+    if (!pick && last) {
+      const with_ = options.filter((o) => o.defenders.includes(last)).sort((a, b) => a.defenders.length - b.defenders.length);
+      pick = with_[0]?.defenders || null;
+    }
+    if (pick) this.beginAttack(options, pick, true);
+  }
+
+  /** The enemy hex the player last pointed at or clicked (for ``preselect``). */
+  noteEnemy(hex) {
+    if (hex && this.seat && this.unitsIn(hex).some((u) => this.board.units[u].side !== this.seat)) this.lastEnemy = hex;
   }
 
   /** Select an offered adjacent choice: its hexes, and (revised 8.22) only its units of them. */
@@ -1072,6 +1105,7 @@ export class GameView {
     this.tellTab();
     const b = this.board;
     const c = this.validChoices();
+    this.preselect(c);
     const live = this.live();
     this.$("#game").classList.toggle("not-live", !live);
     const stale = this.$("#stale");
