@@ -1,0 +1,133 @@
+"""Road to Vicksburg (Champion Hill) as a template (scenarios/templates/road_to_vicksburg, revised 003
+15.0-23.0): what it lists as still missing with each reason, the units its rules name, and a small
+set-up supplied to it (a clear grid holding every hex the text names, the named units and a few more,
+test strengths: not the map sheet, not the counters) with the rules built so far in force, played to a
+level of victory by the self-play players. docs/RULES_COVERAGE.md lists the cases not built yet."""
+
+from __future__ import annotations
+
+import random
+import shutil
+import subprocess
+import sys
+
+import pytest
+
+from players.selfplay import PLAYERS, refereed_game
+from rules.core.commands import EndPhase, MoveUnit
+from rules.core.events import UnitEliminated
+from rules.core.game import Game
+from rules.procedures.victory import end_points
+from rules.reducer import execute, fold, new_game
+from rules.rulesets import get as get_ruleset
+from scenarios import template
+from scenarios.loader import TEMPLATES_DIR, load
+
+FOLDER = TEMPLATES_DIR / "road_to_vicksburg"
+LEVELS = {
+    "Draw", "Union Decisive Victory", "Union Substantive Victory", "Union Marginal Victory",
+    "Confederate Marginal Victory", "Confederate Substantive Victory", "Confederate Decisive Victory",
+}
+
+
+def bluegray(*args):
+    return subprocess.run([sys.executable, "-m", "api", "scenario", *map(str, args)], capture_output=True, text=True)
+
+
+def unit(uid, side, h, strength=3, type="infantry"):
+    return f'[[unit]]\nid = "{uid}"\nside = "{side}"\ntype = "{type}"\nstrength = {strength}\ndesignation = "{uid}"\nhex = "{h}"\n'
+
+
+def named(uid, h, strength=3, type=None):
+    return f'[[unit]]\nid = "{uid}"\nstrength = {strength}\nhex = "{h}"\n' + (f'type = "{type}"\n' if type else "")
+
+
+SETUP = (
+    'provenance = "a test set-up on a clear grid, not the map sheet or the counters"\n[map]\nlower_columns = "even"\n[map.hexes]\n'
+    + "\n".join(f'"{c:02d}{r:02d}" = "clear"' for c in range(1, 20) for r in range(1, 21)) + "\n"
+    + named("cs-bowen-green", "1010", 4) + named("cs-bowen-cockrell", "1012", 4)
+    + named("us-9-1", "1610") + named("us-9-2", "1612") + named("us-1-wisconsin", "1611", 2) + named("us-2-ohio", "1714", 2)
+    + named("us-train", "1815", 1, "infantry")
+    + unit("us-a", "union", "1606") + unit("cs-a", "confederate", "1309") + unit("cs-b", "confederate", "0607")
+    + unit("cs-c", "confederate", "1306")
+)
+
+
+@pytest.fixture(scope="module")
+def completed(tmp_path_factory):
+    folder = shutil.copytree(FOLDER, tmp_path_factory.mktemp("rtv") / "road_to_vicksburg")
+    (folder / template.SETUP).write_text(SETUP)
+    return load(folder)
+
+
+def test_the_template_lists_what_it_needs_and_the_units_the_rules_name_16_1_16_2():
+    # 16.2: "Place each remaining unit with a four-digit number printed on the back of the counter in the
+    # matching hex": the set-up is the counters'; 17.1-17.5, 18.0, 19.52 name these units
+    problems, missing = template.check(FOLDER)
+    assert problems == []
+    what = {m.what for m in missing}
+    assert {"map", "units union", "units confederate", "unit us-train type", "unit us-2-ohio hex"} <= what
+    assert all(m.reason for m in missing)
+    done = bluegray("validate", "road_to_vicksburg")
+    assert done.returncode == 0 and done.stdout.splitlines()[0] == f"template: {len(missing)} items to supply"
+
+
+def test_the_named_units_and_the_sequence_16_1_16_3_16_4(completed):
+    units = {u.id: u for u in completed.units}
+    # 16.1: a Confederate counter names its division commander (the command) and its own commander
+    assert (units["cs-bowen-green"].designation, units["us-2-ohio"].designation) == ("Bowen Green", "2nd Ohio")
+    # 19.52: Green and Cockrell, Bowen's infantry brigades; 17.3: the 9th Division's brigades and battery
+    assert [(units[u].type, units[u].command) for u in ("cs-bowen-green", "cs-bowen-cockrell")] == [("infantry", "Bowen")] * 2
+    assert [(units[u].type, units[u].command) for u in ("us-9-1", "us-9-2", "us-1-wisconsin")] == [
+        ("infantry", "9th"), ("infantry", "9th"), ("artillery", "9th")]
+    # 16.3: the Union Player first; 16.4: twelve Game-Turns, the twelfth a Night Game-Turn
+    assert (completed.first_player, completed.turns, completed.night_turns) == ("union", 12, [12])
+    state = new_game(Game(completed, get_ruleset("revised")))
+    assert (state.turn, state.phasing) == (1, "union")
+
+
+def test_victory_point_hexes_begin_controlled_and_change_by_zone_of_control_21_2(completed):
+    # 21.2: "Hexes 1902, 1911, 1920 and 1504 begin the game under Union control; all other Victory Point
+    # hexes begin the game under Confederate control"; "the last to occupy, pass through, or exert an
+    # uncontested Zone of Control into it"
+    state = new_game(Game(completed, get_ruleset("revised")))
+    assert {h: state.control[h] for h in ("1902", "1911", "1920", "1504", "0419", "0507", "0119", "1309")} == {
+        "1902": "union", "1911": "union", "1920": "union", "1504": "union",
+        "0419": "confederate", "0507": "confederate", "0119": "confederate", "1309": "confederate"}
+    while state.phasing != "confederate":
+        state, _ = execute(state, EndPhase())
+    state, _ = execute(state, MoveUnit("cs-c", ("1306", "1305", "1404")))  # its zone reaches 1504
+    assert state.control["1504"] == "confederate"
+
+
+def test_end_of_game_points_and_the_train_21_3(completed):
+    # 21.3: at the end, 10 for 0419, 0607, 1306, 25 for 0507, 0119 to the Player controlling each; 40 to
+    # the Confederate for each of 1902, 1911, 1920 (Union-held here: none); 50 for the Union Train
+    state = new_game(Game(completed, get_ruleset("revised")))
+    got = sorted((a.side, a.points, a.subject) for a in end_points(state) if a.kind == "occupation")
+    assert got == [("confederate", 10, "0419"), ("confederate", 10, "0607"), ("confederate", 10, "1306"),
+                   ("confederate", 25, "0119"), ("confederate", 25, "0507")]
+    state = fold(state, [UnitEliminated(unit="us-train", case="21.3")])
+    assert [(a.side, a.points) for a in end_points(state) if a.kind == "all_eliminated"] == [("confederate", 50)]
+    # 21.1: one Victory Point per enemy Combat Strength Point eliminated
+    assert state.game.battle.victory.for_elimination("union", 4) == 4
+
+
+@pytest.mark.parametrize(("union", "confederate", "level"), [
+    (10, 10, "Draw"), (0, 0, "Draw"), (20, 10, "Union Decisive Victory"), (15, 10, "Union Substantive Victory"),
+    (11, 10, "Union Marginal Victory"), (10, 11, "Confederate Marginal Victory"), (8, 10, "Confederate Substantive Victory"),
+    (10, 18, "Confederate Decisive Victory"), (4, 7, "Confederate Decisive Victory"),
+])
+def test_levels_by_the_ratio_of_union_to_confederate_points_19_4_21_0(completed, union, confederate, level):
+    # (printed 19.4) LEVELS OF VICTORY; 21.0: "An exact tie is a draw"
+    victory = new_game(Game(completed, get_ruleset("revised"))).game.battle.victory
+    assert victory.level_for({"union": union, "confederate": confederate}) == level
+
+
+@pytest.mark.parametrize("players", ["random", "greedy"])
+def test_twenty_self_played_games_finish_with_a_victory_level_21_0(completed, players):
+    # 10 games a player (20 in all), to the end of Game-Turn Twelve (a Night Game-Turn)
+    start = new_game(Game(completed, get_ruleset("revised")))
+    for seed in range(10):
+        final, _log, _referee = refereed_game(start, random.Random(seed), PLAYERS[players])
+        assert final.game_over and final.turn == 12 and final.result in LEVELS, final.result
