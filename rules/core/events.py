@@ -346,6 +346,17 @@ class ImmobilityReleased(Event, frozen=True, tag="immobility_released"):
     hex: str
     case: str
 
+class UnitMarchedOff(Event, frozen=True, tag="unit_marched_off"):
+    """Hooker and Lee 18.22, 18.23: a unit moved along ``path`` to an exit hex of the battle's
+    ``exit_and_return`` and left the map there (``cost`` Movement Points, the exit's included), to
+    return as a reinforcement on Game-Turn ``returns``."""
+
+    unit: str
+    path: tuple[str, ...]
+    cost: int | str
+    returns: int
+
+
 class CrossingDieRolled(Event, frozen=True, tag="crossing_die_rolled"):
     """Hooker and Lee 19.14: the die rolled at the beginning of ``side``'s Movement Phase of Game-Turn
     ``turn`` for Averill's crossing of Ely's Ford: ``allowed`` when it is a '1' (for good)."""
@@ -464,6 +475,7 @@ EVENT_TYPES: tuple[type[Event], ...] = (
     DemoralizationLimitRaised,
     ArmyDemoralized,
     CrossingDieRolled,
+    UnitMarchedOff,
 )
 
 AnyEvent = Union[EVENT_TYPES]  # noqa: UP007 - a declared tuple of types

@@ -10,6 +10,8 @@ an ``exits`` component (rules/core/components/exits.py).
 - 18.7: any number of units may exit by the same hex.
 - 5.32 (revised 6.32): the exit is a move, and under a movement quota (Fredericksburg 19.0) one of the
   quota's: it is refused when an over-full hex would be left with too few moves to empty it.
+- Hooker and Lee 18.22, 18.23: a battle's ``exit_and_return`` hexes are exits too for its side on the
+  Game-Turns it names (``UnitMarchedOff``: the unit returns later as a reinforcement).
 - Cemetery Hill 18.2: only the ``unit_types`` (cavalry) exit, from any hex of the exit ``edges`` (east,
   south), for ``cost`` (one) Movement Point; 20.3: ``excess_exited`` points at the end of each Union
   Player-Turn (``award_excess_exited``, an end-of-phase step).
@@ -28,8 +30,9 @@ from collections import deque
 from rules.core import terrain
 from rules.core.arith import movement_points
 from rules.core.commands import ExitMap
+from rules.core.components.exit_and_return import RETURNING
 from rules.core.errors import RuleViolation
-from rules.core.events import Event, UnitExited, VictoryPointsAwarded
+from rules.core.events import Event, UnitExited, UnitMarchedOff, VictoryPointsAwarded
 from rules.core.handlers import Dice
 from rules.core.hexes import hexside
 from rules.core.scenario import other_side
@@ -64,10 +67,19 @@ def exit_problem(state: State, unit: str, path: tuple[str, ...]) -> RuleViolatio
     if not path or path[0] != here:
         return game.violation("movement", f"an exit of {name} must start at its hex {here}")
     kind = game.units[unit].type
-    if not exits.may_exit(kind, game.units[unit].side):  # Cemetery Hill 18.2 "Only cavalry units may exit the map sheet"
+    if marching_off(state, unit, path[-1] if path else ""):  # Hooker and Lee 18.22: the flank march's hexes
+        pass
+    elif not exits.may_exit(kind, game.units[unit].side):  # Cemetery Hill 18.2 "Only cavalry units may exit the map sheet"
         allowed = " or ".join(exits.unit_types) or " or ".join(exits.sides)
         return game.violation("exits", f"{name} may not exit the map: only {allowed} units may ({kind})")
-    if path[-1] not in exit_hexes(game):
+    flank = game.battle.exit_and_return
+    if flank is not None and path[-1] in flank.hexes and path[-1] not in exit_hexes(game) and not marching_off(state, unit, path[-1]):
+        return game.violation(  # Hooker and Lee 18.22, 18.27
+            "exit_and_return",
+            f"{name} may not exit the map at {path[-1]}: only {flank.side.title()} units, on Game-Turns "
+            f"{', '.join(str(r.exited_on) for r in flank.returns)}, {flank.units} in all",
+        )
+    if path[-1] not in exit_hexes(game) and not marching_off(state, unit, path[-1]):
         listed = ", ".join([*exits.hexes, *(f"the {e} edge" for e in exits.edges)])
         return game.violation("exits", f"{name} may exit the map only at {listed}, not at {path[-1]}")
     try:
@@ -111,7 +123,26 @@ def decide_exit(state: State, command: ExitMap, dice: Dice | None) -> list[Event
     if problem is not None:
         raise problem
     cost = (check_path(state, command.unit, path) if len(path) > 1 else 0) + state.game.battle.exits.cost
+    if marching_off(state, command.unit, path[-1]):  # Hooker and Lee 18.22, 18.23
+        returns = state.game.battle.exit_and_return.return_turn(state.turn)
+        return [UnitMarchedOff(unit=command.unit, path=path, cost=movement_points(cost), returns=returns)]
     return [UnitExited(unit=command.unit, path=path, cost=movement_points(cost))]
+
+
+def marching_off(state: State, unit: str, hex_: str) -> bool:
+    """Hooker and Lee 18.22: is an exit of ``unit`` by ``hex_`` now the battle's exit and return (one of
+    its hexes, its side, one of its Game-Turns, fewer than its units gone)? An exit hex of the ``exits``
+    component stays an ordinary exit."""
+    rule = state.game.battle.exit_and_return
+    return rule is not None and hex_ in rule.hexes and hex_ not in exit_hexes(state.game) and rule.open_to(state, unit)
+
+
+def apply_marched_off(state: State, event: UnitMarchedOff) -> None:
+    """18.23: off the map until its Game-Turn of return, neither eliminated nor exited."""
+    state.positions.pop(event.unit, None)
+    state.moved.add(event.unit)
+    state.scored.add(f"{RETURNING}{event.returns}:{event.unit}")
+    entered(state, state.game.units[event.unit].side, event.path[1:])  # 21.2: moved through
 
 
 def apply_unit_exited(state: State, event: UnitExited) -> None:
@@ -133,7 +164,9 @@ def exit_paths(state: State, unit: str) -> dict[str, tuple[str, ...]]:
         return {}
     reach = reachable(state, unit)
     out = {}
-    for h in exit_hexes(game):
+    flank = game.battle.exit_and_return
+    marching = tuple(h for h in flank.hexes if marching_off(state, unit, h)) if flank is not None else ()
+    for h in (*exit_hexes(game), *marching):
         if h in reach.cost:
             path = reach.path(h) if h != reach.origin else (h,)
             if exit_problem(state, unit, path) is None:

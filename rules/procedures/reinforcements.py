@@ -60,6 +60,9 @@ def chart_entry(state: State, unit: str) -> list[str]:
     table = state.game.battle.reinforcement_table
     if u.group is not None and table is not None:
         return table.entry_hexes(state, u.group)
+    flank = state.game.battle.exit_and_return
+    if flank is not None and unit in flank.returning(state.scored):  # Hooker and Lee 18.24
+        return list(flank.entry)
     return list(u.entry)
 
 
@@ -69,10 +72,12 @@ def waiting(state: State, side: str | None = None) -> list[str]:
     gone = set(state.eliminated)
     table = state.game.battle.reinforcement_table
     brought = table.brought(state) if table is not None else {}
+    flank = state.game.battle.exit_and_return
+    returning = flank.returning(state.scored) if flank is not None else {}  # Hooker and Lee 18.23
     return [
         u.id
         for u in state.game.scenario.units
-        if (u.arrives is not None or (u.group is not None and u.group in brought))
+        if (u.arrives is not None or (u.group is not None and u.group in brought) or u.id in returning)
         and u.id not in state.positions
         and u.id not in gone
         and not has_exited(state, u.id)  # Chickamauga 18.3: an exited unit never returns
@@ -88,6 +93,11 @@ def arrival_turn(state: State, unit: str) -> int | None:
     table = state.game.battle.reinforcement_table
     if u.group is not None and table is not None:
         return table.arrival(state, u.group)
+    flank = state.game.battle.exit_and_return
+    if flank is not None and u.arrives is None:  # Hooker and Lee 18.23: the Game-Turn of its return
+        back = flank.returning(state.scored).get(unit)
+        if back is not None:
+            return back
     arrives = u.arrives
     early = state.game.battle.early_arrival
     if arrives is None or early is None:

@@ -227,6 +227,7 @@ HANDLERS = Handlers(
         RallyMarkersPlaced: rcp.apply_rally_placed,
         RallyRolled: rcp.apply_rally_rolled,
         UnitExited: exits.apply_unit_exited,  # Chickamauga 18.3
+        ev.UnitMarchedOff: exits.apply_marched_off,  # Hooker and Lee 18.22, 18.23
         ArmyRoutChecked: rout.apply_rout_checked,  # a battle's army rout (First Bull Run 18.0)
         ev.DemoralizationLimitRaised: demoralization.apply_limit_raised,  # Hooker and Lee 20.11 ii)
         ev.ArmyDemoralized: demoralization.apply_demoralized,  # Hooker and Lee 20.13, 20.15

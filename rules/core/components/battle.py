@@ -21,6 +21,7 @@ from rules.core.components.control_hexes import ControlHexes
 from rules.core.components.crossing_die import CrossingDie
 from rules.core.components.demoralization import Demoralization
 from rules.core.components.early_arrival import EarlyArrival
+from rules.core.components.exit_and_return import ExitAndReturn
 from rules.core.components.exits import Exits
 from rules.core.components.fatigue import Fatigue
 from rules.core.components.ferries import Ferries
@@ -103,6 +104,7 @@ class Battle(Component, frozen=True):
     army_rout: ArmyRout | None = None  # First Bull Run 18.0
     demoralization: Demoralization | None = None  # Hooker and Lee 20.0, 21.3
     crossing_die: CrossingDie | None = None  # Hooker and Lee 19.14
+    exit_and_return: ExitAndReturn | None = None  # Hooker and Lee 18.22-18.27
 
     def components(self) -> list[Component]:
         """The battle's components, those with their defaults included, in the order above."""
