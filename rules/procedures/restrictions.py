@@ -177,6 +177,9 @@ def release_attacked(state: State, events: list[Event], after: State) -> list[Ev
                         hex=after.positions.get(u, ""), case=game.case("may_not_move"),
                     )
                 )
+    return out
+
+
 # -- First Bull Run 17.1, 17.2: units held until released ---------------------------------------------
 def release_holds(state: State, events: list[Event], after: State) -> list[Event]:
     """17.1, 17.2 (the battle's ``may_not_move_until``): the releases a command's events bring about.
