@@ -25,6 +25,7 @@ def add_arguments(parser) -> None:
         description="Print each shipped scenario's id and name, one per line; then, apart, each battle "
         "template (not playable until completed) with its count of missing items.",
     )
+    p.add_argument("--data-dir", default="var", type=Path, help="also list the scenarios saved in this server's data directory (default ./var)")
     p.set_defaults(action_run=_list)
     p = sub.add_parser(
         "validate",
@@ -124,6 +125,13 @@ def _list(args) -> int:
 
     for scenario_id, name in list_scenarios():
         print(f"{scenario_id}\t{name}")
+    saved = _library(args.data_dir).saved()
+    if saved:
+        print()
+        print(f"saved in {args.data_dir / 'scenarios'} (editor, bluegray scenario import):")
+        for found in saved:
+            origin = f"\tderived from {found.derived_from}" if found.derived_from else ""
+            print(f"{found.name}\t{found.title}{origin}")
     templates = list_templates()
     if templates:
         print()

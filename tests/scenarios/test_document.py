@@ -140,6 +140,8 @@ def test_the_cli_exports_and_imports(tmp_path, capsys):
     assert main(["scenario", "export", "my-shiloh", "--data-dir", str(tmp_path)]) == 0
     again = document.decode(capsys.readouterr().out.encode())
     assert again.name == "my-shiloh" and again.scenario["id"] == "my-shiloh"
+    assert main(["scenario", "list", "--data-dir", str(tmp_path)]) == 0
+    assert "\nmy-shiloh\tShiloh" in capsys.readouterr().out
     bad = tmp_path / "bad.toml"
     bad.write_text('format = "bluegray-scenario/1"\nname = 3\n')
     assert main(["scenario", "import", str(bad), "--data-dir", str(tmp_path)]) == 1

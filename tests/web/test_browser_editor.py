@@ -145,6 +145,17 @@ async def test_draw_a_map_place_units_fix_an_error_save_and_play(browser, editor
     await checked_after(page, lambda: page.press("#doc-turns", "Tab"))
     await page.fill("#doc-name", "little-run")
     await checked_after(page, lambda: page.press("#doc-name", "Tab"))
+    await page.fill("#doc-title", "<b>Little</b> Run, July 1861")
+    await checked_after(page, lambda: page.press("#doc-title", "Tab"))
+    # download the one file, and upload it again: the same scenario, checked by the server
+    async with page.expect_download() as info:
+        await page.click("#download")
+    path = await (await info.value).path()
+    downloaded = document.decode(open(path, "rb").read())
+    assert downloaded.name == "little-run" and len(downloaded.map.hexes) == 48
+    await checked_after(page, lambda: page.set_input_files("#upload", path))
+    assert await page.inner_text("#check-state") == "No problem: this scenario may be played."
+    assert await page.evaluate("() => editor.doc.scenario.name") == "<b>Little</b> Run, July 1861"
     await page.click("#save")
     await page.wait_for_selector("#saved-ref", timeout=PATIENCE)
     assert await page.get_attribute("#saved-ref", "data-name") == "little-run"
@@ -157,6 +168,9 @@ async def test_draw_a_map_place_units_fix_an_error_save_and_play(browser, editor
     await page.click("#play-saved")
     await page.wait_for_selector("#create", timeout=PATIENCE)
     assert await page.input_value("select[name=scenario]") == "little-run"
+    # the lobby shows the name as typed, never as markup
+    assert await page.locator("#battles tr[data-scenario='little-run'] b").count() == 0
+    assert "<b>Little</b> Run" in await page.inner_text("#battles tr[data-scenario='little-run']")
     await page.select_option("select[name=side]", "union")
     await page.click("#create")
     await page.wait_for_selector("#invite-link", timeout=PATIENCE)
@@ -271,3 +285,19 @@ async def test_complete_the_first_bull_run_template_and_play_it_under_its_exclus
     assert not other.errors, other.errors
     await page.context.close()
     await other.context.close()
+
+
+async def test_a_tablet_paints_with_a_tap(browser, editor_server):
+    base, _library = editor_server
+    context = await browser.new_context(viewport={"width": 768, "height": 1024}, has_touch=True, is_mobile=True)
+    page = await context.new_page()
+    await page.goto(f"{base}/editor")
+    await page.wait_for_selector("#new-blank", timeout=PATIENCE)
+    await checked_after(page, lambda: page.tap("#new-blank"))
+    await page.tap("[data-terrain='rough']")
+    x, y = await page.evaluate("(h) => { editor.map.centreOn(h); return editor.map.clientOf(h); }", "0304")
+    await checked_after(page, lambda: page.touchscreen.tap(x, y))
+    assert await page.get_attribute("svg.map polygon.hex[data-hex='0304']", "data-terrain") == "rough"
+    await page.tap("#undo")
+    assert await page.get_attribute("svg.map polygon.hex[data-hex='0304']", "data-terrain") == "clear"
+    await context.close()
