@@ -193,6 +193,12 @@ class GameRecord:
             case "movement_die_rolled":
                 then = "none of its units may move this Movement Phase" if event.held else "they may move"
                 return f"{side_name(event.side)} die for General Burnside ({event.case}): {event.roll}: {then}"
+            case "restraint_rolled":
+                then = "released" if event.released else "still held"
+                return f"{side_name(event.side)} release die for {event.name} ({event.case}): {event.roll}: {then}"
+            case "restraint_released":
+                why = "attacked it" if event.cause == "attacked" else f"ended its Player-Turn in {event.hex}"
+                return f"{event.name} released for good: {self.unit(event.unit)} {why} ({event.case})"
             case "allocation_rolled":
                 whose = f"{event.command}'s command" if event.command else side_name(event.side)
                 return f"allocation die for {whose} ({event.case}): {event.roll}: {event.units} units may move"

@@ -318,6 +318,32 @@ class AllocationRolled(Event, frozen=True, tag="allocation_rolled"):
     case: str
 
 
+class RestraintRolled(Event, frozen=True, tag="restraint_rolled"):
+    """Road to Vicksburg 17.1 iii (17.2 iii, 17.3 iii): the die rolled at the beginning of ``side``'s
+    Movement Phase of Game-Turn ``turn`` for the units held as ``name``; ``released``: the roll releases
+    them ("a '6'")."""
+
+    side: Side
+    name: str
+    turn: int
+    roll: int
+    released: bool
+    case: str
+
+
+class RestraintReleased(Event, frozen=True, tag="restraint_released"):
+    """Road to Vicksburg 17.1 i, ii; 17.5 i: the units held as ``name`` are released for good because
+    ``unit`` ``cause``d it: "attacked" (it attacked a unit of the division from an adjacent hex, in
+    ``hex``) or "within" (an enemy unit ended its Player-Turn in ``hex``, near the set-up hex)."""
+
+    side: Side
+    name: str
+    cause: str
+    unit: str
+    hex: str
+    case: str
+
+
 class MovementRestrictionsLifted(Event, frozen=True, tag="movement_restrictions_lifted"):
     """Antietam 20.1: ``unit`` of the other side moved across the ``hexside`` ("0612|0613"), a creek:
     ``side``'s movement restrictions are removed for good from its next Player-Turn. Fredericksburg
@@ -471,6 +497,8 @@ EVENT_TYPES: tuple[type[Event], ...] = (
     ReinforcementTableRolled,
     MovementQuotaRolled,
     AllocationRolled,
+    RestraintRolled,
+    RestraintReleased,
     ArmyRoutChecked,
     DemoralizationLimitRaised,
     ArmyDemoralized,

@@ -33,7 +33,7 @@ from rules.core.gunboats import GUNBOAT
 from rules.core.handlers import Dice, apply
 from rules.core.scenario import other_side
 from rules.core.state import MOVEMENT, State
-from rules.procedures import allocation
+from rules.procedures import allocation, restraints
 from rules.procedures.night import zoc_rules
 from rules.procedures.sequence import night_turn
 from rules.queries import stacking
@@ -172,6 +172,8 @@ def no_entry(state: State, unit: str) -> frozenset[str]:
     game = state.game
     closed = game.ferry_hexes if ferry_closed(state, unit) is not None else frozenset()
     closed = closed | zone_closed(state, unit)
+    if game.battle.restraints is not None:  # Road to Vicksburg 17.1: two hexes from its initial position
+        closed = closed | restraints.too_far(state, unit)
     if game.battle.crossing_die is not None:  # Hooker and Lee 19.14: Ely's Ford only, after a '1'
         closed = closed | game.battle.crossing_die.closed(state, unit)
     if game.battle.trains is None:
@@ -185,7 +187,9 @@ def barred_from_enemy_zoc(state: State, unit: str) -> bool:
     """Wilderness 18.32: "The Train Defence units may never enter an Enemy controlled hex" (the
     battle's ``trains.enter_enemy_zoc = false``)."""
     t = state.game.battle.trains
-    return t is not None and not t.enter_enemy_zoc and t.is_train(unit)
+    if t is not None and not t.enter_enemy_zoc and t.is_train(unit):
+        return True
+    return restraints.barred_from_enemy_zoc(state, unit)  # Road to Vicksburg 17.1, 17.3 ii, 17.4
 
 
 def terrain_restricted(state: State, unit: str):
@@ -332,6 +336,10 @@ def check_path(
             raise game.violation("crossing_die", f"{name} may not enter {b}: {why}")
         if b in closed and b in game.ferry_hexes:
             raise game.violation("ferries.use", f"{name} may not enter {b}: {ferry_closed(state, unit)}")  # Shiloh 20.0
+        if b in closed and b in restraints.too_far(state, unit):  # Road to Vicksburg 17.1
+            raise game.violation(
+                "restraints", f"{name} may not move more than {game.battle.restraints.within(state, unit)} hexes from its initial position ({b}) until released"
+            )
         if b in closed and b in zone_closed(state, unit):
             raise game.violation(
                 "command_control_zone", f"{name} may not enter {b}: the Command Control Zone is closed to it until its Game-Turn comes"
@@ -349,6 +357,8 @@ def check_path(
                 f"{name} may not enter the enemy zone of control at {b} "
                 + (game.ruleset.ineffective_until if rules.case == "ineffective_zoc" else "during a night Game-Turn"),
             )
+        if b in ezoc and restraints.barred_from_enemy_zoc(state, unit):  # Road to Vicksburg 17.1, 17.3 ii, 17.4
+            raise game.violation("restraints", f"{name} may not enter an enemy zone of control ({b}) until released")
         if b in ezoc and barred_from_enemy_zoc(state, unit):
             raise game.violation("trains.enemy_zoc", f"{name} may never enter an enemy controlled hex ({b})")  # Wilderness 18.32
         if b in barred:

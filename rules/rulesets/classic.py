@@ -44,6 +44,7 @@ from rules.procedures import (
     outcomes,
     phase_rolls,
     reinforcements,
+    restraints,
     restrictions,
     retreat,
     sequence,
@@ -180,6 +181,8 @@ HANDLERS = Handlers(
         ev.ReinforcementTableRolled: phase_rolls.apply_table_rolled,  # Savage's Station 17.1
         ev.MovementQuotaRolled: phase_rolls.apply_quota_rolled,  # Savage's Station 18.1
         ev.AllocationRolled: allocation.apply_allocation_rolled,  # Peachtree Creek 17.4
+        ev.RestraintRolled: restraints.apply_rolled,  # Road to Vicksburg 17.1 iii
+        ev.RestraintReleased: restraints.apply_released,  # Road to Vicksburg 17.1 i, ii; 17.5 i
     },
     # Chickamauga 19.11; 20.11; Antietam 20.1; Fredericksburg 19.11-19.13
     after_command=(
@@ -189,6 +192,7 @@ HANDLERS = Handlers(
         restrictions.release_immobile,
         restrictions.release_holds,  # First Bull Run 17.1, 17.2
         restrictions.release_attacked,  # Olustee 18.1
+        restraints.release_on_attack,  # Road to Vicksburg 17.1 i, ii
         victory.immediate_victory,  # Olustee 20.0: the last, it may end the game
     ),
     phase_end_checks=(
@@ -197,11 +201,11 @@ HANDLERS = Handlers(
         ("combat", combat.check_attacks_made),  # 7.11
     ),
     before_end_of_phase=(effectiveness.retreat_engaged,),  # 11.31
-    end_of_phase=(reinforcements.lose_reinforcements,),  # 15.12
+    end_of_phase=(reinforcements.lose_reinforcements, restraints.release_nearby),  # 15.12; Road to Vicksburg 17.5 i
     start_of_phase=(effectiveness.engaged_at_start_of_combat,),  # 11.31
     end_of_game_turn=(effectiveness.recover_at_night, victory.automatic_victory),  # 11.4; Fredericksburg 20.0
     end_of_game=(victory.determine_victory,),  # 20.12
-    phase_rolls=(phase_rolls.roll_at_start, allocation.roll_at_start),  # Savage's Station 17.1, 18.1; Peachtree Creek 17.3
+    phase_rolls=(phase_rolls.roll_at_start, allocation.roll_at_start, restraints.roll_at_start),  # Savage's Station 17.1, 18.1; Peachtree Creek 17.3
     automatic={
         PendingLosses: combat.automatic_losses,
         PendingRetreat: retreat.automatic_retreat,
@@ -209,7 +213,7 @@ HANDLERS = Handlers(
     },
     # 16.11, 17.2, 17.11 are the battle's (rules/core/components, Game.movement_restrictions); the
     # Atlanta Campaign's allocations (17.2, 17.3) ask whether a unit is in an enemy zone of control.
-    movement_restrictions=(allocation.restriction,),
+    movement_restrictions=(allocation.restriction, restraints.restriction),
 )
 
 # This book's implementation of each step where the books differ (rules/core/ruleset.py).

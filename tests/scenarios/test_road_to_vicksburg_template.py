@@ -14,8 +14,9 @@ import sys
 import pytest
 
 from players.selfplay import PLAYERS, refereed_game
-from rules.core.commands import EndPhase, MoveUnit
-from rules.core.events import UnitEliminated
+from rules.core.commands import DeclareAttack, EndPhase, MoveUnit
+from rules.core.errors import RuleViolation
+from rules.core.events import RestraintReleased, RestraintRolled, UnitEliminated
 from rules.core.game import Game
 from rules.procedures.victory import end_points
 from rules.reducer import execute, fold, new_game
@@ -34,8 +35,9 @@ def bluegray(*args):
     return subprocess.run([sys.executable, "-m", "api", "scenario", *map(str, args)], capture_output=True, text=True)
 
 
-def unit(uid, side, h, strength=3, type="infantry"):
-    return f'[[unit]]\nid = "{uid}"\nside = "{side}"\ntype = "{type}"\nstrength = {strength}\ndesignation = "{uid}"\nhex = "{h}"\n'
+def unit(uid, side, h, strength=3, type="infantry", command=None):
+    extra = f'command = "{command}"\n' if command else ""
+    return f'[[unit]]\nid = "{uid}"\nside = "{side}"\ntype = "{type}"\nstrength = {strength}\ndesignation = "{uid}"\nhex = "{h}"\n{extra}'
 
 
 def named(uid, h, strength=3, type=None):
@@ -48,8 +50,9 @@ SETUP = (
     + named("cs-bowen-green", "1010", 4) + named("cs-bowen-cockrell", "1012", 4)
     + named("us-9-1", "1610") + named("us-9-2", "1612") + named("us-1-wisconsin", "1611", 2) + named("us-2-ohio", "1714", 2)
     + named("us-train", "1815", 1, "infantry")
-    + unit("us-a", "union", "1606") + unit("cs-a", "confederate", "1309") + unit("cs-b", "confederate", "0607")
-    + unit("cs-c", "confederate", "1306")
+    + unit("us-a", "union", "1606") + unit("us-b", "union", "1015") + unit("us-14", "union", "1806", command="14th")
+    + unit("cs-a", "confederate", "1309") + unit("cs-b", "confederate", "0607") + unit("cs-c", "confederate", "1306")
+    + unit("cs-loring", "confederate", "0505", command="Loring") + unit("cs-d", "confederate", "1410")
 )
 
 
@@ -131,3 +134,91 @@ def test_twenty_self_played_games_finish_with_a_victory_level_21_0(completed, pl
     for seed in range(10):
         final, _log, _referee = refereed_game(start, random.Random(seed), PLAYERS[players])
         assert final.game_over and final.turn == 12 and final.result in LEVELS, final.result
+
+
+def game(completed):
+    return new_game(Game(completed, get_ruleset("revised")))
+
+
+def until(state, side, phase, turn, die=lambda: 1):
+    """End phases (rolling ``die`` for any roll due) until ``side``'s ``phase`` of Game-Turn ``turn``;
+    the events of the last EndPhase too."""
+    events = []
+    while (state.turn, state.phasing, state.phase) != (turn, side, phase):
+        state, events = execute(state, EndPhase(), die)
+    return state, events
+
+
+def refused(state, command):
+    with pytest.raises(RuleViolation) as e:
+        execute(state, command)
+    return e.value
+
+
+def test_bowen_two_hexes_from_its_initial_position_and_no_enemy_zone_of_control_17_1(completed):
+    # 17.1: "No unit of Bowen's division may move more than two hexes from its initial position or enter
+    # an Enemy Zone of Control"
+    state, _ = execute(game(completed), MoveUnit("us-b", ("1015", "1014")))  # its zone reaches 1013
+    state, _ = until(state, "confederate", "movement", 1)
+    e = refused(state, MoveUnit("cs-bowen-green", ("1010", "1009", "1008", "1007")))
+    assert e.case == "17.0" and "more than 2 hexes from its initial position" in str(e)
+    e = refused(state, MoveUnit("cs-bowen-cockrell", ("1012", "1013")))
+    assert e.case == "17.0" and "enemy zone of control" in str(e)
+    state, _ = execute(state, MoveUnit("cs-bowen-green", ("1010", "1009", "1008")))  # two hexes: free
+    state, _ = execute(state, MoveUnit("cs-c", ("1306", "1307")))  # no restraint binds it
+
+
+def test_an_attack_on_bowen_releases_bowen_and_loring_17_1_17_2(completed):
+    # 17.1 i), 17.2 ii): "If any unit of the division is attacked by an adjacent Union unit"
+    state, _ = execute(game(completed), MoveUnit("us-b", ("1015", "1014", "1013")))
+    state, _ = until(state, "union", "combat", 1)
+    state, events = execute(state, DeclareAttack(("us-b",), ("1012",)))
+    assert sorted((e.name, e.cause) for e in events if isinstance(e, RestraintReleased)) == [
+        ("Bowen's division", "attacked"), ("Loring's division", "attacked")]
+    held = state.game.battle.restraints  # for good: nothing holds Green or Loring's units any more
+    assert held.holding(state, "cs-bowen-green") == [] and held.holding(state, "cs-loring") == []
+
+
+def test_the_release_dice_and_the_game_turns_of_release_17_1_17_2_17_5(completed):
+    # 17.1 iii): a '6' in the Confederate Movement Phase of Game-Turn Three releases Bowen; 17.2 iii): a
+    # '5' on Game-Turn Four leaves Loring held, iv) released on Game-Turn Five; 17.1 iv): Bowen on Four
+    state = game(completed)
+    state, events = until(state, "confederate", "movement", 3, die=lambda: 6)
+    assert [(e.name, e.roll, e.released, e.case) for e in events if isinstance(e, RestraintRolled)] == [("Bowen's division", 6, True, "17.0")]
+    state, _ = execute(state, MoveUnit("cs-bowen-green", ("1010", "1009", "1008", "1007")))
+    state, events = until(state, "confederate", "movement", 4, die=lambda: 5)
+    assert [(e.name, e.released) for e in events if isinstance(e, RestraintRolled)] == [("Loring's division", False)]
+    assert refused(state, MoveUnit("cs-loring", ("0505", "0504", "0503", "0502"))).case == "17.0"
+    state, _ = until(state, "confederate", "movement", 5)
+    state, _ = execute(state, MoveUnit("cs-loring", ("0505", "0504", "0503", "0502")))
+    # 17.5 ii): the 2nd Ohio battery moves from the Union Movement Phase of Game-Turn Five
+    assert state.positions["cs-loring"] == "0502"
+
+
+def test_the_2nd_ohio_battery_cannot_move_until_an_enemy_ends_a_player_turn_within_three_hexes_17_5(completed):
+    state = game(completed)
+    e = refused(state, MoveUnit("us-2-ohio", ("1714", "1713")))
+    assert e.case == "17.0" and "may not move until released" in str(e)
+    state, _ = until(state, "confederate", "movement", 1)
+    state, _ = execute(state, MoveUnit("cs-d", ("1410", "1411", "1412", "1413", "1414")))  # three hexes from 1714
+    state, events = until(state, "union", "movement", 2)
+    assert [(e.name, e.cause, e.unit) for e in events if isinstance(e, RestraintReleased)] == [("2nd Ohio battery", "within", "cs-d")]
+    state, _ = execute(state, MoveUnit("us-2-ohio", ("1714", "1713")))
+
+
+def test_the_9th_2nd_brigade_and_the_14th_kept_out_of_enemy_zones_of_control_17_3_17_4(completed):
+    # 17.3 ii): the 2nd brigade and the 1st Wisconsin battery until Game-Turn Four; 17.4: the 14th
+    # division until the 9th is released; the 1st brigade may enter one (its own restriction, 17.3 i,
+    # is not built)
+    state = game(completed)
+    e = refused(state, MoveUnit("us-9-2", ("1612", "1512", "1511")))  # 1511: beside cs-d at 1410
+    assert e.case == "17.0" and "enemy zone of control" in str(e)
+    held = state.game.battle.restraints
+    assert not held.barred_from_enemy_zoc(state, "us-9-1") and held.barred_from_enemy_zoc(state, "us-14")
+    state, _ = until(state, "union", "movement", 4)
+    assert held.barred_from_enemy_zoc(state, "us-14") and not held.barred_from_enemy_zoc(state, "us-1-wisconsin")
+    state, events = execute(state, MoveUnit("us-9-2", ("1612", "1512", "1511")))  # 17.3 ii a): Game-Turn Four
+    assert state.positions["us-9-2"] == "1511"
+    state, events = until(game(completed), "union", "movement", 5, die=lambda: 6)  # 17.3 iii): a '6' on Five
+    assert [(e.name, e.released) for e in events if isinstance(e, RestraintRolled)] == [("9th Division", True)]
+    assert not held.barred_from_enemy_zoc(state, "us-14")  # 17.4: released with the 9th

@@ -41,6 +41,7 @@ from rules.core.components.player_turns import PlayerTurns
 from rules.core.components.reduced_allowance import ReducedAllowance
 from rules.core.components.reinforcement_table import ReinforcementTable
 from rules.core.components.reinforcements import Reinforcements
+from rules.core.components.restraints import Restraints
 from rules.core.components.retreat_before_combat import CAVALRY_HIGHEST_ROLL, RetreatBeforeCombat
 from rules.core.components.rifled_artillery import RifledArtillery
 from rules.core.components.schema import BattleError, convert
@@ -99,6 +100,7 @@ class Battle(Component, frozen=True):
     movement_allocation: MovementAllocation | None = None  # Peachtree Creek 17.3, 17.4; Atlanta 17.2
     reduced_allowance: ReducedAllowance | None = None  # Peachtree Creek 17.2
     fatigue: Fatigue | None = None  # Ezra Church 17.4
+    restraints: Restraints | None = None  # Road to Vicksburg 17.0-17.5
     may_not_move_until: MayNotMoveUntil | None = None  # First Bull Run 17.1, 17.2
     stacking: Stacking | None = None  # First Bull Run 17.2
     army_rout: ArmyRout | None = None  # First Bull Run 18.0

@@ -1,0 +1,96 @@
+"""Units held until released (Road to Vicksburg 17.0-17.5): "several units have special restrictions that
+inhibit their movement or attacks until they are released by a die roll or other condition ... Once
+released, the restricted units become available in the Friendly Movement Phase and can move and attack
+freely for the rest of the game."
+
+    [[exclusive.restraints.held]]
+    name = "Bowen"                          # 17.1: Bowen's division
+    side = "confederate"
+    commands = ["Bowen"]                    # the units of these commands (oob.toml command) ...
+    within = 2                              # "No unit ... may move more than two hexes from its initial position"
+    enemy_zoc = false                       # "... or enter an Enemy Zone of Control"
+    released_by_attack_on = ["Bowen", "Loring"]   # i), ii): a unit of these attacked by an adjacent enemy unit
+    release_roll = { turn = 3, on = [6] }   # iii): a die in the side's Movement Phase of Game-Turn Three
+    released_on_turn = 4                    # iv): "Otherwise, in the Confederate Movement Phase of Game-Turn Four"
+
+- ``units``: the units named, instead of or besides ``commands`` (17.3 ii: "The 2nd brigade and the 1st
+  Wisconsin battery"; 17.5: "The 2nd Ohio battery").
+- ``move`` false: the units may not move at all (17.5: "cannot move").
+- ``released_by_enemy_within``: released once an enemy unit ends an enemy Player-Turn within this many
+  hexes of the set-up hex of one of the units (17.5 i).
+- ``release_with``: released as well when one of these (by name) is (17.3 ii c): "until the 9th division is
+  otherwise released"; 17.4: the 14th division's "release conditions are the same as for the 9th").
+
+A move that leaves ``within`` hexes of the unit's set-up hex, or enters an enemy zone of control without
+``enemy_zoc``, is refused (case ``restraints``; rules/procedures/movement.py ``no_entry``,
+``barred_from_enemy_zoc``, ``check_path``; rules/revised/movement.py for Strategic Movement); retreats and
+advances after combat are not moves. The releases are rules/procedures/restraints.py (``RestraintReleased``,
+``RestraintRolled``), kept in ``state.released`` as ``restraint:<name>`` and in ``state.scored``.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Annotated
+
+import msgspec
+
+from rules.core.components.values import Component, Count, UnitId
+from rules.core.scenario import Side, Unit
+
+if TYPE_CHECKING:
+    from rules.core.state import State
+
+Die = Annotated[int, msgspec.Meta(ge=1, le=6)]
+RELEASED = "restraint:"
+ROLLED = "restraint_rolled:"
+
+
+class ReleaseRoll(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    turn: Count
+    on: list[Die] = msgspec.field(default_factory=lambda: [6])
+
+
+class Restraint(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    name: str
+    side: Side
+    commands: list[str] = []
+    units: list[UnitId] = []
+    within: Count | None = None
+    enemy_zoc: bool = True
+    move: bool = True
+    released_by_attack_on: list[str] = []
+    release_roll: ReleaseRoll | None = None
+    released_on_turn: Count | None = None
+    released_by_enemy_within: Count | None = None
+    release_with: list[str] = []
+
+    def binds(self, unit: Unit) -> bool:
+        return unit.side == self.side and (unit.id in self.units or (unit.command is not None and unit.command in self.commands))
+
+    def released(self, state: State) -> bool:
+        """17.0: released for good (by an event, or as the Game-Turn of release comes: iv)."""
+        if self.released_on_turn is not None and state.turn >= self.released_on_turn:
+            return True
+        return any(f"{RELEASED}{n}" in state.released for n in (self.name, *self.release_with))
+
+
+class Restraints(Component, frozen=True):
+    held: list[Restraint] = []
+
+    def holding(self, state: State, unit: str) -> list[Restraint]:
+        """The restraints that bind ``unit`` now (not released)."""
+        u = state.game.units[unit]
+        return [r for r in self.held if r.binds(u) and not r.released(state)]
+
+    def may_not_move(self, state: State, unit: str) -> Restraint | None:
+        """17.5: the restraint that keeps ``unit`` from moving at all now, or None."""
+        return next((r for r in self.holding(state, unit) if not r.move), None)
+
+    def within(self, state: State, unit: str) -> int | None:
+        """17.1: how far from its set-up hex ``unit`` may move now (None: no limit)."""
+        limits = [r.within for r in self.holding(state, unit) if r.within is not None]
+        return min(limits) if limits else None
+
+    def barred_from_enemy_zoc(self, state: State, unit: str) -> bool:
+        """17.1, 17.3 ii, 17.4: may ``unit`` not enter an enemy zone of control now?"""
+        return any(not r.enemy_zoc for r in self.holding(state, unit))

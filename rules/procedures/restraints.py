@@ -1,0 +1,121 @@
+"""Road to Vicksburg 17.0-17.5 (rules/core/components/restraints.py): what holds a unit (a move refused,
+the hexes too far from its set-up hex), and the releases: an attack on a division (17.1 i, ii; 17.3 i),
+the die of a Game-Turn (17.1 iii: rolled at the beginning of the side's Movement Phase, a rule set's
+``phase_rolls``), an enemy unit ending its Player-Turn near the set-up hex (17.5 i). Not built: 17.3 i's
+condition "and no unit of the division has taken part in a non-bombardment attack"."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from rules.core.components.restraints import RELEASED, ROLLED
+from rules.core.events import AttackDeclared, RestraintReleased, RestraintRolled
+from rules.core.scenario import other_side
+from rules.core.state import MOVEMENT, State
+
+if TYPE_CHECKING:
+    from rules.core.errors import RuleViolation
+    from rules.core.events import Event
+    from rules.core.handlers import Dice
+
+
+def restriction(state: State, unit: str) -> RuleViolation | None:
+    """17.5: "The 2nd Ohio battery cannot move" until released (a rule set's movement restriction)."""
+    held = state.game.battle.restraints
+    if held is None:
+        return None
+    r = held.may_not_move(state, unit)
+    if r is None:
+        return None
+    return state.game.violation("restraints", f"{state.game.designation(unit)} may not move until released ({r.name})")
+
+
+def too_far(state: State, unit: str) -> frozenset[str]:
+    """17.1: the hexes more than ``within`` hexes from ``unit``'s set-up hex, while it is held."""
+    held = state.game.battle.restraints
+    if held is None:
+        return frozenset()
+    limit = held.within(state, unit)
+    home = state.game.units[unit].hex
+    if limit is None or home is None:
+        return frozenset()
+    grid = state.game.grid
+    return frozenset(h for h in state.game.terrain if grid.distance(home, h) > limit)
+
+
+def barred_from_enemy_zoc(state: State, unit: str) -> bool:
+    held = state.game.battle.restraints
+    return held is not None and held.barred_from_enemy_zoc(state, unit)
+
+
+def roll_at_start(state: State, dice: Dice | None) -> list[Event]:
+    """17.1 iii, 17.2 iii, 17.3 iii: "If, during the Confederate Movement Phase of Game-Turn Three, the
+    Confederate Player rolls a '6' on a die": at the beginning of that Movement Phase, once."""
+    held = state.game.battle.restraints
+    if held is None or state.phase != MOVEMENT or state.game_over:
+        return []
+    out: list[Event] = []
+    for r in held.held:
+        roll_ = r.release_roll
+        if roll_ is None or roll_.turn != state.turn or r.side != state.phasing:
+            continue
+        if f"{ROLLED}{r.name}" in state.scored or r.released(state):
+            continue
+        from rules.procedures.combat import roll
+
+        d = roll(dice, f"the release die of {r.name} (17.0)")
+        out.append(RestraintRolled(side=r.side, name=r.name, turn=state.turn, roll=d, released=d in roll_.on, case=state.game.case("restraints.roll")))
+    return out
+
+
+def release_on_attack(state: State, events: list[Event], after: State) -> list[Event]:
+    """17.1 i, ii: "If any unit of the division is attacked by an adjacent Union unit" (an ``after_command``
+    hook)."""
+    held = state.game.battle.restraints
+    if held is None:
+        return []
+    units = state.game.units
+    out: list[Event] = []
+    for e in events:
+        if not isinstance(e, AttackDeclared) or not e.attack.attackers:
+            continue
+        for r in held.held:
+            if r.released(after) or any(x.name == r.name for x in out if isinstance(x, RestraintReleased)):
+                continue
+            hit = [u for u in e.attack.defending if units[u].side == r.side and units[u].command in r.released_by_attack_on]
+            if hit:
+                out.append(RestraintReleased(side=r.side, name=r.name, cause="attacked", unit=e.attack.attackers[0], hex=after.positions.get(hit[0], ""), case=state.game.case("restraints")))
+    return out
+
+
+def release_nearby(state: State) -> list[Event]:
+    """17.5 i: "A Confederate unit ends a Confederate Player-Turn within three hexes of the battery's set-up
+    location" (an end-of-phase step: the last phase of the enemy's Player-Turn)."""
+    held = state.game.battle.restraints
+    if held is None:
+        return []
+    from rules.procedures.sequence import phases
+
+    if state.phase != phases(state)[-1]:
+        return []
+    game = state.game
+    out: list[Event] = []
+    for r in held.held:
+        if r.released_by_enemy_within is None or r.released(state) or state.phasing != other_side(r.side):
+            continue
+        homes = [u.hex for u in game.units.values() if r.binds(u) and u.hex is not None]
+        for uid, h in sorted(state.positions.items()):
+            if game.units[uid].side == state.phasing and any(game.grid.distance(h, home) <= r.released_by_enemy_within for home in homes):
+                out.append(RestraintReleased(side=r.side, name=r.name, cause="within", unit=uid, hex=h, case=game.case("restraints")))
+                break
+    return out
+
+
+def apply_released(state: State, event: RestraintReleased) -> None:
+    state.released = state.released | {f"{RELEASED}{event.name}"}
+
+
+def apply_rolled(state: State, event: RestraintRolled) -> None:
+    state.scored.add(f"{ROLLED}{event.name}")
+    if event.released:
+        state.released = state.released | {f"{RELEASED}{event.name}"}
