@@ -18,7 +18,7 @@ import msgspec
 from rules.core.hexes import hexside
 from rules.core.scenario import CombatResultsTable, Hexside, Map, Scenario, ScenarioOption, Unit
 from scenarios import template, validate
-from scenarios.source import FILES, Files, Problem, ScenarioError, map_path
+from scenarios.source import FILES, Files, Problem, ScenarioError, map_path, sheets_of
 
 #: The folder holding one sub-folder per battle (this package's own folder).
 SCENARIOS_DIR = Path(__file__).resolve().parent
@@ -149,6 +149,18 @@ def content_key(folder: Path) -> bytes:
             data = None
         h.update(f"{name}:{-1 if data is None else len(data)}:".encode())
         h.update(data or b"")
+    if b"map_sheets" in scenario_bytes:  # Hooker and Lee 22.0: the sheets' map files
+        try:
+            sheets = sheets_of(tomllib.loads(scenario_bytes.decode("utf-8"))) or []
+        except (UnicodeDecodeError, tomllib.TOMLDecodeError):
+            sheets = []
+        for sh in sheets:
+            try:
+                data = (folder / str(sh.get("file", ""))).read_bytes()
+            except OSError:
+                data = None
+            h.update(f"sheet:{-1 if data is None else len(data)}:".encode())
+            h.update(data or b"")
     return h.digest()
 
 

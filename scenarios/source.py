@@ -124,6 +124,9 @@ def change_map(data: dict, changes) -> None:
     a malformed change is left for the validator to report."""
     if not isinstance(changes, dict):
         return
+    roads = changes.get("road")
+    if isinstance(roads, list):  # Grand Chancellorsville: roads joined across two sheets' seam
+        data.setdefault("road", []).extend(r for r in roads if isinstance(r, dict))
     hexsides = data.get("hexsides")
     if not isinstance(hexsides, dict):
         return
@@ -137,14 +140,126 @@ def change_map(data: dict, changes) -> None:
                 side["features"] = [*features, *(f for f in change["add"] if f not in features)]
 
 
+# -- one battle on two map sheets (Hooker and Lee 22.0, Grand Chancellorsville) ------------------------
+#
+#     [[map_sheets]]
+#     sheet = "F"
+#     file = "../fredericksburg/map.toml"
+#     row_offset = 0
+#     [[map_sheets]]
+#     sheet = "H"
+#     file = "../hooker_and_lee/map.toml"
+#     row_offset = 27
+#
+# 22.0: "the western hex row on the Fredericksburg map sheet overlaps directly on to the eastern hex row on
+# the Hooker and Lee map sheet; e.g., Fredericksburg hex 1328 overlaps directly on to Hooker and Lee hex
+# 1301". The sheets' columns coincide; a sheet's hex XXYY is hex XX(YY + row_offset) of the joined map, and
+# the scenario's and the order of battle's files name hexes as the text does, with the sheet's letter
+# ("F2401", "H1928"): the loader reads them as the joined map's numbers. Where two sheets overlap, the
+# sheet listed first lies on top (its hex, and its hexsides, are the joined map's). Each sheet's areas
+# keep their names (two sheets may not both name one area).
+
+SHEET_HEX = re.compile(r"^([A-Z])([0-9]{2})([0-9]{2})$")
+
+
+def sheets_of(scenario: dict | None) -> list[dict] | None:
+    """scenario.toml's ``[[map_sheets]]``, when it is a list of tables (the validator checks the rest)."""
+    sheets = (scenario or {}).get("map_sheets")
+    if isinstance(sheets, list) and sheets and all(isinstance(x, dict) for x in sheets):
+        return sheets
+    return None
+
+
+def sheet_number(name: str, sheets: list[dict]) -> str | None:
+    """"F1328" -> the joined map's number of that hex of sheet F; None when ``name`` names no sheet."""
+    m = SHEET_HEX.match(name)
+    if m is None:
+        return None
+    for sh in sheets:
+        if sh.get("sheet") == m[1] and isinstance(sh.get("row_offset", 0), int):
+            return f"{int(m[2]):02d}{int(m[3]) + sh.get('row_offset', 0):02d}"
+    return None
+
+
+def renamed(value, sheets: list[dict]):
+    """``value`` (a scenario's or an order of battle's data) with every sheet-named hex ("F2401", and
+    hexside keys "F0101|F0102") replaced by the joined map's number."""
+    if isinstance(value, str):
+        parts = value.split("|")
+        numbers = [sheet_number(p, sheets) for p in parts]
+        return "|".join(numbers) if all(numbers) else value
+    if isinstance(value, list):
+        return [renamed(v, sheets) for v in value]
+    if isinstance(value, dict):
+        return {renamed(k, sheets): (v if k == "map_sheets" else renamed(v, sheets)) for k, v in value.items()}
+    return value
+
+
+def _moved(number: str, offset: int) -> str:
+    return f"{number[:2]}{int(number[2:]) + offset:02d}"
+
+
+def join_sheets(folder: Path, sheets: list[dict]) -> tuple[dict | None, list[Source]]:
+    """The joined map's data from the sheets' map files (None when one is unreadable), and their sources."""
+    sources = [Source(folder / str(sh.get("file", ""))) for sh in sheets]
+    if any(src.data is None for src in sources):
+        return None, sources
+    first = sources[0].data
+    joined: dict = {"lower_columns": first.get("lower_columns", "even"), "hexes": {}, "hexsides": {}, "road": [], "trail": [], "areas": {}}
+    columns, rows, lower_rows, levels = [], [], [], {}
+    for sh, src in zip(sheets, sources, strict=True):
+        d, off = src.data, sh.get("row_offset", 0) if isinstance(sh.get("row_offset", 0), int) else 0
+        columns += list(d.get("columns", []))
+        rows += [r + off for r in d.get("rows", [])]
+        lower_rows += [r + off for r in d.get("lower_columns_rows", d.get("rows", []))]
+        for h, t in d.get("hexes", {}).items():
+            joined["hexes"].setdefault(_moved(h, off), t)  # the first sheet lies on top
+        for key, side in d.get("hexsides", {}).items():
+            a, _, b = key.partition("|")
+            joined["hexsides"].setdefault(f"{_moved(a, off)}|{_moved(b, off)}", side)
+        for kind in ("road", "trail"):
+            for path in d.get(kind, []):
+                joined[kind].append({**path, "hexes": [_moved(h, off) for h in path.get("hexes", [])]})
+        for name, hexes in d.get("areas", {}).items():
+            joined["areas"].setdefault(name, [_moved(h, off) for h in hexes])
+        for h, level in d.get("levels", {}).items():
+            levels.setdefault(_moved(h, off), level)
+    joined["columns"] = [min(columns), max(columns)]
+    joined["rows"] = [min(rows), max(rows)]
+    joined["lower_columns_rows"] = [min(lower_rows), max(lower_rows)]
+    if levels:
+        joined["levels"] = levels
+    return joined, sources
+
+
+def joined_source(sources: list[Source], data: dict | None) -> Source:
+    """A Source standing for the joined map (no text of its own: its problems name the sheets' files)."""
+    src = Source.__new__(Source)
+    src.path = sources[0].path
+    src.name = " + ".join(s.name for s in sources)
+    src.data = data
+    src.problem = next((s.problem for s in sources if s.problem), None)
+    src.text, src.lines = "", []
+    return src
+
+
 class Files:
-    """The three sources of one scenario folder (its map the one it names, with its changes)."""
+    """The three sources of one scenario folder (its map the one it names, with its changes; or the
+    sheets it joins, Hooker and Lee 22.0)."""
 
     def __init__(self, folder: Path):
         self.folder = folder
         self.scenario = Source(folder / "scenario.toml")
-        self.map = Source(map_path(folder, self.scenario.data))
         self.oob = Source(folder / "oob.toml")
+        sheets = sheets_of(self.scenario.data)
+        if sheets is not None:
+            data, sources = join_sheets(folder, sheets)
+            self.map = joined_source(sources, data)
+            self.scenario.data = renamed(self.scenario.data, sheets)
+            if self.oob.data is not None:
+                self.oob.data = renamed(self.oob.data, sheets)
+        else:
+            self.map = Source(map_path(folder, self.scenario.data))
         if self.map.data is not None and self.scenario.data is not None:
             change_map(self.map.data, self.scenario.data.get("map_changes"))
 

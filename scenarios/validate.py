@@ -20,7 +20,7 @@ RULESETS = ("classic", "revised")
 UNIT_TYPES = ("infantry", "cavalry", "artillery", "gunboat")  # gunboat: revised 9.6 only
 SCENARIO_KEYS = {
     "id", "name", "rulesets", "turns", "night_turns", "first_player", "provenance", "exclusive", "cases", "crt",
-    "exclusive_overrides", "options", "map_file", "map_changes",
+    "exclusive_overrides", "options", "map_file", "map_changes", "map_sheets",
 }
 OPTION_KEYS = {"title", "case", "units", "replaces", "exclusive"}
 CRT_RESULTS = ("Ae", "Ar", "Dr", "De", "Ex")  # 7.6
@@ -64,9 +64,12 @@ def _check_map_changes(files: Files, out: list[Problem]) -> None:
     if changes is None:
         return
     where = "map_changes"
-    if not isinstance(changes, dict) or set(changes) - {"hexside_features"}:
-        out.append(src.problem_at(where, "expected a table with hexside_features", table=where))
+    if not isinstance(changes, dict) or set(changes) - {"hexside_features", "road"}:
+        out.append(src.problem_at(where, "expected a table with hexside_features or road", table=where))
         return
+    for i, road in enumerate(changes.get("road") or []):  # Grand Chancellorsville: a road across the seam
+        if not isinstance(road, dict) or set(road) - {"name", "hexes"} or not isinstance(road.get("hexes"), list):
+            out.append(src.problem_at(f"{where}.road[{i}]", "expected { name = text, hexes = [hexes] }", table=f"{where}.road", index=i + 1))
     hexsides = (files.map.data or {}).get("hexsides") or {}
     for i, change in enumerate(changes.get("hexside_features") or []):
         at = f"{where}.hexside_features[{i}]"
