@@ -29,6 +29,8 @@ NAME = re.compile(r"[a-z0-9][a-z0-9_-]{0,63}")
 HASH = re.compile(r"[0-9a-f]{64}")
 #: The versions a library keeps in all (every name): an upload past it is refused.
 MAX_SAVED = 500
+#: Saved scenarios kept built in memory (as scenarios/loader.py keeps the shipped ones).
+KEPT = 64
 
 
 class LibraryError(ValueError):
@@ -156,6 +158,8 @@ class Library:
         if "@" in pinned and not pinned.endswith("@" + digest):
             raise ScenarioError([Problem(ref, None, "scenario", f"its content hash is {digest}, not the one its name gives")])
         with self._lock:
+            if len(self._built) >= KEPT:
+                self._built.clear()
             self._built[pinned] = scenario
         return scenario
 
