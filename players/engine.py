@@ -340,7 +340,8 @@ def objectives(state: State) -> list[tuple[str, float]]:
             area = state.game.scenario.map.areas.get(p.town_in_zoc.area, [])
             out += [(h, float(p.town_in_zoc.points_each)) for h in area]
         for each in p.occupied_each_turn:  # points each Game-Turn for occupying (Road to Richmond 22.13)
-            out += [(h, float(each.points_each)) for h in each.hexes]
+            worth = max([each.points_each, *each.points.values()])  # Road to Vicksburg 21.3: by side
+            out += [(h, float(worth)) for h in each.hexes]
         for level in p.levels:  # a level that asks a side to hold hexes at the end (Shiloh 18.2: 1508)
             if level.occupied is not None:
                 out += [(h, 10.0) for h in level.occupied.hexes if (h, 10.0) not in out]

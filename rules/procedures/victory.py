@@ -197,9 +197,10 @@ def occupied_awards(state: State, turn: int) -> list[VictoryPointsAwarded]:
         if turn <= rule.after_turn:
             continue
         for h in rule.hexes:
-            if h in held and rule.points_each:
+            side = state.control.get(h) if rule.by_control else held.get(h)  # Road to Vicksburg 21.2: control
+            if side is not None and rule.points_for(side):
                 out.append(
-                    VictoryPointsAwarded(side=held[h], points=rule.points_each, kind="occupied", subject=f"{h}@{turn}", case=game.case("victory.occupied"))
+                    VictoryPointsAwarded(side=side, points=rule.points_for(side), kind="occupied", subject=f"{h}@{turn}", case=game.case("victory.occupied"))
                 )
     return out
 

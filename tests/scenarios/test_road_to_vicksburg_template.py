@@ -16,7 +16,7 @@ import pytest
 from players.selfplay import PLAYERS, refereed_game
 from rules.core.commands import DeclareAttack, EndPhase, MoveUnit
 from rules.core.errors import RuleViolation
-from rules.core.events import RestraintReleased, RestraintRolled, UnitEliminated
+from rules.core.events import RestraintReleased, RestraintRolled, UnitEliminated, VictoryPointsAwarded
 from rules.core.game import Game
 from rules.procedures.victory import end_points
 from rules.reducer import execute, fold, new_game
@@ -222,3 +222,16 @@ def test_the_9th_2nd_brigade_and_the_14th_kept_out_of_enemy_zones_of_control_17_
     state, events = until(game(completed), "union", "movement", 5, die=lambda: 6)  # 17.3 iii): a '6' on Five
     assert [(e.name, e.released) for e in events if isinstance(e, RestraintRolled)] == [("9th Division", True)]
     assert not held.barred_from_enemy_zoc(state, "us-14")  # 17.4: released with the 9th
+
+
+def test_the_crossroads_scores_each_game_turn_to_its_controller_16_2_21_3(completed):
+    # 16.2: "record which Player, if either, controls the crossroads (hex 1309) at the end of each
+    # Game-Turn"; 21.3: ten a Game-Turn to the Confederate Player, five to the Union Player (21.2: the
+    # Confederate controls it at the start, and cs-a stands in it)
+    state, events = until(game(completed), "union", "movement", 2)
+    got = [(e.side, e.points, e.subject) for e in events if isinstance(e, VictoryPointsAwarded) and e.kind == "occupied"]
+    assert got == [("confederate", 10, "1309@1")]
+    assert state.vp["confederate"] == 10
+    state = fold(state, [UnitEliminated(unit="cs-a", case="21.3")])  # it leaves the hex: control stays (21.2)
+    state, events = until(state, "union", "movement", 3)
+    assert [(e.side, e.points) for e in events if isinstance(e, VictoryPointsAwarded) and e.kind == "occupied"] == [("confederate", 10)]

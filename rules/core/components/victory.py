@@ -35,9 +35,11 @@ Road to Richmond 22.1:
   (the Union Train: ten), instead of its Combat Strength Points.
 - ``never_entered`` [{unit, points}]: 22.12 vi): at the end, the enemy scores ``points`` if the unit
   (a reinforcement) never entered the map (it is not on it, was not eliminated and did not exit).
-- ``occupied_each_turn`` [{hexes, points_each, after_turn}]: 22.13: at the end of each Game-Turn after
-  ``after_turn``, each Player scores ``points_each`` for each of ``hexes`` one of his units physically
-  occupies (a unit in the hex: not control).
+- ``occupied_each_turn`` [{hexes, points_each, after_turn, by_control, points}]: 22.13: at the end of
+  each Game-Turn after ``after_turn``, each Player scores ``points_each`` for each of ``hexes`` one of his
+  units physically occupies (a unit in the hex: not control). Road to Vicksburg 21.3: ``by_control``, the
+  Player controlling it then, ``points`` by side (the crossroads 1309: ten to the Confederate, five to the
+  Union).
 
 Savage's Station 19.1:
 - ``first_occupation`` [{side, hex, points, from_turn, then}]: 19.11 ii): ``points`` to ``side`` on the
@@ -241,11 +243,19 @@ class UnitPoints(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
 
 class OccupiedEachTurn(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     """Road to Richmond 22.13: ``points_each`` a Game-Turn for each of ``hexes`` a Player's unit
-    occupies at the end of each Game-Turn after ``after_turn``."""
+    occupies at the end of each Game-Turn after ``after_turn``. Road to Vicksburg 21.2, 21.3: with
+    ``by_control``, the Player controlling the hex then (21.2: the last to occupy, pass through or exert
+    an uncontested Zone of Control into it; the hexes are tracked) instead of a unit in it; ``points``
+    by side ("10 Confederate Player, 5 Union Player") instead of ``points_each``."""
 
     hexes: list[HexNumber]
-    points_each: Count
+    points_each: Count = 0
     after_turn: Count = 0
+    by_control: bool = False
+    points: dict[Side, Count] = {}
+
+    def points_for(self, side: str) -> int:
+        return self.points.get(side, self.points_each)
 
 
 class AutomaticVictory(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
@@ -296,6 +306,7 @@ class VictoryPoints(Component, frozen=True):
         return (
             *held,
             *(o.hex for o in self.occupation),
+            *(h for o in self.occupied_each_turn if o.by_control for h in o.hexes),  # Road to Vicksburg 21.2
             *(h for c in self.control_of_all for h in c.hexes),
             *levels,
             *(self.automatic.unless_enemy_occupies if self.automatic is not None else ()),  # Fredericksburg 20.0
