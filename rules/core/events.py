@@ -372,6 +372,17 @@ class ImmobilityReleased(Event, frozen=True, tag="immobility_released"):
     hex: str
     case: str
 
+class CorpsCommandRolled(Event, frozen=True, tag="corps_command_rolled"):
+    """Grand Chancellorsville 23.4: the Command Control Phase of ``side``'s Game-Turn ``turn``: the die
+    rolled for each corps on the map (``rolls``, by corps) and the corps that may not move (``held``)."""
+
+    side: Side
+    turn: int
+    rolls: dict[str, int]
+    held: list[str]
+    case: str
+
+
 class UnitMarchedOff(Event, frozen=True, tag="unit_marched_off"):
     """Hooker and Lee 18.22, 18.23: a unit moved along ``path`` to an exit hex of the battle's
     ``exit_and_return`` and left the map there (``cost`` Movement Points, the exit's included), to
@@ -504,6 +515,7 @@ EVENT_TYPES: tuple[type[Event], ...] = (
     ArmyDemoralized,
     CrossingDieRolled,
     UnitMarchedOff,
+    CorpsCommandRolled,
 )
 
 AnyEvent = Union[EVENT_TYPES]  # noqa: UP007 - a declared tuple of types

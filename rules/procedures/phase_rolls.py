@@ -10,9 +10,11 @@ decided (rules/reducer.py ``decide``). Either way no command of the phase is dec
 
 from __future__ import annotations
 
+from rules.core.components.corps_command import HELD as CORPS_HELD
+from rules.core.components.corps_command import ROLLED as CORPS_ROLLED
 from rules.core.components.movement_quota import ROLLED as QUOTA_ROLLED
 from rules.core.components.reinforcement_table import GROUP, ROLLED
-from rules.core.events import Event, MovementQuotaRolled, ReinforcementTableRolled
+from rules.core.events import CorpsCommandRolled, Event, MovementQuotaRolled, ReinforcementTableRolled
 from rules.core.handlers import Dice
 from rules.core.state import MOVEMENT, State
 
@@ -66,3 +68,25 @@ def apply_table_rolled(state: State, event: ReinforcementTableRolled) -> None:
 
 def apply_quota_rolled(state: State, event: MovementQuotaRolled) -> None:
     state.scored.add(f"{QUOTA_ROLLED}{event.turn}:{event.units}")
+
+
+def roll_corps_command(state: State, dice: Dice | None) -> list[Event]:
+    """Grand Chancellorsville 23.4: the Command Control Phase before the side's Movement Phase: a die for
+    each corps on the map ([] when none is due)."""
+    from rules.procedures.combat import roll
+
+    rule = state.game.battle.corps_command
+    if rule is None or state.game_over or not rule.to_roll(state):
+        return []
+    rolls = {g.name: roll(dice, f"the Command Control die of the {g.name} corps (23.4)") for g in rule.present(state)}
+    held = [g.name for g in rule.present(state) if rolls[g.name] not in g.moves_on]
+    return [CorpsCommandRolled(side=rule.side, turn=state.turn, rolls=rolls, held=held, case=state.game.case("corps_command"))]
+
+
+def apply_corps_rolled(state: State, event: CorpsCommandRolled) -> None:
+    state.scored = (
+        state.scored
+        | {f"{CORPS_ROLLED}{event.turn}"}
+        | {f"{CORPS_ROLLED}{event.turn}:{n}" for n in event.rolls}
+        | {f"{CORPS_HELD}{event.turn}:{n}" for n in event.held}
+    )

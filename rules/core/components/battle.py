@@ -18,6 +18,7 @@ from rules.core.components.artillery import Artillery
 from rules.core.components.breastworks import Breastworks
 from rules.core.components.command_control_zone import CommandControlZone
 from rules.core.components.control_hexes import ControlHexes
+from rules.core.components.corps_command import CorpsCommand
 from rules.core.components.crossing_die import CrossingDie
 from rules.core.components.demoralization import Demoralization
 from rules.core.components.early_arrival import EarlyArrival
@@ -107,6 +108,7 @@ class Battle(Component, frozen=True):
     demoralization: Demoralization | None = None  # Hooker and Lee 20.0, 21.3
     crossing_die: CrossingDie | None = None  # Hooker and Lee 19.14
     exit_and_return: ExitAndReturn | None = None  # Hooker and Lee 18.22-18.27
+    corps_command: CorpsCommand | None = None  # Grand Chancellorsville 23.4
 
     def components(self) -> list[Component]:
         """The battle's components, those with their defaults included, in the order above."""
@@ -124,6 +126,7 @@ class Battle(Component, frozen=True):
                 self.may_not_move_until,
                 self.immobility,
                 self.movement_die,
+                self.corps_command,
                 self.night_movement,
                 self.movement_quota,
             )

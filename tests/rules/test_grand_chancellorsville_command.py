@@ -1,0 +1,91 @@
+"""Grand Chancellorsville 23.4, Union Command Control (the ``corps_command`` component), under the revised
+rules, on small maps (8 x 8, even columns lower) with the battle's parameters: two corps "I" (a1, a2) and
+"II" (b1), the cavalry (k1) and the Reserve artillery (r) attached to either corps."""
+
+from __future__ import annotations
+
+from combatmaps import of_type, refused, rolls
+from rulesmaps import rebel, scenario, union
+
+from rules.core.commands import EndPhase, MoveUnit
+from rules.core.events import CorpsCommandRolled
+from rules.core.game import Game
+from rules.reducer import decide, execute, fold, new_game
+from rules.rulesets import get as get_ruleset
+from scenarios.loader import load
+
+GC = load("grand_chancellorsville")
+CASES = {"revised": dict(GC.cases["revised"])}
+BLOCK = {
+    **GC.exclusive["corps_command"],
+    "groups": [
+        {"name": "I", "units": ["a1", "a2"], "moves_on": [1, 2, 3]},
+        {"name": "II", "units": ["b1", "b9"], "moves_on": [1, 2, 3]},
+        {"name": "XII", "units": ["x1"], "moves_on": [1, 2, 3]},
+        {"name": "Cavalry", "units": ["k1"], "moves_on": [1, 2, 3, 4]},
+    ],
+    "attached_to": ["I", "II", "XII"],
+    "attached": ["r"],
+}
+UNITS = [union("a1", "0101"), union("a2", "0103"), union("b1", "0105"), union("k1", "0107", type_="cavalry"),
+         union("r", "0301", type_="artillery"), union("b9", None, arrives=9, entry=["0108"]),
+         union("x1", None, arrives=9, entry=["0108"]), rebel("far", "0808")]
+
+
+def start(turn):
+    sc = scenario(UNITS, exclusive={"corps_command": BLOCK}, cases=CASES, turns=20, first_player="confederate")
+    s = new_game(Game(sc, get_ruleset("revised")))
+    s.turn = turn
+    return s
+
+
+def to_union_movement(state, *dice):
+    events = []
+    while not (state.phasing == "union" and state.phase == "movement"):
+        more = decide(state, EndPhase(), rolls(*dice))
+        state = fold(state, more)
+        events += more
+    return state, events
+
+
+def test_the_battle_block_23_4():
+    # 23.4: from Game-Turn Seven; "Corps identification is the final character in Union unit
+    # designations"; the cavalry one corps moving on '1-4'; the Reserve artillery any corps but the cavalry
+    block = GC.exclusive["corps_command"]
+    assert (block["side"], block["from_turn"], block["attached"]) == ("union", 7, ["us-art-reserve"])
+    groups = {g["name"]: g for g in block["groups"]}
+    assert set(groups) == {"I", "II", "III", "V", "VI", "XI", "XII", "Cavalry"} and "Cavalry" not in block["attached_to"]
+    units = {u.id: u for u in GC.units}
+    for name, g in groups.items():
+        assert g["moves_on"] == ([1, 2, 3, 4] if name == "Cavalry" else [1, 2, 3])
+        for uid in g["units"]:
+            u = units[uid]
+            assert u.type == "cavalry" if name == "Cavalry" else u.designation.split("/")[-1] == name
+    listed = {x for g in groups.values() for x in g["units"]} | {"us-art-reserve"}
+    assert listed == {u.id for u in GC.units if u.side == "union"}
+
+
+def test_no_command_control_before_game_turn_seven_23_4():
+    s, events = to_union_movement(start(6))
+    assert of_type(events, CorpsCommandRolled) == []
+    s, _ = execute(s, MoveUnit("a1", ("0101", "0201")))
+
+
+def test_a_die_for_each_corps_on_the_map_4_to_6_holds_it_23_4():
+    # corps I rolls 2 (moves), II rolls 5 (held), the cavalry 4 (moves: '1-4'); XII has no unit on the map
+    # and rolls nothing
+    s, events = to_union_movement(start(7), 2, 5, 4)
+    rolled = of_type(events, CorpsCommandRolled)
+    assert [(e.turn, e.rolls, e.held) for e in rolled] == [(7, {"I": 2, "II": 5, "Cavalry": 4}, ["II"])]
+    s, _ = execute(s, MoveUnit("a1", ("0101", "0201")))
+    s, _ = execute(s, MoveUnit("k1", ("0107", "0207")))
+    assert refused(s, MoveUnit("b1", ("0105", "0205"))).case == "23.4"
+    # the Reserve artillery joins corps I, free to move
+    s, _ = execute(s, MoveUnit("r", ("0301", "0302")))
+
+
+def test_the_reserve_artillery_is_held_only_when_every_corps_is_23_4():
+    s, _ = to_union_movement(start(7), 6, 5, 5)
+    assert refused(s, MoveUnit("a1", ("0101", "0201"))).case == "23.4"
+    assert refused(s, MoveUnit("r", ("0301", "0302"))).case == "23.4"
+    assert refused(s, MoveUnit("k1", ("0107", "0207"))).case == "23.4"  # a '5' holds the cavalry
