@@ -23,7 +23,7 @@ from replay.records import scenario_hash
 from rules.core.scenario import Scenario
 from scenarios import document as doc
 from scenarios import loader
-from scenarios.source import Problem, ScenarioError
+from scenarios.source import Files, Problem, ScenarioError, Source
 
 NAME = re.compile(r"[a-z0-9][a-z0-9_-]{0,63}")
 HASH = re.compile(r"[0-9a-f]{64}")
@@ -65,9 +65,29 @@ def check_name(name: str) -> str:
 
 
 def shipped_names() -> set[str]:
-    """The ids and folder names of the battles and templates that ship with the package."""
-    names = {i for i, _ in loader.list_scenarios()} | {t[0] for t in loader.list_templates()}
-    return names | {f.name for f in loader.scenario_folders() + loader.template_folders()}
+    """The ids and folder names of the battles and templates that ship with the package (read again
+    only when a scenario.toml of theirs changes)."""
+    folders = loader.scenario_folders() + loader.template_folders()
+    key = tuple((str(f), _mtime(f / "scenario.toml")) for f in folders)
+    if _SHIPPED[0] != key:
+        names = set()
+        for folder in folders:
+            names.add(folder.name)
+            scenario_id = (Source(folder / "scenario.toml").data or {}).get("id")
+            if isinstance(scenario_id, str):
+                names.add(scenario_id)
+        _SHIPPED[:] = [key, frozenset(names)]
+    return set(_SHIPPED[1])
+
+
+_SHIPPED: list = [None, frozenset()]
+
+
+def _mtime(path: Path) -> int:
+    try:
+        return path.stat().st_mtime_ns
+    except OSError:
+        return -1
 
 
 def problems_text(problems: list[Problem], most: int = 3) -> str:
@@ -264,7 +284,7 @@ def export(ref: str, library: Library | None = None) -> doc.Document:
         folder = loader.folder_of(ref)
     except ScenarioError as exc:
         raise LibraryError("not_found", problems_text(exc.problems)) from None
-    data = loader.Files(folder).scenario.data or {}
+    data = Files(folder).scenario.data or {}
     scenario_id = data.get("id", folder.name)
     try:
         return doc.from_folder(folder, name=scenario_id, derived_from=None)
