@@ -53,6 +53,8 @@ SETUP = (
     + unit("us-a", "union", "1606") + unit("us-b", "union", "1015") + unit("us-14", "union", "1806", command="14th")
     + unit("cs-a", "confederate", "1309") + unit("cs-b", "confederate", "0607") + unit("cs-c", "confederate", "1306")
     + unit("cs-loring", "confederate", "0505", command="Loring") + unit("cs-d", "confederate", "1410")
+    + unit("us-w", "union", "0318") + unit("us-wa", "union", "0209", strength=2, type="artillery")
+    + unit("cs-e", "confederate", "1909", strength=4)
 )
 
 
@@ -235,3 +237,20 @@ def test_the_crossroads_scores_each_game_turn_to_its_controller_16_2_21_3(comple
     state = fold(state, [UnitEliminated(unit="cs-a", case="21.3")])  # it leaves the hex: control stays (21.2)
     state, events = until(state, "union", "movement", 3)
     assert [(e.side, e.points) for e in events if isinstance(e, VictoryPointsAwarded) and e.kind == "occupied"] == [("confederate", 10)]
+
+
+def test_exits_by_the_five_hexes_and_their_points_19_3_21_3(completed):
+    # 19.3: units exit during a Friendly Movement Phase and never return; 21.3: six to the Union for an
+    # infantry brigade at 0119, one for an artillery unit at 0108; one to the Confederate for each
+    # Combat Strength Point exited at 1902, 1911 or 1920
+    from rules.core.commands import ExitMap
+    from rules.procedures.exits import exit_paths
+
+    state = game(completed)
+    state, _ = execute(state, ExitMap("us-w", exit_paths(state, "us-w")["0119"]))
+    state, _ = execute(state, ExitMap("us-wa", exit_paths(state, "us-wa")["0108"]))
+    state, _ = until(state, "confederate", "movement", 1)
+    state, _ = execute(state, ExitMap("cs-e", exit_paths(state, "cs-e")["1911"]))
+    got = sorted((a.side, a.points, a.subject) for a in end_points(state) if a.kind == "exited")
+    assert got == [("confederate", 4, "cs-e"), ("union", 1, "us-wa"), ("union", 6, "us-w")]
+    assert "us-w" not in state.positions  # it never re-enters
