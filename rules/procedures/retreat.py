@@ -54,6 +54,7 @@ from rules.core.events import (
     Event,
     UnitAdvanced,
     UnitEliminated,
+    UnitExited,
     UnitRetreated,
 )
 from rules.core.handlers import Dice
@@ -224,6 +225,12 @@ def automatic_retreat(state: State, head: PendingRetreat) -> list[Event] | None:
     if not options:
         if head.optional:
             return [DecisionDeclined(side=head.side, kind="retreat", reason="no hex is open")]
+        exits = state.game.battle.exits
+        here = state.positions[head.unit]
+        if exits is not None and state.game.units[head.unit].side in exits.retreat_off and here in exits.hexes:
+            # Hooker and Lee 18.21: "Confederate units exiting the map sheet through these hexes for any
+            # reason, even as a result of combat, are not considered eliminated"
+            return [UnitExited(unit=head.unit, path=(here,), cost=0)]
         return [UnitEliminated(unit=head.unit, case=elimination_case(state, head.unit))]
     if len(options) == 1 and not head.optional and auto_single_choice(state):
         return _retreat_events(state, head, options[0])

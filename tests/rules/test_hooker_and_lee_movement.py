@@ -246,3 +246,27 @@ def test_averill_never_crosses_another_river_ferry_hex_19_14():
     assert refused(s, MoveUnit("av1", ("0207", "0307", "0407"))).case == "19.14"
     s, _ = execute(s, MoveUnit("av2", ("0205", "0204", "0304", "0404")))
     assert s.positions["av2"] == "0404"
+
+
+def test_a_confederate_unit_forced_off_the_map_at_an_exit_hex_is_not_eliminated_18_21():
+    # 18.21: "Confederate units exiting the map sheet through these hexes for any reason, even as a result
+    # of combat, are not considered eliminated": c at 0101 (1501 on the small map), its retreat hexes held
+    # by Union units or their zones, retreats off the map: exited; 18.12: a Union unit so forced is eliminated
+    from rules.core.commands import DeclareAttack, ResolveAttack
+    from rules.reducer import decide as decide_
+
+    units = [union("a", "0201", strength=1), union("b", "0102", strength=1), rebel("c", "0101", strength=1),
+             rebel("far", "0808")]
+    s = to_phase(start(units), "union", "combat")
+    s, _ = execute(s, DeclareAttack(("a", "b"), ("0101",)))
+    events = decide_(s, ResolveAttack(), rolls(1, 1, 1, 1))
+    s = fold(s, events)
+    assert events[0].result == "Dr"
+    assert "c" not in s.positions and "c" not in s.eliminated and exited(s) == ["c"]
+    units = [rebel("a", "0201", strength=1), rebel("b", "0102", strength=1), union("u", "0101", strength=1),
+             union("far", "0808")]
+    s = to_phase(start(units, first_player="confederate"), "confederate", "combat")
+    s, _ = execute(s, DeclareAttack(("a", "b"), ("0101",)))
+    events = decide_(s, ResolveAttack(), rolls(1, 1, 1, 1))
+    s = fold(s, events)
+    assert events[0].result == "Dr" and "u" in s.eliminated and exited(s) == []

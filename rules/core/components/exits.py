@@ -148,6 +148,7 @@ class Exits(Component, frozen=True):
     must_exit: list[MustExit] = []
     excess_exited: ExcessExited | None = None
     awards: list[ExitAward] = []
+    retreat_off: list[Side] = []  # Hooker and Lee 18.21: forced off the map at an exit hex, exited, not eliminated
 
     def __post_init__(self):
         if not self.hexes and not self.edges:
