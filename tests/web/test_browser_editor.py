@@ -119,6 +119,10 @@ async def test_draw_a_map_place_units_fix_an_error_save_and_play(browser, editor
     assert await page.locator("svg.map #crossings .ford").count() == 0
     await checked_after(page, lambda: page.keyboard.press("Control+y"))
     assert await page.locator("svg.map #crossings .ford").count() == 1
+    # a feature the game map does not draw is drawn by the editor
+    await page.click("[data-feature='sunken_road']")
+    await checked_after(page, lambda: click_hex(page, "0505", toward="0506"))
+    assert await page.locator("svg.map #editor-sides line.side-sunken_road[data-side='0505|0506']").count() == 1
     # units: a Union division, and a Confederate one next to it (an error the validator shows)
     await page.click("[data-tool='units']")
     await page.fill("#unit-designation", "1st <i>Div</i>")

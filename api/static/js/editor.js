@@ -122,8 +122,37 @@ function drawMap() {
   }
   if (old?.numbersShown !== false) ed.map.showNumbers(true);
   ed.map.onHexClick = (hex, e) => act(hex, e);
+  drawOtherSides();
   drawUnits();
   drawProblems();
+}
+
+// Hexside features the game map does not draw (yet): a coloured line on the hexside, named in its title.
+const OTHER_SIDES = { turnpike: "#b5651d", railway: "#333", sunken_road: "#6b3e26", stream: "#4aa3df", ridge: "#7a5524",
+  slope: "#a0522d", river_side: "#1a3f8f", trench: "#8e2f6e" };
+
+function drawOtherSides() {
+  const L = ed.map.layout;
+  const out = [];
+  for (const [key, side] of Object.entries(ed.doc.map.hexsides)) {
+    const [a, b] = key.split("|");
+    if (!(a in ed.doc.map.hexes) || !(b in ed.doc.map.hexes)) continue;
+    const shown = side.features.filter((f) => f in OTHER_SIDES);
+    shown.forEach((f, i) => {
+      const [[x1, y1], [x2, y2]] = L.edge(a, b);
+      const [cx, cy] = L.centre(a);
+      const k = 0.12 + 0.1 * i; // each feature a little further inside hex a
+      const p = (x, y) => [x + (cx - x) * k, y + (cy - y) * k].map((v) => v.toFixed(1));
+      const [px1, py1] = p(x1, y1), [px2, py2] = p(x2, y2);
+      const dash = f === "slope" || f === "ridge" ? ' stroke-dasharray="2 2"' : "";
+      out.push(`<line class="side-${f}" data-side="${key}" x1="${px1}" y1="${py1}" x2="${px2}" y2="${py2}" stroke="${OTHER_SIDES[f]}" stroke-width="3"${dash}><title>${key}: ${f.replace("_", " ")}</title></line>`);
+    });
+  }
+  const g = document.createElementNS("http://www.w3.org/2000/svg", "g");
+  g.setAttribute("id", "editor-sides");
+  g.setAttribute("pointer-events", "none");
+  g.innerHTML = out.join("");
+  ed.map.svg.querySelector("#units").before(g);
 }
 
 function drawUnits() {
