@@ -254,3 +254,15 @@ def test_exits_by_the_five_hexes_and_their_points_19_3_21_3(completed):
     got = sorted((a.side, a.points, a.subject) for a in end_points(state) if a.kind == "exited")
     assert got == [("confederate", 4, "cs-e"), ("union", 1, "us-wa"), ("union", 6, "us-w")]
     assert "us-w" not in state.positions  # it never re-enters
+
+
+def test_union_artillery_bombards_at_four_hexes_a_third_off_19_2(completed):
+    # 19.2: "Union artillery has a Range of four hexes; Confederate artillery has a Range of three hexes
+    # as normal ... Union artillery bombarding at a Range of four hexes has its Combat Strength reduced by
+    # one-third": the 1st Wisconsin (2) bombards cs-a (3) four hexes away
+    state = game(completed)
+    assert (state.game.bombard_range("us-1-wisconsin"), state.game.bombard_range("us-wa")) == (4, 4)
+    state, _ = until(state, "union", "combat", 1)
+    state, _ = execute(state, DeclareAttack(("us-1-wisconsin",), ("1309",)))
+    attack = state.pending[0]
+    assert attack.bombarding == ("us-1-wisconsin",) and attack.attack < 2
