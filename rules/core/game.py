@@ -102,6 +102,10 @@ class Game:
         self.ferry_hexes = frozenset(
             h for h, t in self.terrain.items() if t in (terrain.FERRY, terrain.PONTOON)
         )
+        # ... and those no move ends in: all of them, but the River ferry hexes when the battle lets
+        # units end their Movement Phase there (Grand Chancellorsville 22.11: ``ferries.may_end``).
+        may_end = self.battle.ferries is not None and self.battle.ferries.may_end
+        self.no_end_hexes = frozenset(h for h in self.ferry_hexes if not (may_end and self.terrain[h] == terrain.FERRY))
         # 17.15: the hexes whose control the battle's rules ask about; only these are tracked.
         self.control_hexes = frozenset(h for h in self.battle.tracked_hexes() if h in self.terrain)
         # What blocks the line of sight from one hex to another (rules/queries/artillery.py), by

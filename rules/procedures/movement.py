@@ -258,7 +258,7 @@ def reachable(
                 cost[b] = nc
                 prev[b] = h
                 heapq.heappush(heap, (nc, b))
-    ferries = game.ferry_hexes
+    ferries = game.no_end_hexes  # 5.24, 19.12 (Grand Chancellorsville 22.11: a River ferry hex may be ended in)
     alone = game.battle.alone_barred(state.positions, unit)  # First Bull Run 17.2
     ends = [h for h in cost if h != start and h not in ferries and h not in alone]  # 5.24, 19.12
     return Reach(start, cost, prev, ends)
@@ -377,7 +377,7 @@ def check_path(
                 "allowance",
                 f"{name} would spend {cost} movement points reaching {b}; its movement allowance is {allowance}",
             )
-    if path[-1] in game.ferry_hexes:
+    if path[-1] in game.no_end_hexes:
         raise game.violation(
             "ferries.end" if game.battle.ferries is not None else "ferry",
             f"{name} may not end its movement in the river ferry hex {path[-1]}",

@@ -145,7 +145,7 @@ def entry_problem(state: State, unit: str, hex_: str) -> RuleViolation | None:
             f"{u.designation} may not enter at {hex_}: the entry hex is in an enemy zone of control",
         )
     cost = entry_cost(state, hex_, unit)
-    if cost is None or hex_ in game.ferry_hexes:
+    if cost is None or hex_ in game.no_end_hexes:
         return game.violation("reinforcements.cost", f"{u.designation} may not enter at {hex_}: its terrain may not be entered")
     if cost > movement.allowance_now(state, unit):
         return game.violation("reinforcements.cost", f"{u.designation} has not the movement points to enter {hex_}")
@@ -182,7 +182,7 @@ def reachable_from_entry(state: State, unit: str, hex_: str) -> movement.Reach:
     reach = movement.reachable(state, unit, origin=hex_, spent=entry_cost(state, hex_, unit))
     if hex_ in movement.enemy_zones_for(state, unit):
         reach.ends = []
-    if hex_ not in state.game.ferry_hexes and hex_ not in state.game.battle.alone_barred(state.positions, unit):
+    if hex_ not in state.game.no_end_hexes and hex_ not in state.game.battle.alone_barred(state.positions, unit):
         reach.ends = [hex_, *reach.ends]  # First Bull Run 17.2: never into Runyon's hex
     return reach
 

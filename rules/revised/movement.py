@@ -410,7 +410,7 @@ def strategic_reach(state: State, unit: str):
                 prev[b] = h
                 heapq.heappush(heap, (nc, b))
     alone = game.battle.alone_barred(state.positions, unit)  # First Bull Run 17.2
-    ends = [h for h in cost if h != start and h not in game.ferry_hexes and h not in alone]
+    ends = [h for h in cost if h != start and h not in game.no_end_hexes and h not in alone]
     return Reach(start, cost, prev, ends)
 
 
@@ -467,7 +467,7 @@ def decide_strategic_move(state: State, command: StrategicMove, dice) -> list:
         raise game.violation(
             "strategic.bonus", f"{name} would spend {cost} movement points; its strategic allowance is {allowance}"
         )
-    if path[-1] in game.ferry_hexes:
+    if path[-1] in game.no_end_hexes:
         raise game.violation("ferries.end", f"{name} may not end its movement in the ferry hex {path[-1]}")
     check_alone(state, command.unit, path[-1])  # First Bull Run 17.2
     event = UnitMoved(unit=command.unit, path=path, cost=movement_points(cost))

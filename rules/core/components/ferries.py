@@ -64,6 +64,7 @@ class Ferries(Component, frozen=True):
     sides: list[Side] = msgspec.field(default_factory=lambda: list(SIDES))
     one_way: list[OneWay] = []
     closed_while_occupied: Occupation | None = None
+    may_end: bool = False  # Grand Chancellorsville 22.11: "units may end their Movement Phase in a River ferry hex"
 
     def tracked_hexes(self) -> tuple[str, ...]:
         """Shiloh 20.0, 18.31: the hexes whose occupation closes the ferries."""
