@@ -304,4 +304,12 @@ async def test_a_tablet_paints_with_a_tap(browser, editor_server):
     assert await page.get_attribute("svg.map polygon.hex[data-hex='0304']", "data-terrain") == "rough"
     await page.tap("#undo")
     assert await page.get_attribute("svg.map polygon.hex[data-hex='0304']", "data-terrain") == "clear"
+    # and the keyboard: the arrow keys move the hex cursor, Enter paints
+    await page.tap("[data-terrain='forest']")
+    await page.keyboard.press("ArrowRight")  # the cursor appears on the first hex, 0101
+    for key in ("ArrowRight", "ArrowDown", "ArrowDown"):
+        await page.keyboard.press(key)
+    assert await page.locator("svg.map #overlay .ring.cursor[data-hex='0203']").count() == 1
+    await checked_after(page, lambda: page.keyboard.press("Enter"))
+    assert await page.get_attribute("svg.map polygon.hex[data-hex='0203']", "data-terrain") == "forest"
     await context.close()

@@ -169,7 +169,27 @@ function drawProblems() {
       s.title += `${s.title ? "\n" : ""}${p.location}: ${p.message}`;
     }
   }
-  ed.map.setOverlay({ shades });
+  const rings = ed.cursor && ed.cursor in ed.doc.map.hexes ? [{ hex: ed.cursor, cls: "cursor" }] : [];
+  ed.map.setOverlay({ shades, rings });
+}
+
+/** The keyboard's hex: the arrow keys move it (a column left or right, a row up or down), Enter or
+ * the space bar uses the tool on it as a click would. */
+function moveCursor(key) {
+  const hexes = ed.doc.map.hexes;
+  const start = ed.cursor in hexes ? ed.cursor : Object.keys(hexes).sort()[0];
+  let c = parseInt(start.slice(0, 2), 10), r = parseInt(start.slice(2, 4), 10);
+  if (ed.cursor in hexes) {
+    if (key === "arrowup") r -= 1;
+    else if (key === "arrowdown") r += 1;
+    else if (key === "arrowleft") c -= 1;
+    else if (key === "arrowright") c += 1;
+  }
+  const next = `${String(c).padStart(2, "0")}${String(r).padStart(2, "0")}`;
+  if (next in hexes) ed.cursor = next;
+  else ed.cursor = start;
+  drawProblems();
+  ed.map.centreOn(ed.cursor);
 }
 
 /** Make a change to the document; record it for undo; redraw what it touched; check it again. */
@@ -425,6 +445,13 @@ document.addEventListener("keydown", (e) => {
         drawTools();
       }
     } else if (key === "n") ed.map.showNumbers(!ed.map.numbersShown);
+    else if (key.startsWith("arrow")) {
+      e.preventDefault();
+      moveCursor(key);
+    } else if ((key === "enter" || key === " ") && ed.cursor && ed.tool !== "hexside") {
+      e.preventDefault();
+      act(ed.cursor, null);
+    }
   }
 });
 
