@@ -119,7 +119,7 @@ def enemy_zones_for(state: State, unit: str) -> set[str]:
     return enemy_controlled(state, state.game.units[unit].side)
 
 
-def allowance_now(state: State, unit: str):
+def allowance_now(state: State, unit: str, double_quick: bool = True):
     """The unit's movement allowance this Game-Turn: Fredericksburg 18.2 halves it in fog; revised 11.11
     takes one off at night."""
     game = state.game
@@ -127,6 +127,8 @@ def allowance_now(state: State, unit: str):
     reduced = game.battle.reduced_allowance
     if reduced is not None:
         n = reduced.allowance_of(state, unit, n)  # Peachtree Creek 17.2: three on Game-Turn One
+    if double_quick and game.battle.restraints is not None:  # Road to Vicksburg 19.51: double-quick time
+        n = game.battle.restraints.double_quick(state, unit) or n
     march = game.battle.reinforcements.first_turn_march
     if march is not None and game.battle.reinforcements.marching(state.turn, game.units[unit]):
         n *= march.multiplier  # Road to Richmond 17.2: twice the allowance on Game-Turn One

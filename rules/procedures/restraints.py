@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from rules.core.components.restraints import RELEASED, ROLLED
+from rules.core.components.restraints import RELEASED, RELEASED_ON, ROLLED
 from rules.core.events import AttackDeclared, RestraintReleased, RestraintRolled
 from rules.core.scenario import other_side
 from rules.core.state import MOVEMENT, State
@@ -113,9 +113,11 @@ def release_nearby(state: State) -> list[Event]:
 
 def apply_released(state: State, event: RestraintReleased) -> None:
     state.released = state.released | {f"{RELEASED}{event.name}"}
+    state.scored.add(f"{RELEASED_ON}{event.name}:{state.turn}")  # 19.51: the Game-Turn of the release
 
 
 def apply_rolled(state: State, event: RestraintRolled) -> None:
     state.scored.add(f"{ROLLED}{event.name}")
     if event.released:
         state.released = state.released | {f"{RELEASED}{event.name}"}
+        state.scored.add(f"{RELEASED_ON}{event.name}:{state.turn}")

@@ -293,7 +293,8 @@ def strategic_allowance(state: State, unit: str):
         return None
     if night_turn(state):
         bonus -= 1  # 6.46
-    return allowance_now(state, unit) + game.battle.allowance(state, bonus)  # Fredericksburg 18.2: halved in fog
+    # Road to Vicksburg 19.51: "may not utilise double-quick time and Strategic Movement in the same Movement Phase"
+    return allowance_now(state, unit, double_quick=False) + game.battle.allowance(state, bonus)  # Fredericksburg 18.2: halved in fog
 
 
 def _far(game, hex_: str, enemies: set[str]) -> bool:

@@ -266,3 +266,21 @@ def test_union_artillery_bombards_at_four_hexes_a_third_off_19_2(completed):
     state, _ = execute(state, DeclareAttack(("us-1-wisconsin",), ("1309",)))
     attack = state.pending[0]
     assert attack.bombarding == ("us-1-wisconsin",) and attack.attack < 2
+
+
+def test_double_quick_time_on_the_game_turn_of_release_19_51(completed):
+    # 19.51: "On the Game-Turn that Bowen's division is released, its infantry brigades can use
+    # 'double-quick time'. For that Game-Turn only, they have a Movement Allowance of nine Movement
+    # Points. These units may not utilise double-quick time and Strategic Movement in the same Movement
+    # Phase": released by a '6' on Game-Turn Three
+    from rules.procedures.movement import allowance_now
+    from rules.revised.movement import strategic_allowance
+
+    state, _ = until(game(completed), "confederate", "movement", 2)
+    assert allowance_now(state, "cs-bowen-green") == 6
+    state, _ = until(state, "confederate", "movement", 3, die=lambda: 6)
+    assert (allowance_now(state, "cs-bowen-green"), allowance_now(state, "cs-loring")) == (9, 6)
+    assert strategic_allowance(state, "cs-bowen-green") < 9 + 6  # the Strategic Movement bonus on six, not nine
+    state, _ = execute(state, MoveUnit("cs-bowen-green", ("1010", "1009", "1008", "1007", "1006", "1005", "1004", "1003", "1002")))
+    state, _ = until(state, "confederate", "movement", 4)
+    assert allowance_now(state, "cs-bowen-green") == 6  # "For that Game-Turn only"

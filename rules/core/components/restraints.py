@@ -18,6 +18,11 @@ freely for the rest of the game."
 - ``move`` false: the units may not move at all (17.5: "cannot move").
 - ``released_by_enemy_within``: released once an enemy unit ends an enemy Player-Turn within this many
   hexes of the set-up hex of one of the units (17.5 i).
+- ``double_quick`` {allowance, unit_types}: on the Game-Turn of the release, the units of these types have
+  this Movement Allowance, not with Strategic Movement (19.51: "On the Game-Turn that Bowen's division
+  is released, its infantry brigades can use 'double-quick time' ... a Movement Allowance of nine
+  Movement Points. These units may not utilise double-quick time and Strategic Movement in the same
+  Movement Phase").
 - ``release_with``: released as well when one of these (by name) is (17.3 ii c): "until the 9th division is
   otherwise released"; 17.4: the 14th division's "release conditions are the same as for the 9th").
 
@@ -35,7 +40,7 @@ from typing import TYPE_CHECKING, Annotated
 import msgspec
 
 from rules.core.components.values import Component, Count, UnitId
-from rules.core.scenario import Side, Unit
+from rules.core.scenario import Side, Unit, UnitType
 
 if TYPE_CHECKING:
     from rules.core.state import State
@@ -43,11 +48,17 @@ if TYPE_CHECKING:
 Die = Annotated[int, msgspec.Meta(ge=1, le=6)]
 RELEASED = "restraint:"
 ROLLED = "restraint_rolled:"
+RELEASED_ON = "restraint_turn:"
 
 
 class ReleaseRoll(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     turn: Count
     on: list[Die] = msgspec.field(default_factory=lambda: [6])
+
+
+class DoubleQuick(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    allowance: Count
+    unit_types: list[UnitType] = msgspec.field(default_factory=lambda: ["infantry"])
 
 
 class Restraint(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
@@ -63,6 +74,7 @@ class Restraint(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     released_on_turn: Count | None = None
     released_by_enemy_within: Count | None = None
     release_with: list[str] = []
+    double_quick: DoubleQuick | None = None
 
     def binds(self, unit: Unit) -> bool:
         return unit.side == self.side and (unit.id in self.units or (unit.command is not None and unit.command in self.commands))
@@ -72,6 +84,16 @@ class Restraint(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
         if self.released_on_turn is not None and state.turn >= self.released_on_turn:
             return True
         return any(f"{RELEASED}{n}" in state.released for n in (self.name, *self.release_with))
+
+    def release_turn(self, state: State) -> int | None:
+        """The Game-Turn it was released (by an event, or by ``released_on_turn``), or None."""
+        prefix = f"{RELEASED_ON}{self.name}:"
+        turns = [int(k[len(prefix):]) for k in state.scored if k.startswith(prefix)]
+        if turns:
+            return min(turns)
+        if self.released_on_turn is not None and state.turn >= self.released_on_turn:
+            return self.released_on_turn
+        return None
 
 
 class Restraints(Component, frozen=True):
@@ -85,6 +107,15 @@ class Restraints(Component, frozen=True):
     def may_not_move(self, state: State, unit: str) -> Restraint | None:
         """17.5: the restraint that keeps ``unit`` from moving at all now, or None."""
         return next((r for r in self.holding(state, unit) if not r.move), None)
+
+    def double_quick(self, state: State, unit: str) -> int | None:
+        """19.51: the unit's double-quick Movement Allowance now (the Game-Turn of its release), or None."""
+        u = state.game.units[unit]
+        for r in self.held:
+            dq = r.double_quick
+            if dq is not None and r.binds(u) and u.type in dq.unit_types and r.release_turn(state) == state.turn:
+                return dq.allowance
+        return None
 
     def within(self, state: State, unit: str) -> int | None:
         """17.1: how far from its set-up hex ``unit`` may move now (None: no limit)."""
