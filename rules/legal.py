@@ -191,7 +191,7 @@ def _nowhere(state: State, unit: str, how: str) -> RuleViolation:
             return game.violation(
                 "stacking",
                 f"{name} has no hex to end a move in: each would leave a hex that could not be brought back "
-                f"to {stacking.limit(state)} units by the end of the phase",
+                f"to {stacking.limit(state)} {stacking.what(state)} by the end of the phase",
             )
     if how == "strategic":
         return game.violation(
@@ -335,7 +335,7 @@ def breastworks_choices(state: State, free: list[str]) -> tuple[list[str], dict[
 def _free_hexes(state: State, side: str) -> set[str] | None:
     """Hexes a unit may end in without any stacking question: those with room, when no hex is over the
     limit. None when some hex is over the limit (every destination must then be checked)."""
-    if stacking.overstacked(state, side):
+    if stacking.overstacked(state, side) or stacking.by_strength(state):  # Olustee 18.2: each unit's own room
         return None
     n = stacking.limit(state)
     full = {h for h, c in stacking.counts(state, side).items() if c >= n}

@@ -44,7 +44,7 @@ def check(files: Files) -> list[Problem]:
     turns = _check_scenario(files.scenario, out)
     board = _check_map(files.map, out)
     _check_map_changes(files, out)
-    units = _check_oob(files.oob, board, turns, out, _gunboat_setting(files.scenario), _interior_entry(files.scenario), _table_groups(files.scenario))
+    units = _check_oob(files.oob, board, turns, out, _gunboat_setting(files.scenario), _interior_entry(files.scenario), _table_groups(files.scenario), _stacking_points(files.scenario))
     if board is not None:
         _check_exclusive(files.scenario, board, units, out)
     return out
@@ -438,6 +438,14 @@ def _gunboat_setting(src: Source) -> tuple[bool, frozenset[str]]:
     return "classic" not in rulesets, frozenset(h for h in extra if isinstance(h, str))
 
 
+def _stacking_points(src: Source) -> int | None:
+    """Olustee 18.2: the Combat Strength Points a hex may hold (``[exclusive.stacking] strength_points``),
+    or None (two units, 5.32, 6.32)."""
+    block = (src.data or {}).get("exclusive", {}).get("stacking")
+    points = block.get("strength_points") if isinstance(block, dict) else None
+    return points if isinstance(points, int) else None
+
+
 def _table_groups(src: Source) -> frozenset[str] | None:
     """The groups the Reinforcement Table names (``[exclusive.reinforcement_table] table``, Savage's
     Station 17.2: "A/a" is group A at entry point a); None when the table does not decode (its own
@@ -485,6 +493,7 @@ def _check_oob(
     gunboats: tuple[bool, frozenset[str]] = (False, frozenset()),
     interior_entry: frozenset[str] = frozenset(),
     table_groups: frozenset[str] | None = frozenset(),
+    stacking_points: int | None = None,
 ) -> dict[str, dict]:
     """The order of battle (14.1, 14.2, 15.21): unique ids, known sides and types, each unit either on
     a hex it may occupy or arriving at entry hexes on the map edge; no more than two units in a hex
@@ -584,11 +593,11 @@ def _check_oob(
             if has_hex:
                 placed.append((i, u))
     if board is not None:
-        _check_deployment(src, board, placed, out)
+        _check_deployment(src, board, placed, out, stacking_points)
     return units
 
 
-def _check_deployment(src: Source, board: Board, placed: list[tuple[int, dict]], out: list[Problem]) -> None:
+def _check_deployment(src: Source, board: Board, placed: list[tuple[int, dict]], out: list[Problem], stacking_points: int | None = None) -> None:
     by_hex: dict[str, list[tuple[int, dict]]] = {}
     for i, u in placed:
         by_hex.setdefault(u["hex"], []).append((i, u))
@@ -596,6 +605,12 @@ def _check_deployment(src: Source, board: Board, placed: list[tuple[int, dict]],
         if len({u["side"] for _, u in here}) > 1:
             i, u = here[-1]
             out.append(src.problem_at(f"unit {u['id']}", f"is deployed on {h} with an enemy unit (5.12)", table="unit", index=i, key="hex"))
+        elif stacking_points is not None:  # Olustee 18.2: "Up to eight Combat Strength Points may stack in a hex"
+            total = sum(u["strength"] for _, u in here if isinstance(u.get("strength"), int))
+            if total > stacking_points:
+                i, u = here[-1]
+                ids = ", ".join(x["id"] for _, x in here)
+                out.append(src.problem_at(f"unit {u['id']}", f"{total} Combat Strength Points start in {h} ({ids}); at most {stacking_points} may stack (18.2)", table="unit", index=i, key="hex"))
         elif len(here) > 2:
             i, u = here[-1]
             ids = ", ".join(x["id"] for _, x in here)

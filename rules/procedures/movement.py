@@ -442,6 +442,13 @@ def within_limit_after(state: State, unit: str, dest: str) -> bool:
     game = state.game
     side = game.units[unit].side
     n = stacking.limit(state)
+    if stacking.by_strength(state):  # Olustee 18.2: Combat Strength Points
+        after = stacking.counts(state, side)
+        here_now = state.positions.get(unit)
+        if here_now is not None:
+            after[here_now] -= game.units[unit].strength
+        after[dest] += game.units[unit].strength
+        return max(after.values()) <= n and after[dest] + stacking.counts(state, other_side(side)).get(dest, 0) <= n
     where = state.positions.get
     here = Counter(map(where, game.side_units[side]))  # the side's units by hex (None: off the map)
     here[where(unit)] -= 1
@@ -462,7 +469,7 @@ def check_no_dead_end(after: State, unit: str, cache: dict | None = None) -> Non
     side = game.units[unit].side
     dest = after.positions.get(unit)  # None: it has exited the map
     n = stacking.limit(after)
-    crowded = dest is not None and sum(1 for h in after.positions.values() if h == dest) > n
+    crowded = dest is not None and stacking.counts(after).get(dest, 0) > n
     over = stacking.overstacked(after, side)
     if not crowded and not over:
         return
@@ -473,13 +480,13 @@ def check_no_dead_end(after: State, unit: str, cache: dict | None = None) -> Non
             raise game.violation(
                 "stacking",
                 f"{game.designation(unit)} may not exit the map: {hex_} could then not be brought back "
-                f"to {n} units by the end of the phase (too few moves left to the "
+                f"to {n} {stacking.what(after)} by the end of the phase (too few moves left to the "
                 f"{side.title()} player this Movement Phase)",
             )
         raise game.violation(
             "stacking",
             f"{game.designation(unit)} may not end its move in {dest}: the hex could not be brought "
-            f"back to {n} units by the end of the phase",
+            f"back to {n} {stacking.what(after)} by the end of the phase",
         )
 
 

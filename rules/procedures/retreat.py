@@ -61,6 +61,7 @@ from rules.core.handlers import Dice
 from rules.core.state import State
 from rules.procedures.outcomes import Emitter, auto_single_choice, settle
 from rules.procedures.trains import beside_enemy
+from rules.queries import stacking
 from rules.queries.control import entered
 from rules.queries.zoc import enemy_controlled, enemy_occupied
 
@@ -99,7 +100,8 @@ def _around(state: State, unit: str, here: str, displaced: bool) -> _Around:
     side = game.units[unit].side
     ezoc = enemy_controlled(state, side)
     enemies = enemy_occupied(state, side)
-    limit = game.ruleset.stacking_limit
+    limit = stacking.limit(state)  # 7.72 with 6.32; Olustee 18.2: Combat Strength Points
+    mine = stacking.weight(state, unit)
     ferries_eliminate = game.battle.ferries is not None
     trains = game.battle.trains
     roads = game.step_cost_for(unit) if game.road_bound(unit) else None  # 19.23, 21.23: roads and trails only
@@ -123,14 +125,14 @@ def _around(state: State, unit: str, here: str, displaced: bool) -> _Around:
             if ferries_eliminate and not displaced:
                 ferries.append(RetreatOption(n, eliminated=True))  # 19.13
             continue
-        occupants = sum(1 for h in state.positions.values() if h == n)
+        occupants = sum(stacking.weight(state, u) for u, h in state.positions.items() if h == n)
         if n in with_train or (is_train and occupants):
             if trains.displacement:  # Road to Richmond 21.16: "may Displace and be Displaced"
                 full.append(n)  # 21.13: a train stacks with none, so the hex is full either way
                 continue
             barred = "trains.displacement"  # 19.21: no stacking with a train; 19.24: no displacing
             continue
-        if occupants < limit:
+        if occupants + mine <= limit:
             open_.append(RetreatOption(n))
         else:
             full.append(n)

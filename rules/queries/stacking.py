@@ -7,6 +7,11 @@ that, conservatively: it is true only when, for every over-full hex, enough of i
 move to hexes with room (a matching of units to free places) and the movement quota, counted as if
 every one of those moves used it, allows them. Units passing through never matter: whole moves are
 one command each.
+
+Olustee 18.2 (``[exclusive.stacking] strength_points``): "Up to eight Combat Strength Points may stack
+in a hex": every count is of Combat Strength Points (``weight``: a unit's strength, else 1) against that
+limit; the matching of units to free places is then a greedy one (the heaviest units first, each to the
+first destination with room for it), conservative as ever: a move it cannot prove resolvable is refused.
 """
 
 from __future__ import annotations
@@ -17,15 +22,39 @@ from collections.abc import Callable, Iterable
 from rules.core.state import State
 
 
+def by_strength(state: State) -> bool:
+    """Olustee 18.2: does stacking count Combat Strength Points?"""
+    rule = state.game.battle.stacking
+    return rule is not None and rule.strength_points is not None
+
+
+def weight(state: State, unit: str) -> int:
+    """What ``unit`` counts for stacking: one unit (5.32, 6.32), or its Combat Strength Points (Olustee 18.2)."""
+    return state.game.units[unit].strength if by_strength(state) else 1
+
+
 def limit(state: State) -> int:
-    return state.game.ruleset.stacking_limit
+    """The most a hex may hold at the end of a phase: two units (5.32, 6.32) or Olustee 18.2's points."""
+    rule = state.game.battle.stacking
+    return state.game.ruleset.stacking_limit if rule is None or rule.strength_points is None else rule.strength_points
+
+
+def what(state: State) -> str:
+    """The stacking limit's measure, for messages."""
+    return "Combat Strength Points" if by_strength(state) else "units"
 
 
 def counts(state: State, side: str | None = None) -> Counter:
-    """Units per occupied hex (of one side, or of both)."""
+    """Units (Olustee 18.2: Combat Strength Points) per occupied hex (of one side, or of both)."""
+    units = state.game.units
+    if by_strength(state):
+        out: Counter = Counter()
+        for u, h in state.positions.items():
+            if side is None or units[u].side == side:
+                out[h] += units[u].strength
+        return out
     if side is None:
         return Counter(state.positions.values())
-    units = state.game.units
     return Counter([h for u, h in state.positions.items() if units[u].side == side])
 
 
@@ -51,7 +80,7 @@ def check_stacking_at_end_of_phase(state: State) -> None:
         names = ", ".join(game.designation(u) for u in state.units_in(hex_))
         raise game.violation(
             "stacking",
-            f"{hex_} holds {over[hex_] + limit(state)} units ({names}); no more than {limit(state)} "
+            f"{hex_} holds {over[hex_] + limit(state)} {what(state)} ({names}); no more than {limit(state)} "
             "may be in one hex at the end of a phase",
         )
 
@@ -74,6 +103,7 @@ def resolvable(
         lambda hex_: [u for u in state.units_in(hex_) if movable(state, u)],
         lambda u: destinations(state, u),
         quota_remaining,
+        (lambda u: weight(state, u)) if by_strength(state) else None,
     )
 
 
@@ -96,14 +126,15 @@ class Arrivals:
         self.destinations = destinations
         self.quota_remaining = quota_remaining
         self.n = limit(after)
+        self.weight = (lambda u: weight(after, u)) if by_strength(after) else None
         self.occupancy = counts(after, after.game.units[unit].side)  # without the unit:
-        self.occupancy[after.positions[unit]] -= 1
+        self.occupancy[after.positions[unit]] -= weight(after, unit)
         self._candidates: dict[str, list[str]] = {}
 
     def allows(self, dest: str) -> bool:
         """Could every over-full hex still be brought within the limit, the unit having ended in ``dest``?"""
         occupancy = dict(self.occupancy)
-        occupancy[dest] = occupancy.get(dest, 0) + 1
+        occupancy[dest] = occupancy.get(dest, 0) + weight(self.after, self.unit)
         over = {h: c - self.n for h, c in occupancy.items() if c > self.n}
         return _resolvable(
             self.n,
@@ -112,6 +143,7 @@ class Arrivals:
             self._movable_in,
             lambda u: self.destinations(self.after, u),
             self.quota_remaining,
+            self.weight,
         )
 
     def _movable_in(self, hex_: str) -> list[str]:
@@ -130,11 +162,15 @@ def _resolvable(
     movable_in: Callable[[str], list[str]],
     destinations: Callable[[str], Iterable[str]],
     quota_remaining: int | None,
+    weight: Callable[[str], int] | None = None,
 ) -> bool:
     """``resolvable`` on its parts: the over-full hexes with their excess, units per hex, the units of
-    a hex that may still move, a unit's possible ends, the quota left."""
+    a hex that may still move, a unit's possible ends, the quota left; Olustee 18.2: ``weight``, each
+    unit's Combat Strength Points (``_resolvable_by_strength``)."""
     if not over:
         return True
+    if weight is not None:
+        return _resolvable_by_strength(n, over, occupancy, movable_in, destinations, quota_remaining, weight)
     need = sum(over.values())
     if quota_remaining is not None and need > quota_remaining:
         return False
@@ -162,6 +198,34 @@ def _resolvable(
             options[u] = dests
     # Match units to the places they must free: each unit once, each hex at most `room` arrivals.
     return _match(slots, candidates, options, room)
+
+
+def _resolvable_by_strength(n, over, occupancy, movable_in, destinations, quota_remaining, weight) -> bool:
+    """Olustee 18.2: can the excess Combat Strength Points of every over-full hex be moved out to hexes
+    with room for them? Greedy (each hex in order, its heaviest movable units first, each to the first
+    of its destinations with room), so conservative: False may be said of a position that some other
+    choice of moves would resolve, never True of one that none would."""
+    room: dict[str, int] = {}
+    moves = 0
+    for hex_, excess in sorted(over.items()):
+        left = excess
+        for u in sorted(movable_in(hex_), key=lambda x: (-weight(x), x)):
+            if left <= 0:
+                break
+            w = weight(u)
+            for d in destinations(u):
+                if d == hex_:
+                    continue
+                if d not in room:
+                    room[d] = n - occupancy.get(d, 0)
+                if room[d] >= w:
+                    room[d] -= w
+                    left -= w
+                    moves += 1
+                    break
+        if left > 0:
+            return False
+    return quota_remaining is None or moves <= quota_remaining
 
 
 def _match(slots: list[str], candidates: dict[str, list[str]], options: dict[str, list[str]], room) -> bool:

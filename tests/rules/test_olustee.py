@@ -116,3 +116,41 @@ def test_otherwise_losses_decide_five_more_a_marginal_victory_and_2213_counts_fi
     assert (final.union, final.confederate, final.level) == (5, 0, "Union Marginal Victory")
     state, _ = execute(state, EndPhase())
     assert levels.for_unit("union", "r", 3) == 3  # one per Combat Strength Point eliminated
+
+
+STACK = {"stacking": BLOCKS["stacking"]}
+
+
+def test_up_to_eight_combat_strength_points_stack_in_a_hex_not_two_units_18_2():
+    # "As an exception to Case 6.32 stacking is not limited to two units"
+    units = [union("a", "0403", strength=2), union("b", "0405", strength=3), union("c", "0404", strength=3), union("d", "0504", strength=1), rebel("r", "0808")]
+    state = game(units, STACK)
+    for u, frm in (("a", "0403"), ("b", "0405")):
+        state, _ = execute(state, MoveUnit(u, (frm, "0404")))
+    assert sorted(state.units_in("0404")) == ["a", "b", "c"]  # three units, eight points
+    state, _ = execute(state, MoveUnit("d", ("0504", "0404")))  # nine: c, not yet moved, may still leave
+    with pytest.raises(RuleViolation) as refused:
+        execute(state, EndPhase())
+    assert refused.value.case == "18.2" and "9 Combat Strength Points" in str(refused.value)
+    state, _ = execute(state, MoveUnit("c", ("0404", "0304")))
+    execute(state, EndPhase())  # six points left in 0404
+
+
+def test_a_move_that_leaves_a_hex_over_eight_points_for_good_is_refused_18_2():
+    units = [union("a", "0403", strength=2), union("b", "0405", strength=3), union("c", "0304", strength=3), union("d", "0504", strength=1), rebel("r", "0808")]
+    state = game(units, STACK)
+    for u, frm in (("a", "0403"), ("b", "0405"), ("c", "0304")):
+        state, _ = execute(state, MoveUnit(u, (frm, "0404")))
+    with pytest.raises(RuleViolation) as refused:  # all three have moved (6.18): none could leave again
+        execute(state, MoveUnit("d", ("0504", "0404")))
+    assert refused.value.case == "18.2" and "8 Combat Strength Points" in str(refused.value)
+
+
+def test_a_retreat_goes_only_where_the_points_fit_18_2():
+    from rules.procedures.retreat import _around
+
+    units = [union("a", "0404", strength=3), union("full", "0403", strength=6), rebel("r", "0808")]
+    state = game(units, STACK)
+    around = _around(state, "a", "0404", False)
+    assert "0403" not in [o.to for o in around.open] and "0403" in around.full  # 6 + 3 > 8
+    assert "0405" in [o.to for o in around.open]

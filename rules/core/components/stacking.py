@@ -1,4 +1,6 @@
-"""Units no other unit may stack with (First Bull Run 17.2: "No unit may stack with Runyon's division;
+"""Stacking exceptions, one component for both battles that have them.
+
+Units no other unit may stack with (First Bull Run 17.2: "No unit may stack with Runyon's division;
 to denote this the counter has two icons"). A hex holding one of ``alone`` holds no other unit at the
 end of a move, a retreat, a displacement or an entry, and so at the end of any phase (6.32); units may
 still move through it (6.31, 6.33: stacking counts where a unit ends).
@@ -9,15 +11,31 @@ still move through it (6.31, 6.33: stacking counts where a unit ends).
 Read by rules/procedures/movement.py ``alone_barred`` (the ends of a move, a Strategic Movement and an
 entry), rules/procedures/retreat.py (retreats and displacements) and rules/queries/stacking.py (the
 end-of-phase check).
+
+Stacking by Combat Strength Points (Olustee 18.2): "As an exception to Case 6.32 stacking is not
+limited to two units. Up to eight Combat Strength Points may stack in a hex."
+
+    [exclusive.stacking]
+    strength_points = 8
+
+With ``strength_points``, every stacking rule counts Combat Strength Points instead of units
+(rules/queries/stacking.py ``weight``, ``limit``, ``counts``): the end-of-phase limit (6.32/5.32), the
+no-dead-end check of a move, the legal moves, the hexes open to a retreat (7.72, 7.81). Ruling
+(docs/RULINGS.md, "Olustee"): a unit's Combat Strength Points are its printed strength.
 """
 
 from __future__ import annotations
 
-from rules.core.components.values import Component, UnitId
+from rules.core.components.values import Component, Count, UnitId
 
 
 class Stacking(Component, frozen=True):
-    alone: list[UnitId]
+    alone: list[UnitId] = []
+    strength_points: Count | None = None
+
+    def __post_init__(self):
+        if not self.alone and self.strength_points is None:
+            raise ValueError("give the units none may stack with (First Bull Run 17.2: alone) or the Combat Strength Points a hex may hold (Olustee 18.2: strength_points)")
 
     def barred(self, positions: dict[str, str], unit: str) -> frozenset[str]:
         """17.2: the hexes ``unit`` may not end in: every hex holding another unit when it is one of
