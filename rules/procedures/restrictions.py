@@ -157,29 +157,6 @@ def apply_released(state: State, event: ImmobilityReleased) -> None:
         state.scored.update(f"{EACH_TURN}{state.turn}:{u}" for u in event.units)
 
 
-def release_attacked(state: State, events: list[Event], after: State) -> list[Event]:
-    """Olustee 18.1 (``may_not_move`` with ``unless_attacked``): "64 GA infantry may not move during the
-    first two Game-Turns unless it is attacked": an attack declared against a bound unit releases it for
-    good (an ``after_command`` hook)."""
-    rule = state.game.battle.may_not_move
-    if rule is None or not rule.unless_attacked:
-        return []
-    game = state.game
-    out: list[Event] = []
-    for e in events:
-        if not isinstance(e, AttackDeclared):
-            continue
-        for u in e.attack.defending:
-            if u in rule.units and u not in state.released and not any(r.unit == u for r in out):
-                out.append(
-                    ImmobilityReleased(
-                        side=game.units[u].side, units=[u], cause="attacked", unit=u,
-                        hex=after.positions.get(u, ""), case=game.case("may_not_move"),
-                    )
-                )
-    return out
-
-
 # -- First Bull Run 17.1, 17.2: units held until released ---------------------------------------------
 def release_holds(state: State, events: list[Event], after: State) -> list[Event]:
     """17.1, 17.2 (the battle's ``may_not_move_until``): the releases a command's events bring about.
@@ -198,6 +175,12 @@ def release_holds(state: State, events: list[Event], after: State) -> list[Event
         if not bound or (hold.until_turn is not None and state.turn >= hold.until_turn):
             continue
         cause, by, where = "", "", ""
+        if hold.until_itself_attacked:  # Olustee 18.1: "unless it is attacked": each unit by itself
+            hit = sorted({d for e in events if isinstance(e, CombatResolved) for d in e.defending if d in bound})
+            if hit:
+                case = game.case(hold.rule)
+                out.append(ImmobilityReleased(side=hold.side, units=hit, cause="attacked", unit=hit[0], hex=state.positions.get(hit[0], ""), case=case))
+            continue
         if hold.until_attacked:
             for e in events:
                 if isinstance(e, CombatResolved):

@@ -191,7 +191,6 @@ HANDLERS = Handlers(
         restrictions.lift_on_crossing,
         restrictions.release_immobile,
         restrictions.release_holds,  # First Bull Run 17.1, 17.2
-        restrictions.release_attacked,  # Olustee 18.1
         restraints.release_on_attack,  # Road to Vicksburg 17.1 i, ii
         victory.immediate_victory,  # Olustee 20.0: the last, it may end the game
     ),

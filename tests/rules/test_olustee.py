@@ -1,6 +1,6 @@
 """Olustee (revised 003, 15.0-22.0): its exclusive rules on small custom maps (8 x 8, revised rules),
-with the template's own blocks (scenarios/templates/olustee/scenario.toml): 18.1 (``may_not_move`` with
-``units`` and ``unless_attacked``), 20.0 (``exits`` for the Confederate only, ``immediate_victory``
+with the template's own blocks (scenarios/templates/olustee/scenario.toml): 18.1 (``may_not_move_until`` with
+``until_itself_attacked``), 18.2 (``stacking`` by Combat Strength Points), 20.0 (``exits`` for the Confederate only, ``immediate_victory``
 with its Lines of Communication, 19.4; the ``victory`` losses and 2213)."""
 
 from __future__ import annotations
@@ -9,12 +9,12 @@ import tomllib
 
 import pytest
 
-from rules.core.commands import EndPhase, ExitMap, MoveUnit
+from rules.core.commands import EndPhase, ExitMap, MoveUnit, ResolveAttack
 from rules.core.errors import RuleViolation
 from rules.core.events import GameEnded, ImmobilityReleased, VictoryDetermined
 from rules.core.game import Game
 from rules.procedures.victory import determine_victory
-from rules.reducer import execute, new_game
+from rules.reducer import decide, execute, fold, new_game
 from rules.rulesets import get as get_ruleset
 from scenarios.loader import TEMPLATES_DIR
 from tests.rules.combatmaps import declare, to_phase
@@ -31,7 +31,7 @@ def game(units, exclusive, areas=None, turns=10):
 
 
 # -- 18.0 MOVEMENT AND STACKING RESTRICTIONS ------------------------------------------------------------
-HELD = {"may_not_move": {**BLOCKS["may_not_move"], "units": ["ga64"]}}
+HELD = {"may_not_move_until": {"holds": [{**BLOCKS["may_not_move_until"]["holds"][0], "units": ["ga64"]}]}}
 
 
 def test_64_ga_may_not_move_during_the_first_two_game_turns_18_1():
@@ -45,15 +45,25 @@ def test_64_ga_may_not_move_during_the_first_two_game_turns_18_1():
     execute(state, MoveUnit("ga64", ("0505", "0504")))  # Game-Turn Three: free
 
 
+def resolved(state, attackers, defenders, die=3):
+    """Declare and resolve one attack (a constant die for every roll the revised combat makes)."""
+    state, first = declare(state, attackers, defenders)
+    events = decide(state, ResolveAttack(), lambda: die)
+    return fold(state, events), first + events
+
+
 def test_64_ga_attacked_moves_freely_from_then_on_18_1():
-    state = game([union("u", "0503"), rebel("ga64", "0505")], HELD)
-    state, _ = execute(state, MoveUnit("u", ("0503", "0504")))  # adjacent to 64 GA
+    state = game([union("w", "0807"), rebel("ga64", "0505"), rebel("other", "0707")], HELD)
     state = to_phase(state, "union", "combat")
-    state, events = declare(state, ["u"], ["0505"])  # "unless it is attacked"
+    _, events = resolved(state, ["w"], ["0707"])  # another Confederate unit attacked: 64 GA stays held
+    assert not [e for e in events if isinstance(e, ImmobilityReleased)]
+    state = game([union("u", "0504"), rebel("ga64", "0505")], HELD)
+    state = to_phase(state, "union", "combat")
+    state, events = resolved(state, ["u"], ["0505"])  # "unless it is attacked"
     released = [e for e in events if isinstance(e, ImmobilityReleased)]
     assert [(e.units, e.cause, e.case) for e in released] == [(["ga64"], "attacked", "18.1")]
     assert "ga64" in state.released
-    assert state.game.battle.may_not_move.restriction(state, "ga64") is None
+    assert state.game.battle.may_not_move_until.restriction(state, "ga64") is None
 
 
 # -- 20.0 VICTORY CONDITIONS ---------------------------------------------------------------------------

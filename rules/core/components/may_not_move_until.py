@@ -6,6 +6,9 @@ crossed Bull Run"). Each hold binds every unit of ``side`` (or only ``units``) u
 - ``until_turn``: that Game-Turn has come (17.1: Three);
 - ``until_attacked``: a unit of ``side`` has been attacked (17.1): a combat resolved with one of its
   units among the defenders (rules/procedures/restrictions.py ``release_holds``);
+- ``until_itself_attacked``: Olustee 18.1 ("64 GA infantry may not move during the first two Game-Turns
+  unless it is attacked"): each unit of the hold is released by itself, once a combat is resolved with
+  it among the defenders;
 - ``until_enemy_enters``: a unit of the other side has entered a hex of this map area (17.2: the hexes
   beyond Bull Run from the Confederate set-up, "crossed Bull Run"), by movement, retreat or advance,
   from a hex outside it.
@@ -51,10 +54,11 @@ class Hold(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     units: list[UnitId] = []
     until_turn: Count | None = None
     until_attacked: bool = False
+    until_itself_attacked: bool = False  # Olustee 18.1: "unless it is attacked"
     until_enemy_enters: AreaName | None = None
 
     def __post_init__(self):
-        if self.until_turn is None and not self.until_attacked and self.until_enemy_enters is None:
+        if self.until_turn is None and not self.until_attacked and not self.until_itself_attacked and self.until_enemy_enters is None:
             raise ValueError("give until_turn, until_attacked or until_enemy_enters (17.1, 17.2: what releases the units)")
 
     def binds(self, unit: Unit) -> bool:
@@ -80,6 +84,8 @@ class MayNotMoveUntil(Component, frozen=True):
                     why.append(f"Game-Turn {hold.until_turn}")
                 if hold.until_attacked:
                     why.append(f"a {hold.side.title()} unit has been attacked")
+                if hold.until_itself_attacked:
+                    why.append("it is attacked")
                 if hold.until_enemy_enters is not None:
                     why.append(f"an enemy unit has entered {hold.until_enemy_enters.replace('_', ' ')}")
                 return state.game.violation(hold.rule, f"{u.designation} may not move until {' or '.join(why)}")
