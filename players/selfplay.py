@@ -447,7 +447,7 @@ class Referee:
                     raise InvariantBroken(
                         f"{game.designation(u)} is at {h} ({kind}): not in a gunboat's waters (9.62)"
                     )
-            elif kind is None or kind == "river" or h in game.ferry_hexes:
+            elif kind is None or kind == "river" or h in game.no_end_hexes:  # Grand Chancellorsville 22.11: a ferry may be held
                 raise InvariantBroken(
                     f"{game.designation(u)} is at {h} ({kind}): off the map, in a river or a ferry hex"
                 )

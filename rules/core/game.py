@@ -255,10 +255,15 @@ class Game:
         # 6.6: never through non-bridge, non-ford creek hexsides, never into river ferry hexes;
         # revised 7.6: nor into river or pontoon hexes (where gunboats sail, 9.6), nor into a trench hex
         # across its trench hexside (10.39).
-        if self.terrain[b] in (terrain.FERRY, terrain.PONTOON, terrain.RIVER, terrain.LAKE):
-            return False
         side = self.scenario.map.hexsides.get(hexside(a, b))
         features = side.features if side else frozenset()
+        ferries = self.battle.ferries
+        if ferries is not None and ferries.zoc_through_arrows and terrain.FERRY in (self.terrain[a], self.terrain[b]):
+            # Grand Chancellorsville 22.11: "Zones of Control extend into and out of River ferry hexes
+            # solely through the entry hex sides of that hex"
+            return terrain.FERRY_CROSSING in features and self.terrain[b] not in (terrain.PONTOON, terrain.RIVER, terrain.LAKE)
+        if self.terrain[b] in (terrain.FERRY, terrain.PONTOON, terrain.RIVER, terrain.LAKE):
+            return False
         if terrain.TRENCH in features and side.barbed == a:
             return False
         return not (terrain.CREEK in features and not (features & {terrain.BRIDGE, terrain.FORD}))

@@ -64,8 +64,16 @@ def may_bombard(game: Game, firer: str, target: str, reach: int | None = None) -
     kept = game.bombard_pairs
     answer = kept.get(key)
     if answer is None:
-        answer = kept[key] = in_range(game, firer, target, reach) and line_of_sight(game, firer, target)
+        answer = kept[key] = (
+            in_range(game, firer, target, reach) and line_of_sight(game, firer, target) and not _from_ferry(game, firer)
+        )
     return answer
+
+
+def _from_ferry(game: Game, firer: str) -> bool:
+    """Grand Chancellorsville 22.11: "Artillery units may not bombard from a River ferry hex"."""
+    ferries = game.battle.ferries
+    return ferries is not None and ferries.no_bombard and game.terrain.get(firer) == "ferry"
 
 
 def bombard_problem(game: Game, firer: str, target: str, reach: int | None = None) -> tuple[str, str] | None:
@@ -83,4 +91,6 @@ def bombard_problem(game: Game, firer: str, target: str, reach: int | None = Non
     blocker = sight_blocker(game, firer, target)
     if blocker is not None:
         return "line_of_sight", f"the line of sight from {firer} to {target} is blocked by {blocker}"
+    if _from_ferry(game, firer):
+        return "ferries.bombard", f"artillery may not bombard from the River ferry hex {firer}"
     return None

@@ -188,7 +188,16 @@ def attack_stages(state: State, a: rc.Attacker, defenders) -> tuple[Fraction | i
     if exempt:
         rf = 1
     mf = morale.attack_factor(level_of(state, a.unit)) or Fraction(1)
+    if _in_halving_ferry(game, a.hex):  # Grand Chancellorsville 22.11: halved when attacking
+        mf = mf * Fraction(1, 2)
     return rf, mf, exempt
+
+
+def _in_halving_ferry(game, hex_: str) -> bool:
+    """Grand Chancellorsville 22.11: "Units in River ferry hexes have their Combat Strength halved when
+    attacking and defending"."""
+    ferries = game.battle.ferries
+    return ferries is not None and ferries.halved and game.terrain.get(hex_) == "ferry"
 
 
 def defence_stages(state: State, u: str, d: str, occ, adjacent: bool) -> tuple[int, Fraction, Fraction]:
@@ -202,6 +211,8 @@ def defence_stages(state: State, u: str, d: str, occ, adjacent: bool) -> tuple[i
     supported = unit.type == "artillery" and bonus_allowed and _supported(state, u, d, occ)
     bonus, factor = rc.defence_factor(level_of(state, u), unit.type == "artillery", supported, adjacent)
     printed = unit.strength if rifled is None else rifled.defence(unit.strength)  # Road to Richmond 21.23
+    if _in_halving_ferry(game, d):  # Grand Chancellorsville 22.11: halved when defending
+        factor = factor * Fraction(1, 2)
     return printed, bonus, factor
 
 

@@ -1,16 +1,19 @@
-"""Grand Chancellorsville 22.11, the River ferry hexes' movement: entered for two Movement Points
-rather than three, and a unit may end its Movement Phase in one (the ``ferries`` component's
-``may_end`` and the ``terrain_costs`` component), under the revised rules, on a small map: a river in
-column 03 with the River ferry hex 0304 (arrows 0204 and 0404) and the pontoon hex 0307."""
+"""Grand Chancellorsville 22.11, the River ferry hexes: entered for two Movement Points rather than
+three, a unit may end its Movement Phase in one, its Combat Strength is halved there, zones of control
+extend into and out of it only through its arrows, and no artillery bombards from it (the ``ferries``
+component's ``may_end``, ``halved``, ``zoc_through_arrows``, ``no_bombard`` and the ``terrain_costs``
+component), under the revised rules, on a small map: a river in column 03 with the River ferry hex 0304
+(arrows 0204 and 0404; its other land neighbours 0203 and 0403) and the pontoon hex 0307."""
 
 from __future__ import annotations
 
-from combatmaps import refused
+from combatmaps import refused, to_phase
 from rulesmaps import board, rebel, scenario, sides, union
 
-from rules.core.commands import MoveUnit
+from rules.core.commands import DeclareAttack, MoveUnit
 from rules.core.game import Game
 from rules.procedures.movement import reachable
+from rules.queries.zoc import enemy_controlled
 from rules.reducer import execute, new_game
 from rules.rulesets import get as get_ruleset
 from scenarios.loader import load
@@ -31,7 +34,7 @@ def start(units, battle=True):
 
 
 def test_the_battle_blocks_22_11():
-    assert GC.exclusive["ferries"]["may_end"] is True
+    assert all(GC.exclusive["ferries"][k] is True for k in ("may_end", "halved", "zoc_through_arrows", "no_bombard"))
     assert GC.exclusive["terrain_costs"] == {"hex_costs": {"union": {"ferry": 2}, "confederate": {"ferry": 2}}}
 
 
@@ -48,3 +51,32 @@ def test_a_river_ferry_hex_costs_two_and_may_be_ended_in_22_11():
     # without the option's rules: three, and no move ends there (the revised 6.28)
     s = start([union("u", "0204"), rebel("far", "0808")], battle=False)
     assert reachable(s, "u").cost["0304"] == 3 and "0304" not in reachable(s, "u").ends
+
+
+def test_combat_strength_halved_in_a_river_ferry_hex_22_11():
+    # "Units in River ferry hexes have their Combat Strength halved when attacking and defending": a 6 in
+    # the ferry hex attacks a 3 at 1-1 (not 2-1); a 6 attacks a 6 in the ferry hex at 2-1 (not 1-1)
+    s = to_phase(start([union("u", "0304", strength=6), rebel("r", "0404", strength=3), rebel("far", "0808")]))
+    s, _ = execute(s, DeclareAttack(("u",), ("0404",)))
+    assert s.pending[0].odds == "1-1"
+    s = to_phase(start([union("u", "0404", strength=6), rebel("r", "0304", strength=6), rebel("far", "0808")]))
+    s, _ = execute(s, DeclareAttack(("u",), ("0304",)))
+    assert s.pending[0].odds == "2-1"
+
+
+def test_zones_of_control_only_through_the_arrows_22_11():
+    # "Zones of Control extend into and out of River ferry hexes solely through the entry hex sides"
+    s = start([union("u", "0304"), rebel("r", "0203"), rebel("q", "0404"), rebel("far", "0808")])
+    union_zone = enemy_controlled(s, "confederate")  # the hexes the Union unit controls
+    assert "0204" in union_zone
+    assert "0203" not in union_zone and "0403" not in union_zone
+    rebel_zone = enemy_controlled(s, "union")
+    assert "0304" in rebel_zone  # from q at 0404, through the arrow
+    s = start([union("u", "0304"), rebel("r", "0203"), rebel("far", "0808")])
+    assert "0304" not in enemy_controlled(s, "union")  # r at 0203 is beside it, not across an arrow
+
+
+def test_no_bombardment_from_a_river_ferry_hex_22_11():
+    # "Artillery units may not bombard from a River ferry hex"
+    s = to_phase(start([union("g", "0304", type_="artillery", strength=4), rebel("r", "0504", strength=2), rebel("far", "0808")]))
+    assert refused(s, DeclareAttack(("g",), ("0504",))).case == "22.11"

@@ -65,6 +65,9 @@ class Ferries(Component, frozen=True):
     one_way: list[OneWay] = []
     closed_while_occupied: Occupation | None = None
     may_end: bool = False  # Grand Chancellorsville 22.11: "units may end their Movement Phase in a River ferry hex"
+    halved: bool = False  # 22.11: "Units in River ferry hexes have their Combat Strength halved when attacking and defending"
+    zoc_through_arrows: bool = False  # 22.11: "Zones of Control extend into and out of River ferry hexes solely through the entry hex sides"
+    no_bombard: bool = False  # 22.11: "Artillery units may not bombard from a River ferry hex"
 
     def tracked_hexes(self) -> tuple[str, ...]:
         """Shiloh 20.0, 18.31: the hexes whose occupation closes the ferries."""
