@@ -83,3 +83,8 @@ export function finishText(f) {
   const winner = f.winner ? `${SIDE_NAME[f.winner]} wins` : "no winner";
   return `${f.result || winner} — by ${why}${f.by ? ` (${SIDE_NAME[f.by]})` : ""}`;
 }
+
+/** The word with its first letter capital ("combat" -> "Combat"). */
+export function cap(s) {
+  return s ? s[0].toUpperCase() + s.slice(1) : s;
+}
