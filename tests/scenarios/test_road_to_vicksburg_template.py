@@ -47,6 +47,7 @@ def named(uid, h, strength=3, type=None):
 SETUP = (
     'provenance = "a test set-up on a clear grid, not the map sheet or the counters"\n[map]\nlower_columns = "even"\n[map.hexes]\n'
     + "\n".join(f'"{c:02d}{r:02d}" = "clear"' for c in range(1, 20) for r in range(1, 21)) + "\n"
+    + '[[map.road]]\nhexes = ["1815", "1816", "1817"]\n'
     + named("cs-bowen-green", "1010", 4) + named("cs-bowen-cockrell", "1012", 4)
     + named("us-9-1", "1610") + named("us-9-2", "1612") + named("us-1-wisconsin", "1611", 2) + named("us-2-ohio", "1714", 2)
     + named("us-train", "1815", 1, "infantry")
@@ -284,3 +285,25 @@ def test_double_quick_time_on_the_game_turn_of_release_19_51(completed):
     state, _ = execute(state, MoveUnit("cs-bowen-green", ("1010", "1009", "1008", "1007", "1006", "1005", "1004", "1003", "1002")))
     state, _ = until(state, "confederate", "movement", 4)
     assert allowance_now(state, "cs-bowen-green") == 6  # "For that Game-Turn only"
+
+
+def test_the_train_moves_only_once_a_confederate_unit_ends_a_game_turn_within_three_hexes_then_one_road_hex_18_4(completed):
+    # 18.4: "The Train unit cannot move from its set-up hex unless a Confederate unit is three hexes or
+    # less away from the Train unit at the end of any Game-Turn ... After this, the Train unit has a
+    # Movement Allowance of one hex per Game-Turn, but can only move along roads"
+    from rules.procedures.movement import reachable
+
+    state = game(completed)
+    assert refused(state, MoveUnit("us-train", ("1815", "1816"))).case == "17.0"
+    state, _ = until(state, "confederate", "movement", 1)
+    reach = reachable(state, "cs-e")
+    path, h = ["1812"], "1812"
+    while reach.prev[h] is not None:
+        h = reach.prev[h]
+        path.insert(0, h)
+    state, _ = execute(state, MoveUnit("cs-e", tuple(path)))  # three hexes from the Train
+    state, events = until(state, "union", "movement", 2)
+    assert ("Union Train", "within") in [(e.name, e.cause) for e in events if isinstance(e, RestraintReleased)]
+    assert refused(state, MoveUnit("us-train", ("1815", "1816", "1817"))).case in ("6.15", "6.16")  # one hex
+    assert refused(state, MoveUnit("us-train", ("1815", "1814"))) is not None  # off the road
+    state, _ = execute(state, MoveUnit("us-train", ("1815", "1816")))
