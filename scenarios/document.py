@@ -23,7 +23,7 @@ from typing import Any, Literal
 import msgspec
 
 from scenarios import template, validate
-from scenarios.source import Files, Problem, ScenarioError, Source
+from scenarios.source import DataSource, Files, Problem, ScenarioError
 
 FORMAT = "bluegray-scenario/1"
 #: The largest document accepted (bytes): the largest shipped battle (Chickamauga) is about 60 KB.
@@ -150,25 +150,13 @@ def from_folder(folder: Path, name: str, derived_from: str | None = None) -> Doc
         raise ScenarioError([Problem(str(folder), None, "scenario", f"cannot be written as one file: {exc}")]) from None
 
 
-class _Data(Source):
-    """A source held in memory (no text: its problems have no line)."""
-
-    def __init__(self, name: str, data: dict) -> None:
-        self.path = Path(name)
-        self.name = name
-        self.data = data
-        self.problem = None
-        self.text = ""
-        self.lines = []
-
-
 def files_of(document: Document) -> Files:
     """The document as the validator's and builder's Files (in memory)."""
     files = Files.__new__(Files)
     files.folder = Path(document.name)
-    files.scenario = _Data("scenario", dict(document.scenario))
-    files.map = _Data("map", msgspec.to_builtins(document.map))
-    files.oob = _Data("oob", msgspec.to_builtins(document.oob))
+    files.scenario = DataSource("scenario", dict(document.scenario))
+    files.map = DataSource("map", msgspec.to_builtins(document.map))
+    files.oob = DataSource("oob", msgspec.to_builtins(document.oob))
     return files
 
 

@@ -214,13 +214,7 @@ class Library:
         scenario["id"] = name
         stored = msgspec.structs.replace(document, name=name, derived_from=derived, scenario=scenario)
         _, digest = built(stored)  # the id is part of the content
-        folder = self.root / name
-        path = folder / f"{digest}.json"
-        if not path.exists():
-            if self.count() >= self.max_saved:
-                raise LibraryError("full", f"this server keeps at most {self.max_saved} saved scenarios")
-            folder.mkdir(parents=True, exist_ok=True)
-            _write(path, doc.encode(stored))
+        folder = self._store(name, digest, stored)
         _write(folder / "HEAD", digest.encode() + b"\n")
         return Saved(name=name, hash=digest, ref=f"{name}@{digest}", title=str(scenario.get("name", name)),
                      derived_from=derived, variant=variant)
@@ -235,6 +229,14 @@ class Library:
         if name in shipped_names():
             raise LibraryError("bad_name", f"{name!r} is a shipped battle's name")
         _, digest = built(document)
+        folder = self._store(name, digest, document)
+        if self._head(name) is None:
+            _write(folder / "HEAD", digest.encode() + b"\n")
+        return f"{name}@{digest}"
+
+    def _store(self, name: str, digest: str, document: doc.Document) -> Path:
+        """Write ``document`` as ``NAME/HASH.json`` unless it is there (refused when the library is
+        full); the name's folder."""
         folder = self.root / name
         path = folder / f"{digest}.json"
         if not path.exists():
@@ -242,9 +244,7 @@ class Library:
                 raise LibraryError("full", f"this server keeps at most {self.max_saved} saved scenarios")
             folder.mkdir(parents=True, exist_ok=True)
             _write(path, doc.encode(document))
-        if self._head(name) is None:
-            _write(folder / "HEAD", digest.encode() + b"\n")
-        return f"{name}@{digest}"
+        return folder
 
     def count(self) -> int:
         if self.root is None or not self.root.is_dir():

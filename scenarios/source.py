@@ -243,6 +243,23 @@ def joined_source(sources: list[Source], data: dict | None) -> Source:
     return src
 
 
+class DataSource(Source):
+    """A source held in memory, not read from a file (a template merged with its set-up, one file's
+    scenario): ``locate(table, index, key, value)`` gives a problem's line, or None: no line."""
+
+    def __init__(self, name: str, data: dict, locate=None):
+        self.path = Path(name)
+        self.name = name
+        self.data = data
+        self.problem = None
+        self.text = ""
+        self.lines = []
+        self._locate = locate
+
+    def line_of(self, table: str = "", *, index=None, key=None, value=None):
+        return self._locate(table, index, key, value) if self._locate else None
+
+
 class Files:
     """The three sources of one scenario folder (its map the one it names, with its changes; or the
     sheets it joins, Hooker and Lee 22.0)."""

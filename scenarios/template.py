@@ -22,7 +22,7 @@ import hashlib
 from pathlib import Path
 
 from scenarios import validate
-from scenarios.source import FILES, Files, Problem, Source
+from scenarios.source import FILES, DataSource, Files, Problem, Source
 
 UNKNOWN = "?"
 SETUP = "setup.toml"
@@ -69,22 +69,6 @@ def template_hash(folder: Path) -> str:
     return h.hexdigest()
 
 
-class _Derived(Source):
-    """A source whose data is computed; ``line_of`` delegated to ``locate`` (None: no line)."""
-
-    def __init__(self, name: str, data: dict, locate=None):
-        self.path = Path(name)
-        self.name = name
-        self.data = data
-        self.problem = None
-        self.text = ""
-        self.lines = []
-        self._locate = locate
-
-    def line_of(self, table: str = "", *, index=None, key=None, value=None):
-        return self._locate(table, index, key, value) if self._locate else None
-
-
 def _template_table(files: Files) -> dict:
     return (files.scenario.data or {}).get("template") or {}
 
@@ -114,7 +98,7 @@ def check(folder: Path) -> tuple[list[Problem], list[Missing]]:
     if not isinstance(areas, dict) or not all(isinstance(v, str) for v in areas.values()):
         out.append(src.problem_at("template.areas", "must map each area the rules need to what it is", table="template.areas"))
         areas = {}
-    scenario = _Derived(src.name, {k: v for k, v in src.data.items() if k != "template"}, lambda t, i, k, v: src.line_of(t, index=i, key=k, value=v))
+    scenario = DataSource(src.name, {k: v for k, v in src.data.items() if k != "template"}, lambda t, i, k, v: src.line_of(t, index=i, key=k, value=v))
     turns = validate._check_scenario(scenario, out)
     missing: list[Missing] = []
     board = None
@@ -162,7 +146,7 @@ def check(folder: Path) -> tuple[list[Problem], list[Missing]]:
         if u.get("side") not in validate.SIDES or not isinstance(u.get("id"), str):
             out.append(files.oob.problem_at(label, "needs an id and a side even in a template", table="unit", index=i))
     if complete:
-        oob = _Derived(files.oob.name, {"unit": complete})
+        oob = DataSource(files.oob.name, {"unit": complete})
         validate._check_oob(oob, board, turns, out, validate._gunboat_setting(scenario), validate._interior_entry(scenario), validate._table_groups(scenario), validate._stacking_points(scenario))
     return out, missing
 
@@ -194,14 +178,14 @@ def completed_files(folder: Path, setup_path: Path) -> tuple[Files, list[Problem
         provenance["setup"] = setup.data["provenance"]
     s["provenance"] = provenance
     src = files.scenario
-    scenario = _Derived(src.name, s, lambda t, i, k, v: src.line_of(t, index=i, key=k, value=v))
+    scenario = DataSource(src.name, s, lambda t, i, k, v: src.line_of(t, index=i, key=k, value=v))
     # map.toml: the template's, or the setup's [map]
     supplied_map = setup.data.get("map")
     if "map" in declared:
         if not isinstance(supplied_map, dict):
             out.append(Problem(setup.name, None, "map", "still missing: the setup must supply [map] (" + _reason(table, "map") + ")"))
             supplied_map = {}
-        board = _Derived(f"{setup.name} [map]", supplied_map,
+        board = DataSource(f"{setup.name} [map]", supplied_map,
                          lambda t, i, k, v: setup.line_of(f"map.{t}" if t else "map", index=i, key=k, value=v))
     else:
         if supplied_map is not None:
@@ -249,7 +233,7 @@ def completed_files(folder: Path, setup_path: Path) -> tuple[Files, list[Problem
             return source.line_of(t, index=j, key=k, value=v)
         return None
 
-    oob = _Derived(f"{files.oob.name} + {setup.name}", {"unit": merged}, oob_line)
+    oob = DataSource(f"{files.oob.name} + {setup.name}", {"unit": merged}, oob_line)
     completed = Files.__new__(Files)
     completed.folder = folder
     completed.scenario, completed.map, completed.oob = scenario, board, oob
