@@ -27,6 +27,8 @@ from __future__ import annotations
 
 from collections import deque
 
+import msgspec
+
 from rules.core import terrain
 from rules.core.arith import movement_points
 from rules.core.commands import ExitMap
@@ -228,7 +230,32 @@ def award_holds(state: State, award) -> bool:
     gone = award.unless_present
     if gone is not None and (gone in state.positions or has_exited(state, gone)):
         return False  # v): "if the Union Train unit was eliminated or never entered the map sheet"
+    if award.line_to_areas and not line_to_areas(state, award.side, award.hexes, award.line_to_areas):
+        return False  # Grand Chancellorsville 23.61 i)
     return True
+
+
+def line_to_areas(state: State, side: str, starts, areas) -> bool:
+    """Grand Chancellorsville 23.61 i): "a series of contiguous hexes unobstructed by Enemy units or Zones
+    of Control from hex F2501 to any hex north of the Rappahannock River through a bridge, River ferry or
+    pontoon hex. Friendly units do not negate Enemy Zones of Control": from one of ``starts`` to a hex of
+    ``areas``, never through a river or lake hex."""
+    from rules.queries.zoc import enemy_controlled, enemy_occupied
+
+    game = state.game
+    goal = {h for a in areas for h in game.scenario.map.areas.get(a, ())}
+    blocked = enemy_occupied(state, side) | enemy_controlled(state, side)
+    todo = [h for h in starts if h in game.terrain and h not in blocked]
+    seen = set(todo)
+    while todo:
+        h = todo.pop()
+        if h in goal:
+            return True
+        for n in game.neighbours[h]:
+            if n not in seen and n not in blocked and game.terrain.get(n) not in (terrain.RIVER, terrain.LAKE) and game.step_problem(h, n) is None:
+                seen.add(n)
+                todo.append(n)
+    return False
 
 
 def exit_awards(state: State) -> list[VictoryPointsAwarded]:
@@ -239,6 +266,8 @@ def exit_awards(state: State) -> list[VictoryPointsAwarded]:
     out = []
     for award in game.battle.exits.awards:
         if not award_holds(state, award):
+            if award.cut_off_eliminated and award_holds(state, msgspec.structs.replace(award, line_to_areas=[])):
+                out.extend(_cut_off(state, award))  # Grand Chancellorsville 23.61 i): "considered eliminated"
             continue
         for u in exited(state):
             unit = game.units[u]
@@ -246,6 +275,22 @@ def exit_awards(state: State) -> list[VictoryPointsAwarded]:
                 points = award.points * (unit.strength if award.per == "strength_point" else 1)
                 if points:
                     out.append(VictoryPointsAwarded(side=award.side, points=points, kind="exited", subject=u, case=case))
+    return out
+
+
+def _cut_off(state: State, award) -> list[VictoryPointsAwarded]:
+    """23.61 i): the exited units the award counts, without their Line of Communications, scored by the
+    enemy as eliminated (its points per Strength Point eliminated)."""
+    game = state.game
+    victory = game.battle.victory
+    enemy = other_side(award.side)
+    out = []
+    for u in exited(state):
+        unit = game.units[u]
+        if victory is not None and award.counts(u, unit.side, exited_by(state, u), unit.type):
+            points = victory.for_unit(enemy, u, unit.strength)
+            if points:
+                out.append(VictoryPointsAwarded(side=enemy, points=points, kind="cut_off", subject=u, case=game.case("exits.points")))
     return out
 
 

@@ -1,4 +1,5 @@
-"""Grand Chancellorsville 23.4, Union Command Control (the ``corps_command`` component), under the revised
+"""Grand Chancellorsville 23.4, Union Command Control (the ``corps_command`` component), and 23.31, 23.61 i)
+(the exit points and their Line of Communications), under the revised
 rules, on small maps (8 x 8, even columns lower) with the battle's parameters: two corps "I" (a1, a2) and
 "II" (b1), the cavalry (k1) and the Reserve artillery (r) attached to either corps."""
 
@@ -89,3 +90,30 @@ def test_the_reserve_artillery_is_held_only_when_every_corps_is_23_4():
     assert refused(s, MoveUnit("a1", ("0101", "0201"))).case == "23.4"
     assert refused(s, MoveUnit("r", ("0301", "0302"))).case == "23.4"
     assert refused(s, MoveUnit("k1", ("0107", "0207"))).case == "23.4"  # a '5' holds the cavalry
+
+
+def exit_game(units, blocked):
+    """The Union exits by 0801 (F2501 on the small map); the area north of the river is 0108 (and a
+    Confederate unit in 0605, the only gap in a lake along row 05, blocks the way when ``blocked``)."""
+    block = {**GC.exclusive["exits"], "hexes": ["0801"]}
+    block["awards"] = [{**a, "hexes": ["0801"], "line_to_areas": ["north"]} for a in block["awards"]]
+    victory = {**GC.exclusive["victory"], "occupation": []}
+    units = units + ([rebel("c", "0605")] if blocked else [rebel("c", "0101")])
+    walls = {f"{c:02d}05": "lake" for c in range(1, 9) if c not in (6,)}
+    from rulesmaps import board
+    sc = scenario(units, hexes=board(terrain=walls), exclusive={"exits": block, "victory": victory}, cases=CASES,
+                  turns=20, first_player="union", areas={"north": ["0108"]})
+    return new_game(Game(sc, get_ruleset("revised")))
+
+
+def test_exit_points_need_a_line_of_communications_else_eliminated_23_61():
+    # 23.31, 23.61 i): one point per Strength Point exited by F2501 "if he can trace a Line of Communications ...
+    # to any hex north of the Rappahannock ... If these exited units cannot trace a Line of Communications
+    # they are considered eliminated" (two points a Strength Point to the Confederate, ii))
+    from rules.core.commands import ExitMap
+    from rules.procedures.exits import exit_awards
+
+    for blocked, expected in ((False, [("union", 5, "exited")]), (True, [("confederate", 10, "cut_off")])):
+        s = exit_game([union("u", "0802", strength=5)], blocked)
+        s, _ = execute(s, ExitMap("u", ("0802", "0801")))
+        assert [(a.side, a.points, a.kind) for a in exit_awards(s)] == expected

@@ -57,7 +57,7 @@ from typing import Literal
 
 import msgspec
 
-from rules.core.components.values import Component, Count, HexNumber, UnitId
+from rules.core.components.values import AreaName, Component, Count, HexNumber, UnitId
 from rules.core.scenario import Side, UnitType
 
 Edge = Literal["north", "south", "east", "west"]
@@ -121,6 +121,13 @@ class ExitAward(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     after_exit: ExitedBy | None = None
     line: list[HexNumber] = []
     unless_present: UnitId | None = None
+    # Grand Chancellorsville 23.61 i): only "if he can trace a Line of Communications": contiguous hexes
+    # free of enemy units and enemy zones of control (friendly units negate none) from the exit hex to a
+    # hex of one of these areas ("any hex north of the Rappahannock River", over land or a ferry, pontoon
+    # or bridge: never a river hex); with ``cut_off_eliminated`` the units are otherwise "considered
+    # eliminated": the enemy scores them so.
+    line_to_areas: list[AreaName] = []
+    cut_off_eliminated: bool = False
 
     def __post_init__(self):
         if self.line and len(self.line) != 2:
