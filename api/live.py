@@ -515,17 +515,23 @@ class LiveGame:
                 conn.choices_key = key
                 conn.send_frame(frame)
 
-    def reach(self, seat: str | None, unit: str, how: str) -> bytes:
-        """The ``reach`` message for ``unit`` now, for the seat to act (computed once per position and
-        shared by its sockets); ProtocolError for anyone else, or when the game is over."""
+    def _asked_by_the_seat_to_act(self, seat: str | None, what: str):
+        """The history and the position's version, for a question only the seat to act may ask
+        (``what`` spectators cannot do); ProtocolError for anyone else, or when the game is over."""
         if seat is None:
-            raise ProtocolError("unauthorized", "spectators cannot ask where a unit may move")
+            raise ProtocolError("unauthorized", f"spectators cannot {what}")
         h = self.history
         if h.finished is not None or h.state.game_over:
             raise ProtocolError("game_over", "the game is over")
         if h.session.to_act != seat:
             raise ProtocolError("not_your_turn", "the game waits for the other player")
         _, version = self._position()
+        return h, version
+
+    def reach(self, seat: str | None, unit: str, how: str) -> bytes:
+        """The ``reach`` message for ``unit`` now, for the seat to act (computed once per position and
+        shared by its sockets); ProtocolError for anyone else, or when the game is over."""
+        h, version = self._asked_by_the_seat_to_act(seat, "ask where a unit may move")
         if (how, unit) not in self._reach:
             found, refused = legal_reach(h.state, unit, how)
             stops = stops_in(h.state, unit, found)
@@ -546,14 +552,7 @@ class LiveGame:
         """The ``combat`` message for an attack being built now, for the seat to act: how its odds are
         built (``rules.combat_choices.combat_breakdown``), or why it would be refused; the last answers
         of a position are kept (a client asks again as the selection changes back and forth)."""
-        if seat is None:
-            raise ProtocolError("unauthorized", "spectators cannot plan an attack")
-        h = self.history
-        if h.finished is not None or h.state.game_over:
-            raise ProtocolError("game_over", "the game is over")
-        if h.session.to_act != seat:
-            raise ProtocolError("not_your_turn", "the game waits for the other player")
-        _, version = self._position()
+        h, version = self._asked_by_the_seat_to_act(seat, "plan an attack")
         key = (tuple(attackers), tuple(defenders))
         if key not in self._combat:
             try:
