@@ -7,14 +7,12 @@ from __future__ import annotations
 
 import pytest
 from aiohttp.test_utils import TestServer
+from test_browser import PATIENCE, new_page, until
 
 from api.app import library_games, make_app
 from api.config import ServerConfig
 from scenarios import document, loader
 from scenarios.library import Library
-
-PATIENCE = 10_000  # ms: a guard against hanging, never a measure of speed
-LAPTOP = {"width": 1366, "height": 800}
 
 
 @pytest.fixture
@@ -27,20 +25,6 @@ async def editor_server(redis_url, key_prefix, tmp_path):
     await srv.start_server()
     yield str(srv.make_url("")).rstrip("/"), library
     await srv.close()
-
-
-async def new_page(browser, viewport=LAPTOP):
-    context = await browser.new_context(viewport=viewport)
-    page = await context.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda e: errors.append(str(e)))
-    page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
-    page.errors = errors
-    return page
-
-
-async def until(page, expression: str, arg=None):
-    await page.wait_for_function(expression, arg=arg, timeout=PATIENCE)
 
 
 async def checked_after(page, action) -> None:
