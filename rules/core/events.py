@@ -448,6 +448,19 @@ class VictoryDetermined(Event, frozen=True, tag="victory_determined"):
     level: str
 
 
+class ConditionalReinforcementsRolled(Event, frozen=True, tag="conditional_reinforcements_rolled"):
+    """Second Bull Run 17.3 (the battle's ``conditional_reinforcements``): at the start of ``side``'s
+    Player-Turn of Game-Turn ``turn`` it rolled ``roll`` for the group ``group`` ("II Corps");
+    ``arrived``: the roll brings the group's units, reinforcements of this Game-Turn."""
+
+    side: Side
+    group: str
+    turn: int
+    roll: int
+    arrived: bool
+    case: str
+
+
 class ArmyRoutChecked(Event, frozen=True, tag="army_rout_checked"):
     """First Bull Run 18.0 (the battle's ``army_rout``): at the end of a Game-Turn ``side`` rolled
     ``roll`` and added ``shaken_or_routed`` (one for each of its units Shaken or Routed) and twice
@@ -516,6 +529,7 @@ EVENT_TYPES: tuple[type[Event], ...] = (
     CrossingDieRolled,
     UnitMarchedOff,
     CorpsCommandRolled,
+    ConditionalReinforcementsRolled,
 )
 
 AnyEvent = Union[EVENT_TYPES]  # noqa: UP007 - a declared tuple of types

@@ -1,6 +1,7 @@
 """Die rolls a battle makes at the beginning of a side's Movement Phase (Savage's Station 17.1: the
 Confederate Reinforcement Table, ``reinforcement_table``; 18.1: the Union Command Table,
-``movement_quota`` with ``by_die``).
+``movement_quota`` with ``by_die``; Second Bull Run 17.3: the Conditional Reinforcements,
+``conditional_reinforcements``).
 
 They are rolled as the phase begins (``EndPhase`` of the phase before: rules/procedures/sequence.py
 ``decide_end_phase``), and, for the game's very first phase, which no command begins
@@ -10,11 +11,19 @@ decided (rules/reducer.py ``decide``). Either way no command of the phase is dec
 
 from __future__ import annotations
 
+from rules.core.components.conditional_reinforcements import ARRIVED as CONDITIONAL_ARRIVED
+from rules.core.components.conditional_reinforcements import ROLLED as CONDITIONAL_ROLLED
 from rules.core.components.corps_command import HELD as CORPS_HELD
 from rules.core.components.corps_command import ROLLED as CORPS_ROLLED
 from rules.core.components.movement_quota import ROLLED as QUOTA_ROLLED
 from rules.core.components.reinforcement_table import GROUP, ROLLED
-from rules.core.events import CorpsCommandRolled, Event, MovementQuotaRolled, ReinforcementTableRolled
+from rules.core.events import (
+    ConditionalReinforcementsRolled,
+    CorpsCommandRolled,
+    Event,
+    MovementQuotaRolled,
+    ReinforcementTableRolled,
+)
 from rules.core.handlers import Dice
 from rules.core.state import MOVEMENT, State
 
@@ -25,7 +34,12 @@ def due(state: State) -> bool:
         return False
     battle = state.game.battle
     table, quota = battle.reinforcement_table, battle.movement_quota
-    return (table is not None and table.to_roll(state)) or (quota is not None and quota.to_roll(state))
+    conditional = battle.conditional_reinforcements
+    return (
+        (table is not None and table.to_roll(state))
+        or (quota is not None and quota.to_roll(state))
+        or (conditional is not None and bool(conditional.to_roll(state)))
+    )
 
 
 def roll_at_start(state: State, dice: Dice | None) -> list[Event]:
@@ -57,7 +71,24 @@ def roll_at_start(state: State, dice: Dice | None) -> list[Event]:
                 case=game.case("movement_quota"),
             )
         )
+    conditional = game.battle.conditional_reinforcements
+    if conditional is not None:  # Second Bull Run 17.3: "make separate die rolls for each group"
+        for group in conditional.to_roll(state):
+            r = roll(dice, f"the {group.name}'s die (17.3)")
+            out.append(
+                ConditionalReinforcementsRolled(
+                    side=group.side, group=group.name, turn=state.turn, roll=r, arrived=r in group.on,
+                    case=game.case("conditional_reinforcements"),
+                )
+            )
     return out
+
+
+def apply_conditional_rolled(state: State, event: ConditionalReinforcementsRolled) -> None:
+    """17.3: the group's roll of this Game-Turn is made; on its number the group has arrived."""
+    state.scored.add(f"{CONDITIONAL_ROLLED}{event.group}:{event.turn}")
+    if event.arrived:
+        state.scored.add(f"{CONDITIONAL_ARRIVED}{event.group}:{event.turn}")
 
 
 def apply_table_rolled(state: State, event: ReinforcementTableRolled) -> None:

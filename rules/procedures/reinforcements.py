@@ -88,7 +88,8 @@ def waiting(state: State, side: str | None = None) -> list[str]:
 def arrival_turn(state: State, unit: str) -> int | None:
     """The Game-Turn from which ``unit`` may enter: its chart's (15.11), or earlier after Road to
     Richmond's activation of early reinforcements (17.5); Savage's Station 17.1: the Game-Turn the
-    Reinforcement Table brought its group (None: not brought)."""
+    Reinforcement Table brought its group (None: not brought); Second Bull Run 17.3: the Game-Turn a
+    roll brought its group of Conditional Reinforcements (None: not yet)."""
     u = state.game.units[unit]
     table = state.game.battle.reinforcement_table
     if u.group is not None and table is not None:
@@ -98,6 +99,10 @@ def arrival_turn(state: State, unit: str) -> int | None:
         back = flank.returning(state.scored).get(unit)
         if back is not None:
             return back
+    conditional = state.game.battle.conditional_reinforcements
+    group = conditional.group_of(unit) if conditional is not None else None
+    if group is not None:  # Second Bull Run 17.3: the Game-Turn of the roll that brought its group
+        return conditional.arrived(state, group)
     arrives = u.arrives
     early = state.game.battle.early_arrival
     if arrives is None or early is None:
@@ -109,7 +114,7 @@ def due(state: State) -> list[str]:
     """The reinforcements that may enter in the current phase (15.11)."""
     if state.phase != MOVEMENT:
         return []
-    return [u for u in waiting(state, state.phasing) if arrival_turn(state, u) <= state.turn]
+    return [u for u in waiting(state, state.phasing) if (turn := arrival_turn(state, u)) is not None and turn <= state.turn]
 
 
 def entry_hexes(state: State, unit: str) -> list[str]:
@@ -168,10 +173,13 @@ def why_may_not_enter(state: State, unit: str) -> RuleViolation | None:
         return game.violation("movement", f"there is no unit {unit!r} in this game")
     if unit not in waiting(state):
         return game.violation("reinforcements", f"{u.designation} is not a reinforcement waiting to enter")
-    if state.phase != MOVEMENT or u.side != state.phasing or arrival_turn(state, unit) > state.turn:
+    turn = arrival_turn(state, unit)
+    if turn is None:  # Second Bull Run 17.3: a group of Conditional Reinforcements no roll has brought
+        return game.violation("conditional_reinforcements", f"{u.designation} arrives only when a die roll brings its group")
+    if state.phase != MOVEMENT or u.side != state.phasing or turn > state.turn:
         return game.violation(
             "reinforcements.when",
-            f"{u.designation} may enter only during the {u.side.title()} Movement Phase of Game-Turn {arrival_turn(state, unit)}"
+            f"{u.designation} may enter only during the {u.side.title()} Movement Phase of Game-Turn {turn}"
             + ("" if lost_if_not_entered(state) else " or later"),
         )
     return movement.why_unit_may_not_move(state, unit, entering=True)

@@ -31,7 +31,7 @@ from rules.core.components.line_of_communications import LineOfCommunications
 from rules.core.hexes import hexside
 from rules.core.scenario import Side
 from rules.core.state import State
-from rules.queries.edges import roads_off_edge
+from rules.queries.edges import road_ends, roads_off_edge
 from rules.queries.exits import has_exited
 from rules.queries.zoc import enemy_controlled
 
@@ -114,6 +114,9 @@ def cut_off(state: State, line: LineOfCommunications) -> list[str]:
             goal = road_to_exits(state, side, line.exits, blocked, line.along_trails)
         elif line.hexes:
             goal = {h for h in line.hexes if h not in blocked}
+        elif line.edge_area is not None:  # Second Bull Run 19.0: a road leading off the map's east edge
+            edge = state.game.scenario.map.areas.get(line.edge_area, ())
+            goal = road_to_exits(state, side, road_ends(state.game, edge), blocked)
         else:  # Cemetery Hill 20.4: a road leading off the side's friendly edge
             goal = road_to_exits(state, side, roads_off_edge(state.game, line.friendly_edges[side]), blocked)
         goals[side] = (goal, blocked)

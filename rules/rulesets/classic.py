@@ -180,6 +180,7 @@ HANDLERS = Handlers(
         ev.ImmobilityReleased: restrictions.apply_released,  # Fredericksburg 19.11-19.13
         ev.ReinforcementTableRolled: phase_rolls.apply_table_rolled,  # Savage's Station 17.1
         ev.MovementQuotaRolled: phase_rolls.apply_quota_rolled,  # Savage's Station 18.1
+        ev.ConditionalReinforcementsRolled: phase_rolls.apply_conditional_rolled,  # Second Bull Run 17.3
         ev.AllocationRolled: allocation.apply_allocation_rolled,  # Peachtree Creek 17.4
         ev.RestraintRolled: restraints.apply_rolled,  # Road to Vicksburg 17.1 iii
         ev.RestraintReleased: restraints.apply_released,  # Road to Vicksburg 17.1 i, ii; 17.5 i

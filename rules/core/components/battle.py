@@ -17,6 +17,7 @@ from rules.core.components.army_rout import ArmyRout
 from rules.core.components.artillery import Artillery
 from rules.core.components.breastworks import Breastworks
 from rules.core.components.command_control_zone import CommandControlZone
+from rules.core.components.conditional_reinforcements import ConditionalReinforcements
 from rules.core.components.control_hexes import ControlHexes
 from rules.core.components.corps_command import CorpsCommand
 from rules.core.components.crossing_die import CrossingDie
@@ -109,6 +110,7 @@ class Battle(Component, frozen=True):
     crossing_die: CrossingDie | None = None  # Hooker and Lee 19.14
     exit_and_return: ExitAndReturn | None = None  # Hooker and Lee 18.22-18.27
     corps_command: CorpsCommand | None = None  # Grand Chancellorsville 23.4
+    conditional_reinforcements: ConditionalReinforcements | None = None  # Second Bull Run 17.3
 
     def components(self) -> list[Component]:
         """The battle's components, those with their defaults included, in the order above."""

@@ -19,6 +19,8 @@ and attacks into the zone are the standard ones (nothing here changes them).
 
 Hooker and Lee 19.13: ``opens_on_turn`` instead (or besides): "The Union Player may not move any unit
 within two hexes of the western map-edge prior to Game-Turn Four": the zone opens on that Game-Turn.
+Second Bull Run 18.0 likewise: "Union units may not enter the four westernmost hex rows of the map
+sheet until Game-Turn Five" (the area ``four_westernmost_rows``, supplied with the map; ``opens_on_turn = 5``).
 
 The Game-Turn of each exit and entry is kept in ``state.scored`` (``exited_by:<hex>:<turn>:<unit>``,
 ``entered_on:<turn>:<unit>``, only in a battle that asks: rules/queries/exits.py).

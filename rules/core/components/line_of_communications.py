@@ -53,12 +53,26 @@ destroyed": ``unless_entered`` (the line is traced only if that unit never enter
     reinforcements_not_entered = false
     along_trails = true
     unless_entered = "us-train"
+
+Second Bull Run 19.0 (``edge_area``, with ``side``): "a contiguous series of hexes to a road which then
+leads off the east edge of the map sheet. Both the hexes to the road and the road itself must be free of
+Enemy units or Enemy Zones of Control (unless the hex is occupied by a Friendly unit)": as Cemetery Hill
+20.4, to a road that leads off the map at a hex of the area (the map sheet's east edge, an area of the
+supplied map: which of the grid's edges is east is the sheet's, rules/queries/edges.py ``road_ends``).
+
+    [exclusive.line_of_communications]
+    side = "union"
+    edge_area = "east_edge"
+    enemy_zoc_blocks = true
+    through_friendly_units = true
+    reinforcements_not_entered = false
+    per_enemy_strength_point_cut_off = { confederate = 1 }
 """
 
 from __future__ import annotations
 
 from rules.core.components.exits import Edge
-from rules.core.components.values import Component, Count, HexNumber, UnitId
+from rules.core.components.values import AreaName, Component, Count, HexNumber, UnitId
 from rules.core.scenario import SIDES, Side
 
 
@@ -74,13 +88,15 @@ class LineOfCommunications(Component, frozen=True):
     per_enemy_strength_point_cut_off: dict[Side, Count] = {}
     along_trails: bool = False
     unless_entered: UnitId | None = None
+    edge_area: AreaName | None = None
 
     def __post_init__(self):
-        forms = [bool(self.exits), bool(self.hexes), bool(self.friendly_edges)]
+        forms = [bool(self.exits), bool(self.hexes), bool(self.friendly_edges), self.edge_area is not None]
         if sum(forms) != 1:
             raise ValueError(
                 "give one of exits (a road off the map, 21.32), hexes (the hexes traced to, Antietam 19.1) "
-                "or friendly_edges (a road off each side's friendly edge, Cemetery Hill 20.2)"
+                "or friendly_edges (a road off each side's friendly edge, Cemetery Hill 20.2) "
+                "or edge_area (a road off the map at a hex of this area, Second Bull Run 19.0)"
             )
         if (self.side is None) != bool(self.friendly_edges):
             raise ValueError("side names the side that traces, unless friendly_edges names each side's edge")
