@@ -196,3 +196,22 @@ def test_the_rout_check_is_made_at_the_end_of_the_last_game_turn_too_18_0():
     events = end_game_turn(s, 4, 1)
     assert [(e.side, e.routed) for e in events if isinstance(e, ArmyRoutChecked)] == [("union", False), ("confederate", True)]
     assert [(e.reason, e.result) for e in events if isinstance(e, GameEnded)] == [("automatic_victory", "Union Decisive Victory")]
+
+
+def test_a_retreat_or_an_advance_across_bull_run_frees_runyon_too_17_2():
+    # Ruling (17.2 "crossed Bull Run"): a Confederate unit entering the far bank by retreat or advance
+    # has crossed as much as by movement; a step inside the bank, or the Union's own, has not
+    from rules.core.events import UnitAdvanced, UnitRetreated
+    from rules.procedures.restrictions import release_holds
+
+    s = game([union("runyon", "0808"), union("u", "0502"), rebel("c", "0505"), rebel("d", "0707")])
+    for events, freed in (
+        ([UnitRetreated(unit="c", path=("0505", "0605"))], True),
+        ([UnitAdvanced(unit="c", path=("0505", "0605"))], True),
+        ([UnitRetreated(unit="d", path=("0707", "0706"))], False),  # from the bank to the bank
+        ([UnitAdvanced(unit="u", path=("0502", "0602"))], False),  # a Union unit
+    ):
+        released = [e for e in release_holds(s, events, s) if e.cause == "crossed"]
+        assert bool(released) == freed, events
+        if freed:
+            assert (released[0].units, released[0].case) == (["runyon"], "17.2")
