@@ -215,3 +215,20 @@ def test_a_retreat_or_an_advance_across_bull_run_frees_runyon_too_17_2():
         assert bool(released) == freed, events
         if freed:
             assert (released[0].units, released[0].case) == (["runyon"], "17.2")
+
+
+def test_a_bombardment_of_a_confederate_unit_is_an_attack_17_1():
+    # Ruling (17.1 "a Confederate unit has been attacked"): a combat resolved against a Confederate unit by
+    # artillery alone (a bombardment) frees the Confederates as any attack; one against a Union unit does not
+    from rules.core.events import CombatResolved
+    from rules.procedures.restrictions import release_holds
+
+    s = game([union("runyon", "0808"), union("gun", "0302", type_="artillery"), rebel("c", "0505"), rebel("far", "0101")])
+
+    def resolved(attackers, bombarding, hexes, defending):
+        return CombatResolved(attackers=attackers, bombarding=bombarding, defenders=hexes, defending=defending,
+                              attack=2, defence=4, odds="1:2", column="1:2", die=3, result="NE")
+
+    released = release_holds(s, [resolved((), ("gun",), ("0505",), ("c",))], s)
+    assert [(e.side, e.cause, e.unit, e.case, sorted(e.units)) for e in released] == [("confederate", "attacked", "c", "17.1", ["c", "far"])]
+    assert release_holds(s, [resolved(("c",), (), ("0302",), ("gun",))], s) == []
