@@ -5,7 +5,7 @@ reconstructed map that agrees with every hex the rules name (17.0, 18.1, 19.1, 2
 
 from collections import deque
 
-from charts import read_chart
+from charts import chart_rows, read_chart
 
 from rules.core import terrain
 from rules.core.hexes import Grid
@@ -46,13 +46,7 @@ def chart(text):
 
 
 def units(side, at_start):
-    out = []
-    for u in SCENARIO.units:
-        if u.side != side or (u.hex is not None) != at_start:
-            continue
-        where = u.hex if at_start else f"{u.arrives}/{'+'.join(u.entry)}"
-        out.append((where, u.strength, u.type, u.designation))
-    return sorted(out)
+    return chart_rows(SCENARIO, side, at_start)
 
 
 def roads_from(hex_):

@@ -3,7 +3,7 @@ says, its order of battle as the charts print it (22.5, 22.6; oob.toml records w
 sequence (22.3, 22.4) and the special rules the existing components play (22.11, 23.1, 23.31, 23.32,
 23.61, 23.62)."""
 
-from charts import read_chart
+from charts import chart_rows, read_chart
 
 from rules.core.game import Game
 from rules.core.hexes import Grid
@@ -57,13 +57,7 @@ def joined(text):
 
 
 def units(side, at_start):
-    out = []
-    for u in GC.units:
-        if u.side != side or (u.hex is not None) != at_start:
-            continue
-        where = u.hex if at_start else f"{u.arrives}/{'+'.join(u.entry)}"
-        out.append((where, u.strength, u.type, u.designation))
-    return sorted(out)
+    return chart_rows(GC, side, at_start)
 
 
 def test_the_two_sheets_joined_as_22_0_says():
