@@ -549,7 +549,9 @@ class RevisedCombat:
         found = table.reductions(head.odds)
         low = state.game.battle.demoralization
         if low is not None and low.demoralized(state, head.side):  # Hooker and Lee 20.12
-            found = [c for c in found if not low.below_least_odds(c)]
+            # 20.12: no reduction below its least odds; an attack standing below them keeps its own
+            # column (20.13, 20.14 resolve it)
+            found = [c for c in found if c == head.odds or not low.below_least_odds(c)]
         return found
 
     def resolve(self, state: State, head: PendingAttack, odds: str | None, dice: Dice | None) -> list[Event]:

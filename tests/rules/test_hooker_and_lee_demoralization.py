@@ -161,6 +161,21 @@ def test_an_unavoidable_attack_below_1_3_is_an_automatic_attacker_retreat_20_14(
     assert [(r.odds, r.die, r.result) for r in resolved] == [("1-4", 0, "Ar")]
 
 
+def test_an_attack_already_below_1_3_is_still_offered_its_own_column_20_12():
+    # 20.12 forbids reducing the odds below 1:3 (8.9 is voluntary), not resolving an attack that stands
+    # below it (20.13, 20.14): the choice offered is the attack's own column alone, never none (an arena
+    # game's random player found an empty choice)
+    from rules.combat_choices import decision_choice
+
+    units = [union("a", "0404", strength=2), rebel("r", "0505", strength=8), rebel("far", "0808")]
+    s = demoralized_on(to_phase(start(units, [lost("union", 48)]), "union", "combat"), "union", 1)
+    s, _ = execute(s, DeclareAttack(("a",), ("0505",)))
+    assert s.pending[0].odds == "1-4"
+    assert list(decision_choice(s).columns) == ["1-4"]
+    s, _ = execute(to_phase(start(units), "union", "combat"), DeclareAttack(("a",), ("0505",)))
+    assert list(decision_choice(s).columns) == ["1-4", "1-5"]  # not Demoralized: 8.9 may reduce it
+
+
 def test_on_the_game_turn_of_demoralization_scheduled_attacks_are_resolved_20_13():
     # 20.13: "all attacks at odds of less than 1:3 that have already been scheduled for that Game-Turn
     # may be resolved": the die decides
