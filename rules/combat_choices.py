@@ -133,7 +133,11 @@ def attack_options(state: State) -> list[AttackOption]:
         if not guns:
             continue
         # the units of a hex bombard together (8.14): a target is in range of each (revised 9.65: six for a gunboat)
-        targets = frozenset(e for e in live if all(artillery.may_bombard(game, h, e, game.bombard_range(u)) for u in guns))
+        targets = frozenset(
+            e
+            for e in live
+            if all(artillery.may_bombard(game, h, e, game.bombard_range(u)) and not _train_too_near(game, h, e, u) for u in guns)
+        )
         if targets:
             reach[h] = targets
             groups[h] = AttackerGroup(h, guns, sum(units[u].strength for u in guns), bombarding=True)
@@ -141,6 +145,7 @@ def attack_options(state: State) -> list[AttackOption]:
     if not proc.bombardment_allowed(state):  # revised 11.24: none at night
         reach = {}
     split = separate_attacks(game)
+    train_guns = game.battle.train_artillery
     sets: set[tuple[str, ...]] = set()
     for ts in eng.targets.values():
         ordered = sorted(ts)
@@ -159,6 +164,8 @@ def attack_options(state: State) -> list[AttackOption]:
             for hexes in combinations(candidates, r):
                 if not hexes and (len(defenders) > 1 or not bombard):
                     continue
+                if not hexes and train_guns and all(train_guns.binds(u) for u in guns):
+                    continue  # Olustee 19.7: "The Train may not attack by itself"
                 for part in _parts(groups, hexes, split):
                     attacking = part or [u for h in hexes for u in groups[h].units]
                     if not eng.feasible(frozenset(attacking), dset):
@@ -274,6 +281,13 @@ def decision_choice(state: State) -> DecisionChoice | None:
             return BeforeCombatChoice(head.what, (), terrain_choices(state))
         return BeforeCombatChoice(head.what, head.units)
     return None
+
+
+def _train_too_near(game, h: str, target: str, unit: str) -> bool:
+    """Olustee 19.5: a Train serving as artillery "may not attack adjacent Enemy units" (nearer than its
+    ``min_range``)."""
+    gun = game.battle.train_artillery
+    return gun is not None and gun.binds(unit) and game.grid.distance(h, target) < gun.min_range
 
 
 def _bombards(state: State, h: str, unit: str, ezoc) -> bool:

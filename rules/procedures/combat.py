@@ -126,7 +126,19 @@ def why_may_not_attack(state: State, unit: str) -> RuleViolation | None:
         )
     if unit in state.ineffective:
         return game.violation("ineffective", f"{name} has lost its Attack Effectiveness and may not attack")
+    if _train_gun_in_enemy_zoc(state, unit):
+        return game.violation(
+            "train_artillery", f"{name} is in an Enemy Zone of Control and may not attack at all"
+        )  # Olustee 19.5
     return None
+
+
+def _train_gun_in_enemy_zoc(state: State, unit: str) -> bool:
+    """Olustee 19.5: a Train serving as artillery "may not attack at all if in an Enemy Zone of Control"."""
+    gun = state.game.battle.train_artillery
+    if gun is None or not gun.binds(unit) or unit not in state.positions:
+        return False
+    return state.positions[unit] in enemy_controlled(state, state.game.units[unit].side)
 
 
 def may_attack(state: State, unit: str) -> bool:
@@ -136,6 +148,7 @@ def may_attack(state: State, unit: str) -> bool:
         or unit in state.silenced
         or unit in state.ineffective
         or state.game.is_train(unit)  # Chickamauga 19.11
+        or _train_gun_in_enemy_zoc(state, unit)  # Olustee 19.5
     )
 
 
@@ -456,6 +469,24 @@ def examine(state: State, attackers, defenders, eng: Engagement | None = None) -
             bombarding.append(u)
         else:
             raise _not_adjacent(state, unit.designation, h, defenders[0], len(defenders))
+    gun = game.battle.train_artillery
+    if gun is not None:
+        for u in attackers:
+            if not gun.binds(u):
+                continue
+            near = [d for d in defenders if game.grid.distance(state.positions[u], d) < gun.min_range]
+            if near:  # Olustee 19.5: "It may not attack adjacent Enemy units"
+                raise game.violation(
+                    "train_artillery",
+                    f"{game.designation(u)} at {state.positions[u]} may not attack {near[0]}: "
+                    f"only at a Range of {gun.min_range} hexes or more, never adjacent Enemy units",
+                )
+        if all(gun.binds(u) for u in attackers):  # Olustee 19.7: "The Train may not attack by itself"
+            raise game.violation(
+                "train_artillery.alone",
+                f"{', '.join(game.designation(u) for u in attackers)} may not attack by itself: "
+                "only with other units",
+            )
     if not adjacent and len(defenders) > 1:
         raise game.violation(
             "bombard_one_hex",

@@ -9,6 +9,7 @@ import tomllib
 
 import pytest
 
+from rules.combat_choices import attack_options
 from rules.core.commands import EndPhase, ExitMap, MoveUnit, ResolveAttack
 from rules.core.errors import RuleViolation
 from rules.core.events import GameEnded, ImmobilityReleased, VictoryDetermined
@@ -164,3 +165,55 @@ def test_a_retreat_goes_only_where_the_points_fit_18_2():
     around = _around(state, "a", "0404", False)
     assert "0403" not in [o.to for o in around.open] and "0403" in around.full  # 6 + 3 > 8
     assert "0405" in [o.to for o in around.open]
+
+
+# -- 19.0 CONFEDERATE "TRAIN": the Train as artillery ----------------------------------------------------
+GUN = {"train_artillery": {**BLOCKS["train_artillery"], "units": ["gun"]}}
+
+
+def _gun_game(target, gun, inf):
+    """Union u at ``target``; the Confederate Train ``gun`` (artillery) and infantry ``inf`` start at
+    0508 and 0608 and move (paths given) in the Confederate Movement Phase; then his Combat Phase."""
+    units = [union("u", target, strength=2), rebel("gun", gun[0], type_="artillery", strength=2), rebel("inf", inf[0])]
+    state = to_phase(game(units, GUN), "confederate", "movement")
+    for uid, path in (("inf", inf), ("gun", gun)):  # 7.3: artillery enters a zone of control after infantry
+        if len(path) > 1:
+            state, _ = execute(state, MoveUnit(uid, tuple(path)))
+    return to_phase(state, "confederate", "combat")
+
+
+def test_the_train_may_not_attack_by_itself_19_7():
+    state = _gun_game("0503", ["0501"], ["0506", "0505", "0504"])
+    with pytest.raises(RuleViolation) as refused:
+        declare(state, ["gun"], ["0503"])  # 19.7: alone, at two hexes' Range
+    assert refused.value.case == "19.7"
+    _, events = declare(state, ["inf", "gun"], ["0503"])  # 19.6: it combines with other units
+    assert events[0].attack.attackers == ("inf",) and events[0].attack.bombarding == ("gun",)
+    (option,) = attack_options(state)  # the attacks offered: the Train only with inf, never by itself
+    assert option.bombard == ("0501",) and [c.hexes for c in option.adjacent] == [("0504",)]
+    state = _gun_game("0503", ["0501"], ["0508"])  # no other unit may attack u: nothing is offered (19.7)
+    assert attack_options(state) == []
+    with pytest.raises(RuleViolation) as refused:
+        declare(state, ["gun"], ["0503"])
+    assert refused.value.case == "19.7"
+
+
+def test_the_train_attacks_at_two_or_three_hexes_never_farther_19_5():
+    state = _gun_game("0503", ["0501"], ["0506", "0505", "0504"])
+    declare(state, ["inf", "gun"], ["0503"])  # 19.5: a Range of two hexes
+    state = _gun_game("0504", ["0501"], ["0506", "0505"])
+    declare(state, ["inf", "gun"], ["0504"])  # 19.5: three hexes
+    state = _gun_game("0505", ["0501"], ["0507", "0506"])
+    with pytest.raises(RuleViolation):
+        declare(state, ["inf", "gun"], ["0505"])  # four hexes: beyond its Range
+
+
+def test_the_train_in_an_enemy_zone_of_control_may_not_attack_at_all_19_5():
+    # the Train beside u, in its zone, stacked with infantry that must attack: 19.5 "It may not attack
+    # adjacent Enemy units, nor may it attack at all if in an Enemy Zone of Control"; it need not join
+    state = _gun_game("0503", ["0506", "0505", "0504"], ["0506", "0505", "0504"])
+    with pytest.raises(RuleViolation) as refused:
+        declare(state, ["inf", "gun"], ["0503"])
+    assert refused.value.case == "19.5"
+    _, events = declare(state, ["inf"], ["0503"])
+    assert events[0].attack.attackers == ("inf",) and not events[0].attack.bombarding

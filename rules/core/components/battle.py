@@ -53,6 +53,7 @@ from rules.core.components.surprise_assault import SurpriseAssault
 from rules.core.components.terrain_costs import TerrainCosts
 from rules.core.components.terrain_restrictions import TerrainRestrictions
 from rules.core.components.town_disorders import TownDisorders
+from rules.core.components.train_artillery import TrainArtillery
 from rules.core.components.trains import Trains
 from rules.core.components.trenches import Trenches
 from rules.core.components.values import Component
@@ -111,6 +112,7 @@ class Battle(Component, frozen=True):
     exit_and_return: ExitAndReturn | None = None  # Hooker and Lee 18.22-18.27
     corps_command: CorpsCommand | None = None  # Grand Chancellorsville 23.4
     conditional_reinforcements: ConditionalReinforcements | None = None  # Second Bull Run 17.3
+    train_artillery: TrainArtillery | None = None  # Olustee 19.5-19.7
 
     def components(self) -> list[Component]:
         """The battle's components, those with their defaults included, in the order above."""
