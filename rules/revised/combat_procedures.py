@@ -272,6 +272,7 @@ def strengths(state: State, adjacent, bombarding, defenders, passive_units=None,
             o if o.name == rc.FOREST else rc.TerrainOption(o.name, o.halved, min(o.shift, right[0] - 1)) for o in options
         ]
     stages = {a.unit: attack_stages(state, a, defenders) for a in attackers}
+    extra = train_shift(game, bombarding)  # Olustee 19.6: in addition to any other applicable shifts
     best = None
     outcomes = {}
     for opt in options or [rc.TerrainOption("terrain", frozenset(), right[0])]:
@@ -279,11 +280,11 @@ def strengths(state: State, adjacent, bombarding, defenders, passive_units=None,
         for a in attackers:
             rf, mf, _ = stages[a.unit]
             attack += rc.adjusted(units[a.unit].strength, range_factor=rf, morale_factor=mf, halved=a.unit in opt.halved)
-        level = table.shifted(table.column_index(attack, defence), opt.shift)
+        level = table.shifted(table.column_index(attack, defence), opt.shift + extra)
         key = (level, table.die_modifier(level))
-        outcomes[opt.name] = (key, attack, opt.shift, level, opt)
+        outcomes[opt.name] = (key, attack, opt.shift + extra, level, opt)
         if best is None or key < best[0]:
-            best = (key, attack, opt.shift, level, opt)
+            best = (key, attack, opt.shift + extra, level, opt)
     if choose in outcomes:
         best = outcomes[choose]
     _, attack, shift, level, opt = best
@@ -292,6 +293,14 @@ def strengths(state: State, adjacent, bombarding, defenders, passive_units=None,
     s.choices = tuple(sorted(outcomes)) if len(keys) > 1 else ()
     s.option, s.right, s.why, s.breastworks = opt, right, why, opt.name in breastworks
     return s
+
+
+def train_shift(game, bombarding) -> int:
+    """Olustee 19.6: "The Train may combine with other units to make an attack, in which case the
+    Confederate Player receives one odds column shift to the right" (``train_artillery.column_shift``),
+    whatever its Range (two or three hexes)."""
+    gun = game.battle.train_artillery
+    return gun.column_shift if gun is not None and any(gun.binds(u) for u in bombarding) else 0
 
 
 _MORALE_WORDS = {morale.DISORDERED: "Disordered", morale.SHAKEN: "Shaken", morale.ROUTED: "Routed"}
@@ -385,6 +394,8 @@ def breakdown(state: State, adjacent, bombarding, defenders) -> CombatBreakdown:
             shifts.append(ColumnShift(what=f"defending {where}", case=_LEFT_CASE.get(kind, "8.42"), columns=opt.shift - right))
     elif right:
         shifts.append(_right_shift(right, right_kind))
+    if extra := train_shift(game, bombarding):
+        shifts.append(ColumnShift(what="the Train combining with other units in the attack", case=game.case_named("train_artillery.shift", "exclusive rules"), columns=extra))
     raw = table.column_index(s.attack, s.defence)
     later: list[Note] = []
     if night_turn(state):

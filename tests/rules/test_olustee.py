@@ -9,7 +9,7 @@ import tomllib
 
 import pytest
 
-from rules.combat_choices import attack_options
+from rules.combat_choices import attack_options, combat_breakdown
 from rules.core.commands import EndPhase, ExitMap, MoveUnit, ResolveAttack
 from rules.core.errors import RuleViolation
 from rules.core.events import GameEnded, ImmobilityReleased, VictoryDetermined
@@ -168,15 +168,18 @@ def test_a_retreat_goes_only_where_the_points_fit_18_2():
 
 
 # -- 19.0 CONFEDERATE "TRAIN": the Train as artillery ----------------------------------------------------
-GUN = {"train_artillery": {**BLOCKS["train_artillery"], "units": ["gun"]}}
+GUN = {
+    "train_artillery": {**BLOCKS["train_artillery"], "units": ["gun"]},
+    "rifled_artillery": {**BLOCKS["rifled_artillery"], "units": ["gun"]},
+}
 
 
-def _gun_game(target, gun, inf):
+def _gun_game(target, gun, inf, exclusive=GUN, gun_id="gun"):
     """Union u at ``target``; the Confederate Train ``gun`` (artillery) and infantry ``inf`` start at
     0508 and 0608 and move (paths given) in the Confederate Movement Phase; then his Combat Phase."""
-    units = [union("u", target, strength=2), rebel("gun", gun[0], type_="artillery", strength=2), rebel("inf", inf[0])]
-    state = to_phase(game(units, GUN), "confederate", "movement")
-    for uid, path in (("inf", inf), ("gun", gun)):  # 7.3: artillery enters a zone of control after infantry
+    units = [union("u", target, strength=2), rebel(gun_id, gun[0], type_="artillery", strength=2), rebel("inf", inf[0])]
+    state = to_phase(game(units, exclusive), "confederate", "movement")
+    for uid, path in (("inf", inf), (gun_id, gun)):  # 7.3: artillery enters a zone of control after infantry
         if len(path) > 1:
             state, _ = execute(state, MoveUnit(uid, tuple(path)))
     return to_phase(state, "confederate", "combat")
@@ -217,3 +220,27 @@ def test_the_train_in_an_enemy_zone_of_control_may_not_attack_at_all_19_5():
     assert refused.value.case == "19.5"
     _, events = declare(state, ["inf"], ["0503"])
     assert events[0].attack.attackers == ("inf",) and not events[0].attack.bombarding
+
+
+def test_the_train_combining_with_other_units_shifts_the_odds_one_column_right_19_6():
+    # inf 4 beside u 2 (0504-0503), the Train 2 at two hexes (0501): 6 to 2, 3-1, and one column right
+    state = _gun_game("0503", ["0501"], ["0506", "0505", "0504"])
+    _, events = declare(state, ["inf", "gun"], ["0503"])
+    assert (events[0].attack.attack, events[0].attack.defence, events[0].attack.odds) == (6, 2, "4-1")  # 19.6
+    shifts = combat_breakdown(state, ["inf", "gun"], ["0503"]).shifts
+    assert [(c.case, c.columns) for c in shifts] == [("19.6", 1)]
+    # an ordinary battery in the Train's place: 3-1, no shift
+    state = _gun_game("0503", ["0501"], ["0506", "0505", "0504"], gun_id="battery")
+    _, events = declare(state, ["inf", "battery"], ["0503"])
+    assert events[0].attack.odds == "3-1"
+
+
+def test_the_train_is_not_subject_to_range_effects_19_6():
+    # at three hexes (0501-0504) neither its shift nor its strength is reduced (9.25 would take a third)
+    state = _gun_game("0504", ["0501"], ["0506", "0505"])
+    _, events = declare(state, ["inf", "gun"], ["0504"])
+    assert (events[0].attack.attack, events[0].attack.odds) == (6, "4-1")  # 19.6
+    without = {"train_artillery": GUN["train_artillery"]}  # the Train's strength alone under 9.25: 2 -> 1
+    state = _gun_game("0504", ["0501"], ["0506", "0505"], exclusive=without)
+    _, events = declare(state, ["inf", "gun"], ["0504"])
+    assert (events[0].attack.attack, events[0].attack.odds) == (5, "3-1")  # 5 to 2, 2-1, still one right
