@@ -94,6 +94,17 @@ class Game:
                     for a, s in self.side_steps.get((side, t), self.steps_by_type[t]).items()
                 }
                 self.train_step_cost[t] = {(a, b): c for a, s in self.train_steps[t].items() for b, c in s}
+        # Olustee 19.2: the Rail Gun moves only along railway hexsides (its type's steps through them).
+        self.rail_steps: dict[str, dict[str, tuple]] = {}
+        self.rail_step_cost: dict[str, dict[tuple[str, str], int]] = {}
+        gun = self.battle.train_artillery
+        if gun is not None and gun.railway_movement:
+            for t in {self.units[u].type for u in gun.units if u in self.units}:
+                self.rail_steps[t] = {
+                    a: tuple((b, c) for b, c in s if terrain.RAILWAY in m.features(a, b))
+                    for a, s in self.steps_by_type[t].items()
+                }
+                self.rail_step_cost[t] = {(a, b): c for a, s in self.rail_steps[t].items() for b, c in s}
         # zoc_into[h]: the hexes a unit in h exerts its zone of control into (6.0, 6.6).
         self.zoc_into: dict[str, tuple[str, ...]] = {
             h: tuple(n for n in around if self._zoc_extends(h, n)) for h, around in self.neighbours.items()
@@ -141,8 +152,8 @@ class Game:
         below the rule set's minimum for the type (2.4: cavalry at least 8)."""
         u = self.units[unit_id]
         rs = self.ruleset
-        if u.type == gunboats.GUNBOAT:
-            return gunboats.ALLOWANCE  # 9.62: unlimited
+        if u.type == gunboats.GUNBOAT or self.rail_bound(unit_id):
+            return gunboats.ALLOWANCE  # 9.62: unlimited; Olustee 19.2: "unlimited ... on railway hexes"
         if u.movement_allowance is not None:
             n = u.movement_allowance
         else:
@@ -153,6 +164,8 @@ class Game:
         """The step table of the unit's type (Game.steps for every type in the 1975 book); a train's
         roads and trails only (Chickamauga 19.23)."""
         u = self.units[unit_id]
+        if self.rail_bound(unit_id):
+            return self.rail_steps[u.type]  # Olustee 19.2
         if self.road_bound(unit_id):
             return self.train_steps[u.type]
         if self.side_steps:  # Wilderness 18.13, 18.21
@@ -163,6 +176,8 @@ class Game:
 
     def step_cost_for(self, unit_id: str) -> dict[tuple[str, str], int]:
         u = self.units[unit_id]
+        if self.rail_bound(unit_id):
+            return self.rail_step_cost[u.type]  # Olustee 19.2
         if self.road_bound(unit_id):
             return self.train_step_cost[u.type]  # Chickamauga 19.23
         if self.side_step_cost:  # Wilderness 18.13, 18.21
@@ -176,6 +191,12 @@ class Game:
         roads and trails: a train, or a unit of the trains component's ``road_only`` (the Siege Train)."""
         t = self.battle.trains
         return t is not None and (t.is_train(unit_id) or unit_id in t.road_only)
+
+    def rail_bound(self, unit_id: str) -> bool:
+        """Olustee 19.2: a Train that moves only on railway hexes, with an unlimited Movement Allowance
+        (``train_artillery`` with ``railway_movement``)."""
+        gun = self.battle.train_artillery
+        return gun is not None and gun.railway_movement and gun.binds(unit_id)
 
     def is_train(self, unit_id: str) -> bool:
         """Chickamauga 19.0: a train of the battle's (rules/core/components/trains.py)."""

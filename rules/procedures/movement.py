@@ -369,6 +369,8 @@ def check_path(
                 f"{name} is artillery and may not enter the enemy zone of control at {b} unless a friendly "
                 "infantry or cavalry unit is already there",
             )
+        if (a, b) not in step_cost and game.rail_bound(unit):
+            raise game.violation("train_artillery.railway", f"{name} moves only on railway hexes: not from {a} to {b}")  # Olustee 19.2
         if (a, b) not in step_cost:
             raise game.violation("terrain", f"{name} may not move from {a} to {b}: its type may not enter {b}")
         if restricted is not None and (why := restricted.step_problem(game, state.turn, side, a, b, b in ezoc)):

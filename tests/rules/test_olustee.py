@@ -19,15 +19,15 @@ from rules.reducer import decide, execute, fold, new_game
 from rules.rulesets import get as get_ruleset
 from scenarios.loader import TEMPLATES_DIR
 from tests.rules.combatmaps import declare, to_phase
-from tests.rules.rulesmaps import rebel, scenario, union
+from tests.rules.rulesmaps import rebel, scenario, sides, union
 
 TEMPLATE = tomllib.loads((TEMPLATES_DIR / "olustee" / "scenario.toml").read_text())
 BLOCKS = TEMPLATE["exclusive"]
 CASES = {"revised": TEMPLATE["cases"]["revised"]}
 
 
-def game(units, exclusive, areas=None, turns=10):
-    sc = scenario(units, turns=turns, first_player="union", exclusive=exclusive, cases=CASES, areas=areas or {})
+def game(units, exclusive, areas=None, turns=10, hexsides=None):
+    sc = scenario(units, turns=turns, first_player="union", exclusive=exclusive, cases=CASES, areas=areas or {}, hexsides=hexsides)
     return new_game(Game(sc, get_ruleset("revised")))
 
 
@@ -168,10 +168,11 @@ def test_a_retreat_goes_only_where_the_points_fit_18_2():
 
 
 # -- 19.0 CONFEDERATE "TRAIN": the Train as artillery ----------------------------------------------------
-GUN = {
+RAIL = {
     "train_artillery": {**BLOCKS["train_artillery"], "units": ["gun"]},
     "rifled_artillery": {**BLOCKS["rifled_artillery"], "units": ["gun"]},
 }
+GUN = {**RAIL, "train_artillery": {**RAIL["train_artillery"], "railway_movement": False}}  # 19.5-19.7 off the rails
 
 
 def _gun_game(target, gun, inf, exclusive=GUN, gun_id="gun"):
@@ -244,3 +245,31 @@ def test_the_train_is_not_subject_to_range_effects_19_6():
     state = _gun_game("0504", ["0501"], ["0506", "0505"], exclusive=without)
     _, events = declare(state, ["inf", "gun"], ["0504"])
     assert (events[0].attack.attack, events[0].attack.odds) == (5, "3-1")  # 5 to 2, 2-1, still one right
+
+
+RAILWAY = sides({(f"01{r:02d}", f"01{r + 1:02d}"): {"railway"} for r in range(1, 8)})  # 0101-0108
+
+
+def test_the_rail_gun_moves_on_railway_hexes_as_far_as_it_likes_19_2():
+    units = [union("u", "0808"), rebel("gun", "0101", type_="artillery", strength=2)]
+    state = to_phase(game(units, RAIL, hexsides=RAILWAY), "confederate", "movement")
+    assert state.game.movement_allowance("gun") > 7  # 19.2: "an unlimited Movement Allowance"
+    path = tuple(f"01{r:02d}" for r in range(1, 9))
+    after, _ = execute(state, MoveUnit("gun", path))  # seven railway hexes in one move
+    assert after.positions["gun"] == "0108"
+    with pytest.raises(RuleViolation) as refused:
+        execute(state, MoveUnit("gun", ("0101", "0201")))  # 19.2: off the railway it does not move
+    assert refused.value.case == "19.2"
+    plain = to_phase(game(units, GUN, hexsides=RAILWAY), "confederate", "movement")
+    with pytest.raises(RuleViolation):
+        execute(plain, MoveUnit("gun", path))  # without 19.2: an artillery unit's own allowance
+
+
+def test_the_rail_gun_is_subject_to_the_normal_rules_of_movement_19_2():
+    units = [union("u", "0206"), rebel("gun", "0101", type_="artillery", strength=2), rebel("inf", "0108")]
+    state = to_phase(game(units, RAIL, hexsides=RAILWAY), "confederate", "movement")
+    assert "0106" in state.game.zoc_into["0206"]
+    with pytest.raises(RuleViolation):  # 19.2 "subject to the normal rules of movement": 7.3, no artillery into a zone alone
+        execute(state, MoveUnit("gun", tuple(f"01{r:02d}" for r in range(1, 8))))
+    after, _ = execute(state, MoveUnit("gun", tuple(f"01{r:02d}" for r in range(1, 5))))
+    assert after.positions["gun"] == "0104"

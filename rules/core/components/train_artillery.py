@@ -7,6 +7,11 @@ by itself" (19.7).
     units = ["cs-rail-gun"]
     min_range = 2
     column_shift = 1
+    railway_movement = true
+
+19.2 (``railway_movement = true``): "The Train unit has an unlimited Movement Allowance on railway hexes,
+subject to the normal rules of movement": it moves only along railway hexsides (rules/core/game.py
+``rail_bound``, ``steps_for``), as far as it likes, stopping in enemy zones of control as any unit.
 
 What it is, case by case (read by rules/procedures/combat.py ``declare``):
 - 19.5 it attacks only from ``min_range`` hexes or more (up to the artillery Range, 9.1: three hexes),
@@ -29,6 +34,7 @@ class TrainArtillery(Component, frozen=True):
     units: list[UnitId]
     min_range: Count = 2  # 19.5: "a Range of two or three hexes"
     column_shift: Count = 1  # 19.6: "one odds column shift to the right"
+    railway_movement: bool = False  # 19.2: "an unlimited Movement Allowance on railway hexes"
 
     def binds(self, unit_id: str) -> bool:
         """19.5: one of the battle's Trains that serve as artillery."""
