@@ -266,7 +266,7 @@ def decision_choice(state: State) -> DecisionChoice | None:
         # 7.9 (revised 8.9 on its own table)
         return ResolveChoice(attack=head, columns=tuple(state.game.ruleset.procedures.combat.reductions(state, head)))
     if isinstance(head, PendingRetreat):
-        options = retreat_options(state, head.unit, displaced=head.cause == "displaced")
+        options = retreat_options(state, head.unit, displaced=head.cause == "displaced", chain=head.chain)
         return RetreatChoice(head.unit, state.positions.get(head.unit, ""), tuple(options), head.optional)
     if isinstance(head, PendingLosses):
         return LossesChoice(head.at_least, tuple(loss_options(state, head)))

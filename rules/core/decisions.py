@@ -55,11 +55,14 @@ class PendingRetreat(Pending, frozen=True, kw_only=True, tag="retreat"):
     """A unit that must retreat one hex (7.71), or may (``optional``: bombarding artillery electing
     to take an Ar, 8.16). ``cause``: "combat" (a result), "displaced" (7.81), "bombardment" (8.16),
     "ineffective" (11.31: no advance follows), "train" (Chickamauga 19.11: beside an enemy unit in its
-    side's Combat Phase; no advance follows)."""
+    side's Combat Phase; no advance follows). ``chain``: for a displaced unit, the retreating unit
+    that displaced it and those before it in the same chain (Ruling: a chain never displaces one of its
+    own units again; 7.82)."""
 
     unit: str
     cause: str = "combat"
     optional: bool = False
+    chain: tuple[str, ...] = ()  # displaced: the units of its chain of displacements so far (7.82)
 
 
 class PendingLosses(Pending, frozen=True, kw_only=True, tag="exchange_losses"):

@@ -139,9 +139,11 @@ def _around(state: State, unit: str, here: str, displaced: bool) -> _Around:
     return _Around(open_, full, ferries, barred)
 
 
-def retreat_options(state: State, unit: str, displaced: bool = False) -> list[RetreatOption]:
+def retreat_options(state: State, unit: str, displaced: bool = False, chain: tuple[str, ...] = ()) -> list[RetreatOption]:
     """Every legal retreat of ``unit`` now (7.71–7.82; 16.11, 19.13); [] when it must be eliminated.
-    ``displaced``: the unit is being displaced (7.81: never into a hex where it would be eliminated)."""
+    ``displaced``: the unit is being displaced (7.81: never into a hex where it would be eliminated);
+    ``chain``: the units of its chain of displacements, which it may not displace again (Ruling, 7.82:
+    without it two full hexes could displace each other's units for ever)."""
     if unit not in state.positions or state.game.battle.retreat_eliminates(state.game.units[unit]):
         return []
     here = state.positions[unit]
@@ -149,9 +151,10 @@ def retreat_options(state: State, unit: str, displaced: bool = False) -> list[Re
     if open_:
         return _unrestricted_first(state, unit, here, open_)  # 7.82: no displacement while another path is open
     out = []
+    before = frozenset({unit, *chain})
     for n in full:
         for d in state.units_in(n):
-            if _displaceable(state, unit, n, d, 1, frozenset({unit})):
+            if d not in before and _displaceable(state, unit, n, d, 1 + len(chain), before):
                 out.append(RetreatOption(n, displace=d))
     return out or ferries  # 19.13: "forced" into a ferry hex only when nothing else is open
 
@@ -223,7 +226,7 @@ def automatic_retreat(state: State, head: PendingRetreat) -> list[Event] | None:
         return [DecisionDeclined(side=head.side, kind="retreat", reason="no enemy unit is beside it now")]  # 19.11
     if head.optional and state.game.battle.retreat_eliminates(state.game.units[head.unit]):
         return [DecisionDeclined(side=head.side, kind="retreat", reason="the unit may not be moved")]
-    options = retreat_options(state, head.unit, displaced=head.cause == "displaced")
+    options = retreat_options(state, head.unit, displaced=head.cause == "displaced", chain=head.chain)
     if not options:
         if head.optional:
             return [DecisionDeclined(side=head.side, kind="retreat", reason="no hex is open")]
@@ -294,7 +297,7 @@ def decide_retreat(state: State, command: Retreat, dice: Dice | None) -> list[Ev
             "retreat",
             f"{game.designation(head.unit)} retreats next; {game.designation(command.unit)} may not retreat now",
         )
-    options = retreat_options(state, head.unit, displaced=head.cause == "displaced")
+    options = retreat_options(state, head.unit, displaced=head.cause == "displaced", chain=head.chain)
     for option in options:
         if option.to == command.to and option.displace == command.displace:
             emit = Emitter(state)
@@ -405,7 +408,9 @@ def decide_decline(state: State, command: Decline, dice: Dice | None) -> list[Ev
 def apply_unit_retreated(state: State, event: UnitRetreated) -> None:
     game = state.game
     pending = state.pending
+    chain: tuple[str, ...] = (event.unit,)
     if pending and isinstance(pending[0], PendingRetreat) and pending[0].unit == event.unit:
+        chain = (*pending[0].chain, event.unit)
         pending = pending[1:]
     to = event.path[-1]
     state.positions[event.unit] = to
@@ -416,7 +421,7 @@ def apply_unit_retreated(state: State, event: UnitRetreated) -> None:
         # 7.82: displaced artillery of the phasing side that has not yet fought may not fire.
         if game.units[d].type == "artillery" and game.units[d].side == state.phasing and d not in state.attacked:
             state.silenced.add(d)
-        pending = [PendingRetreat(side=side, unit=d, cause="displaced"), *pending]
+        pending = [PendingRetreat(side=side, unit=d, cause="displaced", chain=chain), *pending]
     state.pending = pending
 
 

@@ -77,7 +77,7 @@ def test_displacement_only_when_no_other_hex_is_open():
     assert refused(state, Retreat("d", "0604")).case == "7.81"
     state, events = execute(state, Retreat("d", "0604", displace="f1"))
     assert events[0] == UnitRetreated(unit="d", path=("0505", "0604"), displaces="f1")
-    assert state.pending[0] == PendingRetreat(side="confederate", unit="f1", cause="displaced")
+    assert state.pending[0] == PendingRetreat(side="confederate", unit="f1", cause="displaced", chain=("d",))
     assert options(state) == [("0603", None, False), ("0704", None, False), ("0705", None, False)]
     state, _ = execute(state, Retreat("f1", "0704"))
     assert state.units_in("0604") == ["d", "f2"] and state.positions["f1"] == "0704"
@@ -101,9 +101,28 @@ def test_displacement_chains():
     state, _ = execute(state, Retreat("d", "0604", displace="f1"))
     assert options(state) == [("0705", "g1", False), ("0705", "g2", False)]
     state, _ = execute(state, Retreat("f1", "0705", displace="g2"))
-    assert state.pending[0] == PendingRetreat(side="confederate", unit="g2", cause="displaced")
+    assert state.pending[0] == PendingRetreat(side="confederate", unit="g2", cause="displaced", chain=("d", "f1"))
     state, _ = execute(state, Retreat("g2", "0805"))
     assert state.units_in("0705") == ["f1", "g1"] and state.positions["g2"] == "0805"
+
+
+def test_a_chain_never_displaces_one_of_its_own_units_again():
+    # Ruling (7.82): d displaces f1 from 0604, f1 displaces g2 from 0705; g2 may not displace d (it is
+    # of the same chain) but may displace f2, or a unit of 0805, whose units have hexes open. Without
+    # it two full hexes could pass units back and forth for ever (an arena game at Chickamauga did).
+    more = [rebel("f1", "0604"), rebel("f2", "0604"), rebel("g1", "0705"), rebel("g2", "0705"),
+            rebel("h1", "0805"), rebel("h2", "0805")]
+    rivers = {h: "river" for h in ("0603", "0704", "0804", "0706")}
+    state = pincer(more=more, terrain=rivers)
+    state, _ = attack(state, ["a", "b"], ["0505"], die=4)
+    state, _ = execute(state, Retreat("d", "0604", displace="f1"))
+    state, _ = execute(state, Retreat("f1", "0705", displace="g2"))
+    assert state.pending[0].chain == ("d", "f1")
+    assert options(state) == [("0805", "h1", False), ("0805", "h2", False), ("0604", "f2", False)]
+    assert refused(state, Retreat("g2", "0604", displace="d")).case == "7.82"
+    state, _ = execute(state, Retreat("g2", "0604", displace="f2"))
+    assert state.pending[0].chain == ("d", "f1", "g2")
+    assert ("0705", "f1", False) not in options(state) and ("0705", "g1", False) in options(state)
 
 
 def test_a_displacement_that_would_eliminate_eliminates_the_retreating_unit():

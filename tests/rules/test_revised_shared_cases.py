@@ -132,7 +132,7 @@ def test_displacement_only_when_no_other_hex_is_open_and_never_disorders_8_8_8_8
     state, events = execute(state, Retreat("d", "0604", displace="f1"))
     assert events[0] == UnitRetreated(unit="d", path=("0505", "0604"), displaces="f1")
     morale_events = [e for e in events if type(e).__name__ in ("DisorderRolled", "MoraleChanged")]
-    assert state.pending[0] == PendingRetreat(side="confederate", unit="f1", cause="displaced")
+    assert state.pending[0] == PendingRetreat(side="confederate", unit="f1", cause="displaced", chain=("d",))
     assert options(state) == [("0603", None, False), ("0704", None, False), ("0705", None, False)]
     state, events = execute(state, Retreat("f1", "0704"))
     assert state.units_in("0604") == ["d", "f2"] and state.positions["f1"] == "0704"
@@ -160,7 +160,7 @@ def test_displacement_chains_8_82():
     state, _ = execute(state, Retreat("d", "0604", displace="f1"))
     assert options(state) == [("0705", "g1", False), ("0705", "g2", False)]
     state, _ = execute(state, Retreat("f1", "0705", displace="g2"))
-    assert state.pending[0] == PendingRetreat(side="confederate", unit="g2", cause="displaced")
+    assert state.pending[0] == PendingRetreat(side="confederate", unit="g2", cause="displaced", chain=("d", "f1"))
     state, _ = execute(state, Retreat("g2", "0805"))
     assert state.units_in("0705") == ["f1", "g1"] and state.positions["g2"] == "0805"
 
