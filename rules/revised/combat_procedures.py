@@ -327,6 +327,17 @@ def _step(mods: list, strength: int, factor, what: str, case: str) -> int:
     return after
 
 
+def _demoralized_bombardment(state: State, level: int) -> bool:
+    """Hooker and Lee 20.12: a bombardment is voluntary, so a Demoralized army's may not be at odds
+    below the battle's least (1:3) at this odds ``level``."""
+    low = state.game.battle.demoralization
+    return (
+        low is not None
+        and low.demoralized(state, state.phasing)
+        and (level < table.LOWEST or low.below_least_odds(column(level)))
+    )
+
+
 def breakdown(state: State, adjacent, bombarding, defenders) -> CombatBreakdown:
     """How an attack's odds are built under the revised rules (rules/core/breakdown.py): each unit's
     strength through 8.32's stages (range 9.19, 9.25, 9.48, 9.53; morale 12.21-12.23; terrain 8.41, 8.46,
@@ -485,9 +496,7 @@ class RevisedCombat:
             raise game.violation("fog", "artillery may not bombard during a Fog Game-Turn")
         s = strengths(state, adjacent, bombarding, defenders)
         low = game.battle.demoralization
-        if low is not None and not adjacent and low.demoralized(state, state.phasing) and (
-            s.level < table.LOWEST or low.below_least_odds(column(s.level))
-        ):  # Hooker and Lee 20.12: a bombardment is voluntary
+        if not adjacent and _demoralized_bombardment(state, s.level):  # Hooker and Lee 20.12
             raise game.violation(
                 "demoralization.odds",
                 f"the {state.phasing.title()} army is Demoralized: it may not voluntarily attack at odds of less than "
@@ -517,6 +526,8 @@ class RevisedCombat:
         s = strengths(state, adjacent, (), defenders) if adjacent else None
         sb = strengths(state, adjacent, guns, defenders) if guns else None
         if s is None and (sb is None or (sb.level < table.LOWEST and not below_lowest_allowed(state))):
+            return None
+        if s is None and _demoralized_bombardment(state, sb.level):  # Hooker and Lee 20.12
             return None
         base = s or sb
         return AdjacentChoice(

@@ -142,6 +142,15 @@ def test_no_voluntary_attack_at_less_than_1_3_20_12():
              union("a", "0604", strength=3), rebel("q", "0705", strength=6), rebel("far", "0808")]
     s = demoralized_on(to_phase(start(units, [lost("union", 48)]), "union", "combat"), "union", 1)
     assert refused(s, DeclareAttack(("g",), ("0405",))).case == "20.12"
+    # and the legal choices never offer it (an arena game's player declared one and was refused): a
+    # bombardment at 1-4 is offered to an army that is not Demoralized, never to one that is
+    from rules.combat_choices import attack_options
+
+    guns = [union("g", "0402", type_="artillery", strength=3), rebel("r", "0405", strength=8), rebel("far", "0808")]
+    fresh = to_phase(start(guns), "union", "combat")
+    low = demoralized_on(to_phase(start(guns, [lost("union", 48)]), "union", "combat"), "union", 1)
+    assert [(o.defenders, o.adjacent[0].odds_with_bombardment) for o in attack_options(fresh)] == [(("0405",), "1-4")]
+    assert attack_options(low) == []
     s, _ = execute(s, DeclareAttack(("a",), ("0705",)))
     assert s.pending[0].odds == "1-2"
     assert refused(s, ResolveAttack(odds="1-4"), rolls(1, 1, 1)).case == "20.12"
