@@ -448,6 +448,17 @@ class VictoryDetermined(Event, frozen=True, tag="victory_determined"):
     level: str
 
 
+class AmmunitionRolled(Event, frozen=True, tag="ammunition_rolled"):
+    """Olustee 19.1 (the battle's ``ammunition``): at the start of ``side``'s Player-Turn of Game-Turn
+    ``turn`` it rolled ``roll``; ``out``: its forces run out of ammunition."""
+
+    side: Side
+    turn: int
+    roll: int
+    out: bool
+    case: str
+
+
 class ConditionalReinforcementsRolled(Event, frozen=True, tag="conditional_reinforcements_rolled"):
     """Second Bull Run 17.3 (the battle's ``conditional_reinforcements``): at the start of ``side``'s
     Player-Turn of Game-Turn ``turn`` it rolled ``roll`` for the group ``group`` ("II Corps");
@@ -530,6 +541,7 @@ EVENT_TYPES: tuple[type[Event], ...] = (
     UnitMarchedOff,
     CorpsCommandRolled,
     ConditionalReinforcementsRolled,
+    AmmunitionRolled,
 )
 
 AnyEvent = Union[EVENT_TYPES]  # noqa: UP007 - a declared tuple of types

@@ -191,7 +191,15 @@ def barred_from_enemy_zoc(state: State, unit: str) -> bool:
     t = state.game.battle.trains
     if t is not None and not t.enter_enemy_zoc and t.is_train(unit):
         return True
+    if out_of_ammunition(state, unit):  # Olustee 19.1
+        return True
     return restraints.barred_from_enemy_zoc(state, unit)  # Road to Vicksburg 17.1, 17.3 ii, 17.4
+
+
+def out_of_ammunition(state: State, unit: str) -> bool:
+    """Olustee 19.1: "No Confederate units may thereafter enter an Enemy Zone of Control"."""
+    a = state.game.battle.ammunition
+    return a is not None and a.out_of_ammunition(state, state.game.units[unit].side)
 
 
 def terrain_restricted(state: State, unit: str):
@@ -361,6 +369,8 @@ def check_path(
             )
         if b in ezoc and restraints.barred_from_enemy_zoc(state, unit):  # Road to Vicksburg 17.1, 17.3 ii, 17.4
             raise game.violation("restraints", f"{name} may not enter an enemy zone of control ({b}) until released")
+        if b in ezoc and out_of_ammunition(state, unit):
+            raise game.violation("ammunition", f"{name} is out of ammunition and may not enter an Enemy Zone of Control ({b})")  # Olustee 19.1
         if b in ezoc and barred_from_enemy_zoc(state, unit):
             raise game.violation("trains.enemy_zoc", f"{name} may never enter an enemy controlled hex ({b})")  # Wilderness 18.32
         if b in barred:

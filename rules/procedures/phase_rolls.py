@@ -11,6 +11,8 @@ decided (rules/reducer.py ``decide``). Either way no command of the phase is dec
 
 from __future__ import annotations
 
+from rules.core.components.ammunition import OUT as AMMUNITION_OUT
+from rules.core.components.ammunition import ROLLED as AMMUNITION_ROLLED
 from rules.core.components.conditional_reinforcements import ARRIVED as CONDITIONAL_ARRIVED
 from rules.core.components.conditional_reinforcements import ROLLED as CONDITIONAL_ROLLED
 from rules.core.components.corps_command import HELD as CORPS_HELD
@@ -18,6 +20,7 @@ from rules.core.components.corps_command import ROLLED as CORPS_ROLLED
 from rules.core.components.movement_quota import ROLLED as QUOTA_ROLLED
 from rules.core.components.reinforcement_table import GROUP, ROLLED
 from rules.core.events import (
+    AmmunitionRolled,
     ConditionalReinforcementsRolled,
     CorpsCommandRolled,
     Event,
@@ -39,6 +42,7 @@ def due(state: State) -> bool:
         (table is not None and table.to_roll(state))
         or (quota is not None and quota.to_roll(state))
         or (conditional is not None and bool(conditional.to_roll(state)))
+        or (battle.ammunition is not None and battle.ammunition.to_roll(state))
     )
 
 
@@ -71,6 +75,15 @@ def roll_at_start(state: State, dice: Dice | None) -> list[Event]:
                 case=game.case("movement_quota"),
             )
         )
+    ammunition = game.battle.ammunition
+    if ammunition is not None and ammunition.to_roll(state):  # Olustee 19.1
+        r = roll(dice, "the ammunition die (19.1)")
+        out.append(
+            AmmunitionRolled(
+                side=ammunition.side, turn=state.turn, roll=r, out=r in ammunition.runs_out_on,
+                case=game.case("ammunition"),
+            )
+        )
     conditional = game.battle.conditional_reinforcements
     if conditional is not None:  # Second Bull Run 17.3: "make separate die rolls for each group"
         for group in conditional.to_roll(state):
@@ -89,6 +102,13 @@ def apply_conditional_rolled(state: State, event: ConditionalReinforcementsRolle
     state.scored.add(f"{CONDITIONAL_ROLLED}{event.group}:{event.turn}")
     if event.arrived:
         state.scored.add(f"{CONDITIONAL_ARRIVED}{event.group}:{event.turn}")
+
+
+def apply_ammunition_rolled(state: State, event: AmmunitionRolled) -> None:
+    """Olustee 19.1: the die of this Game-Turn is rolled; on '1-4' the side is out of ammunition."""
+    state.scored.add(f"{AMMUNITION_ROLLED}{event.turn}")
+    if event.out:
+        state.scored.add(f"{AMMUNITION_OUT}{event.turn}")
 
 
 def apply_table_rolled(state: State, event: ReinforcementTableRolled) -> None:

@@ -10,9 +10,16 @@ import tomllib
 import pytest
 
 from rules.combat_choices import attack_options, combat_breakdown
-from rules.core.commands import EndPhase, ExitMap, MoveUnit, ResolveAttack
+from rules.core.commands import EndPhase, ExitMap, MoveUnit, ResolveAttack, Retreat
 from rules.core.errors import RuleViolation
-from rules.core.events import GameEnded, ImmobilityReleased, VictoryDetermined
+from rules.core.events import (
+    AmmunitionRolled,
+    GameEnded,
+    ImmobilityReleased,
+    UnitEliminated,
+    UnitRetreated,
+    VictoryDetermined,
+)
 from rules.core.game import Game
 from rules.procedures.victory import determine_victory
 from rules.reducer import decide, execute, fold, new_game
@@ -273,3 +280,74 @@ def test_the_rail_gun_is_subject_to_the_normal_rules_of_movement_19_2():
         execute(state, MoveUnit("gun", tuple(f"01{r:02d}" for r in range(1, 8))))
     after, _ = execute(state, MoveUnit("gun", tuple(f"01{r:02d}" for r in range(1, 5))))
     assert after.positions["gun"] == "0104"
+
+
+# -- 19.1: the ammunition die ---------------------------------------------------------------------------
+AMMO = {"ammunition": BLOCKS["ammunition"]}
+
+
+def _until(state, turn, side, phase, die):
+    """End phases with the constant die ``die`` until ``side``'s ``phase`` of Game-Turn ``turn``; the
+    events of the last EndPhase too."""
+    events = []
+    while (state.turn, state.phasing, state.phase) != (turn, side, phase):
+        events = decide(state, EndPhase(), lambda: die)
+        state = fold(state, events)
+    return state, events
+
+
+def test_from_game_turn_four_a_die_before_the_confederate_player_turn_1_4_runs_out_19_1():
+    units = [union("u", "0101"), rebel("r", "0808")]
+    state, events = _until(game(units, AMMO), 3, "confederate", "movement", 5)
+    assert not [e for e in events if isinstance(e, AmmunitionRolled)]  # Game-Turn Three: no die
+    state, events = _until(state, 4, "confederate", "movement", 5)
+    (rolled,) = [e for e in events if isinstance(e, AmmunitionRolled)]
+    assert (rolled.turn, rolled.roll, rolled.out, rolled.case) == (4, 5, False, "19.1")  # '5-6': no effect
+    state, events = _until(state, 5, "confederate", "movement", 4)
+    (rolled,) = [e for e in events if isinstance(e, AmmunitionRolled)]
+    assert (rolled.turn, rolled.out) == (5, True)  # '1-4': out of ammunition
+    state, events = _until(state, 6, "confederate", "movement", 4)
+    assert not [e for e in events if isinstance(e, AmmunitionRolled)]  # "this die roll ceases"
+    state, events = _until(game(units, AMMO), 4, "union", "movement", 1)
+    assert not [e for e in events if isinstance(e, AmmunitionRolled)]  # the Confederate Player-Turn only
+
+
+def test_out_of_ammunition_no_confederate_unit_may_enter_an_enemy_zone_of_control_19_1():
+    units = [union("u", "0404"), rebel("r", "0406"), rebel("s", "0707")]
+    state, _ = _until(game(units, AMMO), 4, "confederate", "movement", 5)
+    execute(state, MoveUnit("r", ("0406", "0405")))  # with ammunition: into u's zone
+    state, _ = _until(game(units, AMMO), 4, "confederate", "movement", 1)
+    with pytest.raises(RuleViolation) as refused:
+        execute(state, MoveUnit("r", ("0406", "0405")))
+    assert refused.value.case == "19.1"
+    execute(state, MoveUnit("s", ("0707", "0706")))  # elsewhere it moves
+
+
+def _confederate_first(units, die):
+    """A Confederate-first game whose ammunition die is rolled from Game-Turn One (the die ``die``), at
+    the start of his Combat Phase."""
+    sc = scenario(units, turns=10, first_player="confederate", exclusive={"ammunition": {**BLOCKS["ammunition"], "from_turn": 1}}, cases=CASES)
+    return _until(new_game(Game(sc, get_ruleset("revised"))), 1, "confederate", "combat", die)
+
+
+def test_out_of_ammunition_units_in_an_enemy_zone_retreat_one_hex_in_the_combat_phase_19_1():
+    units = [union("u", "0404"), rebel("r", "0405"), rebel("far", "0808")]
+    state, _ = _confederate_first(units, 1)
+    (owed,) = state.pending  # 19.1: "automatically retreat one hex" as the Combat Phase begins
+    assert (owed.unit, owed.cause) == ("r", "ammunition")
+    with pytest.raises(RuleViolation):
+        execute(state, EndPhase())  # not before it has retreated
+    state, events = execute(state, Retreat("r", "0406"))
+    (retreat,) = [e for e in events if isinstance(e, UnitRetreated)]
+    assert retreat.path == ("0405", "0406") and not state.pending and state.positions["far"] == "0808"
+    execute(state, EndPhase())  # out of the zone, it need not attack
+    state, events = _confederate_first(units, 5)  # '5-6': it stays, and attacks
+    assert not [e for e in events if isinstance(e, UnitRetreated)] and state.positions["r"] == "0405"
+
+
+def test_out_of_ammunition_a_unit_unable_to_retreat_is_eliminated_19_1():
+    # r in the corner 0101: its neighbours 0102 and 0201 held or under the zones of u, w and v
+    units = [rebel("r", "0101"), union("u", "0201"), union("w", "0103"), union("v", "0203")]
+    state, events = _confederate_first(units, 1)
+    assert [e.unit for e in events if isinstance(e, UnitEliminated)] == ["r"]  # 19.1: "is eliminated"
+    assert "r" not in state.positions

@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING
 
+from rules.core.components.ammunition import Ammunition
 from rules.core.components.army_rout import ArmyRout
 from rules.core.components.artillery import Artillery
 from rules.core.components.breastworks import Breastworks
@@ -113,6 +114,7 @@ class Battle(Component, frozen=True):
     corps_command: CorpsCommand | None = None  # Grand Chancellorsville 23.4
     conditional_reinforcements: ConditionalReinforcements | None = None  # Second Bull Run 17.3
     train_artillery: TrainArtillery | None = None  # Olustee 19.5-19.7
+    ammunition: Ammunition | None = None  # Olustee 19.1
 
     def components(self) -> list[Component]:
         """The battle's components, those with their defaults included, in the order above."""
