@@ -459,6 +459,15 @@ class AmmunitionRolled(Event, frozen=True, tag="ammunition_rolled"):
     case: str
 
 
+class AmmunitionResupplied(Event, frozen=True, tag="ammunition_resupplied"):
+    """Olustee 19.3 (the battle's ``ammunition``): the Train having moved, ``units`` trace a Line of
+    Communication of four or fewer hexes to it and are re-supplied."""
+
+    units: tuple[str, ...]
+    turn: int
+    case: str
+
+
 class ConditionalReinforcementsRolled(Event, frozen=True, tag="conditional_reinforcements_rolled"):
     """Second Bull Run 17.3 (the battle's ``conditional_reinforcements``): at the start of ``side``'s
     Player-Turn of Game-Turn ``turn`` it rolled ``roll`` for the group ``group`` ("II Corps");
@@ -542,6 +551,7 @@ EVENT_TYPES: tuple[type[Event], ...] = (
     CorpsCommandRolled,
     ConditionalReinforcementsRolled,
     AmmunitionRolled,
+    AmmunitionResupplied,
 )
 
 AnyEvent = Union[EVENT_TYPES]  # noqa: UP007 - a declared tuple of types

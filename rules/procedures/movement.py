@@ -199,7 +199,7 @@ def barred_from_enemy_zoc(state: State, unit: str) -> bool:
 def out_of_ammunition(state: State, unit: str) -> bool:
     """Olustee 19.1: "No Confederate units may thereafter enter an Enemy Zone of Control"."""
     a = state.game.battle.ammunition
-    return a is not None and a.out_of_ammunition(state, state.game.units[unit].side)
+    return a is not None and a.out_of_ammunition(state, state.game.units[unit].side, unit)  # 19.3: per unit
 
 
 def terrain_restricted(state: State, unit: str):

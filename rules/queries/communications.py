@@ -142,10 +142,11 @@ def cut_off(state: State, line: LineOfCommunications) -> list[str]:
 PROHIBITED = frozenset({terrain.RIVER, terrain.LAKE, terrain.POND})  # no unit may enter them (5.24, 6.27, 10.1)
 
 
-def supply_line(state: State, side: str, origins: Iterable[str], goal: set[str]) -> bool:
+def supply_line(state: State, side: str, origins: Iterable[str], goal: set[str], length: int | None = None) -> bool:
     """Olustee 19.4: "a series of contiguous hexes free of prohibited Terrain, Enemy units and Enemy
     Zones of Control unless the Enemy controlled hexes are occupied by Friendly units", from one of
-    ``origins`` to a hex of ``goal``, both ends included; any length."""
+    ``origins`` to a hex of ``goal``, both ends included; any length, or at most ``length`` hexes (19.3:
+    "four or fewer hexes in length to the Train", counted as a Range is: the goal's hex, not the origin's)."""
     game = state.game
     units = game.units
     friendly = {h for u, h in state.positions.items() if units[u].side == side}
@@ -153,4 +154,4 @@ def supply_line(state: State, side: str, origins: Iterable[str], goal: set[str])
     blocked |= occupied_by_enemy(state, side)
     blocked |= enemy_controlled(state, side) - friendly
     goal = goal - blocked
-    return bool(goal) and traces(state, origins, goal, blocked, None)
+    return bool(goal) and traces(state, origins, goal, blocked, length)

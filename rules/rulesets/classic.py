@@ -183,6 +183,7 @@ HANDLERS = Handlers(
         ev.MovementQuotaRolled: phase_rolls.apply_quota_rolled,  # Savage's Station 18.1
         ev.ConditionalReinforcementsRolled: phase_rolls.apply_conditional_rolled,  # Second Bull Run 17.3
         ev.AmmunitionRolled: phase_rolls.apply_ammunition_rolled,  # Olustee 19.1
+        ev.AmmunitionResupplied: ammunition.apply_resupplied,  # Olustee 19.3
         ev.AllocationRolled: allocation.apply_allocation_rolled,  # Peachtree Creek 17.4
         ev.RestraintRolled: restraints.apply_rolled,  # Road to Vicksburg 17.1 iii
         ev.RestraintReleased: restraints.apply_released,  # Road to Vicksburg 17.1 i, ii; 17.5 i
@@ -190,6 +191,7 @@ HANDLERS = Handlers(
     # Chickamauga 19.11; 20.11; Antietam 20.1; Fredericksburg 19.11-19.13
     after_command=(
         trains.automatic_retreats,
+        ammunition.resupply,  # Olustee 19.3
         ammunition.automatic_retreats,  # Olustee 19.1
         victory.award_during_play,
         restrictions.lift_on_crossing,

@@ -13,6 +13,7 @@ from rules.combat_choices import attack_options, combat_breakdown
 from rules.core.commands import EndPhase, ExitMap, MoveUnit, ResolveAttack, Retreat
 from rules.core.errors import RuleViolation
 from rules.core.events import (
+    AmmunitionResupplied,
     AmmunitionRolled,
     GameEnded,
     ImmobilityReleased,
@@ -351,3 +352,46 @@ def test_out_of_ammunition_a_unit_unable_to_retreat_is_eliminated_19_1():
     state, events = _confederate_first(units, 1)
     assert [e.unit for e in events if isinstance(e, UnitEliminated)] == ["r"]  # 19.1: "is eliminated"
     assert "r" not in state.positions
+
+
+# -- 19.3, 19.4: re-supply ------------------------------------------------------------------------------
+def _out_from_turn_one(units, turn=1):
+    """A Confederate-first game, out of ammunition on Game-Turn One (the die 1), in his Movement Phase of
+    Game-Turn ``turn``; the Train is ``gun``."""
+    block = {**BLOCKS["ammunition"], "from_turn": 1, "train": "gun"}
+    sc = scenario(units, turns=10, first_player="confederate", exclusive={"ammunition": block}, cases=CASES)
+    state, _ = _until(new_game(Game(sc, get_ruleset("revised"))), 1, "confederate", "combat", 1)
+    state, _ = _until(state, turn, "confederate", "movement", 1)
+    assert "ammunition_out:1" in state.scored
+    return state
+
+
+def test_units_are_re_supplied_two_full_game_turns_after_running_out_19_3():
+    units = [union("u", "0404"), rebel("r", "0406"), rebel("gun", "0808", type_="artillery")]
+    state = _out_from_turn_one(units, 2)
+    with pytest.raises(RuleViolation):
+        execute(state, MoveUnit("r", ("0406", "0405")))  # Game-Turn Two: still out
+    state, _ = _until(state, 3, "confederate", "movement", 1)
+    execute(state, MoveUnit("r", ("0406", "0405")))  # 19.3: "regain supply at the start of Game-Turn" 1 + 2
+
+
+def test_the_train_having_moved_units_within_four_hexes_are_re_supplied_at_once_19_3_19_4():
+    units = [union("u", "0808"), rebel("gun", "0101", type_="artillery"), rebel("near", "0106"), rebel("far", "0107")]
+    state = _out_from_turn_one(units, 2)
+    state, events = execute(state, MoveUnit("gun", ("0101", "0102")))
+    (fresh,) = [e for e in events if isinstance(e, AmmunitionResupplied)]
+    assert (fresh.units, fresh.case) == (("near",), "19.3")  # 0106 is four hexes from 0102; 0107 five
+    # 19.4: the path is a Line of Communication: w's zone of control cuts it
+    state = _out_from_turn_one([*units, union("w", "0204")], 2)
+    state, events = execute(state, MoveUnit("gun", ("0101", "0102")))
+    assert not [e for e in events if isinstance(e, AmmunitionResupplied)]
+
+
+def test_a_re_supplied_unit_ignores_the_restrictions_of_19_1_19_3():
+    units = [union("u", "0304"), rebel("gun", "0106", type_="artillery"), rebel("r", "0306")]
+    state = _out_from_turn_one(units, 2)
+    with pytest.raises(RuleViolation):
+        execute(state, MoveUnit("r", ("0306", "0305")))  # out of ammunition: not into u's zone
+    state, events = execute(state, MoveUnit("gun", ("0106", "0107")))
+    assert [e.units for e in events if isinstance(e, AmmunitionResupplied)] == [("r",)]
+    execute(state, MoveUnit("r", ("0306", "0305")))  # re-supplied: into u's zone

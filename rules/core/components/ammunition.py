@@ -9,6 +9,19 @@ Confederates run out of ammunition, this die roll ceases."
     side = "confederate"
     from_turn = 4
     runs_out_on = [1, 2, 3, 4]
+    train = "cs-rail-gun"
+    resupply_path = 4
+    resupply_turns = 2
+
+Re-supply (19.3, 19.4): "Once the Train has moved for the Game-Turn, each Confederate unit that can trace
+a path of four or fewer hexes in length to the Train is considered immediately re-supplied and ignores
+the restrictions outlined in Case 19.1. If the path is greater than four hexes in length to the Train,
+the unit is re-supplied two full Game-Turns after that in which the ammunition ran out"; "The path to
+the Train must be a Line of Communication" (rules/queries/communications.py ``supply_line``). After each
+move (or entry) of ``train`` while the side is out, the units of the side with such a line of at most
+``resupply_path`` hexes to it are re-supplied for good (``AmmunitionResupplied``,
+rules/procedures/ammunition.py ``resupply``; ``state.scored`` keeps ``ammunition_resupplied:<unit>``);
+every unit is re-supplied at the start of Game-Turn ``resupply_turns`` after the one it ran out on.
 
 The die is rolled at the start of ``side``'s Movement Phase (its Player-Turn), from ``from_turn``, until
 it runs out (rules/procedures/phase_rolls.py: ``AmmunitionRolled``). From then on its units may not enter
@@ -24,7 +37,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import msgspec
 
-from rules.core.components.values import Component, Count
+from rules.core.components.values import Component, Count, UnitId
 from rules.core.scenario import Side
 
 if TYPE_CHECKING:
@@ -32,6 +45,7 @@ if TYPE_CHECKING:
 
 ROLLED = "ammunition_rolled:"
 OUT = "ammunition_out:"
+RESUPPLIED = "ammunition_resupplied:"
 
 Face = Annotated[int, msgspec.Meta(ge=1, le=6)]
 
@@ -40,6 +54,9 @@ class Ammunition(Component, frozen=True):
     side: Side
     from_turn: Count
     runs_out_on: list[Face] = msgspec.field(default_factory=lambda: [1, 2, 3, 4])
+    train: UnitId | None = None  # 19.3: the Train that re-supplies
+    resupply_path: Count = 4  # 19.3: "a path of four or fewer hexes in length to the Train"
+    resupply_turns: Count | None = None  # 19.3: "two full Game-Turns after" (None: never)
 
     def out_since(self, state: State) -> int | None:
         """19.1: the Game-Turn the side ran out of ammunition, or None."""
@@ -56,6 +73,14 @@ class Ammunition(Component, frozen=True):
             and f"{ROLLED}{state.turn}" not in state.scored
         )
 
-    def out_of_ammunition(self, state: State, unit_side: str) -> bool:
-        """19.1: are ``unit_side``'s units out of ammunition now?"""
-        return unit_side == self.side and self.out_since(state) is not None
+    def side_out(self, state: State) -> bool:
+        """19.1: is the side out of ammunition now (19.3: until ``resupply_turns`` Game-Turns after the
+        one it ran out on)?"""
+        since = self.out_since(state)
+        return since is not None and (self.resupply_turns is None or state.turn < since + self.resupply_turns)
+
+    def out_of_ammunition(self, state: State, unit_side: str, unit: str | None = None) -> bool:
+        """19.1: is ``unit`` (of ``unit_side``) out of ammunition now? 19.3: not once re-supplied."""
+        if unit_side != self.side or not self.side_out(state):
+            return False
+        return unit is None or f"{RESUPPLIED}{unit}" not in state.scored
