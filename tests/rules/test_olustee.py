@@ -394,4 +394,8 @@ def test_a_re_supplied_unit_ignores_the_restrictions_of_19_1_19_3():
         execute(state, MoveUnit("r", ("0306", "0305")))  # out of ammunition: not into u's zone
     state, events = execute(state, MoveUnit("gun", ("0106", "0107")))
     assert [e.units for e in events if isinstance(e, AmmunitionResupplied)] == [("r",)]
-    execute(state, MoveUnit("r", ("0306", "0305")))  # re-supplied: into u's zone
+    state, _ = execute(state, MoveUnit("r", ("0306", "0305")))  # re-supplied: into u's zone
+    state, _ = execute(state, EndPhase())  # and in his Combat Phase it does not retreat: it attacks
+    assert state.phase == "combat" and not state.pending and state.positions["r"] == "0305"
+    with pytest.raises(RuleViolation):
+        execute(state, EndPhase())  # 8.12: in an enemy zone it must attack, as any supplied unit
