@@ -33,11 +33,11 @@ Enemy Zone of Control in its Combat Phase retreats one hex, or is eliminated whe
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Annotated
+from typing import TYPE_CHECKING
 
 import msgspec
 
-from rules.core.components.values import Component, Count, UnitId
+from rules.core.components.values import Component, Count, DieFace, UnitId
 from rules.core.scenario import Side
 
 if TYPE_CHECKING:
@@ -47,13 +47,12 @@ ROLLED = "ammunition_rolled:"
 OUT = "ammunition_out:"
 RESUPPLIED = "ammunition_resupplied:"
 
-Face = Annotated[int, msgspec.Meta(ge=1, le=6)]
 
 
 class Ammunition(Component, frozen=True):
     side: Side
     from_turn: Count
-    runs_out_on: list[Face] = msgspec.field(default_factory=lambda: [1, 2, 3, 4])
+    runs_out_on: list[DieFace] = msgspec.field(default_factory=lambda: [1, 2, 3, 4])
     train: UnitId | None = None  # 19.3: the Train that re-supplies
     resupply_path: Count = 4  # 19.3: "a path of four or fewer hexes in length to the Train"
     resupply_turns: Count | None = None  # 19.3: "two full Game-Turns after" (None: never)

@@ -23,11 +23,11 @@ brought never enters (and traces no line of communication). ``state.scored`` kee
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Annotated
+from typing import TYPE_CHECKING
 
 import msgspec
 
-from rules.core.components.values import Component, Count, UnitId
+from rules.core.components.values import Component, Count, DieFace, UnitId
 from rules.core.scenario import Side
 
 if TYPE_CHECKING:
@@ -35,7 +35,6 @@ if TYPE_CHECKING:
 
 ROLLED = "conditional_rolled:"
 ARRIVED = "conditional_arrived:"
-Face = Annotated[int, msgspec.Meta(ge=1, le=6)]
 
 
 class Group(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
@@ -45,7 +44,7 @@ class Group(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     side: Side
     units: list[UnitId]
     from_turn: Count
-    on: list[Face] = msgspec.field(default_factory=lambda: [6])
+    on: list[DieFace] = msgspec.field(default_factory=lambda: [6])
 
 
 class ConditionalReinforcements(Component, frozen=True):

@@ -29,18 +29,17 @@ there is one, so it is held only when every such group that rolled was held.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Annotated
+from typing import TYPE_CHECKING
 
 import msgspec
 
-from rules.core.components.values import Component, Count, UnitId
+from rules.core.components.values import Component, Count, DieFace, UnitId
 from rules.core.scenario import Side
 
 if TYPE_CHECKING:
     from rules.core.errors import RuleViolation
     from rules.core.state import State
 
-Die = Annotated[int, msgspec.Meta(ge=1, le=6)]
 ROLLED = "corps_command:"
 HELD = "corps_held:"
 
@@ -48,7 +47,7 @@ HELD = "corps_held:"
 class Group(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     name: str
     units: list[UnitId]
-    moves_on: list[Die]
+    moves_on: list[DieFace]
 
 
 class CorpsCommand(Component, frozen=True):

@@ -21,17 +21,16 @@ movement.py ``no_entry``: movement, Strategic Movement, entry).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Annotated
+from typing import TYPE_CHECKING
 
 import msgspec
 
-from rules.core.components.values import Component, HexNumber, UnitId
+from rules.core.components.values import Component, DieFace, HexNumber, UnitId
 from rules.core.scenario import Side
 
 if TYPE_CHECKING:
     from rules.core.state import State
 
-Die = Annotated[int, msgspec.Meta(ge=1, le=6)]
 ROLLED = "crossing_die:"
 ALLOWED = "crossing_die_allowed"
 
@@ -40,7 +39,7 @@ class CrossingDie(Component, frozen=True):
     side: Side
     units: list[UnitId]
     hex: HexNumber
-    succeeds_on: list[Die] = msgspec.field(default_factory=lambda: [1])
+    succeeds_on: list[DieFace] = msgspec.field(default_factory=lambda: [1])
 
     def binds(self, unit: str) -> bool:
         return unit in self.units

@@ -21,18 +21,17 @@ rules/revised/movement.py.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Annotated
+from typing import TYPE_CHECKING
 
 import msgspec
 
-from rules.core.components.values import Component, UnitId
+from rules.core.components.values import Component, DieFace, UnitId
 from rules.core.scenario import Side
 
 if TYPE_CHECKING:
     from rules.core.errors import RuleViolation
     from rules.core.state import State
 
-Die = Annotated[int, msgspec.Meta(ge=1, le=6)]
 ROLLED = "movement_die:"
 HELD = "movement_die_held:"
 
@@ -40,7 +39,7 @@ HELD = "movement_die_held:"
 class MovementDie(Component, frozen=True):
     side: Side
     units: list[UnitId]
-    fails_on: list[Die] = msgspec.field(default_factory=lambda: [6])
+    fails_on: list[DieFace] = msgspec.field(default_factory=lambda: [6])
 
     def binds(self, unit: str) -> bool:
         return unit in self.units

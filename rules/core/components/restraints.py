@@ -35,17 +35,16 @@ advances after combat are not moves. The releases are rules/procedures/restraint
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Annotated
+from typing import TYPE_CHECKING
 
 import msgspec
 
-from rules.core.components.values import Component, Count, UnitId
+from rules.core.components.values import Component, Count, DieFace, UnitId
 from rules.core.scenario import Side, Unit, UnitType
 
 if TYPE_CHECKING:
     from rules.core.state import State
 
-Die = Annotated[int, msgspec.Meta(ge=1, le=6)]
 RELEASED = "restraint:"
 ROLLED = "restraint_rolled:"
 RELEASED_ON = "restraint_turn:"
@@ -53,7 +52,7 @@ RELEASED_ON = "restraint_turn:"
 
 class ReleaseRoll(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     turn: Count
-    on: list[Die] = msgspec.field(default_factory=lambda: [6])
+    on: list[DieFace] = msgspec.field(default_factory=lambda: [6])
 
 
 class DoubleQuick(msgspec.Struct, frozen=True, forbid_unknown_fields=True):

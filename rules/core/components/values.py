@@ -16,6 +16,9 @@ HexNumber = Annotated[str, msgspec.Meta(pattern=r"^[0-9]{4}$", extra={"ref": "he
 HexPattern = Annotated[str, msgspec.Meta(pattern=r"^[0-9]{4}$")]
 #: The id of a unit of the order of battle.
 UnitId = Annotated[str, msgspec.Meta(min_length=1, extra={"ref": "unit"})]
+
+#: A face of the battle's six-sided die, in a list of the rolls that do something.
+DieFace = Annotated[int, msgspec.Meta(ge=1, le=6)]
 #: The name of an area of the map (map.toml ``[areas]``).
 AreaName = Annotated[str, msgspec.Meta(min_length=1, extra={"ref": "area"})]
 #: Victory Points, or a number of units: a whole number, never negative.
