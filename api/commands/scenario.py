@@ -142,6 +142,14 @@ def _list(args) -> int:
     return 0
 
 
+def _refused(problems) -> int:
+    """Every problem on stdout (the command's answer), their count on stderr; the exit status 1."""
+    for problem in problems:
+        print(problem)
+    print(plural(len(problems), "problem"), file=sys.stderr)
+    return 1
+
+
 def _validate(args) -> int:
     """Every problem on stdout (the command's answer), their count on stderr."""
     from scenarios import template
@@ -150,10 +158,7 @@ def _validate(args) -> int:
     try:
         folder = folder_of(args.scenario)
     except ScenarioError as e:
-        for problem in e.problems:
-            print(problem)
-        print(plural(len(e.problems), "problem"), file=sys.stderr)
-        return 1
+        return _refused(e.problems)
     if template.is_template(folder) and not (folder / template.SETUP).is_file():
         problems, missing = template.check(folder)
         for problem in problems:
@@ -168,10 +173,7 @@ def _validate(args) -> int:
     try:
         load(folder)
     except ScenarioError as e:
-        for problem in e.problems:
-            print(problem)
-        print(plural(len(e.problems), "problem"), file=sys.stderr)
-        return 1
+        return _refused(e.problems)
     print("ok")
     return 0
 
@@ -205,10 +207,7 @@ def _complete(args) -> int:
         try:
             load(trial)
         except ScenarioError as e:
-            for problem in e.problems:
-                print(problem)
-            print(plural(len(e.problems), "problem"), file=sys.stderr)
-            return 1
+            return _refused(e.problems)
         try:
             shutil.copytree(trial, args.output)
         except OSError as exc:
