@@ -122,6 +122,13 @@ async def check_log(store_url: str, game_id: str, acks: list[tuple[str, Ack]]) -
     and the chain verifies; returns the number of events checked."""
     store = RedisEventStore.from_url(store_url)
     try:
+        # a command the cancelled bots sent may still be appended: check once the head stands still
+        # (verify reads the log, then the head; an append between them reads as a mismatch)
+        head, settled = None, await store.head(game_id)
+        while settled != head:
+            head = settled
+            await asyncio.sleep(0.5)
+            settled = await store.head(game_id)
         version, _ = await store.verify(game_id)
         log = [e async for e in store.read(game_id)]
     finally:
