@@ -518,16 +518,30 @@ class RedisEventStore:
             self._heads[game_id] = (version, hash)
 
     async def verify(self, game_id: str) -> tuple[int, bytes]:
-        """Re-walk the game's whole chain and check it ends at the meta's version and head."""
+        """Re-walk the game's whole chain and check it passes through the meta's version and head.
+
+        The meta is read first: an append is one script that writes the event and the meta
+        together, so the log then holds at least the meta's version, and events appended during
+        the walk (a live game) extend the chain past it rather than counting as a mismatch.
+        Returns the version and hash the walk ended at."""
+        meta = await self.head(game_id)
         version, head = 0, GENESIS
+        seen = meta == (version, head)
         async for envelope in self.read(game_id):
             version, head = envelope.version, envelope.hash
-        meta = await self.head(game_id)
-        if meta != (version, head):
+            if version == meta[0]:
+                seen = head == meta[1]
+                if not seen:
+                    break
+        if not seen:
             raise ChainError(
                 game_id,
-                f"the log ends at version {version} but the meta says version {meta[0]} (or another head)",
+                f"the meta says version {meta[0]} but the log "
+                + (f"ends at version {version}" if version < meta[0] else f"has another hash at version {meta[0]}"),
             )
+        after = await self.head(game_id)  # the meta again: it can only have moved on past the walk
+        if after[0] < version or (after[0] == version and after[1] != head):
+            raise ChainError(game_id, f"the log runs to version {version} but the meta says version {after[0]}")
         return version, head
 
     # -- the game index (non-authoritative) --------------------------------

@@ -117,6 +117,40 @@ async def test_verify_catches_a_log_shorter_than_its_meta(store):
         await store.verify(g)
 
 
+async def test_verify_catches_a_meta_behind_its_log(store):
+    g = await filled(store, 5)
+    await store.redis.hset(store.keys(g).meta, mapping={"version": 3, "head": (await store.hash_at(g, 3))})
+    with pytest.raises(ChainError, match="runs to version 5 but the meta says version 3"):
+        await store.verify(g)
+
+
+async def test_verify_catches_a_meta_head_not_in_the_chain(store):
+    g = await filled(store, 4)
+    await store.redis.hset(store.keys(g).meta, "head", b"\x00" * 32)
+    with pytest.raises(ChainError, match="another hash at version 4"):
+        await store.verify(g)
+
+
+class AppendingAfterRead(RedisEventStore):
+    """A store whose read lets another writer append two events just after the walk ends: a live
+    game, where a command lands between verify's read of the log and its read of the meta."""
+
+    async def read(self, game_id, from_version=1, to_version=None):
+        async for envelope in super().read(game_id, from_version, to_version):
+            yield envelope
+        version, _ = await self.head(game_id)
+        await self.append(game_id, numbered(version + 1, 2), version)
+
+
+async def test_verify_of_a_live_game_accepts_events_appended_after_the_walk(store):
+    g = await filled(store, 6)
+    walked = await store.head(g)
+    live = AppendingAfterRead(store.redis, prefix=store.prefix)
+    assert await live.verify(g) == walked
+    assert (await store.head(g))[0] == 8  # the two appended during verify are there, and chained
+    assert (await store.verify(g))[0] == 8
+
+
 async def test_snapshot_then_read_equals_a_full_read(store):
     store.snapshot_every = 10
     g = await filled(store, 57)
