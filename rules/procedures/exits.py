@@ -50,6 +50,7 @@ from rules.procedures.movement import (
 from rules.procedures.night import zoc_rules
 from rules.procedures.sequence import phases
 from rules.queries import stacking
+from rules.queries.communications import cut_off
 from rules.queries.control import entered
 from rules.queries.edges import on_edge
 from rules.queries.exits import EXITED, EXITED_BY, exit_hexes, exited, exited_by, exited_of, has_exited
@@ -153,7 +154,8 @@ def apply_unit_exited(state: State, event: UnitExited) -> None:
     state.moved.add(event.unit)
     state.scored.add(EXITED + event.unit)
     battle = state.game.battle
-    if battle.exits.awards or battle.command_control_zone is not None:  # Road to Richmond 22.12, 20.1
+    line = battle.line_of_communications  # Road to Vicksburg 20.0: units exited at these hexes trace from them
+    if battle.exits.awards or battle.command_control_zone is not None or (line is not None and line.exited_at):  # Road to Richmond 22.12, 20.1
         state.scored.add(f"{EXITED_BY}{event.path[-1]}:{state.turn}:{event.unit}")
     entered(state, state.game.units[event.unit].side, event.path[1:])  # 21.2: moved through
 
@@ -264,6 +266,8 @@ def exit_awards(state: State) -> list[VictoryPointsAwarded]:
     game = state.game
     case = game.case("exits.points")
     out = []
+    line = game.battle.line_of_communications  # Road to Vicksburg 20.0: an exited unit without a line
+    lost = set(cut_off(state, line)) if line is not None and line.exited_at else set()  # "considered eliminated"
     for award in game.battle.exits.awards:
         if not award_holds(state, award):
             if award.cut_off_eliminated and award_holds(state, msgspec.structs.replace(award, line_to_areas=[])):
@@ -271,7 +275,7 @@ def exit_awards(state: State) -> list[VictoryPointsAwarded]:
             continue
         for u in exited(state):
             unit = game.units[u]
-            if award.counts(u, unit.side, exited_by(state, u), unit.type):
+            if u not in lost and award.counts(u, unit.side, exited_by(state, u), unit.type):
                 points = award.points * (unit.strength if award.per == "strength_point" else 1)
                 if points:
                     out.append(VictoryPointsAwarded(side=award.side, points=points, kind="exited", subject=u, case=case))

@@ -27,13 +27,15 @@ from collections import deque
 from collections.abc import Iterable
 
 from rules.core import terrain
-from rules.core.components.line_of_communications import LineOfCommunications
+from rules.core.components.line_of_communications import LineForm, LineOfCommunications
 from rules.core.hexes import hexside
 from rules.core.scenario import Side
 from rules.core.state import State
-from rules.queries.edges import road_ends, roads_off_edge
-from rules.queries.exits import has_exited
+from rules.queries.edges import on_edge, road_ends, roads_off_edge
+from rules.queries.exits import exited_by, has_exited
 from rules.queries.zoc import enemy_controlled
+
+PROHIBITED = frozenset({terrain.RIVER, terrain.LAKE, terrain.POND})  # no unit may enter them (5.24, 6.27, 10.1)
 
 
 def occupied_by_enemy(state: State, side: str) -> set[str]:
@@ -89,7 +91,8 @@ def traces(
 def blocked_for(state: State, side: Side, line: LineOfCommunications) -> set[str]:
     """The hexes no line of ``side`` may enter: enemy units' (21.32); with ``enemy_zoc_blocks`` enemy
     zones of control (Antietam 19.1, Cemetery Hill 20.4), but with ``through_friendly_units`` never a hex
-    holding a friendly unit (Cemetery Hill 20.4)."""
+    holding a friendly unit (Cemetery Hill 20.4); with ``prohibited_terrain_blocks`` the hexes no unit
+    may enter (Road to Vicksburg 20.1: "free of ... prohibited Terrain")."""
     blocked = occupied_by_enemy(state, side)
     if line.enemy_zoc_blocks:  # Antietam 19.1: "free of Enemy units or Enemy Zones of Control"
         zones = enemy_controlled(state, side)
@@ -97,40 +100,75 @@ def blocked_for(state: State, side: Side, line: LineOfCommunications) -> set[str
             units = state.game.units
             zones = zones - {h for u, h in state.positions.items() if units[u].side == side}
         blocked |= zones
+    if line.prohibited_terrain_blocks:  # Road to Vicksburg 20.1
+        blocked |= {h for h, kind in state.game.terrain.items() if kind in PROHIBITED}
     return blocked
 
 
+def road_hexes(game, hexes: Iterable[str]) -> set[str]:
+    """Road to Vicksburg 20.3: of ``hexes``, those a road runs through (a road hexside)."""
+    sides = game.scenario.map.hexsides
+
+    def road(a: str, b: str) -> bool:
+        s = sides.get(hexside(a, b))
+        return s is not None and terrain.ROAD in s.features
+
+    return {h for h in hexes if h in game.terrain and any(road(h, n) for n in game.neighbours[h])}
+
+
+def goal_of(state: State, side: Side, line: LineOfCommunications, blocked: set[str]) -> set[str]:
+    """The hexes a line of ``side`` ends in, by its form (``line.form``), none of them ``blocked``; with
+    ``friendly_controlled`` none whose recorded control is the enemy's (Road to Vicksburg 20.1)."""
+    form = line.form(side)
+    if form.exits:
+        goal = road_to_exits(state, side, form.exits, blocked, line.along_trails)
+    elif form.hexes:
+        goal = {h for h in form.hexes if h not in blocked}
+    elif form.edge_area is not None:  # Second Bull Run 19.0: a road leading off the map's east edge
+        edge = state.game.scenario.map.areas.get(form.edge_area, ())
+        goal = road_to_exits(state, side, road_ends(state.game, edge), blocked)
+    elif isinstance(form, LineForm):  # Road to Vicksburg 20.3: "any road hex on the eastern or western edges"
+        edges: set[str] = set()
+        for e in form.road_hexes_on:
+            edges |= on_edge(state.game, e)
+        goal = road_hexes(state.game, edges) - blocked
+    else:  # Cemetery Hill 20.4: a road leading off the side's friendly edge
+        goal = road_to_exits(state, side, roads_off_edge(state.game, line.friendly_edges[side]), blocked)
+    if line.friendly_controlled:  # Road to Vicksburg 20.1: "to certain Friendly controlled hexes"
+        goal = {h for h in goal if state.control.get(h) in (None, side)}
+    return goal
+
+
 def cut_off(state: State, line: LineOfCommunications) -> list[str]:
-    """21.32, Antietam 19.1, Cemetery Hill 20.4: the units of the sides that trace (on the map, or
-    reinforcements not entered, traced from their entry hexes) that cannot trace the line of
-    communications, in the order of the order of battle. Exited units need none (Cemetery Hill 18.2)."""
+    """21.32, Antietam 19.1, Cemetery Hill 20.4, Road to Vicksburg 20.0: the units of the sides that
+    trace (on the map, or reinforcements not entered, traced from their entry hexes; with ``exited_at``,
+    units exited at those hexes, traced from their exit hex) that cannot trace the line of
+    communications, in the order of the order of battle. Other exited units need none (Cemetery Hill 18.2)."""
     gate = line.unless_entered  # Road to Richmond 22.22: "If the Union Train unit was not brought on"
     if gate is not None and (gate in state.positions or gate in state.eliminated or has_exited(state, gate)):
         return []
     goals = {}
     for side in line.sides():
         blocked = blocked_for(state, side, line)
-        if line.exits:
-            goal = road_to_exits(state, side, line.exits, blocked, line.along_trails)
-        elif line.hexes:
-            goal = {h for h in line.hexes if h not in blocked}
-        elif line.edge_area is not None:  # Second Bull Run 19.0: a road leading off the map's east edge
-            edge = state.game.scenario.map.areas.get(line.edge_area, ())
-            goal = road_to_exits(state, side, road_ends(state.game, edge), blocked)
-        else:  # Cemetery Hill 20.4: a road leading off the side's friendly edge
-            goal = road_to_exits(state, side, roads_off_edge(state.game, line.friendly_edges[side]), blocked)
-        goals[side] = (goal, blocked)
+        goals[side] = (goal_of(state, side, line, blocked), blocked, line.form(side).hexes)
     gone = set(state.eliminated)
     out = []
     for unit in state.game.scenario.units:
-        if unit.side not in goals or unit.id in gone or has_exited(state, unit.id):
+        if unit.side not in goals or unit.id in gone:
             continue
-        goal, blocked = goals[unit.side]
+        goal, blocked, hexes = goals[unit.side]
+        if has_exited(state, unit.id):  # Road to Vicksburg 20.0: "the hex from which [it] exited"
+            at = exited_by(state, unit.id)
+            if at is None or at not in line.exited_at.get(unit.side, ()):
+                continue
+            if not traces(state, [at], goal, blocked, line.path_hexes):
+                out.append(unit.id)
+            continue
         here = state.positions.get(unit.id)
         if here is None and (unit.arrives is None or not line.reinforcements_not_entered):
             continue
         if here is not None:  # Antietam 19.1: the unit's own hex is not judged (at 0126 it is there)
-            ok = here in line.hexes or traces(state, [here], goal, blocked, line.path_hexes, judged=False)
+            ok = here in hexes or traces(state, [here], goal, blocked, line.path_hexes, judged=False)
         else:  # 21.32: an entry hex holding an enemy unit is no start
             ok = traces(state, unit.entry, goal, blocked, line.path_hexes)
         if not ok:
@@ -139,7 +177,6 @@ def cut_off(state: State, line: LineOfCommunications) -> list[str]:
 
 
 # -- Olustee 19.4: a Line of Communication ------------------------------------------------------------
-PROHIBITED = frozenset({terrain.RIVER, terrain.LAKE, terrain.POND})  # no unit may enter them (5.24, 6.27, 10.1)
 
 
 def supply_line(state: State, side: str, origins: Iterable[str], goal: set[str], length: int | None = None) -> bool:

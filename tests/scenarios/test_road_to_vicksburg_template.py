@@ -307,3 +307,60 @@ def test_the_train_moves_only_once_a_confederate_unit_ends_a_game_turn_within_th
     assert refused(state, MoveUnit("us-train", ("1815", "1816", "1817"))).case in ("6.15", "6.16")  # one hex
     assert refused(state, MoveUnit("us-train", ("1815", "1814"))) is not None  # off the road
     state, _ = execute(state, MoveUnit("us-train", ("1815", "1816")))
+
+
+@pytest.fixture(scope="module")
+def with_roads(tmp_path_factory):
+    """The test set-up with a road through 0105 on the west edge (20.3) and a Confederate unit at 0316."""
+    folder = shutil.copytree(FOLDER, tmp_path_factory.mktemp("rtv-loc") / "road_to_vicksburg")
+    extra = unit("cs-x", "confederate", "0316") + '[[map.road]]\nhexes = ["0105", "0205"]\n'
+    (folder / template.SETUP).write_text(SETUP + extra)
+    return load(folder)
+
+
+def path_to(state, uid, dest):
+    from rules.procedures.movement import reachable
+
+    reach = reachable(state, uid)
+    path, h = [dest], dest
+    while reach.prev[h] is not None:
+        h = reach.prev[h]
+        path.insert(0, h)
+    return tuple(path)
+
+
+def test_lines_of_communication_at_the_end_and_units_exited_at_0108_0119_20_0_21_1(with_roads):
+    # 20.0: "Each unit remaining on the map sheet at the end of the game, and all Union units that have
+    # exited the map sheet at hexes 0108 or 0119 must be able to trace a Line of Communication ... Units
+    # unable to do so are considered eliminated for Victory Point purposes"; 20.1: from "the hex from
+    # which the tracing unit exited"; 20.2: Union to 1902, 1911 or 1920; 20.3: Confederate to a road hex
+    # of the east or west edge (0105 here); 21.1: one point per Combat Strength Point
+    from rules.core.commands import ExitMap
+    from rules.procedures.exits import exit_paths
+    from rules.queries.communications import cut_off
+
+    state = game(with_roads)
+    line = state.game.battle.line_of_communications
+    assert cut_off(state, line) == []
+    state, _ = execute(state, ExitMap("us-w", exit_paths(state, "us-w")["0119"]))
+    state, _ = execute(state, ExitMap("us-wa", exit_paths(state, "us-wa")["0108"]))
+    state, _ = until(state, "confederate", "movement", 1)
+    state, _ = execute(state, MoveUnit("cs-x", path_to(state, "cs-x", "0219")))  # its zone reaches 0119
+    assert cut_off(state, line) == ["us-w"]
+    awards = end_points(state)
+    assert [(a.side, a.points, a.subject) for a in awards if a.kind == "cut_off"] == [("confederate", 3, "us-w")]
+    # considered eliminated: no exit points for it (six for an infantry brigade at 0119); us-wa's one stays
+    assert sorted((a.side, a.points, a.subject) for a in awards if a.kind == "exited") == [("union", 1, "us-wa")]
+    state = fold(state, [UnitEliminated(unit="cs-x", case="20.0")])  # 0119 free again: us-w traces
+    assert cut_off(state, line) == []
+
+
+def test_no_road_hex_on_the_east_or_west_edge_no_confederate_line_20_3(completed):
+    # 20.3: the test set-up's only road (1815-1817) touches neither edge: every Confederate unit on the
+    # map is cut off, no Union unit is (20.2: 1902, 1911, 1920 free)
+    from rules.queries.communications import cut_off
+
+    state = game(completed)
+    got = cut_off(state, state.game.battle.line_of_communications)
+    on_map = [u.id for u in completed.units if u.id in state.positions]
+    assert got == [u for u in on_map if state.game.units[u].side == "confederate"] and got

@@ -67,6 +67,28 @@ supplied map: which of the grid's edges is east is the sheet's, rules/queries/ed
     through_friendly_units = true
     reinforcements_not_entered = false
     per_enemy_strength_point_cut_off = { confederate = 1 }
+
+Road to Vicksburg 20.0-20.3 (``forms``, instead of ``side`` and one form for all): one form for each side
+named, each a table of one of ``exits``, ``hexes``, ``edge_area`` (as above) or ``road_hexes_on``
+(20.3: "any road hex on the eastern or western edges of the map sheet": a hex of one of these edges of
+the map's grid with a road hexside, rules/queries/edges.py ``on_edge``); the other keys apply to both.
+20.1: "a contiguous line of hexes of any length, free of Enemy units, Enemy Zones of Control or
+prohibited Terrain ... to certain Friendly controlled hexes at the map edge. Friendly units negate Enemy
+Zones of Control": ``prohibited_terrain_blocks`` (no hex a unit may not enter: river, lake, pond) and
+``friendly_controlled`` (no hex whose recorded control, 21.2, is the enemy's is a goal). 20.0: "all Union
+units that have exited the map sheet at hexes 0108 or 0119 must be able to trace a Line of
+Communication", from "the hex from which the tracing unit exited the map sheet": ``exited_at`` {side:
+hexes}; a unit exited elsewhere needs none.
+
+    [exclusive.line_of_communications]
+    enemy_zoc_blocks = true
+    through_friendly_units = true
+    prohibited_terrain_blocks = true
+    friendly_controlled = true
+    reinforcements_not_entered = false
+    exited_at = { union = ["0108", "0119"] }
+    forms.union = { hexes = ["1902", "1911", "1920"] }
+    forms.confederate = { road_hexes_on = ["east", "west"] }
 """
 
 from __future__ import annotations
@@ -74,6 +96,22 @@ from __future__ import annotations
 from rules.core.components.exits import Edge
 from rules.core.components.values import AreaName, Component, Count, HexNumber, UnitId
 from rules.core.scenario import SIDES, Side
+
+
+class LineForm(Component, frozen=True):
+    """What one side's line is traced to (Road to Vicksburg 20.2, 20.3): exactly one of these."""
+
+    exits: list[HexNumber] = []
+    hexes: list[HexNumber] = []
+    edge_area: AreaName | None = None
+    road_hexes_on: list[Edge] = []  # Road to Vicksburg 20.3
+
+    def __post_init__(self):
+        if sum([bool(self.exits), bool(self.hexes), self.edge_area is not None, bool(self.road_hexes_on)]) != 1:
+            raise ValueError(
+                "give one of exits (a road off the map), hexes (the hexes traced to), edge_area (a road off "
+                "the map at a hex of this area) or road_hexes_on (any road hex of these edges, Road to Vicksburg 20.3)"
+            )
 
 
 class LineOfCommunications(Component, frozen=True):
@@ -89,18 +127,30 @@ class LineOfCommunications(Component, frozen=True):
     along_trails: bool = False
     unless_entered: UnitId | None = None
     edge_area: AreaName | None = None
+    forms: dict[Side, LineForm] = {}  # Road to Vicksburg 20.2, 20.3: one form per side
+    prohibited_terrain_blocks: bool = False  # Road to Vicksburg 20.1
+    friendly_controlled: bool = False  # Road to Vicksburg 20.1: "to certain Friendly controlled hexes"
+    exited_at: dict[Side, list[HexNumber]] = {}  # Road to Vicksburg 20.0: exited units that trace
 
     def __post_init__(self):
-        forms = [bool(self.exits), bool(self.hexes), bool(self.friendly_edges), self.edge_area is not None]
+        forms = [bool(self.exits), bool(self.hexes), bool(self.friendly_edges), self.edge_area is not None, bool(self.forms)]
         if sum(forms) != 1:
             raise ValueError(
                 "give one of exits (a road off the map, 21.32), hexes (the hexes traced to, Antietam 19.1) "
                 "or friendly_edges (a road off each side's friendly edge, Cemetery Hill 20.2) "
-                "or edge_area (a road off the map at a hex of this area, Second Bull Run 19.0)"
+                "or edge_area (a road off the map at a hex of this area, Second Bull Run 19.0) "
+                "or forms (one of these for each side, Road to Vicksburg 20.2, 20.3)"
             )
-        if (self.side is None) != bool(self.friendly_edges):
-            raise ValueError("side names the side that traces, unless friendly_edges names each side's edge")
+        if (self.side is None) != bool(self.friendly_edges or self.forms):
+            raise ValueError("side names the side that traces, unless friendly_edges or forms names each side's")
 
     def sides(self) -> tuple[Side, ...]:
-        """The sides whose units must trace a line (Cemetery Hill 20.4: both)."""
-        return (self.side,) if self.side is not None else tuple(s for s in SIDES if s in self.friendly_edges)
+        """The sides whose units must trace a line (Cemetery Hill 20.4, Road to Vicksburg 20.0: both)."""
+        if self.side is not None:
+            return (self.side,)
+        return tuple(s for s in SIDES if s in self.friendly_edges or s in self.forms)
+
+    def form(self, side: Side) -> LineOfCommunications | LineForm:
+        """What ``side``'s line is traced to: its own form (Road to Vicksburg 20.2, 20.3), else the one
+        form of the block."""
+        return self.forms.get(side, self)
