@@ -15,11 +15,11 @@ from api.seats import Seats
 from api.views import GameView, game_view
 from eventstore.errors import Conflict
 from eventstore.store import RedisEventStore
-from replay import dice, session
+from replay import clock, dice, session
 from replay.games import GameCache
 from replay.history import load
 from replay.ids import new_game_id
-from replay.records import DAY_SECONDS, DiceMode, GameCreated, SessionOptions, UndoPolicy
+from replay.records import DAY_SECONDS, ClockOptions, DiceMode, GameCreated, SessionOptions, UndoPolicy
 from replay.visibility import delayed, visible_version
 from rules import RULES_VERSION
 from rules.core.scenario import Side, other_side
@@ -50,6 +50,7 @@ class CreateOptions(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fi
     spectator_delay: Annotated[int, msgspec.Meta(ge=0, le=MAX_SPECTATOR_DELAY)] = 0
     spectator_delay_phases: Annotated[int, msgspec.Meta(ge=0, le=MAX_SPECTATOR_DELAY_PHASES)] = 0
     silence_seconds: Annotated[int, msgspec.Meta(ge=0, le=MAX_SILENCE_SECONDS)] = 7 * DAY_SECONDS
+    clock: ClockOptions | None = None  # replay/clock.py; None: no clock
     attack_effectiveness: bool | None = None
     rules: dict[
         Annotated[str, msgspec.Meta(max_length=64)],
@@ -128,6 +129,8 @@ async def create_game(
         raise HttpError(
             404, "not_found", f"no scenario {request.scenario!r} (GET /api/scenarios lists them)"
         ) from None
+    if options.clock is not None and (problem := clock.problem(options.clock)) is not None:
+        raise HttpError(400, "malformed", problem)
     if request.ruleset not in scenario.rulesets:
         raise HttpError(400, "malformed", f"{request.scenario} is played with {', '.join(scenario.rulesets)}")
     nonce = request.dice_nonce or dice.new_nonce()
@@ -172,6 +175,7 @@ async def create_game(
             spectator_delay=options.spectator_delay,
             spectator_delay_phases=options.spectator_delay_phases,
             silence_seconds=options.silence_seconds,
+            clock=options.clock,
         ),
         dice=options.dice,
         seed_hash=dice.seed_hash(seed),

@@ -768,7 +768,9 @@ class LiveGame:
             try:
                 match message:
                     case protocol.SendCommand():
-                        return decide_session.command(h, seat, command, await self.seed(), cid)
+                        return decide_session.command(
+                            h, seat, command, await self.seed(), cid, now_ms=now_ms()
+                        )
                     case protocol.UndoRequest():
                         return decide_session.undo_request(
                             h,

@@ -271,10 +271,20 @@ class DrawView(msgspec.Struct, frozen=True, kw_only=True):
     seat: str
 
 
+class ClockView(msgspec.Struct, frozen=True, kw_only=True):
+    """The game's clock (replay/clock.py) as of the time ``at`` of the last event (ms since the
+    epoch): the milliseconds ``left`` to each seat then (negative: run out), and the seat whose clock
+    is ``running`` since (null: none). A client shows ``left[running] - (now - at)``."""
+
+    left: dict[str, int]
+    at: int
+    running: str | None
+
+
 class SessionView(msgspec.Struct, frozen=True, kw_only=True):
     """The session as a client renders it: seats taken (in join order), whom the game waits for
     and since when, an open undo request or draw offer, the undone ranges (back_to, accepted_at),
-    and the end of the game."""
+    the end of the game, and the game's ``clock`` (null: none, or not started)."""
 
     seats: list[str]
     started: bool
@@ -285,6 +295,7 @@ class SessionView(msgspec.Struct, frozen=True, kw_only=True):
     reverted: list[tuple[int, int]]
     last_roll: int
     finished: GameFinished | None
+    clock: ClockView | None = None
 
 
 class Snapshot(ServerMessage, frozen=True, kw_only=True, tag="snapshot"):

@@ -7,7 +7,8 @@ import time
 import msgspec
 
 from api.glance import glance
-from api.protocol import DrawView, LastMove, PositionView, SessionView, UndoableCommand, UndoView
+from api.protocol import ClockView, DrawView, LastMove, PositionView, SessionView, UndoableCommand, UndoView
+from replay import clock
 from replay.gamerecord import GameRecord
 from replay.history import History
 from replay.records import GameFinished, SessionOptions
@@ -30,6 +31,9 @@ def session_view(history: History) -> SessionView:
         reverted=[tuple(r) for r in s.reverted],
         last_roll=s.last_roll(),
         finished=s.finished,
+        clock=ClockView(left=dict(s.clocks), at=s.clock_at, running=s.to_act if s.finished is None else None)
+        if s.clocks
+        else None,
     )
 
 
@@ -119,6 +123,8 @@ def status_of(history: History, now_ms: int | None = None) -> str:
     now_ms = time.time_ns() // 1_000_000 if now_ms is None else now_ms
     if s.to_act is not None and now_ms - s.waiting_since >= s.created.options.silence_seconds * 1000:
         return "waiting"
+    if s.to_act is not None and clock.flag_fallen(s, s.to_act, now_ms):
+        return "waiting"  # its time has run out: the opponent may claim the game
     return "active"
 
 

@@ -281,7 +281,7 @@ class GameRecord:
 
 def finish_text(f: GameFinished) -> str:
     why = {"rules": "the last Game-Turn", "resignation": "resignation", "draw": "a draw agreed",
-           "abandonment": "abandonment"}.get(f.reason, f.reason)
+           "abandonment": "abandonment", "time": "time (the loser's clock ran out)"}.get(f.reason, f.reason)
     winner = f"{side_name(f.winner)} wins" if f.winner else "no winner"
     by = f" ({side_name(f.by)})" if f.by else ""
     return f"{f.result or winner} — by {why}{by}"

@@ -27,7 +27,7 @@ from __future__ import annotations
 import msgspec
 
 from eventstore.envelope import GENESIS, Envelope
-from replay import records
+from replay import clock, records
 from replay.games import GameCache
 from replay.records import (
     GAME_ACTIONS,
@@ -47,7 +47,7 @@ from replay.records import (
 from rules import RULES_VERSION
 from rules.core import events as rules_events
 from rules.core import state as rules_state
-from rules.core.events import Event
+from rules.core.events import Event, GameTurnAdvanced
 from rules.core.game import Game
 from rules.core.handlers import apply as apply_event
 from rules.core.state import State
@@ -131,6 +131,11 @@ class Session(msgspec.Struct, kw_only=True):
     material: int = 0  # the last version that is not a chat line
     to_act: str | None = None  # the seat the game waits for (None: not started, or over)
     waiting_since: int = 0  # ms: since when `to_act` has been expected to act
+    # The game's clock, if it has one (replay/clock.py): ms left to each seat at `clock_at` (the time
+    # of the last event), and the Player-Turns (Game-Turn, phasing side) each seat got its time for.
+    clocks: dict[str, int] = {}
+    clock_at: int = 0
+    clock_turns: dict[str, list[tuple[int, str]]] = {}
 
     @property
     def started(self) -> bool:
@@ -267,7 +272,7 @@ class History:
         self.version = v
         self.head = envelope.hash
         self.time = envelope.time
-        self._waiting(envelope)
+        self._waiting(envelope, settled=not isinstance(item, GameTurnAdvanced))
         if check_digest and envelope.digest != self.digest():
             raise DigestMismatch(self.game_id, v, "the state after this event is not the one it recorded")
         return item
@@ -350,11 +355,21 @@ class History:
         s.commands = [c for c in s.commands if c.version <= back_to]
         s.reverted.append((back_to, accepted_at))
 
-    def _waiting(self, envelope: Envelope) -> None:
+    def _waiting(self, envelope: Envelope, settled: bool = True) -> None:
+        """Whom the game waits for, since when, and the clocks. (`settled`: the state is not the
+        passing one between a new Game-Turn and its first phase, whose Player-Turn is none.)"""
         s = self.session
         now = None if (s.finished or not s.started or self.state is None) else to_act(self.state)
         if now != s.to_act or (now is not None and envelope.actor == now):
             s.waiting_since = envelope.time
+        options = s.created.options.clock if s.created is not None else None
+        if options is not None and s.started:
+            if s.start == envelope.version:
+                clock.start(s, options, s.joined, envelope.time)
+            else:
+                clock.charge(s, s.to_act, envelope.time)
+            if settled:
+                clock.give(s, options, now, self.state.turn, self.state.phasing)
         s.to_act = now
 
     # -- snapshots -------------------------------------------------------------------------------

@@ -30,9 +30,25 @@ from rules.core.scenario import Scenario, Side
 
 UndoPolicy = Literal["consent", "none", "free-until-dice"]
 DiceMode = Literal["fair", "insecure"]
-FinishReason = Literal["rules", "resignation", "draw", "abandonment"]
+FinishReason = Literal["rules", "resignation", "draw", "abandonment", "time"]
 
 DAY_SECONDS = 86_400
+
+
+class ClockOptions(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    """A game's clock (replay/clock.py), kept from the times the store gives the events.
+
+    - ``live``: each player has a bank of ``bank_seconds``, and ``increment_seconds`` more at the
+      start of each of his Player-Turns; the clock of the seat the game waits for runs.
+    - ``correspondence``: ``days_per_turn`` days for each Player-Turn in which a player must act
+      (his own, or the opponent's when it waits for his decision); what is left does not carry over.
+
+    A player whose time has run out may not act: his opponent may claim the game (``time``)."""
+
+    mode: Literal["live", "correspondence"] = "live"
+    bank_seconds: int = 0
+    increment_seconds: int = 0
+    days_per_turn: int = 0
 
 
 class SessionOptions(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
@@ -46,6 +62,7 @@ class SessionOptions(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_f
     - ``spectator_delay_phases``: spectators see the game this many phases behind: nothing of the
       current phase, nor of the N-1 phases before it (0: live). With both delays the larger holds.
     - ``silence_seconds``: a seat to act that stays silent this long lets the opponent claim the game.
+    - ``clock``: the game's clock (`ClockOptions`), or None: no clock.
     """
 
     undo: UndoPolicy = "consent"
@@ -53,6 +70,7 @@ class SessionOptions(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_f
     spectator_delay: int = 0
     spectator_delay_phases: int = 0
     silence_seconds: int = 7 * DAY_SECONDS
+    clock: ClockOptions | None = None
 
 
 class Record(msgspec.Struct, frozen=True, kw_only=True, tag_field="type"):
@@ -170,7 +188,8 @@ class GameFinished(Record, frozen=True, kw_only=True, tag="game_finished"):
     """The last event of a game; nothing can undo it.
 
     - ``reason``: ``rules`` (the rules ended the game: its last Game-Turn or a sudden death),
-      ``resignation``, ``draw`` (accepted) or ``abandonment`` (a silent seat's game claimed).
+      ``resignation``, ``draw`` (accepted), ``abandonment`` (a silent seat's game claimed) or ``time`` (a seat's clock
+      ran out and the opponent claimed the game).
     - ``by``: the seat that resigned, accepted the draw or claimed the game (None for ``rules``).
     - ``winner``: the winning side, None for a draw or when the rules name no winner.
     - ``result``: the level of victory as the rules state it (``State.result``), when they do.

@@ -12,8 +12,8 @@ from __future__ import annotations
 import msgspec
 
 from eventstore.envelope import NewEvent
+from replay import clock, records, undo
 from replay import dice as dice_module
-from replay import records, undo
 from replay.history import History
 from replay.records import (
     ChatSaid,
@@ -104,14 +104,22 @@ def _playing(history: History) -> None:
         raise ActionRefused("not_your_turn", "the game has not started: the other seat is still empty")
 
 
-def command(history: History, seat: str, cmd: Command, seed: bytes, command_id: str = "") -> list[NewEvent]:
+def command(
+    history: History, seat: str, cmd: Command, seed: bytes, command_id: str = "", *, now_ms: int | None = None
+) -> list[NewEvent]:
     """A rules command by `seat`: its `command` record (with the die rolls it used) and the rules
-    events it causes; then `game_finished` (revealing `seed`) if the rules ended the game."""
+    events it causes; then `game_finished` (revealing `seed`) if the rules ended the game. With
+    `now_ms` (the server's time), a seat whose clock has run out may not act (a log written without
+    one, as replays and tests write, is not timed)."""
     _playing(history)
     state = history.state
     side = to_act(state)
     if side != seat:
         raise ActionRefused("not_your_turn", f"the game waits for the {side} player")
+    if now_ms is not None and clock.flag_fallen(history.session, seat, now_ms):
+        raise ActionRefused(
+            "illegal", "your time has run out: your opponent may claim the game", case="clock"
+        )
     version = history.version + 1
     rolled = dice_module.Dice(seed, history.game_id, version, history.session.nonce_string)
     try:
@@ -246,24 +254,38 @@ def resign(history: History, seat: str, seed: bytes, command_id: str = "") -> li
 
 
 def claim(history: History, seat: str, seed: bytes, *, now_ms: int, command_id: str = "") -> list[NewEvent]:
-    """Claim the game of an opponent silent past the game's ``silence_seconds`` while the game
-    waits for him."""
+    """Claim the game of an opponent whose time has run out on the game's clock (``time``), or who
+    has been silent past the game's ``silence_seconds`` (``abandonment``), while the game waits for
+    him."""
     _playing(history)
     s = history.session
-    if s.to_act != other_side(seat):
+    opponent = other_side(seat)
+    if s.to_act != opponent:
         raise ActionRefused(
             "illegal", "the game is waiting for you, not for your opponent", case="abandonment"
         )
+    if clock.flag_fallen(s, opponent, now_ms):
+        record = finish(history.state, "time", seat, seed, winner=seat)
+        return [record_event(record, history.digest(), seat, command_id)]
     limit_ms = s.created.options.silence_seconds * 1000
     silent_ms = now_ms - s.waiting_since
     if silent_ms < limit_ms:
-        left = (limit_ms - silent_ms) / 1000
+        wait = (limit_ms - silent_ms) / 1000
+        on_clock = clock.left(s, opponent, now_ms)
+        if on_clock is not None and on_clock / 1000 < wait:
+            raise ActionRefused(
+                "illegal",
+                f"your opponent has {on_clock / 1000:.1f} s left on his clock; you may claim the game "
+                "when it has run out",
+                case="clock",
+                retry_after=on_clock / 1000,
+            )
         raise ActionRefused(
             "illegal",
             f"your opponent has been silent for {silent_ms / 1000:.0f} s; you may claim the game after "
             f"{limit_ms / 1000:.0f} s",
             case="abandonment",
-            retry_after=left,
+            retry_after=wait,
         )
     record = finish(history.state, "abandonment", seat, seed, winner=seat)
     return [record_event(record, history.digest(), seat, command_id)]

@@ -79,7 +79,7 @@ export class Board {
 }
 
 export function finishText(f) {
-  const why = { rules: "the last Game-Turn", resignation: "resignation", draw: "a draw agreed", abandonment: "abandonment" }[f.reason] || f.reason;
+  const why = { rules: "the last Game-Turn", resignation: "resignation", draw: "a draw agreed", abandonment: "abandonment", time: "time (the loser's clock ran out)" }[f.reason] || f.reason;
   const winner = f.winner ? `${SIDE_NAME[f.winner]} wins` : "no winner";
   return `${f.result || winner} — by ${why}${f.by ? ` (${SIDE_NAME[f.by]})` : ""}`;
 }
