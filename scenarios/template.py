@@ -147,7 +147,7 @@ def check(folder: Path) -> tuple[list[Problem], list[Missing]]:
             out.append(files.oob.problem_at(label, "needs an id and a side even in a template", table="unit", index=i))
     if complete:
         oob = DataSource(files.oob.name, {"unit": complete})
-        validate._check_oob(oob, board, turns, out, validate._gunboat_setting(scenario), validate._interior_entry(scenario), validate._table_groups(scenario), validate._stacking_points(scenario))
+        validate._check_oob(oob, board, turns, out, validate._gunboat_setting(scenario), validate._interior_entry(scenario), validate._table_groups(scenario), validate._stacking_points(scenario), validate._set_aside(scenario))
     return out, missing
 
 

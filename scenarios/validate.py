@@ -44,7 +44,7 @@ def check(files: Files) -> list[Problem]:
     turns = _check_scenario(files.scenario, out)
     board = _check_map(files.map, out)
     _check_map_changes(files, out)
-    units = _check_oob(files.oob, board, turns, out, _gunboat_setting(files.scenario), _interior_entry(files.scenario), _table_groups(files.scenario), _stacking_points(files.scenario))
+    units = _check_oob(files.oob, board, turns, out, _gunboat_setting(files.scenario), _interior_entry(files.scenario), _table_groups(files.scenario), _stacking_points(files.scenario), _set_aside(files.scenario))
     if board is not None:
         _check_exclusive(files.scenario, board, units, out)
     return out
@@ -446,6 +446,15 @@ def _stacking_points(src: Source) -> int | None:
     return points if isinstance(points, int) else None
 
 
+def _set_aside(src: Source) -> frozenset[str]:
+    """The units set aside at the start, that enter play only by replacing another unit (Road to
+    Vicksburg 16.2, 19.61: the "Out of Ammo" units, ``[exclusive.counterattack.depletion] out_of_ammo``)."""
+    block = (src.data or {}).get("exclusive", {}).get("counterattack")
+    depletion = block.get("depletion") if isinstance(block, dict) else None
+    spares = depletion.get("out_of_ammo") if isinstance(depletion, dict) else None
+    return frozenset(v for v in spares.values() if isinstance(v, str)) if isinstance(spares, dict) else frozenset()
+
+
 def _table_groups(src: Source) -> frozenset[str] | None:
     """The groups the Reinforcement Table names (``[exclusive.reinforcement_table] table``, Savage's
     Station 17.2: "A/a" is group A at entry point a); None when the table does not decode (its own
@@ -494,6 +503,7 @@ def _check_oob(
     interior_entry: frozenset[str] = frozenset(),
     table_groups: frozenset[str] | None = frozenset(),
     stacking_points: int | None = None,
+    set_aside: frozenset[str] = frozenset(),
 ) -> dict[str, dict]:
     """The order of battle (14.1, 14.2, 15.21): unique ids, known sides and types, each unit either on
     a hex it may occupy or arriving at entry hexes on the map edge; no more than two units in a hex
@@ -555,6 +565,10 @@ def _check_oob(
             elif not isinstance(group, str) or (table_groups is not None and group not in table_groups):
                 known = ", ".join(sorted(table_groups or ())) or "none: the scenario has no [exclusive.reinforcement_table]"
                 problem(f"group {group!r} is not a group of the Reinforcement Table (its groups: {known})", key="group")
+                ok = False
+        elif u.get("id") in set_aside:  # Road to Vicksburg 16.2, 19.61: set aside, enters by replacing a unit
+            if has_hex or arrives is not None or "entry" in u:
+                problem("a unit set aside at the start (it replaces another unit: [exclusive.counterattack]) has no hex, arrives or entry")
                 ok = False
         elif has_hex == (arrives is not None):
             problem("needs either hex (deployed at start) or arrives and entry (a reinforcement), not both")

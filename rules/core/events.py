@@ -331,6 +331,41 @@ class RestraintRolled(Event, frozen=True, tag="restraint_rolled"):
     case: str
 
 
+class CounterattackRecorded(Event, frozen=True, tag="counterattack_recorded"):
+    """Road to Vicksburg 19.52 (the battle's ``counterattack``): the first attack of one of the units is
+    declared; ``bonus``: it is the counterattack (19.53's bonuses for both units this Player-Turn), else
+    the bonuses are forgone."""
+
+    side: Side
+    turn: int
+    units: tuple[str, ...]
+    bonus: bool
+    case: str
+
+
+class CounterattackAdvanced(Event, frozen=True, tag="counterattack_advanced"):
+    """Road to Vicksburg 19.53 iii, 19.62: ``unit`` has advanced ``hexes`` hexes in all after the
+    counterattack's combat (the Ammunition Depletion die counts the longest advance)."""
+
+    unit: str
+    hexes: int
+
+
+class AmmunitionDepletionRolled(Event, frozen=True, tag="ammunition_depletion_rolled"):
+    """Road to Vicksburg 19.61, 19.62: the die rolled at the start of ``side``'s Movement Phase of the
+    Game-Turn after the counterattack, with ``modifier`` (the longest advance); ``out``: the units run out
+    of ammunition and are replaced by their "Out of Ammo" units (``replaced``: (unit, replacement) pairs,
+    the units on the map)."""
+
+    side: Side
+    turn: int
+    roll: int
+    modifier: int
+    out: bool
+    replaced: tuple[tuple[str, str], ...]
+    case: str
+
+
 class RestraintReleased(Event, frozen=True, tag="restraint_released"):
     """Road to Vicksburg 17.1 i, ii; 17.5 i: the units held as ``name`` are released for good because
     ``unit`` ``cause``d it: "attacked" (it attacked a unit of the division from an adjacent hex, in
@@ -543,6 +578,9 @@ EVENT_TYPES: tuple[type[Event], ...] = (
     AllocationRolled,
     RestraintRolled,
     RestraintReleased,
+    CounterattackRecorded,
+    CounterattackAdvanced,
+    AmmunitionDepletionRolled,
     ArmyRoutChecked,
     DemoralizationLimitRaised,
     ArmyDemoralized,

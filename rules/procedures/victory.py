@@ -60,7 +60,7 @@ def due(state: State) -> list[VictoryPointsAwarded]:
         if f"eliminated:{u}" in state.scored:
             continue
         side = other_side(game.units[u].side)
-        points = p.for_unit(side, u, game.units[u].strength)  # Road to Richmond 22.11 ii): the Train
+        points = p.for_unit(side, u, game.battle.victory_strength(game.units[u], game.units))  # Road to Richmond 22.11 ii): the Train
         if points:
             out.append(VictoryPointsAwarded(side=side, points=points, kind="eliminated", subject=u, case=case))
     for first in p.first_controls:  # 20.11 (2); Ezra Church 18.12 ii), iii): a list
@@ -159,7 +159,7 @@ def end_points(state: State) -> list[VictoryPointsAwarded]:
         per_point = line.per_enemy_strength_point_cut_off  # Cemetery Hill 20.11, 20.12: one per Strength Point
         for u in cut_off(state, line):
             side = other_side(game.units[u].side)
-            strength = game.units[u].strength
+            strength = game.battle.victory_strength(game.units[u], game.units)  # Road to Vicksburg 19.63
             points = per_point.get(side, 0) * strength if per_point else p.for_unit(side, u, strength)
             out.append(VictoryPointsAwarded(side=side, points=points, kind="cut_off", subject=u, case=game.case("line_of_communications")))
     out.extend(exit_points(state))  # Chickamauga 21.11 ii)-iv), 21.31; Road to Richmond 22.12 i)-v)
@@ -245,7 +245,7 @@ def elimination_points(state: State) -> dict[str, int]:
     out = {s: 0 for s in SIDES}
     for u in state.eliminated:
         side = other_side(game.units[u].side)
-        out[side] += p.for_unit(side, u, game.units[u].strength)
+        out[side] += p.for_unit(side, u, game.battle.victory_strength(game.units[u], game.units))
     return out
 
 
@@ -372,7 +372,7 @@ def recount(start: State, events: Iterable[Event]) -> dict[str, int]:
             totals[e.side] += e.points  # Road to Richmond 22.14: the activation, recorded by its award
         if isinstance(e, UnitEliminated | ReinforcementLost):
             side = other_side(game.units[e.unit].side)
-            totals[side] += p.for_unit(side, e.unit, game.units[e.unit].strength) if p else 0
+            totals[side] += p.for_unit(side, e.unit, game.battle.victory_strength(game.units[e.unit], game.units)) if p else 0
         path = getattr(e, "path", None)
         for f, done in zip(firsts, controlled, strict=True):
             if path and game.units[e.unit].side == f.side:

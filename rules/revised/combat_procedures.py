@@ -83,6 +83,7 @@ from rules.core.gunboats import GUNBOAT, combat_occupants
 from rules.core.handlers import Dice, apply
 from rules.core.scenario import other_side
 from rules.core.state import COMBAT, MOVEMENT, State
+from rules.procedures import counterattack
 from rules.procedures.combat import AdjacentChoice, resolution_column, resolved, roll
 from rules.procedures.outcomes import Emitter, settle
 from rules.procedures.retreat import retreat_options
@@ -272,6 +273,7 @@ def strengths(state: State, adjacent, bombarding, defenders, passive_units=None,
             o if o.name == rc.FOREST else rc.TerrainOption(o.name, o.halved, min(o.shift, right[0] - 1)) for o in options
         ]
     stages = {a.unit: attack_stages(state, a, defenders) for a in attackers}
+    base = _printed_in_attack(state, [a.unit for a in attackers])  # Road to Vicksburg 19.53 i
     extra = train_shift(game, bombarding)  # Olustee 19.6: in addition to any other applicable shifts
     best = None
     outcomes = {}
@@ -279,7 +281,7 @@ def strengths(state: State, adjacent, bombarding, defenders, passive_units=None,
         attack = 0
         for a in attackers:
             rf, mf, _ = stages[a.unit]
-            attack += rc.adjusted(units[a.unit].strength, range_factor=rf, morale_factor=mf, halved=a.unit in opt.halved)
+            attack += rc.adjusted(base[a.unit], range_factor=rf, morale_factor=mf, halved=a.unit in opt.halved)
         level = table.shifted(table.column_index(attack, defence), opt.shift + extra)
         key = (level, table.die_modifier(level))
         outcomes[opt.name] = (key, attack, opt.shift + extra, level, opt)
@@ -293,6 +295,16 @@ def strengths(state: State, adjacent, bombarding, defenders, passive_units=None,
     s.choices = tuple(sorted(outcomes)) if len(keys) > 1 else ()
     s.option, s.right, s.why, s.breastworks = opt, right, why, opt.name in breastworks
     return s
+
+
+def _printed_in_attack(state: State, attacking) -> dict[str, int]:
+    """Each attacking unit's Combat Strength before 8.32's stages: as printed, or (Road to Vicksburg
+    19.53 i: "Both brigades have their Combat Strength tripled for that Player-Turn only") multiplied by
+    the battle's counterattack."""
+    units = state.game.units
+    if state.game.battle.counterattack is None:
+        return {u: units[u].strength for u in attacking}
+    return {u: units[u].strength * counterattack.strength_factor(state, u, attacking) for u in attacking}
 
 
 def train_shift(game, bombarding) -> int:
@@ -368,11 +380,15 @@ def breakdown(state: State, adjacent, bombarding, defenders) -> CombatBreakdown:
     halved_why = s.why.get("halved", {})
     lines_a: list[UnitStrength] = []
     combined = bool(adjacent)
+    base = _printed_in_attack(state, [*adjacent, *bombarding])
     for u, adj in [*((u, True) for u in adjacent), *((u, False) for u in bombarding)]:
         a = rc.Attacker(u, state.positions[u], adj, adj is False or units[u].type == "artillery")
         rf, mf, exempt = attack_stages(state, a, defenders)
         mods = []
         x = units[u].strength
+        if base[u] != x:  # Road to Vicksburg 19.53 i
+            mods.append(Modifier(what="the counterattack: Combat Strength multiplied", case=game.case_named("counterattack", "exclusive rules"), factor=_factor(Fraction(base[u], x)), before=x, after=base[u]))
+            x = base[u]
         if exempt:
             mods.append(Modifier(what="rifled artillery: not subject to range effects", case=game.case_named("rifled_artillery", "exclusive rules"), factor="x1", before=x, after=x))
         if adj:
@@ -416,6 +432,9 @@ def breakdown(state: State, adjacent, bombarding, defenders) -> CombatBreakdown:
     surprise = game.battle.surprise_assault
     if surprise is not None and (m := surprise.die_modifier(state, state.phasing)):
         later.append(Note(what=f"surprise assault: {m:+d} to the combat die", case=game.case_named("surprise_assault.die", "exclusive rules")))
+    if game.battle.counterattack is not None and any(base[u] != units[u].strength for u in base):
+        m = game.battle.counterattack.die_modifier
+        later.append(Note(what=f"the counterattack: {m:+d} to the combat die", case=game.case_named("counterattack", "exclusive rules")))
     return CombatBreakdown(
         attackers=tuple(lines_a),
         defenders=tuple(lines_d),
@@ -616,6 +635,8 @@ class RevisedCombat:
         surprise = state.game.battle.surprise_assault
         if surprise is not None:  # Shiloh 19.2: "Subtract '1' from the combat die roll for any Confederate attack"
             modifier -= surprise.die_modifier(state, head.side)
+        if state.game.battle.counterattack is not None:  # Road to Vicksburg 19.53 ii: "subtracting one"
+            modifier -= counterattack.die_modifier(state, (*head.attackers, *head.bombarding))
         die = roll(dice, "resolving an attack")
         result = table.result(col, die, modifier)
         emit(resolved(head, attack, col, die, result))

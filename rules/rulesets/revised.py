@@ -46,7 +46,15 @@ from rules.core.events import (
 )
 from rules.core.handlers import Handlers
 from rules.core.ruleset import Procedures, Ruleset
-from rules.procedures import crossing_die, demoralization, early_arrival, exits, phase_rolls, victory
+from rules.procedures import (
+    counterattack,
+    crossing_die,
+    demoralization,
+    early_arrival,
+    exits,
+    phase_rolls,
+    victory,
+)
 from rules.revised import combat_procedures as rcp
 from rules.revised import fieldworks, rout
 from rules.revised import movement as rm
@@ -233,6 +241,9 @@ HANDLERS = Handlers(
         ev.ArmyDemoralized: demoralization.apply_demoralized,  # Hooker and Lee 20.13, 20.15
         ev.CrossingDieRolled: crossing_die.apply_rolled,  # Hooker and Lee 19.14
         ev.CorpsCommandRolled: phase_rolls.apply_corps_rolled,  # Grand Chancellorsville 23.4
+        ev.CounterattackRecorded: counterattack.apply_recorded,  # Road to Vicksburg 19.52
+        ev.CounterattackAdvanced: counterattack.apply_advanced,  # Road to Vicksburg 19.53 iii, 19.62
+        ev.AmmunitionDepletionRolled: counterattack.apply_depletion_rolled,  # Road to Vicksburg 19.61
     },
     after_command=(
         *(h for h in CLASSIC_HANDLERS.after_command if h is not victory.immediate_victory),
@@ -240,6 +251,7 @@ HANDLERS = Handlers(
         early_arrival.activate,  # Road to Richmond 17.4
         rcp.train_attacker_retreat,  # Wilderness 18.31, 12.11
         demoralization.record,  # Hooker and Lee 20.11-20.21
+        counterattack.record,  # Road to Vicksburg 19.52
         victory.immediate_victory,  # Olustee 20.0: the last, it may end the game
     ),
     phase_end_checks=CLASSIC_HANDLERS.phase_end_checks,
@@ -256,7 +268,7 @@ HANDLERS = Handlers(
     end_of_game_turn=CLASSIC_HANDLERS.end_of_game_turn,
     end_of_game_turn_rolls=(*CLASSIC_HANDLERS.end_of_game_turn_rolls, rout.rout_check),  # a battle's army rout (First Bull Run 18.0)
     end_of_game=CLASSIC_HANDLERS.end_of_game,
-    phase_rolls=(*CLASSIC_HANDLERS.phase_rolls, crossing_die.roll_at_start, phase_rolls.roll_corps_command),  # Savage's Station 17.1, 18.1; Hooker and Lee 19.14
+    phase_rolls=(*CLASSIC_HANDLERS.phase_rolls, crossing_die.roll_at_start, phase_rolls.roll_corps_command, counterattack.roll_depletion),  # Savage's Station 17.1, 18.1; Hooker and Lee 19.14
     automatic={
         **CLASSIC_HANDLERS.automatic,
         PendingBeforeCombat: rcp.automatic_before_combat,

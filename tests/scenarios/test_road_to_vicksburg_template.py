@@ -49,6 +49,7 @@ SETUP = (
     + "\n".join(f'"{c:02d}{r:02d}" = "clear"' for c in range(1, 20) for r in range(1, 21)) + "\n"
     + '[[map.road]]\nhexes = ["1815", "1816", "1817"]\n'
     + named("cs-bowen-green", "1010", 4) + named("cs-bowen-cockrell", "1012", 4)
+    + '[[unit]]\nid = "cs-bowen-green-ooa"\nstrength = 2\n[[unit]]\nid = "cs-bowen-cockrell-ooa"\nstrength = 2\n'  # 19.61: set aside
     + named("us-9-1", "1610") + named("us-9-2", "1612") + named("us-1-wisconsin", "1611", 2) + named("us-2-ohio", "1714", 2)
     + named("us-train", "1815", 1, "infantry")
     + unit("us-a", "union", "1606") + unit("us-b", "union", "1015") + unit("us-14", "union", "1806", command="14th")
@@ -73,6 +74,9 @@ def test_the_template_lists_what_it_needs_and_the_units_the_rules_name_16_1_16_2
     assert problems == []
     what = {m.what for m in missing}
     assert {"map", "units union", "units confederate", "unit us-train type", "unit us-2-ohio hex"} <= what
+    # 16.2: "The two Confederate units with 'Out of Ammo' printed on their backs are set aside" (19.61)
+    assert {"unit cs-bowen-green-ooa strength", "unit cs-bowen-cockrell-ooa strength"} <= what
+    assert not {"unit cs-bowen-green-ooa hex", "unit cs-bowen-cockrell-ooa hex"} & what
     assert all(m.reason for m in missing)
     done = bluegray("validate", "road_to_vicksburg")
     assert done.returncode == 0 and done.stdout.splitlines()[0] == f"template: {len(missing)} items to supply"

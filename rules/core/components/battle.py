@@ -21,6 +21,7 @@ from rules.core.components.command_control_zone import CommandControlZone
 from rules.core.components.conditional_reinforcements import ConditionalReinforcements
 from rules.core.components.control_hexes import ControlHexes
 from rules.core.components.corps_command import CorpsCommand
+from rules.core.components.counterattack import Counterattack
 from rules.core.components.crossing_die import CrossingDie
 from rules.core.components.demoralization import Demoralization
 from rules.core.components.early_arrival import EarlyArrival
@@ -115,6 +116,7 @@ class Battle(Component, frozen=True):
     conditional_reinforcements: ConditionalReinforcements | None = None  # Second Bull Run 17.3
     train_artillery: TrainArtillery | None = None  # Olustee 19.5-19.7
     ammunition: Ammunition | None = None  # Olustee 19.1
+    counterattack: Counterattack | None = None  # Road to Vicksburg 19.5, 19.6
 
     def components(self) -> list[Component]:
         """The battle's components, those with their defaults included, in the order above."""
@@ -168,6 +170,12 @@ class Battle(Component, frozen=True):
         """Antietam 18.0: the battle's rifled artillery parameters when ``unit`` is such artillery."""
         r = self.rifled_artillery
         return r if r is not None and r.binds(unit) else None
+
+    def victory_strength(self, unit: Unit, units: Mapping[str, Unit]) -> int:
+        """The Combat Strength a unit counts for Victory Points: as printed, or (Road to Vicksburg 19.63)
+        the full strength of the unit its "Out of Ammo" unit replaced."""
+        c = self.counterattack
+        return unit.strength if c is None else c.victory_strength(unit, units)
 
     def demoralized(self, state: State, side: str) -> bool:
         """Hooker and Lee 20.12, 20.22: is ``side``'s army Demoralized now?"""

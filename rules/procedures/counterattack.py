@@ -1,0 +1,127 @@
+"""Road to Vicksburg 19.5, 19.6 (the battle's ``counterattack``, rules/core/components/counterattack.py):
+when the units' first attack is the counterattack, what it adds to the attacks (19.53 i, ii: read by
+rules/revised/combat_procedures.py), the record of it (an ``after_command`` hook), the advance it allows
+(19.53 iii: rules/procedures/retreat.py) and the Ammunition Depletion die (19.61, 19.62: a phase roll)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from rules.core.components.counterattack import ADVANCED, DEPLETION_ROLLED, FORGONE, MADE
+from rules.core.events import (
+    AmmunitionDepletionRolled,
+    AttackDeclared,
+    CounterattackAdvanced,
+    CounterattackRecorded,
+)
+from rules.core.state import MOVEMENT, State
+
+if TYPE_CHECKING:
+    from rules.core.events import Event
+    from rules.core.handlers import Dice
+
+
+def begins_now(state: State, attackers) -> bool:
+    """19.52: would an attack of ``attackers`` declared now be the counterattack? The units' first attack
+    (none made yet), one of them in it, the two stacked with or adjacent to each other (ii), and the other
+    in the same attack or bound to attack in this Combat Phase (i: "Both units attack in the same Combat
+    Phase"; revised 8.12: a unit in an Enemy Zone of Control must attack)."""
+    c = state.game.battle.counterattack
+    if c is None or c.settled(state) or state.phasing != c.side:
+        return False
+    attackers = set(attackers)
+    if not attackers & set(c.units) or not c.together(state):
+        return False
+    from rules.procedures.combat import engagement
+
+    eng = engagement(state)
+    for other in c.units:
+        if other in attackers:
+            continue
+        h = state.positions[other]
+        if other in state.attacked or h not in eng.units or other not in eng.owing(h, attackers):
+            return False
+    return True
+
+
+def strength_factor(state: State, unit: str, attackers) -> int:
+    """19.53 i: the multiple of ``unit``'s Combat Strength in an attack of ``attackers`` now."""
+    c = state.game.battle.counterattack
+    if c is None or unit not in c.units:
+        return 1
+    if c.in_force(state) or begins_now(state, attackers):
+        return c.strength_factor
+    return 1
+
+
+def die_modifier(state: State, attackers) -> int:
+    """19.53 ii: "Any die rolls for their attacks are modified by subtracting one" (resolved after the
+    declaration has recorded the counterattack)."""
+    c = state.game.battle.counterattack
+    return 0 if c is None else c.die(state, attackers)
+
+
+def record(state: State, events: list[Event], after: State) -> list[Event]:
+    """19.52: the first attack one of the units takes part in is the counterattack, or forgoes it (an
+    ``after_command`` hook; ``state`` is before the declaration)."""
+    c = state.game.battle.counterattack
+    if c is None or c.settled(state):
+        return []
+    for e in events:
+        if isinstance(e, AttackDeclared):
+            attackers = (*e.attack.attackers, *e.attack.bombarding)
+            if any(u in c.units for u in attackers):
+                bonus = begins_now(state, attackers)
+                return [
+                    CounterattackRecorded(
+                        side=c.side, turn=state.turn, units=tuple(u for u in c.units if u in attackers), bonus=bonus,
+                        case=state.game.case("counterattack"),
+                    )
+                ]
+    return []
+
+
+def apply_recorded(state: State, event: CounterattackRecorded) -> None:
+    state.scored.add(f"{MADE}{event.turn}" if event.bonus else FORGONE)
+
+
+def apply_advanced(state: State, event: CounterattackAdvanced) -> None:
+    """19.62: the unit's advance so far (the longest counts)."""
+    state.scored.difference_update({k for k in state.scored if k.startswith(f"{ADVANCED}{event.unit}:")})
+    state.scored.add(f"{ADVANCED}{event.unit}:{event.hexes}")
+
+
+def roll_depletion(state: State, dice: Dice | None) -> list[Event]:
+    """19.61, 19.62: the Ammunition Depletion die, at the start of the side's Movement Phase of the
+    Game-Turn after the counterattack; on a modified '1-2' (``runs_out_at_most``) the units on the map are
+    replaced by their "Out of Ammo" units."""
+    c = state.game.battle.counterattack
+    if c is None or state.phase != MOVEMENT or state.game_over or not c.depletion_due(state):
+        return []
+    from rules.procedures.combat import roll
+
+    d = roll(dice, "the Ammunition Depletion die (19.61)")
+    modifier = c.depletion_modifier(state)
+    out = d + modifier <= c.depletion.runs_out_at_most
+    replaced = tuple((u, spare) for u, spare in c.replaced_by().items() if out and u in state.positions)
+    return [
+        AmmunitionDepletionRolled(
+            side=c.side, turn=state.turn, roll=d, modifier=modifier, out=out, replaced=replaced,
+            case=state.game.case("counterattack.depletion"),
+        )
+    ]
+
+
+def apply_depletion_rolled(state: State, event: AmmunitionDepletionRolled) -> None:
+    """19.61: "Replace the Green and Cockrell brigade units with the reduced Combat Strength units that
+    have 'Out of Ammo' printed on them": each takes the hex and the morale of the unit it replaces, which
+    leaves the map without being eliminated."""
+    state.scored.add(DEPLETION_ROLLED)
+    for unit, spare in event.replaced:
+        h = state.positions.pop(unit, None)
+        if h is None:
+            continue
+        state.positions[spare] = h
+        level = state.morale.pop(unit, None)
+        if level is not None:
+            state.morale[spare] = level

@@ -1,0 +1,200 @@
+"""The counterattack component (rules/core/components/counterattack.py) with Road to Vicksburg's parameters
+(003 19.5, 19.6: Bowen's Counterattack, Ammunition Depletion), under the revised rules on small clear maps.
+Green ("g") and Cockrell ("k") are Confederate infantry of 4; 0404 touches 0403, 0504, 0505, 0405,
+0305, 0304; 0505 touches 0504, 0604, 0605, 0506, 0405, 0404."""
+
+from __future__ import annotations
+
+import tomllib
+
+from combatmaps import declare, of_type, rolls, to_phase
+
+from rules.core.commands import EndPhase, ResolveAttack
+from rules.core.decisions import PendingAttack
+from rules.core.events import AmmunitionDepletionRolled, CombatResolved, CounterattackRecorded
+from rules.core.game import Game
+from rules.reducer import decide, execute, fold, new_game
+from rules.revised import crt
+from rules.rulesets import get as get_ruleset
+from scenarios.loader import TEMPLATES_DIR
+from tests.rules.rulesmaps import rebel, scenario, union
+
+COUNTERATTACK = {
+    "side": "confederate",
+    "units": ["g", "k"],
+    "strength_factor": 3,
+    "die_modifier": -1,
+    "depletion": {"runs_out_at_most": 2, "per_hex_beyond_first": -1, "least_modifier": -3, "out_of_ammo": {"g": "g-ooa", "k": "k-ooa"}},
+}
+CASES = {"revised": {"counterattack": "19.53", "counterattack.depletion": "19.61"}}
+with (TEMPLATES_DIR / "road_to_vicksburg" / "scenario.toml").open("rb") as f:
+    BLOCKS = tomllib.load(f)["exclusive"]
+SPARES = [rebel("g-ooa", None, strength=2), rebel("k-ooa", None, strength=1)]
+
+
+def start(units, turns=3, exclusive=None):
+    blocks = {"counterattack": COUNTERATTACK, **(exclusive or {})}
+    sc = scenario([*units, *SPARES], exclusive=blocks, cases=CASES, first_player="confederate", turns=turns)
+    return new_game(Game(sc, get_ruleset("revised")))
+
+
+def pending(state) -> PendingAttack:
+    return next(p for p in state.pending if isinstance(p, PendingAttack))
+
+
+def then_sixes(*values):
+    """A die that rolls ``values``, then 6 (the disorder dice of a result: no disorder)."""
+    it = iter(values)
+    return lambda: next(it, 6)
+
+
+def resolve(state, die):
+    events = decide(state, ResolveAttack(), then_sixes(die))
+    return fold(state, events), events
+
+
+def test_the_template_gives_bowens_counterattack_19_52_19_53_19_61():
+    # 19.52: Green and Cockrell; 19.53 i, ii; 19.61 '1-2'; 19.62 minus one a hex beyond the first, to minus three
+    block = BLOCKS["counterattack"]
+    assert block["units"] == ["cs-bowen-green", "cs-bowen-cockrell"]
+    assert (block["strength_factor"], block["die_modifier"]) == (3, -1)
+    d = block["depletion"]
+    assert (d["runs_out_at_most"], d["per_hex_beyond_first"], d["least_modifier"]) == (2, -1, -3)
+    assert d["out_of_ammo"] == {"cs-bowen-green": "cs-bowen-green-ooa", "cs-bowen-cockrell": "cs-bowen-cockrell-ooa"}
+
+
+def test_adjacent_brigades_attacking_different_hexes_are_tripled_with_the_die_less_one_19_52_19_53():
+    # 19.53: "They do not have to attack the same hex to receive these benefits"; i) tripled; ii) die - 1
+    state = to_phase(start([rebel("g", "0404"), rebel("k", "0405"), union("a", "0504"), union("b", "0505")]), "confederate")
+    state, events = declare(state, ["g"], ["0504"])
+    assert pending(state).attack == 12 and pending(state).odds == "3-1"  # 4 x 3 against 4
+    [rec] = of_type(events, CounterattackRecorded)
+    assert rec.bonus and rec.units == ("g",)
+    state, events = resolve(state, 3)
+    [r] = of_type(events, CombatResolved)
+    assert r.die == 3 and r.result == crt.ROWS[2][crt.COLUMNS.index("3-1")]  # read on row 2: "subtracting one"
+    while state.pending:  # the result's decisions (a retreat, an advance): declined or made by rule
+        state, _ = execute(state, next(iter(_moves(state))))
+    state, _ = declare(state, ["k"], ["0505"])
+    assert pending(state).attack == 12  # the other brigade's attack of the same Combat Phase
+
+
+def _moves(state):
+    from rules.core.commands import Decline, Retreat
+    from rules.core.decisions import PendingAdvance, PendingRetreat
+    from rules.procedures.retreat import retreat_options
+
+    head = state.pending[0]
+    if isinstance(head, PendingAdvance):
+        return [Decline()]
+    if isinstance(head, PendingRetreat):
+        o = next(o for o in retreat_options(state, head.unit) if not o.eliminated)
+        return [Retreat(head.unit, o.to)]
+    raise AssertionError(head)
+
+
+def test_stacked_brigades_attacking_the_same_hex_19_52():
+    # ii) "stacked with"; both in the one attack
+    state = to_phase(start([rebel("g", "0404"), rebel("k", "0404"), union("a", "0504", strength=8)]), "confederate")
+    state, _ = declare(state, ["g", "k"], ["0504"])
+    assert pending(state).attack == 24
+
+
+def test_no_bonus_when_the_other_brigade_is_not_alongside_and_the_first_attack_is_spent_19_52():
+    # ii) not stacked or adjacent (0404 and 0406 are two hexes apart): no bonus, and "their first attack"
+    # is made: none later either
+    state = to_phase(start([rebel("g", "0404"), rebel("k", "0406"), union("a", "0504"), union("b", "0507")], turns=3), "confederate")
+    state, events = declare(state, ["g"], ["0504"])
+    assert pending(state).attack == 4
+    assert [e.bonus for e in of_type(events, CounterattackRecorded)] == [False]
+    state, _ = resolve(state, 6)
+    while state.pending:
+        state, _ = execute(state, _moves(state)[0])
+    state, events = declare(state, ["k"], ["0507"])
+    assert pending(state).attack == 4 and not of_type(events, CounterattackRecorded)
+
+
+def test_no_bonus_when_the_other_brigade_need_not_attack_this_combat_phase_19_52():
+    # i) "Both units attack in the same Combat Phase": k is adjacent to g but to no enemy unit
+    state = to_phase(start([rebel("g", "0404"), rebel("k", "0304"), union("a", "0504")]), "confederate")
+    state, events = declare(state, ["g"], ["0504"])
+    assert pending(state).attack == 4
+    assert [e.bonus for e in of_type(events, CounterattackRecorded)] == [False]
+
+
+def test_the_bonus_lasts_that_player_turn_only_19_53():
+    # i) "for that Player-Turn only": a brigade that did not attack in it gets nothing the next Game-Turn
+    state = to_phase(start([rebel("g", "0404"), rebel("k", "0404"), union("a", "0504", strength=12)]), "confederate")
+    assert pending(declare(state, ["g", "k"], ["0504"])[0]).attack == 24
+    c = state.game.battle.counterattack
+    state, _ = declare(state, ["g", "k"], ["0504"])
+    assert c.in_force(state)
+    state, _ = resolve(state, 6)
+    while state.pending:
+        state, _ = execute(state, _moves(state)[0])
+    state, _ = execute(state, EndPhase())
+    assert not c.in_force(state)  # the Union Player-Turn
+    assert state.game.battle.counterattack.factor(state, "g") == 1
+
+
+def _counterattack_made(die_after=None):
+    """g and k stacked at 0404 attack a at 0504 on Game-Turn 1 (a 6 at 3-1 after the bonus)."""
+    state = to_phase(start([rebel("g", "0404"), rebel("k", "0404"), union("a", "0504", strength=8), union("far", "0808")]), "confederate")
+    state, _ = declare(state, ["g", "k"], ["0504"])
+    state, _ = resolve(state, 6)
+    while state.pending:
+        state, _ = execute(state, _moves(state)[0])
+    return state
+
+
+def _to_confederate_movement(state, die):
+    """End phases to the Confederate Movement Phase of the next Game-Turn, the Ammunition Depletion die
+    rolling ``die``."""
+    events_all = []
+    for _ in range(6):
+        events = decide(state, EndPhase(), rolls(die))
+        state = fold(state, events)
+        events_all += events
+        if state.phasing == "confederate" and state.phase == "movement":
+            return state, events_all
+    raise AssertionError("never reached the Confederate Movement Phase")
+
+
+def test_ammunition_depletion_on_1_2_replaces_both_brigades_19_61():
+    state = _counterattack_made()
+    at = {u: state.positions[u] for u in ("g", "k")}
+    # first_player confederate: Game-Turn 1 Confederate, Union; Game-Turn 2 Confederate Movement
+    state, events = _to_confederate_movement(state, 2)
+    [d] = of_type(events, AmmunitionDepletionRolled)
+    assert (d.turn, d.roll, d.modifier, d.out) == (2, 2, 0, True)
+    assert "g" not in state.positions and "k" not in state.positions
+    assert state.positions["g-ooa"] == at["g"] and state.positions["k-ooa"] == at["k"]
+    assert "g" not in state.eliminated  # replaced, not eliminated
+
+
+def test_ammunition_depletion_on_3_leaves_them_and_is_rolled_once_19_61():
+    state = _counterattack_made()
+    state, events = _to_confederate_movement(state, 3)
+    [d] = of_type(events, AmmunitionDepletionRolled)
+    assert not d.out and "g" in state.positions and "g-ooa" not in state.positions
+    for _ in range(2):  # to Game-Turn 3: no die
+        state = fold(state, decide(state, EndPhase(), rolls()))
+    state, events = _to_confederate_movement(state, 1)
+    assert state.turn == 3 and not of_type(events, AmmunitionDepletionRolled)
+
+
+def test_out_of_ammo_units_count_at_full_strength_for_victory_points_19_63():
+    # 19.63, 21.1: "counted at full strength even if Out of Ammo": g-ooa (2) scores g's 4
+    victory = {"victory": {"per_enemy_strength_point_eliminated": {"union": 1, "confederate": 1}}}
+    state = to_phase(start([rebel("g", "0404"), rebel("k", "0404"), union("a", "0504", strength=8), union("far", "0808")], exclusive=victory), "confederate")
+    state, _ = declare(state, ["g", "k"], ["0504"])
+    state, _ = resolve(state, 6)
+    while state.pending:
+        state, _ = execute(state, _moves(state)[0])
+    state, _ = _to_confederate_movement(state, 1)
+    assert "g-ooa" in state.positions
+    from rules.core.events import UnitEliminated
+    from rules.procedures.victory import elimination_points
+
+    state = fold(state, [UnitEliminated(unit="g-ooa", case="8.6")])
+    assert elimination_points(state)["union"] == 4
