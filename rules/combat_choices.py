@@ -296,4 +296,7 @@ def _bombards(state: State, h: str, unit: str, ezoc) -> bool:
     kind = state.game.units[unit].type
     if kind == GUNBOAT:
         return may_attack(state, unit)
+    march = state.game.battle.forced_march
+    if march is not None and march.may_not_bombard(state, unit):  # Grand Chancellorsville 23.23
+        return False
     return kind == "artillery" and h not in ezoc and may_attack(state, unit)

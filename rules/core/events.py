@@ -277,6 +277,14 @@ class MovementDieRolled(Event, frozen=True, tag="movement_die_rolled"):
     case: str
 
 
+class ForcedMarched(Event, frozen=True, tag="forced_marched"):
+    """Grand Chancellorsville 23.2: the move (or entry) that follows, ``unit``'s, is a Forced March: it
+    spends more than the unit's Movement Allowance, up to the battle's ``forced_march.allowance``."""
+
+    unit: str
+    case: str
+
+
 class ReinforcementTableRolled(Event, frozen=True, tag="reinforcement_table_rolled"):
     """Savage's Station 17.1: the die rolled at the beginning of ``side``'s Movement Phase of Game-Turn
     ``turn`` on the Reinforcement Table (17.2): ``group`` and ``entry`` as the table reads ("" for "-");
@@ -572,6 +580,7 @@ EVENT_TYPES: tuple[type[Event], ...] = (
     VictoryDetermined,
     MovementRestrictionsLifted,
     MovementDieRolled,
+    ForcedMarched,
     ImmobilityReleased,
     ReinforcementTableRolled,
     MovementQuotaRolled,

@@ -462,6 +462,11 @@ def examine(state: State, attackers, defenders, eng: Engagement | None = None) -
                     raise _not_adjacent(state, unit.designation, h, d, len(defenders))
             adjacent.append(u)
         elif unit.type in artillery.BOMBARDING_TYPES:  # bombardment (8.1, 8.22; revised 9.65)
+            march = game.battle.forced_march
+            if march is not None and march.may_not_bombard(state, u):  # Grand Chancellorsville 23.23
+                raise game.violation(
+                    "forced_march.bombard", f"{unit.designation} used Forced March Movement this Game-Turn and may not bombard"
+                )
             problems = [artillery.bombard_problem(game, h, d, game.bombard_range(u)) for d in defenders]
             if all(problems):
                 rule, words = problems[0]

@@ -28,7 +28,7 @@ from operator import countOf
 from rules.core.arith import movement_points
 from rules.core.commands import MoveUnit
 from rules.core.errors import RuleViolation
-from rules.core.events import Event, MovementDieRolled, UnitMoved
+from rules.core.events import Event, ForcedMarched, MovementDieRolled, UnitMoved
 from rules.core.gunboats import GUNBOAT
 from rules.core.handlers import Dice, apply
 from rules.core.scenario import other_side
@@ -59,17 +59,31 @@ def movement_costs(game, side=None) -> tuple[dict, dict]:
 class Reach:
     """The hexes one unit may reach: cheapest cost to each, and a path."""
 
-    __slots__ = ("origin", "cost", "prev", "ends")
+    __slots__ = ("origin", "cost", "prev", "ends", "forced")
 
     def __init__(self, origin: str, cost: dict[str, int], prev: dict[str, str | None], ends: list[str]):
         self.origin = origin
         self.cost = cost
         self.prev = prev
         self.ends = ends  # the hexes a move may end in
+        self.forced: Reach | None = None  # Grand Chancellorsville 23.2: the Forced March's, when it reaches further
+
+    def with_forced(self, forced: Reach) -> Reach:
+        """Grand Chancellorsville 23.2: this reach and a Forced March's merged: the hexes only the
+        Forced March reaches added, with its costs and paths."""
+        extra = [h for h in forced.ends if h not in self.cost]
+        if not extra and all(h in self.ends for h in forced.ends):
+            return self
+        cost = {**forced.cost, **self.cost}
+        merged = Reach(self.origin, cost, self.prev, [*self.ends, *(h for h in forced.ends if h not in self.ends)])
+        merged.forced = forced
+        return merged
 
     def path(self, hex_: str) -> tuple[str, ...]:
         out = [hex_]
         prev = self.prev
+        if hex_ not in prev:  # Grand Chancellorsville 23.2: a hex only a Forced March reaches
+            return self.forced.path(hex_)
         while (p := prev[out[-1]]) is not None:
             out.append(p)
         return tuple(reversed(out))
@@ -136,6 +150,25 @@ def allowance_now(state: State, unit: str, double_quick: bool = True):
     if change and night_turn(state):
         n += change
     return n
+
+
+def forced_march_now(state: State, unit: str) -> tuple[object, frozenset[str] | None] | None:
+    """Grand Chancellorsville 23.2: (the Forced March allowance, the hexes the move must lie in or None
+    for anywhere) when ``unit`` may Forced March move now and that allowance exceeds its own; else None.
+    Revised 11.11: one less at night, as every allowance."""
+    march = state.game.battle.forced_march
+    if march is None:
+        return None
+    region = march.region(state, unit)
+    if region is False:
+        return None
+    n = march.allowance
+    change = state.game.ruleset.night_allowance_change
+    if change and night_turn(state):
+        n += change
+    if n <= allowance_now(state, unit):
+        return None
+    return n, region
 
 
 def artillery_barred(state: State, unit: str, ezoc: set[str]) -> set[str] | frozenset:
@@ -224,15 +257,29 @@ def reachable(
     state: State, unit: str, origin: str | None = None, spent: int = 0, allowance=None
 ) -> Reach:
     """Every hex ``unit`` may end a move in from ``origin`` (its hex), having already spent ``spent``
-    points (a reinforcement's entry hex, 15.13). Stacking is not considered here."""
+    points (a reinforcement's entry hex, 15.13). Stacking is not considered here. Grand
+    Chancellorsville 23.2: with the hexes a Forced March reaches beyond (the move's own allowance)."""
     game = state.game
     if origin is None and spent == 0 and game.battle.surprise_assault is not None:
         ahead = surprise_moves(state, unit)
         if ahead is not None:  # Shiloh 19.1: one step, and only one, in the directions allowed
             return _one_step(state, unit, ahead, allowance)
+    forced = forced_march_now(state, unit) if allowance is None and game.battle.forced_march is not None else None
+    reach = _reach(state, unit, origin, spent, allowance_now(state, unit) if allowance is None else allowance)
+    if forced is None:
+        return reach
+    n, region = forced  # 23.21-23.23: no enemy zone of control; 23.21: only in ``region``
+    return reach.with_forced(_reach(state, unit, origin, spent, n, forced=True, region=region))
+
+
+def _reach(
+    state: State, unit: str, origin: str | None, spent, allowance, forced: bool = False, region: frozenset[str] | None = None
+) -> Reach:
+    """``reachable``'s search, within ``allowance``; a Forced March's (23.2) when ``forced``: into no
+    enemy-controlled hex, and through the hexes of ``region`` only when given (23.21)."""
+    game = state.game
     side = game.units[unit].side
     start = state.positions[unit] if origin is None else origin
-    allowance = allowance_now(state, unit) if allowance is None else allowance
     ezoc = enemy_zones_for(state, unit)
     enemies = enemy_occupied(state, side)
     closed = no_entry(state, unit)  # Chickamauga 19.21, 19.22
@@ -241,10 +288,16 @@ def reachable(
     prev: dict[str, str | None] = {start: None}
     if start in ezoc and not rules.may_exit:
         return Reach(start, cost, prev, [])  # 5.13
+    if region is not None and start not in region:
+        return Reach(start, cost, prev, [])  # 23.21: a Forced March only in those hexes
+    if forced:
+        closed = closed | ezoc  # 23.21-23.23: "may not enter Enemy Zones of Control"
+        if region is not None:
+            closed = closed | (game.terrain.keys() - region)
     steps = game.steps_for(unit)
     zoc_cost = game.zoc_cost_for(unit)  # revised 7.2
     barred = artillery_barred(state, unit, ezoc)  # revised 7.3
-    one_hex = game.ruleset.always_one_hex and origin is None and spent == 0  # revised 6.16
+    one_hex = game.ruleset.always_one_hex and origin is None and spent == 0 and not forced  # revised 6.16
     restricted = terrain_restricted(state, unit)  # Wilderness 18.11, 18.12
     no_zoc = barred_from_enemy_zoc(state, unit)  # Wilderness 18.32
     heap = [(spent, start)]
@@ -296,7 +349,9 @@ def check_path(
     game = state.game
     name = game.designation(unit)
     side = game.units[unit].side
+    forced = forced_march_now(state, unit) if allowance is None and game.battle.forced_march is not None else None
     allowance = allowance_now(state, unit) if allowance is None else allowance
+    marching = False  # Grand Chancellorsville 23.2: the move spends more than its allowance
     ezoc = enemy_zones_for(state, unit)
     enemies = enemy_occupied(state, side)
     closed = no_entry(state, unit)  # Chickamauga 19.21, 19.22
@@ -387,10 +442,16 @@ def check_path(
             raise game.violation(restricted.rule(state.turn), f"{name} may not move from {a} to {b}: {why}")
         cost += zoc_cost[(a, b)] if zoc_cost is not None and b in ezoc else step_cost[(a, b)]
         if cost > allowance and not one_hex:
+            if forced is not None and cost <= forced[0]:
+                marching = True  # 23.2: a Forced March
+                continue
+            more = f" (a Forced March's, {forced[0]})" if forced is not None else ""
             raise game.violation(
                 "allowance",
-                f"{name} would spend {cost} movement points reaching {b}; its movement allowance is {allowance}",
+                f"{name} would spend {cost} movement points reaching {b}; its movement allowance is {allowance}{more}",
             )
+    if marching:
+        check_forced_march(state, unit, path, ezoc, forced[1])
     if path[-1] in game.no_end_hexes:
         raise game.violation(
             "ferries.end" if game.battle.ferries is not None else "ferry",
@@ -398,6 +459,42 @@ def check_path(
         )
     check_alone(state, unit, path[-1])
     return cost
+
+
+def check_forced_march(state: State, unit: str, path: tuple[str, ...], ezoc, region: frozenset[str] | None) -> None:
+    """Grand Chancellorsville 23.21-23.23: a Forced March "may not enter Enemy Zones of Control"; the
+    Union's (23.21) lies in "hexes north of the Rappahannock River; not including the River ferry or
+    pontoon hexes" (``region``), its first hex included."""
+    game = state.game
+    name = game.designation(unit)
+    n = game.battle.forced_march.allowance
+    into = next((h for h in path[1:] if h in ezoc), None)
+    if into is not None:
+        raise game.violation(
+            "forced_march", f"{name} may not enter the enemy zone of control at {into} on a Forced March (more than its movement allowance, up to {n})"
+        )
+    out = next((h for h in path if h not in region), None) if region is not None else None
+    if out is not None:
+        raise game.violation(
+            "forced_march", f"{name} may Forced March (more than its movement allowance, up to {n}) only in the hexes its side may: not in {out}"
+        )
+
+
+def forced_march_events(state: State, unit: str, path: tuple[str, ...], cost, spent=0, entering: bool = False) -> list[Event]:
+    """Grand Chancellorsville 23.2: a ``ForcedMarched`` before the move of ``unit`` along ``path`` that
+    ``check_path`` accepted at ``cost``, when that spends more than its Movement Allowance ([] else;
+    revised 6.16's one hex is no Forced March)."""
+    if state.game.battle.forced_march is None or cost <= allowance_now(state, unit):
+        return []
+    if state.game.ruleset.always_one_hex and spent == 0 and len(path) == 2 and not entering:
+        return []
+    return [ForcedMarched(unit=unit, case=state.game.case("forced_march"))]
+
+
+def apply_forced_marched(state: State, event: ForcedMarched) -> None:
+    from rules.core.components.forced_march import MARCHED
+
+    state.scored.add(f"{MARCHED}{state.turn}:{event.unit}")
 
 
 def check_alone(state: State, unit: str, dest: str) -> None:
@@ -551,7 +648,7 @@ def decide_move(state: State, command: MoveUnit, dice: Dice | None) -> list[Even
     rolled = movement_die_roll(state, command.unit, dice)  # Wilderness 20.2
     if rolled and rolled[0].held:
         return rolled
-    return [*rolled, event]
+    return [*rolled, *forced_march_events(state, command.unit, path, cost), event]  # 23.2
 
 
 def apply_unit_moved(state: State, event: UnitMoved) -> None:

@@ -206,7 +206,8 @@ def decide_enter(state: State, command: EnterReinforcement, dice: Dice | None) -
     problem = entry_problem(state, command.unit, path[0])
     if problem is not None:
         raise problem
-    cost = movement.check_path(state, command.unit, path, spent=entry_cost(state, path[0], command.unit), entering=True)
+    spent = entry_cost(state, path[0], command.unit)
+    cost = movement.check_path(state, command.unit, path, spent=spent, entering=True)
     event = ReinforcementEntered(unit=command.unit, path=path, cost=movement_points(cost))
     after = state.copy()
     apply(after, event)
@@ -214,7 +215,8 @@ def decide_enter(state: State, command: EnterReinforcement, dice: Dice | None) -
     rolled = movement.movement_die_roll(state, command.unit, dice)  # Wilderness 20.2: entering is moving
     if rolled and rolled[0].held:
         return rolled
-    return [*rolled, event]
+    marched = movement.forced_march_events(state, command.unit, path, cost, spent, entering=True)  # 23.2
+    return [*rolled, *marched, event]
 
 
 def apply_entered(state: State, event: ReinforcementEntered) -> None:

@@ -178,6 +178,7 @@ HANDLERS = Handlers(
         VictoryDetermined: victory.apply_determined,
         ev.MovementRestrictionsLifted: restrictions.apply_lifted,  # Antietam 20.1
         ev.MovementDieRolled: movement.apply_movement_die_rolled,  # Wilderness 20.2
+        ev.ForcedMarched: movement.apply_forced_marched,  # Grand Chancellorsville 23.2
         ev.ImmobilityReleased: restrictions.apply_released,  # Fredericksburg 19.11-19.13
         ev.ReinforcementTableRolled: phase_rolls.apply_table_rolled,  # Savage's Station 17.1
         ev.MovementQuotaRolled: phase_rolls.apply_quota_rolled,  # Savage's Station 18.1

@@ -30,6 +30,7 @@ from rules.core.components.exits import Exits
 from rules.core.components.fatigue import Fatigue
 from rules.core.components.ferries import Ferries
 from rules.core.components.fog import Fog
+from rules.core.components.forced_march import ForcedMarch
 from rules.core.components.gunboats import GunboatWaters
 from rules.core.components.immediate_victory import ImmediateVictory
 from rules.core.components.immobile_artillery import ImmobileArtillery
@@ -113,6 +114,7 @@ class Battle(Component, frozen=True):
     crossing_die: CrossingDie | None = None  # Hooker and Lee 19.14
     exit_and_return: ExitAndReturn | None = None  # Hooker and Lee 18.22-18.27
     corps_command: CorpsCommand | None = None  # Grand Chancellorsville 23.4
+    forced_march: ForcedMarch | None = None  # Grand Chancellorsville 23.2
     conditional_reinforcements: ConditionalReinforcements | None = None  # Second Bull Run 17.3
     train_artillery: TrainArtillery | None = None  # Olustee 19.5-19.7
     ammunition: Ammunition | None = None  # Olustee 19.1
