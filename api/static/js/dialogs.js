@@ -1,5 +1,5 @@
-// The dialogs of a game: undo (ask, answer, withdraw), draw, resignation, a silent opponent's
-// claim.
+// The dialogs of a game: undo (ask, answer, withdraw), draw, resignation, the claim of a game whose
+// opponent is silent or out of time.
 // Methods of the game page (GameView, game.js), mixed into it there: `this` is the page.
 
 import { h } from "./api.js";
@@ -73,7 +73,9 @@ export const Dialogs = {
   claimDialog() {
     if (!this.seat || !this.live()) return;
     this.dialog("claim", h("h3", {}, "Claim the game?"),
-      h("p", {}, `${SIDE_NAME[this.board.toAct()]} has been silent longer than this game allows: the game ends and you win it.`),
+      h("p", {}, this.flagLeft() <= 0
+        ? `${SIDE_NAME[this.board.toAct()]}'s time has run out on the game's clock: the game ends and you win it on time.`
+        : `${SIDE_NAME[this.board.toAct()]} has been silent longer than this game allows: the game ends and you win it.`),
       h("div", { class: "actions" },
         h("button", { class: "danger", id: "claim-confirm", onclick: () => { this.closeDialog(); this.act({ type: "claim" }); } }, "Claim"),
         h("button", { onclick: () => this.closeDialog() }, "Cancel")));

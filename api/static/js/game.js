@@ -13,10 +13,12 @@
 // mixed into GameView below: board.js (the map's overlays, the hex info, reinforcements, the key),
 // movement.js (a unit's reach and the Movement Phase panel), combat.js (the combat panel and the
 // decisions of an attack), replay.js (the replay bar and what-if forks), dialogs.js (undo, draw,
-// resign, claim), glance.js (the turn track and points), notices.js (toasts, notifications, the tab).
+// resign, claim), glance.js (the turn track and points), notices.js (toasts, notifications, the tab),
+// clock.js (the game's clock, when it has one).
 
 import { getJSON, h, scenario as loadScenario, seatOf } from "./api.js";
 import { BoardView } from "./board.js";
+import { Clock } from "./clock.js";
 import { Combat, combatKey, dieView } from "./combat.js";
 import { Connection } from "./connection.js";
 import { counterIcon, SIDE_STYLE } from "./counters.js";
@@ -136,6 +138,7 @@ export class GameView {
         ),
         h("aside", { class: "panel" },
           h("section", { id: "status" }),
+          h("section", { id: "clock", class: "hidden" }),
           h("section", { id: "battle" }),
           h("section", { id: "action" }),
           h("section", { id: "controls" },
@@ -225,6 +228,7 @@ export class GameView {
 
   destroy() {
     clearTimeout(this.claimTimer);
+    clearInterval(this.clockTimer);
     document.removeEventListener("visibilitychange", this.seen);
     window.removeEventListener("focus", this.seen);
     document.removeEventListener("keydown", this.keys);
@@ -486,6 +490,7 @@ export class GameView {
         : `${CONN_TEXT[this.conn.state]} The board shows version ${b.version} and may be behind; actions wait until the connection is back.`;
     } else stale.classList.add("hidden");
     this.renderStatus(c);
+    this.renderClock();
     this.renderMap(c);
     this.renderAction(c);
     this.renderControls(c);
@@ -605,10 +610,10 @@ export class GameView {
     this.$("#undo-request").disabled = off || !!s.undo || this.undoPolicy() === "none";
     this.$("#draw-offer").disabled = off || !!s.draw;
     this.$("#resign").disabled = off;
-    const left = this.silenceLeft();
+    const left = Math.min(this.silenceLeft(), this.flagLeft());
     const claimable = !off && left <= 0;
     this.$("#claim").classList.toggle("hidden", !claimable);
-    // The silence runs out with no event to say so: look again when it will have.
+    // The silence (or the opponent's clock) runs out with no event to say so: look again when it will have.
     clearTimeout(this.claimTimer);
     if (!claimable && left < 2 ** 31 - 1) this.claimTimer = setTimeout(() => this.renderControls(this.validChoices()), Math.max(left, 0) + 500);
   }
@@ -616,7 +621,7 @@ export class GameView {
 }
 
 // The page's other concerns, each in its own module (see there).
-Object.assign(GameView.prototype, Notices, Movement, Combat, Replay, Dialogs, BoardView, Glance);
+Object.assign(GameView.prototype, Notices, Movement, Combat, Replay, Dialogs, BoardView, Glance, Clock);
 
 /** `target` with the JSON merge patch `patch` applied (RFC 7386: members replaced, objects patched
  * recursively, null removes one); `target` is left as it was. */

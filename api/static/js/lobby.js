@@ -58,6 +58,7 @@ function newGameForm(card, scenarios) {
     field("Attack effectiveness (11.0)", select("attack_effectiveness", [["", "as the scenario says"], ["true", "on"], ["false", "off"]], "")),
     field("Spectator delay", h("input", { type: "number", name: "spectator_delay", min: "0", value: "0", step: "1" }), "events behind for watchers"),
     field("Spectator delay in phases", h("input", { type: "number", name: "spectator_delay_phases", min: "0", max: "20", value: "0", step: "1" }), "phases behind for watchers"),
+    ...clockFields(),
     h("div", { class: "actions" }, h("button", { type: "submit", class: "primary", id: "create" }, "Create game")),
     h("div", { class: "invite", id: "invite" }),
   );
@@ -70,6 +71,8 @@ function newGameForm(card, scenarios) {
       spectator_delay: Math.max(0, parseInt(data.get("spectator_delay") || "0", 10) || 0),
       spectator_delay_phases: Math.max(0, parseInt(data.get("spectator_delay_phases") || "0", 10) || 0),
     };
+    const clock = clockOption(data);
+    if (clock) options.clock = clock;
     if (data.get("attack_effectiveness")) options.attack_effectiveness = data.get("attack_effectiveness") === "true";
     const body = { scenario: data.get("scenario"), ruleset: data.get("ruleset"), side: data.get("side"), options, dice_nonce: randomId(24) };
     if (data.get("computer")) body.computer = data.get("computer");
@@ -106,6 +109,35 @@ function newGameForm(card, scenarios) {
     }
   });
   card.replaceChildren(h("h2", {}, "New game"), form);
+}
+
+/** The "Clock" option: none, a live clock (a bank of minutes per player and an increment in seconds
+ * at each of his Player-Turns) or a correspondence clock (days per Player-Turn); only the fields of
+ * the chosen kind are shown. */
+function clockFields() {
+  const kind = select("clock", [["", "none"], ["live", "live: minutes per player"], ["correspondence", "correspondence: days per Player-Turn"]], "");
+  const live = [
+    field("Minutes per player", h("input", { type: "number", name: "clock_minutes", min: "0.02", max: "1440", value: "30", step: "any" }), "each player's bank"),
+    field("Increment (seconds)", h("input", { type: "number", name: "clock_increment", min: "0", max: "3600", value: "10", step: "1" }), "added at each of his Player-Turns"),
+  ];
+  const post = [field("Days per Player-Turn", h("input", { type: "number", name: "clock_days", min: "1", max: "60", value: "3", step: "1" }), "correspondence play")];
+  const show = () => {
+    for (const f of live) f.classList.toggle("hidden", kind.value !== "live");
+    for (const f of post) f.classList.toggle("hidden", kind.value !== "correspondence");
+  };
+  kind.addEventListener("change", show);
+  show();
+  return [field("Clock", kind, "time controls; a player out of time may be claimed against"), ...live, ...post];
+}
+
+function clockOption(data) {
+  const kind = data.get("clock");
+  if (kind === "live") {
+    return { mode: "live", bank_seconds: Math.max(1, Math.round(parseFloat(data.get("clock_minutes")) * 60) || 1),
+      increment_seconds: Math.max(0, parseInt(data.get("clock_increment") || "0", 10) || 0) };
+  }
+  if (kind === "correspondence") return { mode: "correspondence", days_per_turn: Math.max(1, parseInt(data.get("clock_days") || "1", 10) || 1) };
+  return null;
 }
 
 /** Every battle the server offers: its name, date, Game-Turns and map size (columns x rows); a click on a

@@ -1,0 +1,77 @@
+// The game's clock (time controls: replay/clock.py on the server), shown to both players and to
+// spectators: the server's view says how much time each seat had left at the time of the last event
+// (`session.clock`: {left, at, running}); the page counts the running seat's time down from there,
+// and offers the opponent the claim once it has run out (the server decides the claim).
+// Methods of the game page (GameView, game.js), mixed into it there: `this` is the page.
+
+import { h } from "./api.js";
+import { SIDE_NAME, SIDES } from "./model.js";
+
+/** Milliseconds as the clock shows them: h:mm:ss, m:ss, or days and hours for a long allowance. */
+export function clockText(ms) {
+  const s = Math.max(0, Math.ceil(ms / 1000));
+  const days = Math.floor(s / 86400);
+  const hh = Math.floor((s % 86400) / 3600);
+  const mm = Math.floor((s % 3600) / 60);
+  const ss = String(s % 60).padStart(2, "0");
+  if (days) return `${days} d ${hh} h`;
+  return hh ? `${hh}:${String(mm).padStart(2, "0")}:${ss}` : `${mm}:${ss}`;
+}
+
+export const Clock = {
+  /** The milliseconds left on `seat`'s clock now (negative: run out); null without a clock. */
+  clockLeft(seat) {
+    const c = this.board.session.clock;
+    if (!c || !(seat in c.left)) return null;
+    const running = c.running && !this.board.session.finished && c.running === seat;
+    return c.left[seat] - (running ? Math.max(0, Date.now() - c.at) : 0);
+  },
+
+  /** The opponent, whom the game waits for, has run out of time (ms left; <= 0: claim now). */
+  flagLeft() {
+    const waited = this.board.toAct();
+    if (!this.seat || !waited || waited === this.seat) return Infinity;
+    const left = this.clockLeft(waited);
+    return left === null ? Infinity : left;
+  },
+
+  /** The clock section: each side's time, the running one marked; ticks while a clock runs. */
+  renderClock() {
+    const el = this.$("#clock");
+    const c = this.board.session.clock;
+    clearInterval(this.clockTimer);
+    if (!c) {
+      el.replaceChildren();
+      el.classList.add("hidden");
+      return;
+    }
+    el.classList.remove("hidden");
+    const options = (this.welcome || this.info).options?.clock;
+    const how = options?.mode === "correspondence" ? `${options.days_per_turn} day(s) a Player-Turn`
+      : options ? `${Math.round(options.bank_seconds / 60 * 10) / 10} min + ${options.increment_seconds} s a Player-Turn` : "";
+    const face = (seat) => {
+      const left = this.clockLeft(seat);
+      const running = c.running === seat && !this.board.session.finished;
+      return h("div", { class: `clock-face ${seat}${running ? " running" : ""}${left <= 0 ? " flag" : ""}`, id: `clock-${seat}`, "data-left": String(left) },
+        h("span", { class: "who" }, SIDE_NAME[seat]),
+        h("b", { class: "time" }, left <= 0 ? "time is up" : clockText(left)));
+    };
+    el.replaceChildren(h("div", { class: "clock-faces", role: "timer", "aria-label": "Game clock" }, ...SIDES.map(face)),
+      how ? h("small", { class: "muted" }, `Clock: ${how}`) : "");
+    if (c.running && !this.board.session.finished) {
+      this.clockTimer = setInterval(() => {
+        const seat = c.running;
+        const left = this.clockLeft(seat);
+        const face = this.$(`#clock-${seat}`);
+        if (!face) return;
+        face.dataset.left = String(left);
+        face.classList.toggle("flag", left <= 0);
+        face.querySelector(".time").textContent = left <= 0 ? "time is up" : clockText(left);
+        if (left <= 0) {
+          clearInterval(this.clockTimer);
+          this.renderControls(this.validChoices()); // the claim may be offered now
+        }
+      }, 250);
+    }
+  },
+};
