@@ -100,8 +100,19 @@ class PendingBeforeCombat(Pending, frozen=True, kw_only=True, tag="before_combat
     units: tuple[str, ...]
 
 
+class PendingCounterattackAdvance(PendingAdvance, frozen=True, kw_only=True, tag="counterattack_advance"):
+    """Road to Vicksburg 19.53 iii (the battle's ``counterattack``): one unit of the counterattack may
+    advance one more hex, having ``entered`` hexes so far: the first into one of ``hexes`` (vacated by the
+    units it attacked, c), each later one into any adjacent hex (``hexes`` empty), up to the battle's
+    limit, never across a prohibited hexside (b) and stopping in an Enemy Zone of Control (d); each unit
+    decides for itself, two may enter one hex (a)."""
+
+    entered: int = 0
+
+
 Decision = Union[  # noqa: UP007
-    PendingAttack, PendingRetreat, PendingLosses, PendingAdvance, PendingRally, PendingBeforeCombat
+    PendingAttack, PendingRetreat, PendingLosses, PendingAdvance, PendingRally, PendingBeforeCombat,
+    PendingCounterattackAdvance,
 ]
 
 

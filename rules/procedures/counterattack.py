@@ -8,11 +8,13 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from rules.core.components.counterattack import ADVANCED, DEPLETION_ROLLED, FORGONE, MADE
+from rules.core.decisions import PendingCounterattackAdvance
 from rules.core.events import (
     AmmunitionDepletionRolled,
     AttackDeclared,
     CounterattackAdvanced,
     CounterattackRecorded,
+    DecisionsAwaited,
 )
 from rules.core.state import MOVEMENT, State
 
@@ -59,6 +61,49 @@ def die_modifier(state: State, attackers) -> int:
     declaration has recorded the counterattack)."""
     c = state.game.battle.counterattack
     return 0 if c is None else c.die(state, attackers)
+
+
+def advance_decisions(state: State, side: str, movers, hexes) -> tuple[tuple[str, ...], tuple[PendingCounterattackAdvance, ...]]:
+    """19.53 iii: of the ``movers`` that may advance into the vacated ``hexes`` after an attack, the units
+    of the counterattack in force get each their own advance (a: "an exception to the rule that no more
+    than one unit can advance into a given hex"); returns the others and those decisions."""
+    c = state.game.battle.counterattack
+    if c is None or c.advance_hexes <= 1 or side != c.side or not c.in_force(state):
+        return tuple(movers), ()
+    own = tuple(PendingCounterattackAdvance(side=side, units=(u,), hexes=tuple(hexes)) for u in movers if u in c.units)
+    return tuple(u for u in movers if u not in c.units), own
+
+
+def advance_hexes(state: State, head: PendingCounterattackAdvance) -> list[str]:
+    """19.53 iii: where the unit of ``head`` may advance now: the first hex one its attack vacated (c),
+    then any adjacent hex; "regardless of Terrain" but never across a prohibited hexside nor into a hex
+    no unit may enter (b), nor into an enemy-held hex."""
+    from rules.queries.zoc import enemy_occupied
+
+    game = state.game
+    unit = head.units[0]
+    here = state.positions.get(unit)
+    if here is None:
+        return []
+    around = game.neighbours[here]
+    enemy = enemy_occupied(state, head.side)
+    candidates = [h for h in head.hexes if h in around] if head.entered == 0 else sorted(around)
+    return [h for h in candidates if h not in enemy and game.step_problem(here, h) is None]
+
+
+def after_advance(state: State, head: PendingCounterattackAdvance, unit: str) -> list[Event]:
+    """19.53 iii d), 19.62: after ``unit`` advanced one hex (``state`` after it): the hexes advanced so
+    far recorded, and the next hex offered unless it entered an Enemy Zone of Control ("The advance must
+    cease immediately ... this includes the first hex entered") or the limit is reached."""
+    from rules.queries.zoc import enemy_controlled
+
+    c = state.game.battle.counterattack
+    entered = head.entered + 1
+    out: list[Event] = [CounterattackAdvanced(unit=unit, hexes=entered)]
+    if c is not None and entered < c.advance_hexes and state.positions.get(unit) not in enemy_controlled(state, head.side):
+        nxt = PendingCounterattackAdvance(side=head.side, units=(unit,), hexes=(), entered=entered)
+        out.append(DecisionsAwaited(decisions=(nxt,), first=True))
+    return out
 
 
 def record(state: State, events: list[Event], after: State) -> list[Event]:

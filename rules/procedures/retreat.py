@@ -46,7 +46,13 @@ from typing import NamedTuple
 import msgspec
 
 from rules.core.commands import Advance, Decline, Retreat
-from rules.core.decisions import PendingAdvance, PendingRetreat, first_pending, made
+from rules.core.decisions import (
+    PendingAdvance,
+    PendingCounterattackAdvance,
+    PendingRetreat,
+    first_pending,
+    made,
+)
 from rules.core.errors import RuleViolation
 from rules.core.events import (
     DecisionDeclined,
@@ -59,6 +65,7 @@ from rules.core.events import (
 )
 from rules.core.handlers import Dice
 from rules.core.state import State
+from rules.procedures import counterattack
 from rules.procedures.outcomes import Emitter, auto_single_choice, settle
 from rules.procedures.trains import beside_enemy
 from rules.queries import stacking
@@ -244,8 +251,14 @@ def automatic_retreat(state: State, head: PendingRetreat) -> list[Event] | None:
 
 # -- where a unit may advance ------------------------------------------------------------------------
 def advance_options(state: State, head: PendingAdvance) -> list[AdvanceOption]:
-    """7.75, 7.76: each (unit, vacated hex) pair an advance may take now."""
+    """7.75, 7.76: each (unit, vacated hex) pair an advance may take now (Road to Vicksburg 19.53 iii: a
+    unit of the counterattack, hex by hex)."""
     game = state.game
+    if isinstance(head, PendingCounterattackAdvance):
+        u = head.units[0]
+        if _may_never_advance(state, u) is not None:
+            return []
+        return [AdvanceOption(u, h) for h in counterattack.advance_hexes(state, head)]
     occupied = set(state.positions.values())
     vacated = [h for h in head.hexes if h not in occupied]
     if not vacated:
@@ -370,6 +383,8 @@ def decide_advance(state: State, command: Advance, dice: Dice | None) -> list[Ev
         )
     emit = Emitter(state)
     emit(UnitAdvanced(unit=command.unit, path=(state.positions[command.unit], command.to)))
+    if isinstance(head, PendingCounterattackAdvance):  # Road to Vicksburg 19.53 iii, 19.62
+        emit(*counterattack.after_advance(emit.state, head, command.unit))
     settle(emit)
     return emit.events
 

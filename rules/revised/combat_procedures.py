@@ -653,7 +653,8 @@ def advances_into(state: State, side: str, units, hexes) -> tuple[PendingAdvance
     if state.game.battle.demoralized(state, side):  # Hooker and Lee 20.12: "they may not advance after combat"
         return ()
     movers = tuple(u for u in units if kinds[u].type != "artillery" and level_of(state, u) != morale.ROUTED)
-    out = []
+    movers, own = counterattack.advance_decisions(state, side, movers, hexes)  # Road to Vicksburg 19.53 iii
+    out: list[PendingAdvance] = list(own)
     for h in hexes:
         may = tuple(u for u in movers if _may_advance(state, u, h))
         if may:

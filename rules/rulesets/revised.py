@@ -25,7 +25,7 @@ from rules.core.commands import (
     StrategicMove,
     VoluntaryRout,
 )
-from rules.core.decisions import PendingAttack, PendingBeforeCombat
+from rules.core.decisions import PendingAttack, PendingBeforeCombat, PendingCounterattackAdvance
 from rules.core.events import (
     ArmyRoutChecked,
     AttackRecomputed,
@@ -53,6 +53,7 @@ from rules.procedures import (
     early_arrival,
     exits,
     phase_rolls,
+    retreat,
     victory,
 )
 from rules.revised import combat_procedures as rcp
@@ -273,6 +274,7 @@ HANDLERS = Handlers(
         **CLASSIC_HANDLERS.automatic,
         PendingBeforeCombat: rcp.automatic_before_combat,
         PendingAttack: rcp.attack_after_retreats_before_combat,
+        PendingCounterattackAdvance: retreat.automatic_advance,  # Road to Vicksburg 19.53 iii
     },
     movement_restrictions=(*CLASSIC_HANDLERS.movement_restrictions, rcp.rally_restriction),  # 12.41 b
 )

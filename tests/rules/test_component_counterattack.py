@@ -24,6 +24,7 @@ COUNTERATTACK = {
     "units": ["g", "k"],
     "strength_factor": 3,
     "die_modifier": -1,
+    "advance_hexes": 4,
     "depletion": {"runs_out_at_most": 2, "per_hex_beyond_first": -1, "least_modifier": -3, "out_of_ammo": {"g": "g-ooa", "k": "k-ooa"}},
 }
 CASES = {"revised": {"counterattack": "19.53", "counterattack.depletion": "19.61"}}
@@ -32,9 +33,9 @@ with (TEMPLATES_DIR / "road_to_vicksburg" / "scenario.toml").open("rb") as f:
 SPARES = [rebel("g-ooa", None, strength=2), rebel("k-ooa", None, strength=1)]
 
 
-def start(units, turns=3, exclusive=None):
-    blocks = {"counterattack": COUNTERATTACK, **(exclusive or {})}
-    sc = scenario([*units, *SPARES], exclusive=blocks, cases=CASES, first_player="confederate", turns=turns)
+def start(units, turns=3, exclusive=None, hexsides=None, counterattack=COUNTERATTACK):
+    blocks = {"counterattack": counterattack, **(exclusive or {})}
+    sc = scenario([*units, *SPARES], exclusive=blocks, cases=CASES, first_player="confederate", turns=turns, hexsides=hexsides)
     return new_game(Game(sc, get_ruleset("revised")))
 
 
@@ -54,10 +55,11 @@ def resolve(state, die):
 
 
 def test_the_template_gives_bowens_counterattack_19_52_19_53_19_61():
-    # 19.52: Green and Cockrell; 19.53 i, ii; 19.61 '1-2'; 19.62 minus one a hex beyond the first, to minus three
+    # 19.5, 19.6: Bowen's Counterattack and the Ammunition Depletion in the template's block
+    # 19.52: Green and Cockrell; 19.53 i, ii, iii; 19.61 '1-2'; 19.62 minus one a hex beyond the first, to minus three
     block = BLOCKS["counterattack"]
     assert block["units"] == ["cs-bowen-green", "cs-bowen-cockrell"]
-    assert (block["strength_factor"], block["die_modifier"]) == (3, -1)
+    assert (block["strength_factor"], block["die_modifier"], block["advance_hexes"]) == (3, -1, 4)
     d = block["depletion"]
     assert (d["runs_out_at_most"], d["per_hex_beyond_first"], d["least_modifier"]) == (2, -1, -3)
     assert d["out_of_ammo"] == {"cs-bowen-green": "cs-bowen-green-ooa", "cs-bowen-cockrell": "cs-bowen-cockrell-ooa"}
@@ -198,3 +200,107 @@ def test_out_of_ammo_units_count_at_full_strength_for_victory_points_19_63():
 
     state = fold(state, [UnitEliminated(unit="g-ooa", case="8.6")])
     assert elimination_points(state)["union"] == 4
+
+
+def _destroyed(units=(), hexsides=None, counterattack=COUNTERATTACK):
+    """g and k stacked at 0404 eliminate a (0504) at 6-1 (24 to 4, a 2: De); the advances are pending."""
+    state = start([rebel("g", "0404"), rebel("k", "0404"), union("a", "0504"), union("far", "0108"), *units], hexsides=hexsides, counterattack=counterattack)
+    state, _ = declare(to_phase(state, "confederate"), ["g", "k"], ["0504"])
+    state, events = resolve(state, 2)
+    assert [r.result for r in of_type(events, CombatResolved)] == ["De"]
+    return state
+
+
+def _options(state):
+    from rules.procedures.retreat import advance_options
+
+    return sorted((o.unit, o.to) for o in advance_options(state, state.pending[0]))
+
+
+def test_each_brigade_advances_up_to_four_hexes_both_into_the_vacated_hex_19_53_iii():
+    from rules.core.commands import Advance
+    from rules.core.events import CounterattackAdvanced
+
+    state = _destroyed()
+    # a) both brigades may enter the vacated hex (one decision each); c) the first hex is the vacated one
+    assert _options(state) == [("g", "0504")]
+    assert refused_advance(state, Advance("g", "0403"))
+    for to in ("0504", "0604", "0704", "0804"):
+        state, events = execute(state, Advance("g", to))
+    assert [e.hexes for e in of_type(events, CounterattackAdvanced)] == [4]
+    # four hexes: no more; k's own decision follows, into the hex g vacated first
+    assert _options(state) == [("k", "0504")]
+    state, _ = execute(state, Advance("k", "0504"))
+    assert ("k", "0604") in _options(state)
+
+
+def refused_advance(state, command) -> bool:
+    from rules.core.errors import RuleViolation
+
+    try:
+        decide(state, command, None)
+    except RuleViolation:
+        return True
+    return False
+
+
+def test_the_advance_ceases_on_entering_an_enemy_zone_of_control_19_53_iii_d():
+    from rules.core.commands import Advance
+
+    # z at 0705: 0604 is in its zone of control
+    state = _destroyed([union("z", "0705")])
+    state, _ = execute(state, Advance("g", "0504"))
+    state, _ = execute(state, Advance("g", "0604"))
+    assert _options(state) == [("k", "0504")]  # g's advance has ceased; k decides next
+
+
+def test_no_prohibited_hexside_is_crossed_19_53_iii_b():
+    from rules.core.commands import Advance
+    from tests.rules.rulesmaps import sides
+
+    state = _destroyed(hexsides=sides({("0504", "0604"): {"creek"}}))
+    state, _ = execute(state, Advance("g", "0504"))
+    assert ("g", "0604") not in _options(state) and ("g", "0505") in _options(state)
+
+
+def test_without_the_advance_parameter_the_standard_advance_of_one_unit_8_76():
+    from rules.core.decisions import PendingAdvance, PendingCounterattackAdvance
+
+    state = _destroyed(counterattack={k: v for k, v in COUNTERATTACK.items() if k != "advance_hexes"})
+    assert [type(p) for p in state.pending] == [PendingAdvance]
+    assert not isinstance(state.pending[0], PendingCounterattackAdvance)
+
+
+def test_the_longest_advance_modifies_the_depletion_die_the_book_s_example_19_62():
+    from rules.core.commands import Advance, Decline
+
+    # 19.62: "if one brigade advances two hexes and the other brigade advances three hexes, the modifier
+    # for the Ammunition Depletion die roll is minus '2'. Bowen's infantry brigades run out of ammunition
+    # on a die roll of '1-4'."
+    state = _destroyed()
+    for to in ("0504", "0604", "0704"):
+        state, _ = execute(state, Advance("g", to))
+    state, _ = execute(state, Decline())
+    for to in ("0504", "0505"):
+        state, _ = execute(state, Advance("k", to))
+    state, _ = execute(state, Decline())
+    assert not state.pending
+    out, _ = _to_confederate_movement(state, 4)
+    [d] = of_type(_, AmmunitionDepletionRolled)
+    assert (d.roll, d.modifier, d.out) == (4, -2, True)
+    kept, events = _to_confederate_movement(state, 5)
+    [d] = of_type(events, AmmunitionDepletionRolled)
+    assert (d.roll, d.modifier, d.out) == (5, -2, False)
+
+
+def test_the_modifier_is_at_most_minus_three_19_62():
+    from rules.core.commands import Advance, Decline
+
+    state = _destroyed()
+    for to in ("0504", "0604", "0704", "0804"):
+        state, _ = execute(state, Advance("g", to))
+    state, _ = execute(state, Decline())  # k stays
+    assert state.game.battle.counterattack.depletion_modifier(state) == -3
+    _, events = _to_confederate_movement(state, 6)
+    [d] = of_type(events, AmmunitionDepletionRolled)
+    assert (d.modifier, d.out) == (-3, False)  # 6 - 3 = 3: not '1-2'

@@ -646,6 +646,8 @@ function pendingText(p, b) {
       return `${who} chooses exchange losses (${p.at_least} strength).`;
     case "advance":
       return `${who} may advance after combat.`;
+    case "counterattack_advance":
+      return `${who} may advance ${b.name(p.units[0])} one more hex after the counterattack (up to four).`;
     case "rally":
       return `${who} rolls the rally dice (12.41).`;
     case "before_combat":

@@ -12,11 +12,20 @@ ii) Any die rolls for their attacks are modified by subtracting one".
     units = ["cs-bowen-green", "cs-bowen-cockrell"]     # 19.52: the two brigades
     strength_factor = 3                                  # 19.53 i: "tripled"
     die_modifier = -1                                    # 19.53 ii: "subtracting one"
+    advance_hexes = 4                                    # 19.53 iii: "may advance up to four hexes after combat"
     [exclusive.counterattack.depletion]                  # 19.6
     runs_out_at_most = 2                                 # 19.61: "If the die roll is '1-2'"
     per_hex_beyond_first = -1                            # 19.62: "Subtract '1' ... for each hex entered after the first"
     least_modifier = -3                                  # 19.62: "up to a maximum modifier of minus '3'"
     out_of_ammo = { "cs-bowen-green" = "cs-bowen-green-ooa", "cs-bowen-cockrell" = "cs-bowen-cockrell-ooa" }
+
+19.53 iii: "Each brigade may advance up to four hexes after combat (exception to normal advance limit),
+regardless of Terrain, subject only to the following restrictions: a) Bowen's Counterattack is an
+exception to the rule that no more than one unit can advance into a given hex after an individual
+combat; b) A prohibited hex side cannot be crossed; c) The first hex entered by each brigade must be the
+hex vacated by the unit or units that the brigade attacked; d) The advance must cease immediately when an
+Enemy Zone of Control is entered (this includes the first hex entered)" (``advance_hexes``; 1: the
+standard advance): each unit's own advance decision, one hex at a time (``PendingCounterattackAdvance``).
 
 The counterattack is made by the first attack either unit takes part in (rules/procedures/counterattack.py):
 it has the bonuses when, as it is declared, the two units are on the map, stacked with or adjacent to
@@ -64,6 +73,7 @@ class Counterattack(Component, frozen=True):
     units: list[UnitId]
     strength_factor: Count = 3
     die_modifier: int = -1
+    advance_hexes: Count = 1
     depletion: Depletion | None = None
 
     def made_on(self, state: State) -> int | None:
