@@ -18,8 +18,11 @@ the side's Victory Points less the enemy's, with the points the position would e
 now (``rules.procedures.victory.due`` and ``end_points``), plus the strength each side still has on the
 map, weighted by what an enemy Strength Point is worth.
 
-A level is a budget: how many attacks are examined per Combat decision (and for how long) and how
-many units per move.
+A level is a budget: how many attacks are examined per Combat decision and how many units per move,
+and the seconds a decision may take. The time is a bound on the whole decision, checked inside the
+costly loops (``Budget``): no further attack or unit is examined once it is spent, an attack being
+weighed is scored by the faces of the die already weighed, and the decisions that follow it are
+then answered by their first legal answer; the overrun is at most about one evaluation.
 """
 
 from __future__ import annotations
@@ -58,7 +61,7 @@ from rules.core.commands import (
 from rules.core.errors import RuleViolation
 from rules.core.scenario import other_side
 from rules.core.state import COMBAT, MOVEMENT, State
-from rules.legal import Choices, choices
+from rules.legal import Choices, choices, entry_moves, strategic_moves, unit_moves
 from rules.procedures.victory import due, end_points, params
 from rules.reducer import decide, fold
 
@@ -68,9 +71,9 @@ MATERIAL = 0.6
 
 @dataclass(frozen=True)
 class Level:
-    """A budget per decision: ``attacks`` examined in a Combat decision (the best odds first, and no
-    more once ``seconds`` have gone: then the decision depends on the machine's speed), ``movers``
-    units considered for each move (drawn at random when there are more)."""
+    """A budget per decision: ``attacks`` examined in a Combat decision (the best odds first), ``movers``
+    units considered for each move (drawn at random when there are more), and ``seconds`` for the
+    whole decision (``Budget``: then the decision depends on the machine's speed)."""
 
     name: str
     attacks: int
@@ -84,6 +87,30 @@ LEVELS = {
     "hard": Level("hard", attacks=40, movers=200, seconds=5.0),
 }
 DEFAULT_LEVEL = "normal"
+
+
+@dataclass
+class Budget:
+    """One decision's time: its ``deadline`` (``time.perf_counter`` seconds; None: no limit) and the
+    work done, counted: ``evaluations`` (positions scored) and ``units`` (units whose moves were listed)."""
+
+    deadline: float | None = None
+    evaluations: int = 0
+    units: int = 0
+
+    @classmethod
+    def seconds(cls, seconds: float) -> Budget:
+        return cls(deadline=time.perf_counter() + seconds)
+
+    def spent(self) -> bool:
+        return self.deadline is not None and time.perf_counter() > self.deadline
+
+
+def scored(state: State, side: str, budget: Budget | None) -> float:
+    """``evaluate``, counted in ``budget``."""
+    if budget is not None:
+        budget.evaluations += 1
+    return evaluate(state, side)
 
 
 # -- the evaluation -----------------------------------------------------------------------------------
@@ -154,9 +181,10 @@ def answers(decision) -> list[Command]:
     return []
 
 
-def best_answer(state: State, rng: random.Random) -> Command:
+def best_answer(state: State, rng: random.Random, budget: Budget | None = None) -> Command:
     """The answer to the first pending decision that leaves its side the best position (each answer
-    tried once, with the engine's own dice where one rolls)."""
+    tried once, with the engine's own dice where one rolls); once ``budget`` is spent, the best of those
+    tried (none tried: the first answer)."""
     decision = decision_choice(state)
     options = answers(decision)
     if len(options) == 1:
@@ -164,24 +192,26 @@ def best_answer(state: State, rng: random.Random) -> Command:
     side = state.pending[0].side
     best, best_score = options[0], None
     for command in options:
+        if budget is not None and budget.spent():
+            break
         try:
             after = fold(state, decide(state, command, die_showing(rng.randint(1, 6), rng)))
         except RuleViolation:
             continue
-        score = evaluate(after, side)
+        score = scored(after, side, budget)
         if best_score is None or score > best_score:
             best, best_score = command, score
     return best
 
 
-def settled(state: State, rng: random.Random, face: int, limit: int = 12) -> State:
+def settled(state: State, rng: random.Random, face: int, limit: int = 12, budget: Budget | None = None) -> State:
     """The state once the pending decisions are all taken by ``best_answer`` (the first die showing
     ``face``): an attack's outcome."""
     first = True
     for _ in range(limit):
         if not state.pending or state.game_over:
             return state
-        command = best_answer(state, rng)
+        command = best_answer(state, rng, budget)
         dice = die_showing(face, rng) if first else die_showing(rng.randint(1, 6), rng)
         if isinstance(command, ResolveAttack):
             first = False
@@ -215,32 +245,40 @@ def declarations(legal: Choices) -> list[tuple[bool, float, DeclareAttack]]:
     return out
 
 
-def expected(state: State, command: DeclareAttack, side: str, rng: random.Random) -> float | None:
-    """The mean score for ``side`` over the six faces of the die of ``command``'s attack; None when the
-    rules refuse it."""
+#: The order the faces of the die are weighed in: a low and a high face alternately, so that the mean of
+#: the faces weighed before the time runs out is not all good or all bad luck.
+FACES = (1, 6, 3, 4, 2, 5)
+
+
+def expected(
+    state: State, command: DeclareAttack, side: str, rng: random.Random, budget: Budget | None = None
+) -> float | None:
+    """The mean score for ``side`` over the six faces of the die of ``command``'s attack (once ``budget``
+    is spent, over the faces weighed so far, one at least); None when the rules refuse it."""
     try:
         declared = fold(state, decide(state, command))
     except RuleViolation:
         return None
-    total = 0.0
-    for face in range(1, 7):
-        total += evaluate(settled(declared, rng, face), side)
-    return total / 6
+    total, faces = 0.0, 0
+    for face in FACES:
+        if faces and budget is not None and budget.spent():
+            break
+        total += scored(settled(declared, rng, face, budget=budget), side, budget)
+        faces += 1
+    return total / faces
 
 
-def combat_command(state: State, legal: Choices, level: Level, rng: random.Random) -> Command:
+def combat_command(state: State, legal: Choices, level: Level, rng: random.Random, budget: Budget | None = None) -> Command:
     side = state.phasing
-    base = evaluate(state, side)
+    budget = budget or Budget.seconds(level.seconds)
+    base = scored(state, side, budget)
     best: tuple[float, Command] | None = None
-    owed_any = False
-    deadline = time.perf_counter() + level.seconds
-    for owed, _odds, command in declarations(legal)[: level.attacks]:
-        if best is not None and time.perf_counter() > deadline:
+    for _owed, _odds, command in declarations(legal)[: level.attacks]:
+        if best is not None and budget.spent():
             break  # the budget is spent: the best odds were weighed first
-        score = expected(state, command, side, rng)
+        score = expected(state, command, side, rng, budget)
         if score is None:
             continue
-        owed_any = owed_any or owed
         if best is None or score > best[0]:
             best = (score, command)
     if best is not None and (best[0] > base + 0.05 or not legal.may_end_phase):
@@ -351,29 +389,39 @@ def objectives(state: State) -> list[tuple[str, float]]:
     return [(h, pts) for h, pts in out if h in state.game.terrain]
 
 
-def moves(legal: Choices) -> Iterable[tuple[str, str, Command]]:
-    for unit, dests in legal.moves.items():
-        for hex_, d in dests.items():
-            yield unit, hex_, MoveUnit(unit, d.path)
-    for unit, dests in legal.reinforcements.items():
-        for hex_, d in dests.items():
-            yield unit, hex_, EnterReinforcement(unit, d.path)
-    for unit, dests in legal.strategic.items():
-        for hex_, d in dests.items():
-            yield unit, hex_, StrategicMove(unit=unit, path=d.path)
+def unit_commands(state: State, legal: Choices, unit: str, memo: dict) -> Iterable[tuple[str, Command]]:
+    """Every move ``unit`` may make now (the legal choices' destinations of one unit: a move, an entry
+    as a reinforcement, a Strategic Movement), as (destination, command)."""
+    if unit in legal.may_move:
+        for hex_, d in unit_moves(state, unit, memo).items():
+            yield hex_, MoveUnit(unit, d.path)
+    if unit in legal.may_enter:
+        for hex_, d in entry_moves(state, unit, memo).items():
+            yield hex_, EnterReinforcement(unit, d.path)
+    if unit in legal.may_move_strategically:
+        for hex_, d in strategic_moves(state, unit, memo).items():
+            yield hex_, StrategicMove(unit=unit, path=d.path)
 
 
-def movement_command(state: State, legal: Choices, level: Level, rng: random.Random) -> Command:
+def movement_command(state: State, legal: Choices, level: Level, rng: random.Random, budget: Budget | None = None) -> Command:
+    """The move of best ``Position.gain`` among the units examined (``legal`` may be the choices without
+    destinations: each unit's are listed as it is examined, in a random order, until the budget is
+    spent); the end of the phase when none gains."""
     side = legal.side or state.phasing
+    budget = budget or Budget.seconds(level.seconds)
     pos = Position(state, side)
-    units = sorted({u for u, _, _ in moves(legal)})
-    if len(units) > level.movers:
-        units = set(rng.sample(units, level.movers))
-    ranked = sorted(
-        ((pos.gain(u, h), h, c) for u, h, c in moves(legal) if u in units),
-        key=lambda t: (t[0], t[1]),
-        reverse=True,
-    )
+    every = sorted({*legal.may_move, *legal.may_enter, *legal.may_move_strategically})
+    units = rng.sample(every, min(len(every), level.movers))
+    memo: dict = {}
+    found: list[tuple[float, str, Command]] = []
+    examined: set[str] = set()
+    for unit in units:
+        if found and budget.spent():
+            break
+        budget.units += 1
+        examined.add(unit)
+        found += [(pos.gain(unit, h), h, c) for h, c in unit_commands(state, legal, unit, memo)]
+    ranked = sorted(found, key=lambda t: (t[0], t[1]), reverse=True)
     exits = state.game.battle.exits
     if exits is not None and exits.points_per_strength_point.get(side):
         for unit, dests in legal.exits.items():
@@ -389,6 +437,9 @@ def movement_command(state: State, legal: Choices, level: Level, rng: random.Ran
         return command
     if legal.may_end_phase:
         return EndPhase()
+    for unit in (u for u in every if u not in examined):  # the phase may not end: every unit, whatever the time
+        ranked += [(pos.gain(unit, h), h, c) for h, c in unit_commands(state, legal, unit, memo)]
+    ranked.sort(key=lambda t: (t[0], t[1]), reverse=True)
     for _value, _h, command in ranked:
         try:
             decide(state, command)
@@ -406,17 +457,20 @@ class Engine:
         if level not in LEVELS:
             raise ValueError(f"no level {level!r} (known: {', '.join(LEVELS)})")
         self.level = LEVELS[level]
+        self.budget: Budget | None = None
 
     def __call__(self, state: State, rng: random.Random) -> Command:
+        budget = Budget.seconds(self.level.seconds)
+        self.budget = budget  # the last decision's: its work counted
         if state.pending:
-            return best_answer(state, rng)
-        legal = choices(state)
+            return best_answer(state, rng, budget)
+        legal = choices(state, destinations=False)  # a unit's destinations are listed as it is examined
         if legal.rally:
             from rules.core.commands import PlaceRally
 
             return PlaceRally(legal.rally)
         if state.phase == COMBAT:
-            return combat_command(state, legal, self.level, rng)
+            return combat_command(state, legal, self.level, rng, budget)
         if state.phase == MOVEMENT:
-            return movement_command(state, legal, self.level, rng)
+            return movement_command(state, legal, self.level, rng, budget)
         return EndPhase()

@@ -145,3 +145,44 @@ def test_report_with_the_computers_eye(tmp_path, capsys):
     assert main(["report", str(path), "--engine", "union", "--level", "easy", "--html", str(page)]) == 0
     html = page.read_text()
     assert 'id="evaluation-chart"' in html and "The computer's eye" in html
+
+
+# -- the time budget: a bound on the whole decision ----------------------------------------------------
+def test_a_spent_budget_stops_the_weighing_of_attacks_inside_the_first():
+    # five attacks on offer (7.1: each adjacent enemy hex may be attacked). Unbounded, the engine weighs
+    # each over the six faces of the die; with no time at all it scores the position, weighs one face
+    # of the first attack (its retreats and losses taken by their first answer, unweighed) and
+    # declares or ends the phase: two evaluations, whatever the size of the position.
+    from players.engine import LEVELS, Budget, Level, combat_command
+    from rules.legal import choices
+
+    units = [unit(f"u{i}", "union", f"0{i}04", strength=4) for i in range(2, 7)]
+    units += [unit(f"c{i}", "confederate", f"0{i}05", strength=2) for i in range(2, 7)]
+    state = combat_phase(units, "revised")
+    legal = choices(state)
+    assert len(legal.attacks) >= 5
+    unbounded = Budget()
+    combat_command(state, legal, LEVELS["hard"], random.Random(1), unbounded)
+    assert unbounded.evaluations >= 1 + 5 * 6
+    spent = Budget(deadline=0.0)
+    command = combat_command(state, legal, Level("none", attacks=40, movers=200, seconds=0.0), random.Random(1), spent)
+    assert spent.evaluations == 2
+    decide(state, command)  # a legal command all the same
+
+
+def test_a_spent_budget_stops_the_listing_of_moves_on_a_big_battle():
+    # Antietam's first Movement Phase (94 units): with no time the engine lists the destinations of the
+    # first unit it draws that has any (not every unit's, as the full legal choices do) and moves it or
+    # ends the phase; the decision's work is counted, not timed (the machine's load varies).
+    from players.engine import Level
+    from scenarios.loader import load
+
+    start = new_game(Game(load("antietam"), get_ruleset("revised")))
+    engine = Engine("normal")
+    engine.level = Level("none", attacks=40, movers=200, seconds=0.0)
+    command = engine(start, random.Random(1))
+    assert engine.budget.units <= 3
+    decide(start, command)
+    normal = Engine("normal")
+    normal(start, random.Random(1))
+    assert normal.budget.units > 10
