@@ -24,6 +24,7 @@ from rules.core.game import Game
 from rules.core.handlers import Dice, apply
 from rules.core.scenario import Scenario, other_side
 from rules.core.state import State
+from rules.procedures import variable_reinforcements
 from rules.queries.trenches import initial_trenches
 from rules.rulesets import get as get_ruleset
 
@@ -95,6 +96,9 @@ def decide(state: State, command: Command, dice: Dice | None = None) -> list[Eve
     if handler is None:
         tag = type(command).__struct_config__.tag
         raise game.violation("sequence", f"the {game.ruleset.name} rules have no {tag!r} command")
+    waiting = variable_reinforcements.before_the_game(state, command)  # Road to Richmond 17.62
+    if waiting is not None:
+        raise waiting
     rolled: list[Event] = []
     for roll in handlers.phase_rolls:  # the game's first phase: its rolls before its first command
         rolled.extend(roll(state if not rolled else fold(state, rolled), dice))

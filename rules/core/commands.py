@@ -44,6 +44,26 @@ class EnterReinforcement(Command, frozen=True, tag="enter_reinforcement"):
     path: tuple[str, ...]
 
 
+class WriteDownReinforcements(Command, frozen=True, tag="write_down_reinforcements"):
+    """Road to Richmond 17.62: before the game starts the player "secretly writes down" which of his
+    variable reinforcements arrive later: recorded only as ``commitments``, one per variable unit
+    (rules/core/components/variable_reinforcements.py ``commitment``: SHA-256 hex of
+    ``"<unit>:<chart Game-Turn>:<salt>"``); the choices and salts stay with the server."""
+
+    commitments: dict[str, str]
+
+
+class EnterWrittenReinforcement(Command, frozen=True, tag="enter_written_reinforcement"):
+    """Road to Richmond 17.62-17.64: bring a variable reinforcement onto the map as written down:
+    ``turn`` (the chart Game-Turn it was written down for) and ``salt`` open its commitment; ``path``
+    as for ``enter_reinforcement``."""
+
+    unit: str
+    path: tuple[str, ...]
+    turn: int
+    salt: str
+
+
 class EndPhase(Command, frozen=True, tag="end_phase"):
     """The phasing player ends the current phase (4.1)."""
 
@@ -155,6 +175,8 @@ COMMAND_TYPES: tuple[type[Command], ...] = (
     MoveUnit,
     ExitMap,
     EnterReinforcement,
+    WriteDownReinforcements,
+    EnterWrittenReinforcement,
     EndPhase,
     DeclareAttack,
     ResolveAttack,

@@ -52,6 +52,22 @@ class ReinforcementEntered(Event, frozen=True, tag="reinforcement_entered"):
     cost: int | str
 
 
+class ReinforcementsWrittenDown(Event, frozen=True, tag="reinforcements_written_down"):
+    """Road to Richmond 17.62: ``side`` wrote down its choice: only a commitment per variable unit."""
+
+    side: Side
+    commitments: dict[str, str]
+
+
+class WrittenReinforcementShown(Event, frozen=True, tag="written_reinforcement_shown"):
+    """Road to Richmond 17.62-17.64: the commitment of ``unit`` opened: it was written down to arrive
+    with the reinforcements of chart Game-Turn ``turn``; ``salt`` lets anyone check it."""
+
+    unit: str
+    turn: int
+    salt: str
+
+
 class ReinforcementsBlocked(Event, frozen=True, tag="reinforcements_blocked"):
     """Revised 5.5: these reinforcements could not move on to the map on their scheduled Game-Turn
     (every entry hex enemy-occupied or beyond the movement left in its column, or the unit barred from
@@ -545,6 +561,8 @@ EVENT_TYPES: tuple[type[Event], ...] = (
     UnitMoved,
     UnitExited,
     ReinforcementEntered,
+    ReinforcementsWrittenDown,
+    WrittenReinforcementShown,
     ReinforcementsBlocked,
     ReinforcementLost,
     PhaseEnded,

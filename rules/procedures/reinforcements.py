@@ -63,7 +63,19 @@ def chart_entry(state: State, unit: str) -> list[str]:
     flank = state.game.battle.exit_and_return
     if flank is not None and unit in flank.returning(state.scored):  # Hooker and Lee 18.24
         return list(flank.entry)
+    turn = written_turn(state, unit)
+    if turn is not None:  # Road to Richmond 17.63, 17.64: the hexes of the Game-Turn written down
+        return state.game.battle.variable_reinforcements.entry_for(turn)
     return list(u.entry)
+
+
+def written_turn(state: State, unit: str) -> int | None:
+    """Road to Richmond 17.62: the chart Game-Turn ``unit`` was written down to arrive with, once its
+    commitment is opened (None: not a variable unit, or not yet shown)."""
+    vr = state.game.battle.variable_reinforcements
+    if vr is None:
+        return None
+    return vr.shown(state.scored).get(unit)
 
 
 def waiting(state: State, side: str | None = None) -> list[str]:
@@ -104,6 +116,9 @@ def arrival_turn(state: State, unit: str) -> int | None:
     if group is not None:  # Second Bull Run 17.3: the Game-Turn of the roll that brought its group
         return conditional.arrived(state, group)
     arrives = u.arrives
+    turn = written_turn(state, unit)
+    if turn is not None:  # Road to Richmond 17.63, 17.64: with the Game-Turn written down
+        arrives = turn
     early = state.game.battle.early_arrival
     if arrives is None or early is None:
         return arrives
@@ -196,6 +211,12 @@ def reachable_from_entry(state: State, unit: str, hex_: str) -> movement.Reach:
 
 
 def decide_enter(state: State, command: EnterReinforcement, dice: Dice | None) -> list[Event]:
+    vr = state.game.battle.variable_reinforcements
+    if vr is not None and command.unit in vr.written(state.scored) and written_turn(state, command.unit) is None:
+        raise state.game.violation(  # Road to Richmond 17.62: it enters as written down
+            "variable_reinforcements.written",
+            f"{state.game.designation(command.unit)} enters only as written down (enter_written_reinforcement)",
+        )
     problem = why_may_not_enter(state, command.unit)
     if problem is not None:
         raise problem

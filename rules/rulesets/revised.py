@@ -17,6 +17,7 @@ from rules.core.commands import (
     BuildBreastworks,
     ChooseTerrain,
     CompleteBreastworks,
+    EnterWrittenReinforcement,
     ExitMap,
     PlaceRally,
     RemoveBreastworks,
@@ -24,6 +25,7 @@ from rules.core.commands import (
     RollRally,
     StrategicMove,
     VoluntaryRout,
+    WriteDownReinforcements,
 )
 from rules.core.decisions import PendingAttack, PendingBeforeCombat, PendingCounterattackAdvance
 from rules.core.events import (
@@ -56,6 +58,7 @@ from rules.procedures import (
     retreat,
     victory,
 )
+from rules.procedures import variable_reinforcements as variable
 from rules.revised import combat_procedures as rcp
 from rules.revised import fieldworks, rout
 from rules.revised import movement as rm
@@ -218,6 +221,8 @@ HANDLERS = Handlers(
         RollRally: rcp.decide_roll_rally,  # 12.41
         VoluntaryRout: rcp.decide_voluntary_rout,  # 12.16
         ExitMap: exits.decide_exit,  # a battle's exits (Chickamauga 18.0)
+        WriteDownReinforcements: variable.decide_write_down,  # Road to Richmond 17.62
+        EnterWrittenReinforcement: variable.decide_enter_written,  # Road to Richmond 17.62-17.64
     },
     evolvers={
         **CLASSIC_HANDLERS.evolvers,
@@ -245,6 +250,8 @@ HANDLERS = Handlers(
         ev.CounterattackRecorded: counterattack.apply_recorded,  # Road to Vicksburg 19.52
         ev.CounterattackAdvanced: counterattack.apply_advanced,  # Road to Vicksburg 19.53 iii, 19.62
         ev.AmmunitionDepletionRolled: counterattack.apply_depletion_rolled,  # Road to Vicksburg 19.61
+        ev.ReinforcementsWrittenDown: variable.apply_written_down,  # Road to Richmond 17.62
+        ev.WrittenReinforcementShown: variable.apply_shown,  # Road to Richmond 17.62
     },
     after_command=(
         *(h for h in CLASSIC_HANDLERS.after_command if h is not victory.immediate_victory),

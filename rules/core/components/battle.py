@@ -60,6 +60,7 @@ from rules.core.components.train_artillery import TrainArtillery
 from rules.core.components.trains import Trains
 from rules.core.components.trenches import Trenches
 from rules.core.components.values import Component
+from rules.core.components.variable_reinforcements import VariableReinforcements
 from rules.core.components.victory import VictoryPoints
 from rules.core.scenario import Unit
 
@@ -92,6 +93,7 @@ class Battle(Component, frozen=True):
     command_control_zone: CommandControlZone | None = None  # Road to Richmond 20.0
     streams: Streams | None = None  # Road to Richmond 18.5, 18.6
     early_arrival: EarlyArrival | None = None  # Road to Richmond 17.4, 17.5, 22.14
+    variable_reinforcements: VariableReinforcements | None = None  # Road to Richmond 17.6 (a variant)
     surprise_assault: SurpriseAssault | None = None  # Shiloh 19.0
     may_not_move: MayNotMove | None = None  # Antietam 20.2
     rifled_artillery: RifledArtillery | None = None  # Antietam 18.0
