@@ -51,7 +51,7 @@ def new_game(scenario: Scenario | Game, ruleset: str = "classic", options: dict 
     if held is not None and held.zone_of_control:  # Wilderness 19.13: or its zone of control
         reached: dict[str, set[str]] = {}
         for u in sc.units:
-            if u.hex is not None:
+            if u.hex is not None and not game.battle.symbolic(u.id):  # Road to Vicksburg 18.3: no zone
                 for n in game.zoc_into[u.hex]:
                     if n in control and control[n] is None:
                         reached.setdefault(n, set()).add(u.side)

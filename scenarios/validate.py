@@ -44,7 +44,7 @@ def check(files: Files) -> list[Problem]:
     turns = _check_scenario(files.scenario, out)
     board = _check_map(files.map, out)
     _check_map_changes(files, out)
-    units = _check_oob(files.oob, board, turns, out, _gunboat_setting(files.scenario), _interior_entry(files.scenario), _table_groups(files.scenario), _stacking_points(files.scenario), _set_aside(files.scenario))
+    units = _check_oob(files.oob, board, turns, out, _gunboat_setting(files.scenario), _interior_entry(files.scenario), _table_groups(files.scenario), _stacking_points(files.scenario), _set_aside(files.scenario), _symbolic(files.scenario))
     if board is not None:
         _check_exclusive(files.scenario, board, units, out)
     return out
@@ -455,6 +455,14 @@ def _set_aside(src: Source) -> frozenset[str]:
     return frozenset(v for v in spares.values() if isinstance(v, str)) if isinstance(spares, dict) else frozenset()
 
 
+def _symbolic(src: Source) -> frozenset[str]:
+    """Road to Vicksburg 18.1, 18.2: the symbolic units (``[exclusive.symbolic_units] units``), of no
+    Combat Strength and counted against no stacking limit."""
+    block = (src.data or {}).get("exclusive", {}).get("symbolic_units")
+    units = block.get("units") if isinstance(block, dict) else None
+    return frozenset(u for u in units if isinstance(u, str)) if isinstance(units, list) else frozenset()
+
+
 def _table_groups(src: Source) -> frozenset[str] | None:
     """The groups the Reinforcement Table names (``[exclusive.reinforcement_table] table``, Savage's
     Station 17.2: "A/a" is group A at entry point a); None when the table does not decode (its own
@@ -504,6 +512,7 @@ def _check_oob(
     table_groups: frozenset[str] | None = frozenset(),
     stacking_points: int | None = None,
     set_aside: frozenset[str] = frozenset(),
+    symbolic: frozenset[str] = frozenset(),
 ) -> dict[str, dict]:
     """The order of battle (14.1, 14.2, 15.21): unique ids, known sides and types, each unit either on
     a hex it may occupy or arriving at entry hexes on the map edge; no more than two units in a hex
@@ -546,7 +555,11 @@ def _check_oob(
             for message, key in _gunboat_problems(u, board, gunboats):
                 problem(message, key=key)
                 ok = False
-        if not _positive_int(u.get("strength")):
+        if uid in symbolic:  # Road to Vicksburg 18.1: "The Train unit has no Combat Strength"
+            if u.get("strength") != 0:
+                problem("strength must be 0: a symbolic unit has no Combat Strength (exclusive.symbolic_units)", key="strength")
+                ok = False
+        elif not _positive_int(u.get("strength")):
             problem("strength must be a whole number of Strength Points, at least 1", key="strength")
             ok = False
         if not isinstance(u.get("designation"), str) or not u.get("designation"):
@@ -607,7 +620,7 @@ def _check_oob(
             if has_hex:
                 placed.append((i, u))
     if board is not None:
-        _check_deployment(src, board, placed, out, stacking_points)
+        _check_deployment(src, board, [(i, u) for i, u in placed if u["id"] not in symbolic], out, stacking_points)  # 18.2
     return units
 
 

@@ -116,6 +116,8 @@ def why_may_not_attack(state: State, unit: str) -> RuleViolation | None:
     name = game.designation(unit)
     if game.is_train(unit):
         return game.violation("trains.attack", f"{name} is a non-combat unit and may never attack")  # Chickamauga 19.11
+    if game.battle.symbolic(unit):
+        return game.violation("symbolic_units.attack", f"{name} has no Combat Strength and may never attack")  # Road to Vicksburg 18.1
     if unit in state.advanced:
         return game.violation("advance", f"{name} advanced after combat and may not attack again this phase")
     if unit in state.attacked:
@@ -148,6 +150,7 @@ def may_attack(state: State, unit: str) -> bool:
         or unit in state.silenced
         or unit in state.ineffective
         or state.game.is_train(unit)  # Chickamauga 19.11
+        or state.game.battle.symbolic(unit)  # Road to Vicksburg 18.1
         or _train_gun_in_enemy_zoc(state, unit)  # Olustee 19.5
     )
 
@@ -231,6 +234,9 @@ def _engagement(state: State) -> Engagement:
     # Chickamauga 19.3: a train has no zone of control: a hex holding only trains binds nobody to attack
     t = game.battle.trains  # Wilderness 18.3: trains with a zone of control bind as any unit
     trains = frozenset(h for h, us in occ.items() if all(game.is_train(u) for u in us)) if t and not t.zone_of_control else frozenset()
+    symbolic = game.battle.symbolic_units  # Road to Vicksburg 18.1, 18.3: a hex of symbolic units only, as a train's
+    if symbolic is not None:
+        trains = trains | frozenset(h for h, us in occ.items() if all(symbolic.binds(u) for u in us))
     present = {h for h, us in enemy.items() if not all(u in state.advanced for u in us)}
     targets: dict[str, frozenset[str]] = {}
     hex_units: dict[str, tuple[str, ...]] = {}

@@ -559,6 +559,14 @@ def within_limit_after(state: State, unit: str, dest: str) -> bool:
         after[dest] += game.units[unit].strength
         return max(after.values()) <= n and after[dest] + stacking.counts(state, other_side(side)).get(dest, 0) <= n
     where = state.positions.get
+    if game.battle.symbolic_units is not None:  # Road to Vicksburg 18.2: a symbolic unit counts for nothing
+        after = stacking.counts(state, side)
+        here_now = where(unit)
+        mine = stacking.weight(state, unit)
+        if here_now is not None:
+            after[here_now] -= mine
+        after[dest] += mine
+        return max(after.values(), default=0) <= n and after[dest] + stacking.counts(state, other_side(side)).get(dest, 0) <= n
     here = Counter(map(where, game.side_units[side]))  # the side's units by hex (None: off the map)
     here[where(unit)] -= 1
     here[dest] += 1
@@ -655,4 +663,5 @@ def apply_unit_moved(state: State, event: UnitMoved) -> None:
     allocation.note_exempt(state, event.unit)  # Peachtree Creek 17.3: before it leaves its hex
     state.positions[event.unit] = event.path[-1]
     state.moved.add(event.unit)
-    entered(state, state.game.units[event.unit].side, event.path[1:])  # 17.15
+    zone = not state.game.battle.symbolic(event.unit)  # Road to Vicksburg 18.3: no zone of control
+    entered(state, state.game.units[event.unit].side, event.path[1:], zone)  # 17.15

@@ -207,6 +207,8 @@ def elimination_case(state: State, unit: str) -> str:
     would eliminate), a train's rule (19.23 no road or trail open; 19.24 a train in the way, or a train
     with only occupied hexes), or 7.72 (no hex open)."""
     game = state.game
+    if game.battle.symbolic(unit):
+        return game.case("symbolic_units.retreat")  # Road to Vicksburg 18.1
     if state.game.battle.retreat_eliminates(state.game.units[unit]):
         return game.case("immobile_artillery")
     around = _around(state, unit, state.positions[unit], False)

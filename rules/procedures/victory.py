@@ -23,12 +23,14 @@ from collections.abc import Iterable
 
 from rules.core.components.victory import VictoryPoints
 from rules.core.events import (
+    CombatResolved,
     Event,
     GameEnded,
     PhaseEnded,
     ReinforcementLost,
     UnitEliminated,
     UnitExited,
+    UnitMoved,
     VictoryDetermined,
     VictoryPointsAwarded,
 )
@@ -119,7 +121,7 @@ def award_during_play(state: State, events: list[Event], after: State) -> list[E
 
 def apply_awarded(state: State, event: VictoryPointsAwarded) -> None:
     state.vp[event.side] = state.vp.get(event.side, 0) + event.points
-    if event.kind in ("eliminated", "first_control", "early_arrival", "first_occupation"):  # Road to Richmond 17.4: its Game-Turn
+    if event.kind in ("eliminated", "first_control", "early_arrival", "first_occupation", "symbolic_moved", "symbolic_bombarded"):  # Road to Richmond 17.4: its Game-Turn; Road to Vicksburg 21.3
         state.scored.add(f"{event.kind}:{event.subject}")
 
 
@@ -355,6 +357,21 @@ def recount(start: State, events: Iterable[Event]) -> dict[str, int]:
                 totals[o.side] += o.points_on(state.turn)
                 occupations.remove(o)
 
+    symbolic = game.battle.symbolic_units  # Road to Vicksburg 21.3: the Train bombarded, moved
+    counted: set[tuple[str, int]] = set()
+
+    def symbolic_points(e: Event, turn: int) -> None:
+        if symbolic.bombarded is not None and isinstance(e, CombatResolved) and e.bombarding:
+            if game.units[e.bombarding[0]].side == symbolic.bombarded.side:
+                for u in symbolic.units:
+                    if u in e.defending and (u, turn) not in counted:
+                        counted.add((u, turn))
+                        totals[symbolic.bombarded.side] += symbolic.bombarded.points
+        if symbolic.moved is not None and isinstance(e, UnitMoved) and e.unit in symbolic.units and len(e.path) > 1:
+            if (e.unit, 0) not in counted:
+                counted.add((e.unit, 0))
+                totals[symbolic.moved.side] += symbolic.moved.points
+
     occupied_now(final)
     for e in events:
         if excess is not None and isinstance(e, PhaseEnded) and e.side == excess.at_end_of and e.phase == phases(final, e.turn)[-1]:
@@ -368,6 +385,8 @@ def recount(start: State, events: Iterable[Event]) -> dict[str, int]:
             occupied_now(final, e)
         if isinstance(e, UnitExited) and exits.may_exit(game.units[e.unit].type):
             left[game.units[e.unit].side] += 1
+        if symbolic is not None:
+            symbolic_points(e, final.turn)
         if isinstance(e, VictoryPointsAwarded) and e.kind == "early_arrival":
             totals[e.side] += e.points  # Road to Richmond 22.14: the activation, recorded by its award
         if isinstance(e, UnitEliminated | ReinforcementLost):

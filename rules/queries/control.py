@@ -28,17 +28,17 @@ def controller(state: State, hex_: str) -> Side | None:
     return state.control.get(hex_)
 
 
-def entered(state: State, side: Side, hexes: Iterable[str]) -> None:
+def entered(state: State, side: Side, hexes: Iterable[str], zone: bool = True) -> None:
     """Record that a unit of ``side`` moved through (or into) ``hexes``; in place, for evolvers.
     Wilderness 19.13 (the battle's ``control_hexes.zone_of_control``): and the hexes its zone of control
-    reached from each of them."""
+    reached from each of them (``zone``: the unit has one; Road to Vicksburg 18.3: the Train has none)."""
     control = state.control
     hexes = tuple(hexes)
     for h in hexes:
         if h in control:
             control[h] = side
     held = state.game.battle.control_hexes
-    if held is not None and held.zone_of_control:
+    if zone and held is not None and held.zone_of_control:
         zones_reached(state, side, hexes)
 
 

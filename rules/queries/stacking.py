@@ -12,6 +12,10 @@ Olustee 18.2 (``[exclusive.stacking] strength_points``): "Up to eight Combat Str
 in a hex": every count is of Combat Strength Points (``weight``: a unit's strength, else 1) against that
 limit; the matching of units to free places is then a greedy one (the heaviest units first, each to the
 first destination with room for it), conservative as ever: a move it cannot prove resolvable is refused.
+
+Road to Vicksburg 18.2 (``[exclusive.symbolic_units]``): "The Train unit may stack with any other unit and
+does not count against the stacking limit in a hex": a symbolic unit weighs nothing (``weight`` 0, left
+out of ``counts``) and is never one of the units that must leave an over-full hex.
 """
 
 from __future__ import annotations
@@ -28,8 +32,16 @@ def by_strength(state: State) -> bool:
     return rule is not None and rule.strength_points is not None
 
 
+def counted(game, unit: str) -> bool:
+    """Does ``unit`` count against the stacking limit (Road to Vicksburg 18.2: a symbolic unit does not)?"""
+    return not game.battle.symbolic(unit)
+
+
 def weight(state: State, unit: str) -> int:
-    """What ``unit`` counts for stacking: one unit (5.32, 6.32), or its Combat Strength Points (Olustee 18.2)."""
+    """What ``unit`` counts for stacking: one unit (5.32, 6.32), or its Combat Strength Points (Olustee
+    18.2); nothing for a symbolic unit (Road to Vicksburg 18.2)."""
+    if not counted(state.game, unit):
+        return 0
     return state.game.units[unit].strength if by_strength(state) else 1
 
 
@@ -47,12 +59,15 @@ def what(state: State) -> str:
 def counts(state: State, side: str | None = None) -> Counter:
     """Units (Olustee 18.2: Combat Strength Points) per occupied hex (of one side, or of both)."""
     units = state.game.units
+    symbolic = state.game.battle.symbolic_units  # Road to Vicksburg 18.2: not counted
     if by_strength(state):
         out: Counter = Counter()
         for u, h in state.positions.items():
-            if side is None or units[u].side == side:
+            if (side is None or units[u].side == side) and (symbolic is None or not symbolic.binds(u)):
                 out[h] += units[u].strength
         return out
+    if symbolic is not None:
+        return Counter([h for u, h in state.positions.items() if (side is None or units[u].side == side) and not symbolic.binds(u)])
     if side is None:
         return Counter(state.positions.values())
     return Counter([h for u, h in state.positions.items() if units[u].side == side])
@@ -100,7 +115,7 @@ def resolvable(
         limit(state),
         overstacked(state, side),
         counts(state, side),
-        lambda hex_: [u for u in state.units_in(hex_) if movable(state, u)],
+        lambda hex_: [u for u in state.units_in(hex_) if movable(state, u) and counted(state.game, u)],
         lambda u: destinations(state, u),
         quota_remaining,
         (lambda u: weight(state, u)) if by_strength(state) else None,
@@ -150,7 +165,7 @@ class Arrivals:
         if hex_ not in self._candidates:
             after = self.after
             self._candidates[hex_] = [
-                u for u in after.units_in(hex_) if u != self.unit and self.movable(after, u)
+                u for u in after.units_in(hex_) if u != self.unit and self.movable(after, u) and counted(after.game, u)
             ]
         return self._candidates[hex_]
 

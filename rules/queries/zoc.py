@@ -34,6 +34,9 @@ def _enemy_controlled(state: State, side: Side) -> set[str]:
     trenches = trench_facings(state)  # revised 10.39
     t = game.battle.trains
     trains = t.units if t is not None and not t.zone_of_control else ()  # Chickamauga 19.3; Wilderness 18.3
+    symbolic = game.battle.symbolic_units  # Road to Vicksburg 18.3: "The Train unit has no Zone of Control"
+    if symbolic is not None:
+        trains = (*trains, *symbolic.units)
     for u, h in state.positions.items():
         unit = units[u]
         if unit.side != side and unit.type != GUNBOAT and u not in trains:

@@ -256,6 +256,8 @@ def strengths(state: State, adjacent, bombarding, defenders, passive_units=None,
             if u in before:
                 passive.append(u)  # 8.74
                 continue
+            if game.battle.symbolic(u):
+                continue  # Road to Vicksburg 18.1: "has no Defence Strength"
             printed, bonus, factor = defence_stages(state, u, d, occ, bool(adjacent))
             defence += rc.stage(rc.stage(printed, bonus), factor)
     right = right_shift(state, defenders)
@@ -702,7 +704,9 @@ def apply_result(emit: Emitter, attack: PendingAttack, result: str, dice: Dice) 
     case = game.case("crt")
     adjacent = attack.attackers
     defending = attack.defending
-    contributing = tuple(u for u in defending if u not in attack.passive)
+    if not adjacent:  # Road to Vicksburg 18.1: "cannot be eliminated solely by artillery bombardment"
+        defending = tuple(u for u in defending if not game.battle.symbolic(u))
+    contributing = tuple(u for u in defending if u not in attack.passive and not game.battle.symbolic(u))  # Road to Vicksburg 18.1
     attacking_hexes = tuple(sorted({state.positions[u] for u in adjacent}))
     decisions: list = []
     changes: dict[str, str] = {}
@@ -722,7 +726,9 @@ def apply_result(emit: Emitter, attack: PendingAttack, result: str, dice: Dice) 
             disorder([u for u, d in rolled if morale.disorder_roll(fatigued(state, u, d))])
 
     d_in_zoc = enemy_controlled(state, d_side)
-    d_engaged = [u for u in defending if state.positions.get(u) in d_in_zoc]  # 12.12, 12.13
+    d_engaged = [  # 12.12, 12.13; Road to Vicksburg 18.1: no Disorder for the Train (eliminated or unaffected)
+        u for u in defending if state.positions.get(u) in d_in_zoc and not game.battle.symbolic(u)
+    ]
     if result == table.AE:
         emit(*(UnitEliminated(unit=u, case=case) for u in adjacent))
         advances(d_side, contributing, attacking_hexes)

@@ -49,6 +49,7 @@ from rules.procedures import (
     restrictions,
     retreat,
     sequence,
+    symbolic,
     trains,
     victory,
 )
@@ -192,6 +193,7 @@ HANDLERS = Handlers(
     # Chickamauga 19.11; 20.11; Antietam 20.1; Fredericksburg 19.11-19.13
     after_command=(
         trains.automatic_retreats,
+        symbolic.consequences,  # Road to Vicksburg 18.3, 21.3 (before the points for eliminations)
         ammunition.resupply,  # Olustee 19.3
         ammunition.automatic_retreats,  # Olustee 19.1
         victory.award_during_play,

@@ -41,7 +41,7 @@ def unit(uid, side, h, strength=3, type="infantry", command=None):
 
 
 def named(uid, h, strength=3, type=None):
-    return f'[[unit]]\nid = "{uid}"\nstrength = {strength}\nhex = "{h}"\n' + (f'type = "{type}"\n' if type else "")
+    return f'[[unit]]\nid = "{uid}"\nhex = "{h}"\n' + (f"strength = {strength}\n" if strength is not None else "") + (f'type = "{type}"\n' if type else "")
 
 
 SETUP = (
@@ -51,7 +51,7 @@ SETUP = (
     + named("cs-bowen-green", "1010", 4) + named("cs-bowen-cockrell", "1012", 4)
     + '[[unit]]\nid = "cs-bowen-green-ooa"\nstrength = 2\n[[unit]]\nid = "cs-bowen-cockrell-ooa"\nstrength = 2\n'  # 19.61: set aside
     + named("us-9-1", "1610") + named("us-9-2", "1612") + named("us-1-wisconsin", "1611", 2) + named("us-2-ohio", "1714", 2)
-    + named("us-train", "1815", 1, "infantry")
+    + named("us-train", "1815", None, "infantry")
     + unit("us-a", "union", "1606") + unit("us-b", "union", "1015") + unit("us-14", "union", "1806", command="14th")
     + unit("cs-a", "confederate", "1309") + unit("cs-b", "confederate", "0607") + unit("cs-c", "confederate", "1306")
     + unit("cs-loring", "confederate", "0505", command="Loring") + unit("cs-d", "confederate", "1410")
@@ -368,3 +368,24 @@ def test_no_road_hex_on_the_east_or_west_edge_no_confederate_line_20_3(completed
     got = cut_off(state, state.game.battle.line_of_communications)
     on_map = [u.id for u in completed.units if u.id in state.positions]
     assert got == [u for u in on_map if state.game.units[u].side == "confederate"] and got
+
+
+def test_the_train_no_strength_no_zone_eliminated_alone_in_an_enemy_zone_and_its_points_18_1_18_3_21_3(completed):
+    # 18.1: "The Train unit has no Combat Strength" (oob.toml: 0); 18.3: "no Zone of Control. If the Train
+    # unit is in an Enemy Zone of Control at any time while not stacked with a Friendly unit, it is
+    # eliminated"; 21.3: "50 for eliminating the Union Train unit", "5 if the Union Train unit moves from
+    # its set-up hex"
+    assert {u.id: u.strength for u in completed.units}["us-train"] == 0
+    state, _ = until(game(completed), "confederate", "movement", 1)
+    state, events = execute(state, MoveUnit("cs-e", path_to(state, "cs-e", "1915")))  # beside 1815
+    assert [(e.unit, e.case) for e in events if isinstance(e, UnitEliminated)] == [("us-train", "18.3")]
+    assert [(a.side, a.points) for a in end_points(state) if a.kind == "all_eliminated"] == [("confederate", 50)]
+    # moved: five points, once (released as in 18.4's test)
+    state, _ = until(game(completed), "confederate", "movement", 1)
+    state, _ = execute(state, MoveUnit("cs-e", path_to(state, "cs-e", "1812")))
+    state, _ = until(state, "union", "movement", 2)
+    before = state.vp["confederate"]
+    state, events = execute(state, MoveUnit("us-train", ("1815", "1816")))
+    assert [(e.side, e.points, e.kind, e.case) for e in events if isinstance(e, VictoryPointsAwarded)] == [
+        ("confederate", 5, "symbolic_moved", "21.3")]
+    assert state.vp["confederate"] == before + 5

@@ -53,6 +53,7 @@ from rules.core.components.schema import BattleError, convert
 from rules.core.components.stacking import Stacking
 from rules.core.components.streams import Streams
 from rules.core.components.surprise_assault import SurpriseAssault
+from rules.core.components.symbolic_units import SymbolicUnits
 from rules.core.components.terrain_costs import TerrainCosts
 from rules.core.components.terrain_restrictions import TerrainRestrictions
 from rules.core.components.town_disorders import TownDisorders
@@ -121,6 +122,7 @@ class Battle(Component, frozen=True):
     train_artillery: TrainArtillery | None = None  # Olustee 19.5-19.7
     ammunition: Ammunition | None = None  # Olustee 19.1
     counterattack: Counterattack | None = None  # Road to Vicksburg 19.5, 19.6
+    symbolic_units: SymbolicUnits | None = None  # Road to Vicksburg 18.0-18.3
 
     def components(self) -> list[Component]:
         """The battle's components, those with their defaults included, in the order above."""
@@ -164,7 +166,13 @@ class Battle(Component, frozen=True):
 
     def retreat_eliminates(self, unit: Unit) -> bool:
         """16.11: a unit eliminated instead of retreating (or being displaced)."""
+        if self.symbolic(unit.id):  # Road to Vicksburg 18.1: "If forced to retreat after a combat, it is eliminated"
+            return True
         return self.immobile_artillery is not None and self.immobile_artillery.retreat_eliminates(unit)
+
+    def symbolic(self, unit_id: str) -> bool:
+        """Road to Vicksburg 18.0: a symbolic unit (the Union Train: rules/core/components/symbolic_units.py)."""
+        return self.symbolic_units is not None and self.symbolic_units.binds(unit_id)
 
     def may_not_advance(self, unit: Unit) -> bool:
         """16.11: a unit that may not advance after combat."""
