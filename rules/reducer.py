@@ -106,10 +106,16 @@ def decide(state: State, command: Command, dice: Dice | None = None) -> list[Eve
         events = [*rolled, *handler(fold(state, rolled), command, dice)]
     else:
         events = handler(state, command, dice)
-    if handlers.after_command:  # what follows from any command's events (victory points, 20.11)
+    if handlers.after_command or handlers.after_command_rolls:  # what follows from any command's events (victory points, 20.11)
         after = fold(state, events)  # one scratch state for every hook, kept up to date
         for hook in handlers.after_command:
             more = hook(state, events, after)
+            if more:
+                events = [*events, *more]
+                for event in more:
+                    apply(after, event)
+        for roll_hook in handlers.after_command_rolls:  # Grand Chancellorsville 23.56
+            more = roll_hook(state, events, after, dice)
             if more:
                 events = [*events, *more]
                 for event in more:

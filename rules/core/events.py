@@ -301,6 +301,41 @@ class ForcedMarched(Event, frozen=True, tag="forced_marched"):
     case: str
 
 
+class LeaderKilled(Event, frozen=True, tag="leader_killed"):
+    """Grand Chancellorsville 23.56: the die rolled for ``leader``, present with a destroyed unit, killed him
+    (``roll``, a '1'); 23.58 his stars' points follow in a ``VictoryPointsAwarded`` (kind "leader")."""
+
+    leader: str
+    roll: int
+    case: str
+
+
+class LeaderPlaced(Event, frozen=True, tag="leader_placed"):
+    """Grand Chancellorsville 23.56: ``leader`` survived the die (``roll``) and is placed on ``unit``, the
+    nearest unit of his command."""
+
+    leader: str
+    unit: str
+    roll: int
+    case: str
+
+
+class DisruptionSaved(Event, frozen=True, tag="disruption_saved"):
+    """Grand Chancellorsville 23.55: the saving die rolled for each unit stacked with a Leader that suffers a
+    Disruption (revised: a Disorder); ``saved``: those whose roll voided it ('1-3')."""
+
+    rolls: tuple[tuple[str, int], ...]
+    saved: tuple[str, ...]
+    case: str
+
+
+class LeaderRemoved(Event, frozen=True, tag="leader_removed"):
+    """Grand Chancellorsville 23.53: every unit of ``leader``'s command is eliminated: he is removed from play."""
+
+    leader: str
+    case: str
+
+
 class ReinforcementTableRolled(Event, frozen=True, tag="reinforcement_table_rolled"):
     """Savage's Station 17.1: the die rolled at the beginning of ``side``'s Movement Phase of Game-Turn
     ``turn`` on the Reinforcement Table (17.2): ``group`` and ``entry`` as the table reads ("" for "-");
@@ -599,6 +634,10 @@ EVENT_TYPES: tuple[type[Event], ...] = (
     MovementRestrictionsLifted,
     MovementDieRolled,
     ForcedMarched,
+    LeaderKilled,
+    LeaderPlaced,
+    LeaderRemoved,
+    DisruptionSaved,
     ImmobilityReleased,
     ReinforcementTableRolled,
     MovementQuotaRolled,

@@ -9,6 +9,9 @@ importing a module: the reducer and the sequence of play read the table of the r
 - ``after_command``: called after every command with the state before it, its events and the state
   after them (a scratch state shared by the hooks: read it, never change it); returns the events that
   follow from them whatever the command was (victory points for eliminations, 20.11).
+- ``after_command_rolls``: as ``after_command``, after them, with the command's source of die rolls:
+  ``hook(state, events, after, dice)`` (Grand Chancellorsville 23.56: a die for each Leader present with
+  a destroyed unit).
 - ``phase_end_checks``: (phase or None for every phase, check): a check raises RuleViolation while
   the phase may not end (stacking 5.32, attacks still owed 7.11).
 - ``before_end_of_phase``: events, and their decisions, that come before a phase may end (11.31:
@@ -45,6 +48,7 @@ Dice = Callable[[], int]
 Decider = Callable[["State", Any, "Dice | None"], "list[Event]"]
 Evolver = Callable[["State", Any], None]
 AfterCommand = Callable[["State", "list[Event]", "State"], "list[Event]"]
+AfterCommandRoll = Callable[["State", "list[Event]", "State", "Dice | None"], "list[Event]"]
 Hook = Callable[["State"], "list[Event]"]
 Check = Callable[["State"], None]
 Automatic = Callable[["State", Any], "list[Event] | None"]
@@ -57,6 +61,7 @@ class Handlers:
     deciders: Mapping[type, Decider]
     evolvers: Mapping[type, Evolver]
     after_command: tuple[AfterCommand, ...] = ()
+    after_command_rolls: tuple[AfterCommandRoll, ...] = ()
     phase_end_checks: tuple[tuple[str | None, Check], ...] = ()
     before_end_of_phase: tuple[Hook, ...] = ()
     end_of_phase: tuple[Hook, ...] = ()

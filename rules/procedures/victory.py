@@ -387,8 +387,8 @@ def recount(start: State, events: Iterable[Event]) -> dict[str, int]:
             left[game.units[e.unit].side] += 1
         if symbolic is not None:
             symbolic_points(e, final.turn)
-        if isinstance(e, VictoryPointsAwarded) and e.kind == "early_arrival":
-            totals[e.side] += e.points  # Road to Richmond 22.14: the activation, recorded by its award
+        if isinstance(e, VictoryPointsAwarded) and e.kind in ("early_arrival", "leader"):
+            totals[e.side] += e.points  # Road to Richmond 22.14: the activation, recorded by its award; Grand Chancellorsville 23.58
         if isinstance(e, UnitEliminated | ReinforcementLost):
             side = other_side(game.units[e.unit].side)
             totals[side] += p.for_unit(side, e.unit, game.battle.victory_strength(game.units[e.unit], game.units)) if p else 0

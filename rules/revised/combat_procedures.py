@@ -68,6 +68,7 @@ from rules.core.events import (
     DecisionDeclined,
     DecisionsAwaited,
     DisorderRolled,
+    DisruptionSaved,
     Event,
     IneffectiveUnitsEngaged,
     MoraleChanged,
@@ -712,6 +713,7 @@ def apply_result(emit: Emitter, attack: PendingAttack, result: str, dice: Dice) 
     changes: dict[str, str] = {}
 
     def disorder(us, steps_for_artillery=1):
+        us = saved_from_disruption(emit, us, dice)  # Grand Chancellorsville 23.55
         for u in us:
             steps = steps_for_artillery if units[u].type == "artillery" else 1
             changes[u] = morale.worsen(changes.get(u, level_of(state, u)), steps)
@@ -775,6 +777,27 @@ def apply_result(emit: Emitter, attack: PendingAttack, result: str, dice: Dice) 
         emit(MoraleChanged(changes=changed, case=game.case("morale")))
     if decisions:
         emit(DecisionsAwaited(decisions=tuple(decisions)))
+
+
+def saved_from_disruption(emit: Emitter, units, dice: Dice) -> list[str]:
+    """Grand Chancellorsville 23.55: "Any unit suffering a Disruption result that is stacked with a Leader
+    receives a 'saving' die roll to cancel the Disruption result: on a die roll of '1-3' the Disruption
+    result is void. Exception: Hooker does not produce this benefit." The units still Disordered."""
+    units = list(units)
+    leaders = emit.state.game.battle.leaders
+    if leaders is None:
+        return units
+    state = emit.state
+    rolled = tuple((u, roll(dice)) for u in units if leaders.saving(state, u) is not None)
+    if not rolled:
+        return units
+    saved = tuple(u for u, d in rolled if d in leaders.saved_on)
+    emit(DisruptionSaved(rolls=rolled, saved=saved, case=state.game.case("leaders.saving")))
+    return [u for u in units if u not in saved]
+
+
+def apply_disruption_saved(state: State, event: DisruptionSaved) -> None:
+    pass  # on record; the saved units' Disorder is not in the MoraleChanged that follows
 
 
 def fatigued(state: State, unit: str, die: int) -> int:
@@ -1122,10 +1145,18 @@ def decide_roll_rally(state: State, command: RollRally, dice: Dice | None) -> li
         raise ValueError("a rally needs a source of die rolls")
     emit = Emitter(state)
     # a unit that recovered meanwhile (11.3 at night) needs no roll; its marker goes all the same (12.42)
-    rolls = tuple((u, roll(dice)) for u in head.units if u in state.positions and level_of(state, u) != morale.GOOD)
+    leaders = game.battle.leaders  # Grand Chancellorsville 23.57: "automatically succeed if stacked with a Leader"
+    sure = [
+        u for u in head.units
+        if leaders is not None and u in state.positions and level_of(state, u) != morale.GOOD and leaders.stacked_with(state, u)
+    ]
+    rolls = tuple((u, roll(dice)) for u in head.units if u in state.positions and level_of(state, u) != morale.GOOD and u not in sure)
     emit(RallyRolled(rolls=rolls, units=head.units))
     changes = []
     towns = town_hexes(game)
+    if sure:  # 23.57; 12.17 and 12.41's exception: in a town hex the unit stays at least Disordered
+        rallied = tuple((u, morale.in_town(morale.GOOD) if state.positions[u] in towns else morale.GOOD) for u in sure)
+        emit(MoraleChanged(changes=rallied, case=game.case("leaders.rally")))
     for u, die in rolls:
         tired = game.battle.fatigue
         if tired is not None:

@@ -54,6 +54,7 @@ from rules.procedures import (
     demoralization,
     early_arrival,
     exits,
+    leaders,
     phase_rolls,
     retreat,
     victory,
@@ -232,6 +233,7 @@ HANDLERS = Handlers(
         ReinforcementsBlocked: rm.apply_reinforcements_blocked,
         MoraleChanged: rcp.apply_morale_changed,
         DisorderRolled: rcp.apply_disorder_rolled,
+        ev.DisruptionSaved: rcp.apply_disruption_saved,  # Grand Chancellorsville 23.55
         NightCombatDie: rcp.apply_night_die,
         StationaryRecorded: rcp.apply_stationary,
         TerrainChosen: rcp.apply_terrain_chosen,
@@ -247,6 +249,9 @@ HANDLERS = Handlers(
         ev.ArmyDemoralized: demoralization.apply_demoralized,  # Hooker and Lee 20.13, 20.15
         ev.CrossingDieRolled: crossing_die.apply_rolled,  # Hooker and Lee 19.14
         ev.CorpsCommandRolled: phase_rolls.apply_corps_rolled,  # Grand Chancellorsville 23.4
+        ev.LeaderKilled: leaders.apply_killed,  # Grand Chancellorsville 23.56
+        ev.LeaderPlaced: leaders.apply_placed,  # Grand Chancellorsville 23.56
+        ev.LeaderRemoved: leaders.apply_removed,  # Grand Chancellorsville 23.53
         ev.CounterattackRecorded: counterattack.apply_recorded,  # Road to Vicksburg 19.52
         ev.CounterattackAdvanced: counterattack.apply_advanced,  # Road to Vicksburg 19.53 iii, 19.62
         ev.AmmunitionDepletionRolled: counterattack.apply_depletion_rolled,  # Road to Vicksburg 19.61
@@ -262,6 +267,7 @@ HANDLERS = Handlers(
         counterattack.record,  # Road to Vicksburg 19.52
         victory.immediate_victory,  # Olustee 20.0: the last, it may end the game
     ),
+    after_command_rolls=(leaders.fates,),  # Grand Chancellorsville 23.56, 23.53, 23.58
     phase_end_checks=CLASSIC_HANDLERS.phase_end_checks,
     before_end_of_phase=CLASSIC_HANDLERS.before_end_of_phase,
     end_of_phase=(

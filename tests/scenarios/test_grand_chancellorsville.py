@@ -97,7 +97,7 @@ def test_special_rules_played_by_the_components_22_11_23_1_23_3_23_6():
     game = Game(GC, get_ruleset("revised"))
     # 22.2: "Neither the Fredericksburg nor Hooker and Lee exclusive rules are in effect, unless
     # specifically stated": the scenario's own blocks only (no fog, immobility, quota, demoralization...)
-    assert set(GC.exclusive) == {"player_turns", "ferries", "terrain_costs", "stacking", "exits", "corps_command", "forced_march", "victory"}
+    assert set(GC.exclusive) == {"player_turns", "ferries", "terrain_costs", "stacking", "exits", "corps_command", "forced_march", "leaders", "victory"}
     # 22.11: every creek hexside of the Fredericksburg sheet but the canal's is a ford
     creeks = [k for k, s in GC.map.hexsides.items() if "creek" in s.features]
     assert creeks and sum(1 for k in creeks if "ford" not in GC.map.hexsides[k].features) == 6

@@ -35,6 +35,7 @@ from rules.core.components.gunboats import GunboatWaters
 from rules.core.components.immediate_victory import ImmediateVictory
 from rules.core.components.immobile_artillery import ImmobileArtillery
 from rules.core.components.immobility import Immobility
+from rules.core.components.leaders import Leaders
 from rules.core.components.line_of_communications import LineOfCommunications
 from rules.core.components.may_not_move import MayNotMove
 from rules.core.components.may_not_move_until import MayNotMoveUntil
@@ -118,6 +119,7 @@ class Battle(Component, frozen=True):
     exit_and_return: ExitAndReturn | None = None  # Hooker and Lee 18.22-18.27
     corps_command: CorpsCommand | None = None  # Grand Chancellorsville 23.4
     forced_march: ForcedMarch | None = None  # Grand Chancellorsville 23.2
+    leaders: Leaders | None = None  # Grand Chancellorsville 23.5
     conditional_reinforcements: ConditionalReinforcements | None = None  # Second Bull Run 17.3
     train_artillery: TrainArtillery | None = None  # Olustee 19.5-19.7
     ammunition: Ammunition | None = None  # Olustee 19.1

@@ -1,0 +1,121 @@
+"""Leaders (Grand Chancellorsville 23.5): counters with stars and a command, that ride with a unit of
+their command and help it in combat; killing one scores Victory Points.
+
+    [exclusive.leaders]
+    points_per_star = 2        # 23.58
+    killed_on = [1]            # 23.56
+    saved_on = [1, 2, 3]       # 23.55
+    leaders = [
+      { id = "cs-jackson", name = "Jackson", side = "confederate", stars = 3, command = ["cs-heth-h", ...], with = "cs-heth-h" },
+      { id = "cs-lee", name = "Lee", side = "confederate", stars = 4, with = "cs-barksdale-m" },
+      { id = "us-hooker", name = "Hooker", side = "union", stars = 4, with = "us-art-reserve", saves = false },
+    ]
+
+23.5: "Leaders with one star are Confederate divisional and Union corps commanders. Leaders with more than
+one star are army (Union and Confederate) and corps (Confederate) commanders." A leader's ``command`` is
+the units of his command (empty: every unit of his side, an army commander's); ``with`` the unit he is
+deployed with (23.59: "Leaders are deployed with any unit in their command, whether on the map sheet or as
+Reinforcements"): he is in its hex, on the map or not yet (kept in ``state.scored`` as
+``leader_with:<leader>:<unit>`` once he has changed unit; ``leader_killed:<leader>``,
+``leader_removed:<leader>``).
+
+The rules it answers (rules/procedures/leaders.py):
+- 23.56: "If a Leader is stacked with a combat unit that receives a combat result that leads to that
+  unit's elimination ... Roll a die for each Leader present with the destroyed combat unit. A die roll of
+  '1' results in the Leader being killed. Any other result requires that the Leader is placed immediately
+  on the nearest unit of his command" (``killed_on``);
+- 23.53: "If all units within a particular command have been eliminated the commander is removed from play";
+- 23.58: "Victory Points equivalent to twice the number of stars on the counter for eliminating a
+  commander" (``points_per_star``);
+- 23.55: "Any unit suffering a Disruption result that is stacked with a Leader receives a 'saving' die
+  roll ... on a die roll of '1-3' the Disruption result is void. Exception: Hooker does not produce this
+  benefit" (``saved_on``; a leader's ``saves = false``);
+- 23.57: "Units that attempt to Rally automatically succeed if stacked with a Leader."
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import msgspec
+
+from rules.core.components.values import Component, Count, DieFace, UnitId
+from rules.core.scenario import Side
+
+if TYPE_CHECKING:
+    from rules.core.state import State
+
+WITH = "leader_with:"
+KILLED = "leader_killed:"
+REMOVED = "leader_removed:"
+
+
+class Leader(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    id: str
+    name: str
+    side: Side
+    stars: Count
+    # ``with`` is a Python keyword: the field is ``with_`` in code, ``with`` in scenario.toml
+    with_: UnitId = msgspec.field(name="with")
+    command: list[UnitId] = []
+    saves: bool = True
+
+
+class Leaders(Component, frozen=True):
+    leaders: list[Leader]
+    points_per_star: Count = 2
+    killed_on: list[DieFace] = msgspec.field(default_factory=lambda: [1])
+    saved_on: list[DieFace] = msgspec.field(default_factory=lambda: [1, 2, 3])
+
+    def __post_init__(self):
+        ids = [x.id for x in self.leaders]
+        if len(set(ids)) != len(ids):
+            raise ValueError("the leaders' ids are distinct")
+        for x in self.leaders:
+            if x.command and x.with_ not in x.command:
+                raise ValueError(f"{x.id} is deployed with a unit of his command (23.59)")
+
+    def leader(self, leader_id: str) -> Leader:
+        return next(x for x in self.leaders if x.id == leader_id)
+
+    def in_play(self, state: State, leader: Leader) -> bool:
+        """Neither killed (23.56) nor removed from play (23.53)."""
+        return f"{KILLED}{leader.id}" not in state.scored and f"{REMOVED}{leader.id}" not in state.scored
+
+    def unit_of(self, state: State, leader: Leader) -> str:
+        """23.59: the unit ``leader`` is with now (the one he was deployed with, until he changed)."""
+        prefix = f"{WITH}{leader.id}:"
+        for s in state.scored:
+            if s.startswith(prefix):
+                return s[len(prefix):]
+        return leader.with_
+
+    def hex_of(self, state: State, leader: Leader) -> str | None:
+        """The hex of ``leader`` (his unit's), or None (killed, removed, not yet arrived)."""
+        if not self.in_play(state, leader):
+            return None
+        return state.positions.get(self.unit_of(state, leader))
+
+    def commands(self, state: State, leader: Leader, unit: str) -> bool:
+        """Is ``unit`` of ``leader``'s command (an army commander's: any unit of his side)?"""
+        if leader.command:
+            return unit in leader.command
+        return state.game.units[unit].side == leader.side
+
+    def stacked_with(self, state: State, unit: str) -> list[Leader]:
+        """The leaders of ``unit``'s side in its hex, the highest ranking first (23.52)."""
+        here = state.positions.get(unit)
+        if here is None:
+            return []
+        side = state.game.units[unit].side
+        found = [x for x in self.leaders if x.side == side and self.hex_of(state, x) == here]
+        return sorted(found, key=lambda x: -x.stars)
+
+    def saving(self, state: State, unit: str) -> Leader | None:
+        """23.55: the leader whose presence gives ``unit`` a saving roll against a Disruption (not
+        Hooker's: ``saves`` false), or None. "Only one Leader may affect units in a stack"."""
+        return next((x for x in self.stacked_with(state, unit) if x.saves), None)
+
+    def points(self, leader: Leader) -> int:
+        """23.58: "twice the number of stars on the counter"."""
+        return self.points_per_star * leader.stars
