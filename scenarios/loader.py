@@ -235,4 +235,5 @@ def build_unit(u: dict) -> Unit:
         movement_allowance=u.get("movement_allowance"),
         group=u.get("group"),
         command=u.get("command"),
+        size=u.get("size"),
     )

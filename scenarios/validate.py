@@ -8,12 +8,13 @@ refuses a scenario with problems by raising ``ScenarioError`` with all of them.
 from __future__ import annotations
 
 from itertools import combinations, pairwise
+from typing import get_args
 
 from rules.core import terrain
 from rules.core.components import battle, schema
 from rules.core.components.trenches import Trenches
 from rules.core.hexes import DIRECTIONS, Grid, HexError, hex_number, hexside, parse_hex
-from rules.core.scenario import SIDES
+from rules.core.scenario import SIDES, UnitSize
 from scenarios.source import Files, Problem, Source
 
 RULESETS = ("classic", "revised")
@@ -25,7 +26,7 @@ SCENARIO_KEYS = {
 OPTION_KEYS = {"title", "case", "units", "replaces", "exclusive"}
 CRT_RESULTS = ("Ae", "Ar", "Dr", "De", "Ex")  # 7.6
 MAP_KEYS = {"lower_columns", "columns", "rows", "lower_columns_rows", "column_rows", "hexes", "hexsides", "road", "trail", "areas", "levels"}
-UNIT_KEYS = {"id", "side", "type", "strength", "designation", "hex", "arrives", "entry", "movement_allowance", "group", "command"}
+UNIT_KEYS = {"id", "side", "type", "strength", "designation", "hex", "arrives", "entry", "movement_allowance", "group", "command", "size"}
 HEXSIDE_KEYS = {"features", "barbed", "high"}
 PATHS = {"road": terrain.ROAD, "trail": terrain.TRAIL}  # 5.22, 5.23
 IMPASSABLE = {
@@ -44,7 +45,7 @@ def check(files: Files) -> list[Problem]:
     turns = _check_scenario(files.scenario, out)
     board = _check_map(files.map, out)
     _check_map_changes(files, out)
-    units = _check_oob(files.oob, board, turns, out, _gunboat_setting(files.scenario), _interior_entry(files.scenario), _table_groups(files.scenario), _stacking_points(files.scenario), _set_aside(files.scenario), _symbolic(files.scenario))
+    units = _check_oob(files.oob, board, turns, out, _gunboat_setting(files.scenario), _interior_entry(files.scenario), _table_groups(files.scenario), _stacking_points(files.scenario), _set_aside(files.scenario), _symbolic(files.scenario), _stacking_units(files.scenario))
     if board is not None:
         _check_exclusive(files.scenario, board, units, out)
     return out
@@ -438,6 +439,16 @@ def _gunboat_setting(src: Source) -> tuple[bool, frozenset[str]]:
     return "classic" not in rulesets, frozenset(h for h in extra if isinstance(h, str))
 
 
+def _stacking_units(src: Source) -> tuple[int, frozenset[str]]:
+    """Road to Vicksburg 19.4: the units a hex may hold (``[exclusive.stacking] units``, else two, 6.32)
+    and the sizes of which it holds at most one (``at_most_one``)."""
+    block = (src.data or {}).get("exclusive", {}).get("stacking")
+    block = block if isinstance(block, dict) else {}
+    units = block.get("units")
+    sizes = block.get("at_most_one")
+    return (units if isinstance(units, int) else 2), frozenset(x for x in sizes if isinstance(x, str)) if isinstance(sizes, list) else frozenset()
+
+
 def _stacking_points(src: Source) -> int | None:
     """Olustee 18.2: the Combat Strength Points a hex may hold (``[exclusive.stacking] strength_points``),
     or None (two units, 5.32, 6.32)."""
@@ -513,6 +524,7 @@ def _check_oob(
     stacking_points: int | None = None,
     set_aside: frozenset[str] = frozenset(),
     symbolic: frozenset[str] = frozenset(),
+    stacking_units: tuple[int, frozenset[str]] = (2, frozenset()),
 ) -> dict[str, dict]:
     """The order of battle (14.1, 14.2, 15.21): unique ids, known sides and types, each unit either on
     a hex it may occupy or arriving at entry hexes on the map edge; no more than two units in a hex
@@ -569,6 +581,8 @@ def _check_oob(
             problem("movement_allowance must be a whole number of Movement Points", key="movement_allowance")
         if "command" in u and (not isinstance(u["command"], str) or not u["command"]):
             problem("command must be the name of the command the counter is marked with (Peachtree Creek 17.3)", key="command")
+        if "size" in u and u["size"] not in get_args(UnitSize):
+            problem(f"size must be one of: {', '.join(get_args(UnitSize))} (Road to Vicksburg 19.4)", key="size")
         has_hex, arrives = "hex" in u, u.get("arrives")
         if "group" in u:  # Savage's Station 17.1: brought by the Reinforcement Table
             group = u["group"]
@@ -620,11 +634,15 @@ def _check_oob(
             if has_hex:
                 placed.append((i, u))
     if board is not None:
-        _check_deployment(src, board, [(i, u) for i, u in placed if u["id"] not in symbolic], out, stacking_points)  # 18.2
+        _check_deployment(src, board, [(i, u) for i, u in placed if u["id"] not in symbolic], out, stacking_points, stacking_units)  # 18.2
     return units
 
 
-def _check_deployment(src: Source, board: Board, placed: list[tuple[int, dict]], out: list[Problem], stacking_points: int | None = None) -> None:
+def _check_deployment(
+    src: Source, board: Board, placed: list[tuple[int, dict]], out: list[Problem], stacking_points: int | None = None,
+    stacking_units: tuple[int, frozenset[str]] = (2, frozenset()),
+) -> None:
+    limit, one_of = stacking_units  # Road to Vicksburg 19.4
     by_hex: dict[str, list[tuple[int, dict]]] = {}
     for i, u in placed:
         by_hex.setdefault(u["hex"], []).append((i, u))
@@ -638,10 +656,17 @@ def _check_deployment(src: Source, board: Board, placed: list[tuple[int, dict]],
                 i, u = here[-1]
                 ids = ", ".join(x["id"] for _, x in here)
                 out.append(src.problem_at(f"unit {u['id']}", f"{total} Combat Strength Points start in {h} ({ids}); at most {stacking_points} may stack (18.2)", table="unit", index=i, key="hex"))
-        elif len(here) > 2:
+        elif len(here) > limit:
             i, u = here[-1]
             ids = ", ".join(x["id"] for _, x in here)
-            out.append(src.problem_at(f"unit {u['id']}", f"{len(here)} units start in {h} ({ids}); at most two may stack (5.32)", table="unit", index=i, key="hex"))
+            most = "two" if limit == 2 else str(limit)
+            out.append(src.problem_at(f"unit {u['id']}", f"{len(here)} units start in {h} ({ids}); at most {most} may stack (5.32)", table="unit", index=i, key="hex"))
+        for size in sorted(one_of):
+            alike = [(i, u) for i, u in here if u.get("size") == size]
+            if len(alike) > 1:
+                i, u = alike[-1]
+                ids = ", ".join(x["id"] for _, x in alike)
+                out.append(src.problem_at(f"unit {u['id']}", f"{len(alike)} units of size {size} start in {h} ({ids}); at most one may stack (Road to Vicksburg 19.4)", table="unit", index=i, key="hex"))
     for (_, u), (j, v) in combinations(placed, 2):
         if u["side"] != v["side"] and board.grid.adjacent(u["hex"], v["hex"]):
             out.append(src.problem_at(

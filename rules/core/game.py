@@ -198,6 +198,18 @@ class Game:
         gun = self.battle.train_artillery
         return gun is not None and gun.railway_movement and gun.binds(unit_id)
 
+    def stacking_barred(self, positions: dict[str, str], unit: str) -> frozenset[str]:
+        """The hexes ``unit`` may not end a move, a retreat, a displacement or an entry in: First Bull Run
+        17.2 (no unit stacks with Runyon's), Road to Vicksburg 19.4 (no more than one brigade-sized unit)."""
+        barred = self.battle.alone_barred(positions, unit)
+        rule = self.battle.stacking
+        if rule is not None and rule.at_most_one:
+            sizes = self.__dict__.get("_sizes")
+            if sizes is None:
+                sizes = self.__dict__["_sizes"] = {u: v.size for u, v in self.units.items()}
+            barred = barred | rule.sized_barred(positions, sizes, unit)
+        return barred
+
     def is_train(self, unit_id: str) -> bool:
         """Chickamauga 19.0: a train of the battle's (rules/core/components/trains.py)."""
         return self.battle.trains is not None and self.battle.trains.is_train(unit_id)

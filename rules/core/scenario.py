@@ -12,6 +12,7 @@ from rules.core.hexes import Grid, hexside
 
 Side = Literal["union", "confederate"]
 UnitType = Literal["infantry", "cavalry", "artillery", "gunboat"]  # gunboat: revised 9.6 only
+UnitSize = Literal["division", "brigade", "regiment", "battery", "section"]  # Road to Vicksburg 19.4, 21.3
 SIDES: tuple[Side, Side] = ("union", "confederate")
 
 
@@ -73,6 +74,9 @@ class Unit(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     # The command the counter is marked with (Peachtree Creek 17.3: "Stewart's command (marked in
     # blue)", "Hardee's command (marked in red)"), read by a battle's movement_allocation; None: none.
     command: str | None = None
+    # The unit's size as its counter shows it (Road to Vicksburg 19.4: "no more than one of those units is
+    # brigade-sized", read by a battle's stacking ``at_most_one``); None: not given.
+    size: UnitSize | None = None
 
 
 class CombatResultsTable(msgspec.Struct, frozen=True, forbid_unknown_fields=True):

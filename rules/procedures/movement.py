@@ -322,7 +322,7 @@ def _reach(
                 prev[b] = h
                 heapq.heappush(heap, (nc, b))
     ferries = game.no_end_hexes  # 5.24, 19.12 (Grand Chancellorsville 22.11: a River ferry hex may be ended in)
-    alone = game.battle.alone_barred(state.positions, unit)  # First Bull Run 17.2
+    alone = game.stacking_barred(state.positions, unit)  # First Bull Run 17.2
     ends = [h for h in cost if h != start and h not in ferries and h not in alone]  # 5.24, 19.12
     return Reach(start, cost, prev, ends)
 
@@ -499,10 +499,17 @@ def apply_forced_marched(state: State, event: ForcedMarched) -> None:
 
 def check_alone(state: State, unit: str, dest: str) -> None:
     """First Bull Run 17.2: "No unit may stack with Runyon's division" (the battle's ``stacking.alone``):
-    no move, Strategic Movement or entry ends in a hex shared with such a unit."""
-    if dest in state.game.battle.alone_barred(state.positions, unit):
-        raise state.game.violation(
-            "stacking.alone", f"{state.game.designation(unit)} may not end its move in {dest}: no unit may stack with {_alone_names(state)}"
+    no move, Strategic Movement or entry ends in a hex shared with such a unit. Road to Vicksburg 19.4 (the
+    battle's ``stacking.at_most_one``): nor a brigade's in a hex holding another brigade."""
+    game = state.game
+    if dest in game.battle.alone_barred(state.positions, unit):
+        raise game.violation(
+            "stacking.alone", f"{game.designation(unit)} may not end its move in {dest}: no unit may stack with {_alone_names(state)}"
+        )
+    if dest in game.stacking_barred(state.positions, unit):
+        size = game.units[unit].size
+        raise game.violation(
+            "stacking", f"{game.designation(unit)} may not end its move in {dest}: it holds a {size} already, and no more than one {size} may stack in a hex"
         )
 
 

@@ -205,7 +205,7 @@ def reachable_from_entry(state: State, unit: str, hex_: str) -> movement.Reach:
     reach = movement.reachable(state, unit, origin=hex_, spent=entry_cost(state, hex_, unit))
     if hex_ in movement.enemy_zones_for(state, unit):
         reach.ends = []
-    if hex_ not in state.game.no_end_hexes and hex_ not in state.game.battle.alone_barred(state.positions, unit):
+    if hex_ not in state.game.no_end_hexes and hex_ not in state.game.stacking_barred(state.positions, unit):
         reach.ends = [hex_, *reach.ends]  # First Bull Run 17.2: never into Runyon's hex
     return reach
 

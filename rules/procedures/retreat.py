@@ -118,7 +118,7 @@ def _around(state: State, unit: str, here: str, displaced: bool) -> _Around:
     full: list[str] = []
     ferries: list[RetreatOption] = []
     barred = None
-    alone = game.battle.alone_barred(state.positions, unit)  # First Bull Run 17.2
+    alone = game.stacking_barred(state.positions, unit)  # First Bull Run 17.2
     for n in game.neighbours[here]:
         if n in enemies or n in ezoc or game.step_problem(here, n) is not None:
             continue

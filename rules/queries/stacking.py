@@ -48,6 +48,8 @@ def weight(state: State, unit: str) -> int:
 def limit(state: State) -> int:
     """The most a hex may hold at the end of a phase: two units (5.32, 6.32) or Olustee 18.2's points."""
     rule = state.game.battle.stacking
+    if rule is not None and rule.units is not None:
+        return rule.units  # Road to Vicksburg 19.4: "Up to five Friendly units"
     return state.game.ruleset.stacking_limit if rule is None or rule.strength_points is None else rule.strength_points
 
 
@@ -88,6 +90,11 @@ def check_stacking_at_end_of_phase(state: State) -> None:
         hex_, unit = crowded
         names = ", ".join(state.game.designation(u) for u in state.units_in(hex_))
         raise state.game.violation("stacking.alone", f"{hex_} holds {names}: no unit may stack with {state.game.designation(unit)}")
+    sized = alone.sized_crowded(state.positions, {u: state.game.units[u].size for u in state.positions}) if alone is not None and alone.at_most_one else None
+    if sized is not None:  # Road to Vicksburg 19.4: "no more than one of those units is brigade-sized"
+        hex_, size = sized
+        names = ", ".join(state.game.designation(u) for u in state.units_in(hex_))
+        raise state.game.violation("stacking", f"{hex_} holds {names}: no more than one {size} may be in one hex at the end of a phase")
     over = overstacked(state)
     if over:
         game = state.game

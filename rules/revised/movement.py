@@ -410,7 +410,7 @@ def strategic_reach(state: State, unit: str):
                 cost[b] = nc
                 prev[b] = h
                 heapq.heappush(heap, (nc, b))
-    alone = game.battle.alone_barred(state.positions, unit)  # First Bull Run 17.2
+    alone = game.stacking_barred(state.positions, unit)  # First Bull Run 17.2
     ends = [h for h in cost if h != start and h not in game.no_end_hexes and h not in alone]
     return Reach(start, cost, prev, ends)
 

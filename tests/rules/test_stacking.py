@@ -107,3 +107,40 @@ def test_the_offered_ends_are_those_the_move_itself_would_pass(ruleset):
         if checked >= 12:
             break
     assert checked >= 12
+
+
+# -- Road to Vicksburg 19.4: five units, no more than one brigade-sized ------------------------------
+VICKSBURG = {"stacking": {"units": 5, "at_most_one": ["brigade"]}}
+CASES = {"classic": {"stacking": "19.4"}}
+
+
+def test_up_to_five_units_may_occupy_a_hex_19_4():
+    # 19.4: "Up to five Friendly units may occupy a hex"
+    units = [union(u, "0101", size="regiment") for u in "abcd"] + [union("e", "0103"), union("f", "0103"), rebel("x", "0808")]
+    state = start(units, exclusive=VICKSBURG, cases=CASES)
+    state, _ = execute(state, MoveUnit("e", ("0103", "0102", "0101")))  # five
+    assert choices(state).may_end_phase
+    state, _ = execute(state, MoveUnit("f", ("0103", "0102", "0101")))  # six: one must leave again
+    assert refused(state, EndPhase()) == "19.4"
+    state, _ = execute(state, MoveUnit("a", ("0101", "0201")))
+    execute(state, EndPhase())
+
+
+def test_no_more_than_one_brigade_sized_unit_in_a_hex_19_4():
+    # 19.4: "provided that no more than one of those units is brigade-sized": a brigade ends no move in a
+    # hex holding a brigade, but moves through it; a battery or a regiment joins it
+    units = [union("b1", "0101", size="brigade"), union("b2", "0103", size="brigade"), union("r", "0104", size="regiment"),
+             union("g", "0105", type_="artillery", size="battery"), rebel("x", "0808")]
+    state = start(units, exclusive=VICKSBURG, cases=CASES)
+    assert refused(state, MoveUnit("b2", ("0103", "0102", "0101"))) == "19.4"
+    moves = unit_moves(state, "b2")
+    assert "0101" not in moves and "0201" in moves
+    state, _ = execute(state, MoveUnit("b2", ("0103", "0102", "0101", "0201")))  # through it
+    state, _ = execute(state, MoveUnit("r", ("0104", "0103", "0102", "0101")))
+    state, _ = execute(state, MoveUnit("g", ("0105", "0104", "0103", "0102", "0101")))
+    assert sorted(state.units_in("0101")) == ["b1", "g", "r"]
+    execute(state, EndPhase())
+    # without the rule, the two brigades stack as any two units (6.32)
+    state = start(units, cases=CASES)
+    state, _ = execute(state, MoveUnit("b2", ("0103", "0102", "0101")))
+    assert sorted(state.units_in("0101")) == ["b1", "b2"]

@@ -389,3 +389,16 @@ def test_the_train_no_strength_no_zone_eliminated_alone_in_an_enemy_zone_and_its
     assert [(e.side, e.points, e.kind, e.case) for e in events if isinstance(e, VictoryPointsAwarded)] == [
         ("confederate", 5, "symbolic_moved", "21.3")]
     assert state.vp["confederate"] == before + 5
+
+
+def test_five_units_a_hex_and_one_brigade_19_4(completed):
+    # 19.4: "Up to five Friendly units may occupy a hex, provided that no more than one of those units is
+    # brigade-sized": the 9th Division's 2nd brigade may not end its move with the 1st (1610), its
+    # battery may
+    state = game(completed)
+    e = refused(state, MoveUnit("us-9-2", ("1612", "1611", "1610")))
+    assert e.case == "19.4" and "brigade" in str(e)
+    state, _ = execute(state, MoveUnit("us-1-wisconsin", ("1611", "1610")))
+    state, _ = execute(state, MoveUnit("us-9-2", ("1612", "1611")))
+    assert sorted(state.units_in("1610")) == ["us-1-wisconsin", "us-9-1"]
+    assert state.game.battle.stacking.units == 5
