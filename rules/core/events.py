@@ -425,6 +425,16 @@ class AmmunitionDepletionRolled(Event, frozen=True, tag="ammunition_depletion_ro
     case: str
 
 
+class RestraintAttacked(Event, frozen=True, tag="restraint_attacked"):
+    """Road to Vicksburg 17.3 i: ``unit``, held as ``name``, took part in a non-bombardment attack: an
+    attack on the units no longer releases them."""
+
+    side: Side
+    name: str
+    unit: str
+    case: str
+
+
 class RestraintReleased(Event, frozen=True, tag="restraint_released"):
     """Road to Vicksburg 17.1 i, ii; 17.5 i: the units held as ``name`` are released for good because
     ``unit`` ``cause``d it: "attacked" (it attacked a unit of the division from an adjacent hex, in
@@ -644,6 +654,7 @@ EVENT_TYPES: tuple[type[Event], ...] = (
     AllocationRolled,
     RestraintRolled,
     RestraintReleased,
+    RestraintAttacked,
     CounterattackRecorded,
     CounterattackAdvanced,
     AmmunitionDepletionRolled,

@@ -1,15 +1,21 @@
 """Road to Vicksburg 17.0-17.5 (rules/core/components/restraints.py): what holds a unit (a move refused,
 the hexes too far from its set-up hex), and the releases: an attack on a division (17.1 i, ii; 17.3 i),
 the die of a Game-Turn (17.1 iii: rolled at the beginning of the side's Movement Phase, a rule set's
-``phase_rolls``), an enemy unit ending its Player-Turn near the set-up hex (17.5 i). Not built: 17.3 i's
-condition "and no unit of the division has taken part in a non-bombardment attack"."""
+``phase_rolls``), an enemy unit ending its Player-Turn near the set-up hex (17.5 i), a combat result
+suffered (17.3 ii b)."""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from rules.core.components.restraints import RELEASED, RELEASED_ON, ROLLED
-from rules.core.events import AttackDeclared, RestraintReleased, RestraintRolled
+from rules.core.components.restraints import ATTACKED, RELEASED, RELEASED_ON, ROLLED
+from rules.core.events import (
+    AttackDeclared,
+    CombatResolved,
+    RestraintAttacked,
+    RestraintReleased,
+    RestraintRolled,
+)
 from rules.core.scenario import other_side
 from rules.core.state import MOVEMENT, State
 
@@ -69,23 +75,52 @@ def roll_at_start(state: State, dice: Dice | None) -> list[Event]:
 
 
 def release_on_attack(state: State, events: list[Event], after: State) -> list[Event]:
-    """17.1 i, ii: "If any unit of the division is attacked by an adjacent Union unit" (an ``after_command``
-    hook)."""
+    """17.1 i, ii: "If any unit of the division is attacked by an adjacent Union unit"; 17.3 i: "A unit of
+    the division is attacked by a Confederate unit, and no unit of the division has taken part in a
+    non-bombardment attack" (``RestraintAttacked`` records such an attack); 17.3 ii b: "after the 1st
+    brigade has suffered a combat result of Ae or Ar" (an ``after_command`` hook)."""
     held = state.game.battle.restraints
     if held is None:
         return []
     units = state.game.units
     out: list[Event] = []
+
+    def done(r) -> bool:
+        return r.released(after) or any(x.name == r.name for x in out if isinstance(x, RestraintReleased))
+
     for e in events:
-        if not isinstance(e, AttackDeclared) or not e.attack.attackers:
+        if isinstance(e, CombatResolved):  # 17.3 ii b
+            for r in held.held:
+                rr = r.released_by_result
+                if rr is None or e.result not in rr.results or done(r):
+                    continue
+                who = next((u for u in e.attackers if u in rr.units), None)
+                if who is not None:
+                    out.append(RestraintReleased(side=r.side, name=r.name, cause="result", unit=who, hex=after.positions.get(who, ""), case=state.game.case("restraints")))
             continue
+        if not isinstance(e, AttackDeclared):
+            continue
+        adjacent = e.attack.attackers
         for r in held.held:
-            if r.released(after) or any(x.name == r.name for x in out if isinstance(x, RestraintReleased)):
+            attacked_before = r.has_attacked(state) or any(isinstance(x, RestraintAttacked) and x.name == r.name for x in out)
+            if r.unless_it_attacked and not attacked_before and not done(r):
+                own = next((u for u in adjacent if r.binds(units[u])), None)
+                if own is not None:  # 17.3 i: a unit of the division in a non-bombardment attack
+                    out.append(RestraintAttacked(side=r.side, name=r.name, unit=own, case=state.game.case("restraints")))
+                    continue
+            if done(r) or (r.unless_it_attacked and attacked_before):
+                continue
+            by = adjacent if r.attacked_from == "adjacent" else (*adjacent, *e.attack.bombarding)
+            if not by:
                 continue
             hit = [u for u in e.attack.defending if units[u].side == r.side and units[u].command in r.released_by_attack_on]
             if hit:
-                out.append(RestraintReleased(side=r.side, name=r.name, cause="attacked", unit=e.attack.attackers[0], hex=after.positions.get(hit[0], ""), case=state.game.case("restraints")))
+                out.append(RestraintReleased(side=r.side, name=r.name, cause="attacked", unit=by[0], hex=after.positions.get(hit[0], ""), case=state.game.case("restraints")))
     return out
+
+
+def apply_attacked(state: State, event: RestraintAttacked) -> None:
+    state.scored.add(f"{ATTACKED}{event.name}")
 
 
 def release_nearby(state: State) -> list[Event]:

@@ -189,6 +189,7 @@ HANDLERS = Handlers(
         ev.AllocationRolled: allocation.apply_allocation_rolled,  # Peachtree Creek 17.4
         ev.RestraintRolled: restraints.apply_rolled,  # Road to Vicksburg 17.1 iii
         ev.RestraintReleased: restraints.apply_released,  # Road to Vicksburg 17.1 i, ii; 17.5 i
+        ev.RestraintAttacked: restraints.apply_attacked,  # Road to Vicksburg 17.3 i
     },
     # Chickamauga 19.11; 20.11; Antietam 20.1; Fredericksburg 19.11-19.13
     after_command=(

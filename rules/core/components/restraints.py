@@ -23,6 +23,17 @@ freely for the rest of the game."
   is released, its infantry brigades can use 'double-quick time' ... a Movement Allowance of nine
   Movement Points. These units may not utilise double-quick time and Strategic Movement in the same
   Movement Phase").
+- ``attack_halved``: while held, the units attack at half Combat Strength from adjacent hexes (17.3 i: "All
+  units attack at half Combat Strength (in addition to any other adjustments)"; 17.0: "Such restrictions
+  do not apply to bombardment attacks unless specifically stated").
+- ``attacked_from``: "adjacent" (17.1 i: "attacked by an adjacent Union unit") or "any" (17.3 i: "attacked
+  by a Confederate unit": a bombardment too), for ``released_by_attack_on``.
+- ``unless_it_attacked``: the release by an attack holds only while no unit bound has taken part in a
+  non-bombardment attack (17.3 i: "and no unit of the division has taken part in a non-bombardment
+  attack"; ``RestraintAttacked`` records it).
+- ``released_by_result`` {units, results}: released once one of ``units`` has suffered one of ``results``
+  (the results of the attacks it took part in: 17.3 ii b: "after the 1st brigade has suffered a combat
+  result of Ae or Ar").
 - ``release_with``: released as well when one of these (by name) is (17.3 ii c): "until the 9th division is
   otherwise released"; 17.4: the 14th division's "release conditions are the same as for the 9th").
 
@@ -35,7 +46,7 @@ advances after combat are not moves. The releases are rules/procedures/restraint
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Literal
 
 import msgspec
 
@@ -48,6 +59,7 @@ if TYPE_CHECKING:
 RELEASED = "restraint:"
 ROLLED = "restraint_rolled:"
 RELEASED_ON = "restraint_turn:"
+ATTACKED = "restraint_attacked:"
 
 
 class ReleaseRoll(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
@@ -58,6 +70,11 @@ class ReleaseRoll(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
 class DoubleQuick(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     allowance: Count
     unit_types: list[UnitType] = msgspec.field(default_factory=lambda: ["infantry"])
+
+
+class ResultRelease(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    units: list[UnitId]
+    results: list[str]
 
 
 class Restraint(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
@@ -74,6 +91,14 @@ class Restraint(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     released_by_enemy_within: Count | None = None
     release_with: list[str] = []
     double_quick: DoubleQuick | None = None
+    attack_halved: bool = False
+    attacked_from: Literal["adjacent", "any"] = "adjacent"
+    unless_it_attacked: bool = False
+    released_by_result: ResultRelease | None = None
+
+    def has_attacked(self, state: State) -> bool:
+        """17.3 i: has a unit bound taken part in a non-bombardment attack?"""
+        return f"{ATTACKED}{self.name}" in state.scored
 
     def binds(self, unit: Unit) -> bool:
         return unit.side == self.side and (unit.id in self.units or (unit.command is not None and unit.command in self.commands))
@@ -120,6 +145,10 @@ class Restraints(Component, frozen=True):
         """17.1: how far from its set-up hex ``unit`` may move now (None: no limit)."""
         limits = [r.within for r in self.holding(state, unit) if r.within is not None]
         return min(limits) if limits else None
+
+    def attack_halved(self, state: State, unit: str) -> bool:
+        """17.3 i: does ``unit`` attack at half Combat Strength now (from an adjacent hex)?"""
+        return any(r.attack_halved for r in self.holding(state, unit))
 
     def barred_from_enemy_zoc(self, state: State, unit: str) -> bool:
         """17.1, 17.3 ii, 17.4: may ``unit`` not enter an enemy zone of control now?"""
