@@ -85,7 +85,8 @@ class Game:
         self.train_steps: dict[str, dict[str, tuple]] = {}
         self.train_step_cost: dict[str, dict[tuple[str, str], int]] = {}
         if self.battle.trains is not None:
-            routes = (terrain.ROAD, terrain.TRAIL)
+            # Road to Vicksburg 18.4 (``trails = false``): "can only move along roads"
+            routes = (terrain.ROAD, terrain.TRAIL) if self.battle.trains.trails else (terrain.ROAD,)
             bound = [u for u in (*self.battle.trains.units, *self.battle.trains.road_only) if u in self.units]
             for t in {self.units[u].type for u in bound}:
                 side = next(self.units[u].side for u in bound if self.units[u].type == t)

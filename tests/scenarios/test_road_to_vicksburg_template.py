@@ -402,3 +402,24 @@ def test_five_units_a_hex_and_one_brigade_19_4(completed):
     state, _ = execute(state, MoveUnit("us-9-2", ("1612", "1611")))
     assert sorted(state.units_in("1610")) == ["us-1-wisconsin", "us-9-1"]
     assert state.game.battle.stacking.units == 5
+
+
+@pytest.fixture(scope="module")
+def with_trail(tmp_path_factory):
+    """The test set-up with a trail from the Train's hex (1815-1715)."""
+    folder = shutil.copytree(FOLDER, tmp_path_factory.mktemp("rtv-trail") / "road_to_vicksburg")
+    (folder / template.SETUP).write_text(SETUP + '[[map.trail]]\nhexes = ["1815", "1715"]\n')
+    return load(folder)
+
+
+def test_the_train_moves_along_roads_not_trails_and_one_hex_at_night_18_4(with_trail):
+    # 18.4: "the Train unit has a Movement Allowance of one hex per Game-Turn, but can only move along
+    # roads. The Train unit can continue to move one hex during the Night Game-Turn" (Game-Turn Twelve)
+    state, _ = until(game(with_trail), "confederate", "movement", 1)
+    state, _ = execute(state, MoveUnit("cs-e", path_to(state, "cs-e", "1812")))  # released (18.4)
+    state, _ = until(state, "union", "movement", 2)
+    assert refused(state, MoveUnit("us-train", ("1815", "1715"))) is not None  # a trail: not a road
+    state, _ = until(state, "union", "movement", 12)
+    assert state.turn in state.game.scenario.night_turns
+    state, _ = execute(state, MoveUnit("us-train", ("1815", "1816")))
+    assert state.positions["us-train"] == "1816"

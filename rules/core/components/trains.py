@@ -54,6 +54,16 @@ but
     zone_of_control = true
     enter_enemy_zoc = false
     attacker_retreat = true
+
+Road to Vicksburg 18.4 (the Union "Train", a symbolic unit: rules/core/components/symbolic_units.py):
+"After this, the Train unit has a Movement Allowance of one hex per Game-Turn, but can only move along
+roads": ``road_only`` with ``trails = false`` (default true: Chickamauga 19.23 "roads and trails"): the
+trains and ``road_only`` units move and retreat along road hexsides only.
+
+    [exclusive.trains]
+    units = []
+    road_only = ["us-train"]
+    trails = false
 """
 
 from __future__ import annotations
@@ -69,6 +79,7 @@ class Trains(Component, frozen=True):
     zone_of_control: bool = False  # Wilderness 18.3 (true); Chickamauga 19.3: none
     enter_enemy_zoc: bool = True  # Wilderness 18.32 (false)
     attacker_retreat: bool = False  # Wilderness 18.31 (true): an Ar; Chickamauga 19.11: no advance
+    trails: bool = True  # Road to Vicksburg 18.4 (false): "can only move along roads"; Chickamauga 19.23: and trails
 
     def is_train(self, unit_id: str) -> bool:
         return unit_id in self.units
