@@ -299,4 +299,7 @@ def _bombards(state: State, h: str, unit: str, ezoc) -> bool:
     march = state.game.battle.forced_march
     if march is not None and march.may_not_bombard(state, unit):  # Grand Chancellorsville 23.23
         return False
+    rifled = state.game.battle.rifled_artillery
+    if rifled is not None and rifled.may_not_bombard(state, unit):  # Road to Vicksburg 19.2
+        return False
     return kind == "artillery" and h not in ezoc and may_attack(state, unit)

@@ -301,6 +301,14 @@ class ForcedMarched(Event, frozen=True, tag="forced_marched"):
     case: str
 
 
+class StrategicMovementUsed(Event, frozen=True, tag="strategic_movement_used"):
+    """Road to Vicksburg 19.2 (the battle's ``rifled_artillery``): ``unit`` moves by Strategic Movement
+    (the move follows): it may not bombard this Player-Turn."""
+
+    unit: str
+    case: str
+
+
 class LeaderKilled(Event, frozen=True, tag="leader_killed"):
     """Grand Chancellorsville 23.56: the die rolled for ``leader``, present with a destroyed unit, killed him
     (``roll``, a '1'); 23.58 his stars' points follow in a ``VictoryPointsAwarded`` (kind "leader")."""
@@ -655,6 +663,7 @@ EVENT_TYPES: tuple[type[Event], ...] = (
     RestraintRolled,
     RestraintReleased,
     RestraintAttacked,
+    StrategicMovementUsed,
     CounterattackRecorded,
     CounterattackAdvanced,
     AmmunitionDepletionRolled,

@@ -473,6 +473,11 @@ def examine(state: State, attackers, defenders, eng: Engagement | None = None) -
                 raise game.violation(
                     "forced_march.bombard", f"{unit.designation} used Forced March Movement this Game-Turn and may not bombard"
                 )
+            rifled = game.battle.rifled_artillery
+            if rifled is not None and rifled.may_not_bombard(state, u):  # Road to Vicksburg 19.2
+                raise game.violation(
+                    "rifled_artillery.strategic", f"{unit.designation} used Strategic Movement this Player-Turn and may not bombard"
+                )
             problems = [artillery.bombard_problem(game, h, d, game.bombard_range(u)) for d in defenders]
             if all(problems):
                 rule, words = problems[0]

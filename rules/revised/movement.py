@@ -426,7 +426,7 @@ def ferries_closed(state: State, unit: str) -> frozenset[str]:
 
 
 def decide_strategic_move(state: State, command: StrategicMove, dice) -> list:
-    from rules.core.events import UnitMoved
+    from rules.core.events import StrategicMovementUsed, UnitMoved
     from rules.core.handlers import apply
     from rules.procedures.movement import check_alone, check_no_dead_end, ferry_closed, zone_closed
     from rules.procedures.restraints import too_far
@@ -480,7 +480,17 @@ def decide_strategic_move(state: State, command: StrategicMove, dice) -> list:
     rolled = movement_die_roll(state, command.unit, dice)  # Wilderness 20.2
     if rolled and rolled[0].held:
         return rolled
+    rifled = game.battle.rifled_artillery
+    if rifled is not None and rifled.records_strategic_movement(game.units[command.unit]):  # Road to Vicksburg 19.2
+        return [*rolled, StrategicMovementUsed(unit=command.unit, case=game.case("rifled_artillery.strategic")), event]
     return [*rolled, event]
+
+
+def apply_strategic_movement_used(state: State, event) -> None:
+    """Road to Vicksburg 19.2: the unit may not bombard this Player-Turn."""
+    from rules.core.components.rifled_artillery import STRATEGIC
+
+    state.scored.add(f"{STRATEGIC}{state.turn}:{event.unit}")
 
 
 # -- breastworks (10.34) ---------------------------------------------------------------------------

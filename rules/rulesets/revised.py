@@ -253,6 +253,7 @@ HANDLERS = Handlers(
         ev.LeaderPlaced: leaders.apply_placed,  # Grand Chancellorsville 23.56
         ev.LeaderRemoved: leaders.apply_removed,  # Grand Chancellorsville 23.53
         ev.CounterattackRecorded: counterattack.apply_recorded,  # Road to Vicksburg 19.52
+        ev.StrategicMovementUsed: rm.apply_strategic_movement_used,  # Road to Vicksburg 19.2
         ev.CounterattackAdvanced: counterattack.apply_advanced,  # Road to Vicksburg 19.53 iii, 19.62
         ev.AmmunitionDepletionRolled: counterattack.apply_depletion_rolled,  # Road to Vicksburg 19.61
         ev.ReinforcementsWrittenDown: variable.apply_written_down,  # Road to Richmond 17.62

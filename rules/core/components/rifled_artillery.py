@@ -26,6 +26,10 @@ bombards with its printed eight.
     defence_bonus = false
     defence_strength = 1
 
+Road to Vicksburg 19.2: "Union artillery may not bombard after utilising Strategic Movement" (with
+``bombard_after_strategic_movement = false``: a unit of it that moved by Strategic Movement may not bombard
+in that Player-Turn; the move records it, ``StrategicMovementUsed``).
+
 Read by rules/core/game.py (``Game.bombard_range``) and rules/revised/combat_procedures.py (strengths,
 results). Rulings (docs/RULINGS.md, "Antietam"): "attacked solely by Enemy artillery units": every
 unit of the attack, adjacent or bombarding, is artillery; the unit then neither retreats nor is
@@ -35,8 +39,15 @@ elimination, an exchange) apply.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from rules.core.components.values import Component, Count, UnitId
 from rules.core.scenario import Side, Unit
+
+if TYPE_CHECKING:
+    from rules.core.state import State
+
+STRATEGIC = "strategic_movement:"  # + Game-Turn + ":" + unit (Road to Vicksburg 19.2)
 
 
 class RifledArtillery(Component, frozen=True):
@@ -47,6 +58,16 @@ class RifledArtillery(Component, frozen=True):
     defence_bonus: bool = True
     retreat_when_bombarded: bool = True
     defence_strength: Count | None = None
+    bombard_after_strategic_movement: bool = True
+
+    def records_strategic_movement(self, unit: Unit) -> bool:
+        """Road to Vicksburg 19.2: is a Strategic Movement of ``unit`` to be recorded?"""
+        return not self.bombard_after_strategic_movement and self.binds(unit)
+
+    def may_not_bombard(self, state: State, unit: str) -> bool:
+        """Road to Vicksburg 19.2: "Union artillery may not bombard after utilising Strategic Movement"
+        (this Game-Turn's Player-Turn)."""
+        return not self.bombard_after_strategic_movement and f"{STRATEGIC}{state.turn}:{unit}" in state.scored
 
     def __post_init__(self):
         if (self.side is None) == (not self.units):
