@@ -273,10 +273,14 @@ def exit_awards(state: State) -> list[VictoryPointsAwarded]:
             if award.cut_off_eliminated and award_holds(state, msgspec.structs.replace(award, line_to_areas=[])):
                 out.extend(_cut_off(state, award))  # Grand Chancellorsville 23.61 i): "considered eliminated"
             continue
+        paired = 0  # Road to Vicksburg 21.3 (per "two_units"): the units counted so far
         for u in exited(state):
             unit = game.units[u]
-            if u not in lost and award.counts(u, unit.side, exited_by(state, u), unit.type):
+            if u not in lost and award.counts(u, unit.side, exited_by(state, u), unit.type, unit.size):
                 points = award.points * (unit.strength if award.per == "strength_point" else 1)
+                if award.per == "two_units":  # "for each two infantry regiments": on each second one
+                    paired += 1
+                    points = award.points if paired % 2 == 0 else 0
                 if points:
                     out.append(VictoryPointsAwarded(side=award.side, points=points, kind="exited", subject=u, case=case))
     return out
@@ -291,7 +295,7 @@ def _cut_off(state: State, award) -> list[VictoryPointsAwarded]:
     out = []
     for u in exited(state):
         unit = game.units[u]
-        if victory is not None and award.counts(u, unit.side, exited_by(state, u), unit.type):
+        if victory is not None and award.counts(u, unit.side, exited_by(state, u), unit.type, unit.size):
             points = victory.for_unit(enemy, u, unit.strength)
             if points:
                 out.append(VictoryPointsAwarded(side=enemy, points=points, kind="cut_off", subject=u, case=game.case("exits.points")))

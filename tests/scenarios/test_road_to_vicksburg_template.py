@@ -423,3 +423,35 @@ def test_the_train_moves_along_roads_not_trails_and_one_hex_at_night_18_4(with_t
     assert state.turn in state.game.scenario.night_turns
     state, _ = execute(state, MoveUnit("us-train", ("1815", "1816")))
     assert state.positions["us-train"] == "1816"
+
+
+@pytest.fixture(scope="module")
+def sized(tmp_path_factory):
+    """The test set-up without the two Union units of the west edge, with Confederate units of each size
+    near 0108 and 0119."""
+    folder = shutil.copytree(FOLDER, tmp_path_factory.mktemp("rtv-sized") / "road_to_vicksburg")
+    setup = SETUP.replace(unit("us-w", "union", "0318"), "").replace(unit("us-wa", "union", "0209", strength=2, type="artillery"), "")
+    for uid, h, kind, size in [("cs-br", "0110", "infantry", "brigade"), ("cs-bat", "0111", "artillery", "battery"),
+                               ("cs-cav", "0112", "cavalry", "regiment"), ("cs-r1", "0117", "infantry", "regiment"),
+                               ("cs-r2", "0118", "infantry", "regiment"), ("cs-r3", "0120", "infantry", "regiment"),
+                               ("cs-s1", "0116", "artillery", "section")]:
+        setup += unit(uid, "confederate", h, type=kind) + f'size = "{size}"\n'
+    (folder / template.SETUP).write_text(setup)
+    return load(folder)
+
+
+def test_confederate_exit_points_at_0108_and_0119_by_size_21_3(sized):
+    # 21.3, to the Confederate Player: "2 for each infantry brigade exited at hex 0108 or hex 0119", "1 for
+    # each artillery battery or cavalry regiment exited at hexes 0108 or 0119", "1 for each two infantry
+    # regiments or two artillery sections exited at hexes 0108 or 0119": three regiments score one, a lone
+    # section none
+    from rules.core.commands import ExitMap
+    from rules.procedures.exits import exit_paths
+
+    state, _ = until(game(sized), "confederate", "movement", 1)
+    for uid, at in [("cs-br", "0108"), ("cs-bat", "0108"), ("cs-cav", "0108"), ("cs-r1", "0119"), ("cs-r2", "0119"),
+                    ("cs-r3", "0119"), ("cs-s1", "0119")]:
+        state, _ = execute(state, ExitMap(uid, exit_paths(state, uid)[at]))
+    got = [(a.side, a.points, a.subject) for a in end_points(state) if a.kind == "exited"]
+    assert sorted(got) == [("confederate", 1, "cs-bat"), ("confederate", 1, "cs-cav"), ("confederate", 1, "cs-r2"),
+                           ("confederate", 2, "cs-br")]

@@ -45,7 +45,10 @@ Strength Points (``per = "strength_point"``) exited by one of ``hexes`` (any exi
 hex), ``line`` (22.21: contiguous road or trail hexes, joined at junctions, from the first hex to the
 second, both included, free of the enemy's units at the end: enemy zones of control do not block it)
 and ``unless_present`` (22.12 v): the unit was eliminated or never entered the map: it is not on the
-map and has not exited) hold.
+map and has not exited) hold. Road to Vicksburg 21.3: ``sizes`` (of these sizes only, the order of
+battle's ``size``: "for each infantry brigade", "each artillery battery or cavalry regiment") and ``per =
+"two_units"`` ("1 for each two infantry regiments or two artillery sections": ``points`` for each second
+unit counted).
 
 The command and its points are rules/procedures/exits.py; whether a unit has exited and where units may
 exit, rules/queries/exits.py.
@@ -58,7 +61,7 @@ from typing import Literal
 import msgspec
 
 from rules.core.components.values import AreaName, Component, Count, HexNumber, UnitId
-from rules.core.scenario import Side, UnitType
+from rules.core.scenario import Side, UnitSize, UnitType
 
 Edge = Literal["north", "south", "east", "west"]
 
@@ -113,11 +116,13 @@ class ExitAward(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
 
     side: Side
     points: Count
-    per: Literal["unit", "strength_point"] = "strength_point"
+    # Road to Vicksburg 21.3 "two_units": "1 for each two infantry regiments or two artillery sections"
+    per: Literal["unit", "strength_point", "two_units"] = "strength_point"
     hexes: list[HexNumber] = []
     units: list[UnitId] = []
     except_units: list[UnitId] = []
     unit_types: list[UnitType] = []
+    sizes: list[UnitSize] = []  # Road to Vicksburg 21.3: "for each infantry brigade", "regiment", "section"
     after_exit: ExitedBy | None = None
     line: list[HexNumber] = []
     unless_present: UnitId | None = None
@@ -133,14 +138,15 @@ class ExitAward(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
         if self.line and len(self.line) != 2:
             raise ValueError("line names the two hexes a line of communication joins (22.21: 0117 and 1528)")
 
-    def counts(self, unit_id: str, side: str, hex_: str | None, unit_type: str | None = None) -> bool:
-        """Is ``unit_id`` (of ``side`` and ``unit_type``, exited by ``hex_``) one this award counts?"""
+    def counts(self, unit_id: str, side: str, hex_: str | None, unit_type: str | None = None, size: str | None = None) -> bool:
+        """Is ``unit_id`` (of ``side``, ``unit_type`` and ``size``, exited by ``hex_``) one this award counts?"""
         return (
             side == self.side
             and (not self.hexes or hex_ in self.hexes)
             and (not self.units or unit_id in self.units)
             and unit_id not in self.except_units
             and (not self.unit_types or unit_type in self.unit_types)  # Fredericksburg 21.12: by kind
+            and (not self.sizes or size in self.sizes)  # Road to Vicksburg 21.3: by size
         )
 
 
