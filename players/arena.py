@@ -13,7 +13,7 @@ import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 
-from players.engine import LEVELS, Engine
+from players.engine import LEVELS, Engine, victor
 from players.selfplay import PLAYERS, Player, play
 from rules.core.scenario import SIDES, other_side
 from rules.core.state import State
@@ -44,8 +44,7 @@ def wilson(wins: int, n: int, z: float = 1.96) -> tuple[float, float]:
 
 def winner(result: str | None) -> str | None:
     """The side a level of victory names, or None (a draw, no result)."""
-    text = (result or "").lower()
-    return next((s for s in SIDES if text.startswith(s)), None)
+    return victor(result)
 
 
 @dataclass

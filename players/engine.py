@@ -59,14 +59,22 @@ from rules.core.commands import (
     StrategicMove,
 )
 from rules.core.errors import RuleViolation
-from rules.core.scenario import other_side
+from rules.core.events import VictoryDetermined, VictoryPointsAwarded
+from rules.core.scenario import SIDES, other_side
 from rules.core.state import COMBAT, MOVEMENT, State
 from rules.legal import Choices, choices, entry_moves, strategic_moves, unit_moves
-from rules.procedures.victory import due, end_points, params
+from rules.procedures.victory import determine_victory, params
 from rules.reducer import decide, fold
 
 #: A Strength Point on the map is worth this share of what eliminating it scores (it may still score).
 MATERIAL = 0.6
+#: The level of victory the position would have if the game ended now, a win or a loss, is worth this
+#: many enemy Strength Points eliminated at the end of the game, and the share of the game played
+#: before (early on the level may still change many times).
+LEVEL = 20.0
+#: A unit's move is worth this much for each hex it comes nearer to a hex a level of victory asks a
+#: side to occupy (Shiloh 18.2: Pittsburg Landing): the army marches on it, or back to hold it.
+MARCH = 1.0
 
 
 @dataclass(frozen=True)
@@ -128,14 +136,31 @@ def point_value(state: State, side: str) -> float:
     return 1.0
 
 
+def victor(level: str | None) -> str | None:
+    """The side a level of victory names ("Union Marginal Victory" is the Union's), or None (a Draw)."""
+    text = (level or "").lower()
+    return next((s for s in SIDES if text.startswith(s)), None)
+
+
 def evaluate(state: State, side: str) -> float:
     """The position for ``side``: points held and due if the game ended now, less the enemy's, plus the
-    strength on the map (see the module)."""
+    strength on the map, plus the level of victory the game would end with now (the rules' own
+    ``determine_victory``: its Victory Point ratio or differential, and whatever changes the level, such
+    as a Demoralized winner's, Hooker and Lee 21.3), weighed by the share of the game played."""
     enemy = other_side(side)
     points = {side: state.vp.get(side, 0), enemy: state.vp.get(enemy, 0)}
+    level = state.result
     if params(state) is not None and not state.game_over:
-        for award in (*due(state), *end_points(state)):
-            points[award.side] += award.points
+        for event in determine_victory(state):
+            if isinstance(event, VictoryPointsAwarded):
+                points[event.side] += event.points
+            elif isinstance(event, VictoryDetermined):
+                level = event.level
+    outcome = 0.0
+    if level is not None and (params(state) is not None or state.game_over):
+        won = victor(level)
+        played = 1.0 if state.game_over else min(1.0, state.turn / max(1, state.game.scenario.turns))
+        outcome = (0.0 if won is None else 1.0 if won == side else -1.0) * LEVEL * played * point_value(state, side)
     strength = {side: 0, enemy: 0}
     units = state.game.units
     for u in state.positions:
@@ -144,6 +169,7 @@ def evaluate(state: State, side: str) -> float:
     return (
         points[side]
         - points[enemy]
+        + outcome
         + MATERIAL * (strength[side] * point_value(state, enemy) - strength[enemy] * point_value(state, side))
     )
 
@@ -295,7 +321,8 @@ def combat_command(state: State, legal: Choices, level: Level, rng: random.Rando
 class Position:
     """A positional score for the units of ``side`` about to move: the battle's objectives (each
     objective hex's points, for the nearest friendly unit, decreasing with distance), and for each unit
-    the odds it makes against adjacent enemy hexes and suffers from them."""
+    the odds it makes against adjacent enemy hexes (an enemy on an objective: its points too) and
+    suffers from them (the Strength Points at stake counted at what eliminating them scores)."""
 
     state: State
     side: str
@@ -312,7 +339,15 @@ class Position:
             table = self.mine_at if self.units[u].side == self.side else self.enemy_at
             table[h] = table.get(h, 0) + self.units[u].strength
         self.neighbours = game.neighbours
+        # the odds terms in Victory Points, as the evaluation counts them: an enemy Strength Point
+        # threatened is worth what eliminating it scores, one of ours at risk what the enemy scores
+        self.their_point = point_value(state, self.side)
+        self.our_point = point_value(state, other_side(self.side))
         self.objectives = objectives(state)
+        self.goals = goals(state)
+        self.objective_at: dict[str, float] = {}
+        for h, points in self.objectives:
+            self.objective_at[h] = self.objective_at.get(h, 0.0) + points
         # per objective, the two nearest friendly units: (distance, unit), nearest first
         mine = [(u, h) for u, h in self.here.items() if self.units[u].side == self.side]
         self.closest = [
@@ -337,11 +372,13 @@ class Position:
             if not enemy:
                 continue
             attack = sum(mine_at.get(m, 0) for m in self.neighbours.get(n, ()))
-            threat += enemy * min(1.0, max(0.0, (attack / enemy - 1.0) / 3.0))
+            odds = min(1.0, max(0.0, (attack / enemy - 1.0) / 3.0))
+            # an enemy on an objective: the odds against it are worth the objective's points too
+            threat += enemy * self.their_point * odds + self.objective_at.get(n, 0.0) * odds
             danger += enemy
         stack = mine_at.get(hex_, 0)
         risk = strength * min(1.0, max(0.0, (danger / max(1, stack) - 1.0) / 3.0)) if danger else 0.0
-        return threat - 1.2 * risk
+        return threat - 1.2 * risk * self.our_point
 
     def gain(self, unit: str, dest: str) -> float:
         """How much moving ``unit`` to ``dest`` improves the score."""
@@ -359,7 +396,22 @@ class Position:
             value += points * (1.0 / (1 + now) - 1.0 / (1 + was))
         if start is None:
             value += strength  # a reinforcement on the map
+        elif self.goals:
+            value += MARCH * (self.to_goal(start) - self.to_goal(dest))
         return value
+
+    def to_goal(self, hex_: str) -> int:
+        return min(self.grid.distance(hex_, g) for g in self.goals)
+
+
+def goals(state: State) -> list[str]:
+    """The hexes a level of victory asks a side to occupy at the end (Shiloh 18.2: 1508)."""
+    p = params(state)
+    out: list[str] = []
+    for level in p.levels if p is not None else ():
+        if level.occupied is not None:
+            out += [h for h in level.occupied.hexes if h not in out and h in state.game.terrain]
+    return out
 
 
 def objectives(state: State) -> list[tuple[str, float]]:

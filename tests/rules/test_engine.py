@@ -186,3 +186,59 @@ def test_a_spent_budget_stops_the_listing_of_moves_on_a_big_battle():
     normal = Engine("normal")
     normal(start, random.Random(1))
     assert normal.budget.units > 10
+
+
+# -- the evaluation knows the level of victory ----------------------------------------------------------
+def test_the_evaluation_knows_a_demoralized_winners_level_is_reduced():
+    # Hooker and Lee 21.2, 21.3 on a small map: the Union leads 12 points to 4 (21.2 "the ratio of
+    # Confederate Victory Points to Union Victory Points", 1:3, a Union Marginal Victory), but its army is
+    # Demoralized (20.11: losses of 4, above 3) and the Confederate's is not: the level is reduced to a
+    # Confederate Marginal Victory (21.3). The points are the same either way; the evaluation sees the
+    # level turn from a win to a loss, weighed by the share of the game played.
+    from players.engine import LEVEL, point_value
+    from rules.core.events import ArmyDemoralized, UnitEliminated
+    from rules.core.handlers import apply
+
+    exclusive = {
+        "victory": {
+            "per_enemy_strength_point_eliminated": {"confederate": 1, "union": 3},
+            "ratio_of": ["confederate", "union"],
+            "levels": [
+                {"level": "Confederate Marginal Victory", "above": "1:1"},
+                {"level": "Union Marginal Victory", "at_most": "1:1"},
+            ],
+        },
+        "demoralization": {
+            "armies": [{"side": "union", "losses_above": 3}, {"side": "confederate", "losses_above": 10}],
+            "reduced": [
+                {"side": "union", "level": "Union Marginal Victory", "to": "Confederate Marginal Victory"},
+                {"side": "confederate", "level": "Confederate Marginal Victory", "to": "Union Marginal Victory"},
+            ],
+        },
+    }
+    units = [unit("u1", "union", "0202"), unit("u2", "union", "0203"), unit("c1", "confederate", "0707"), unit("c2", "confederate", "0708")]
+    state = new_game(Game(scenario(units, turns=4, exclusive=exclusive), get_ruleset("revised")))
+    for u in ("u1", "c2"):
+        apply(state, UnitEliminated(unit=u, case="8.6"))
+    leading = evaluate(state, "union")
+    demoralized = state.copy()
+    apply(demoralized, ArmyDemoralized(side="union", demoralized=True, losses=4, limit=3, case="20.11"))
+    played = state.turn / 4
+    assert leading - evaluate(demoralized, "union") == pytest.approx(2 * LEVEL * played * point_value(state, "union"))
+    assert evaluate(demoralized, "confederate") > evaluate(state, "confederate")
+
+
+def test_the_army_marches_on_the_hex_a_level_asks_it_to_occupy():
+    # Shiloh 18.2 on a small map: a level asks the Union to occupy 0808. Every Union unit, not only the
+    # nearest, gains by coming nearer to it, however far (the nearest-unit pull alone fades with distance).
+    from players.engine import Position
+
+    victory = {
+        "per_enemy_strength_point_eliminated": {"union": 1, "confederate": 1},
+        "levels": [{"level": "Union Marginal Victory", "occupied": {"side": "union", "hexes": ["0808"]}}, {"level": "Draw"}],
+    }
+    units = [unit("a", "union", "0606"), unit("b", "union", "0101"), unit("e", "confederate", "0108", strength=1)]
+    state = new_game(Game(scenario(units, turns=2, exclusive={"victory": victory}), get_ruleset("revised")))
+    pos = Position(state, "union")
+    assert pos.gain("b", "0202") > 0.5  # one hex nearer, the farther unit
+    assert pos.gain("b", "0202") > pos.gain("b", "0102")  # nearer beats sideways
