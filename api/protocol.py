@@ -334,7 +334,9 @@ class PositionView(msgspec.Struct, frozen=True, kw_only=True):
     ``undo_detail`` (the actions an open undo request takes back, in words), ``undoable`` (a seat's
     view only: the latest effective commands, oldest first, that an undo request may go back
     before), ``last_move`` (the latest move, retreat or advance of this phase) and ``last_combat``
-    (the latest ``combat_resolved`` of this phase, with its ``version``) and ``glance``, the battle
+    (the latest ``combat_resolved`` of this phase, with its ``version``), ``declared`` (how the odds
+    of the declared attack waiting for its die are built: ``rules.combat_choices.declared_breakdown``)
+    and ``glance``, the battle
     at a glance (api/glance.py: the turn track, the Victory Point schedule and levels, the objective
     hexes and their holders, each side's points and losses). A client renders it as it is: it
     interprets no event."""
@@ -351,6 +353,7 @@ class PositionView(msgspec.Struct, frozen=True, kw_only=True):
     last_move: LastMove | None = None
     last_combat: dict | None = None
     glance: Glance | None = None
+    declared: CombatBreakdown | None = None
 
 
 class ViewOut(ServerMessage, frozen=True, kw_only=True, tag="view"):

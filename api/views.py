@@ -12,6 +12,7 @@ from replay import clock
 from replay.gamerecord import GameRecord
 from replay.history import History
 from replay.records import GameFinished, SessionOptions
+from rules.combat_choices import declared_breakdown
 
 #: How many of the latest effective commands a seat's view offers to take back.
 UNDOABLE = 8
@@ -64,6 +65,7 @@ def position_view(history: History, record: GameRecord, role: str | None, state_
         last_move=LastMove(unit=move["unit"], path=move["path"]) if move else None,
         last_combat=record.last_combat,
         glance=glance(history.state) if history.state is not None else None,
+        declared=declared_breakdown(history.state) if history.state is not None and history.state.pending else None,
     )
 
 

@@ -105,6 +105,23 @@ def combat_breakdown(state: State, attackers, defenders) -> CombatBreakdown:
     return state.game.ruleset.procedures.combat.breakdown(state, attack)
 
 
+def declared_breakdown(state: State) -> CombatBreakdown | None:
+    """How the odds of the declared attack waiting for its die (the first ``PendingAttack`` of
+    ``state.pending``, 7.0) are built, read as at its declaration: the breakdown of the same attack in
+    the position without it (its units not yet marked as attacked, 7.14; those attacked before stay
+    passive, 7.74, revised 8.74). None when no attack waits. What changed the position since (the
+    defender's terrain choice, revised 8.45; a retreat before combat, 8.77, 12.34) is not in it: the
+    declared attack's own totals and odds then differ from the breakdown's."""
+    attack = next((p for p in state.pending if isinstance(p, PendingAttack)), None)
+    if attack is None:
+        return None
+    before = state.copy()
+    before.pending = [p for p in state.pending if p is not attack]
+    marked = {*attack.attackers, *attack.bombarding, *(set(attack.defending) - set(attack.passive))}
+    before.attacked = set(state.attacked) - marked
+    return state.game.ruleset.procedures.combat.breakdown(before, attack)
+
+
 def attack_options(state: State) -> list[AttackOption]:
     """Every attack the phasing player may declare now (see the module)."""
     if state.pending or phase_problem(state) is not None:

@@ -60,3 +60,27 @@ async def test_a_refused_attack_says_why(client):
     await union.send(type="combat", attackers=["nobody"], defenders=option["defenders"])
     answer = await union.expect(CombatOut)
     assert answer.breakdown is None and answer.refused.case == "7.0" and "no unit 'nobody'" in answer.refused.message
+
+
+@pytest.mark.parametrize("ruleset", ["classic", "revised"])
+async def test_a_declared_attack_shows_how_its_odds_were_built_to_everyone(client, ruleset):
+    """Once declared (7.0), the attack waiting for its die keeps its breakdown in every view (players'
+    and spectators'): the one the `combat` question gave while it was being built."""
+    from test_ws_view import Viewer
+
+    game, union, confederate, legal = await to_combat(client, ruleset)
+    option = legal["attacks"][0]
+    choice = next(a for a in option["adjacent"] if a["hexes"])
+    attackers = choice.get("units") or [u for h in choice["hexes"] for u in option["groups"][h]["units"]]
+    await union.send(type="combat", attackers=attackers, defenders=option["defenders"])
+    built = msgspec.json.decode(msgspec.json.encode((await union.expect(CombatOut)).breakdown))  # as JSON
+    watcher = await Viewer(client, game["game_id"]).connect()
+    defender = await Viewer(client, game["game_id"], game["token"]).connect()
+    await watcher.until(union.version)
+    assert watcher.view.get("declared") is None  # nothing declared yet
+    ack = await union.act("command", command={"type": "declare_attack", "attackers": attackers, "defenders": option["defenders"]})
+    for v in (watcher, defender):
+        await v.until(ack.last)
+        assert v.view["declared"] == built
+    await watcher.close()
+    await defender.close()

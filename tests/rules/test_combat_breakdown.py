@@ -13,14 +13,14 @@ import random
 import pytest
 
 from players.selfplay import PLAYERS, play
-from rules.combat_choices import combat_breakdown
+from rules.combat_choices import combat_breakdown, declared_breakdown
 from rules.core.commands import DeclareAttack
 from rules.core.errors import RuleViolation
 from rules.core.events import AttackDeclared
 from rules.core.game import Game
 from rules.core.hexes import hexside
 from rules.core.scenario import Hexside
-from rules.reducer import new_game
+from rules.reducer import fold, new_game
 from rules.rulesets import get as get_ruleset
 from scenarios.loader import load
 from tests.rules.combatmaps import to_phase
@@ -139,7 +139,8 @@ def test_a_refused_declaration_is_refused_with_its_case():
 def test_every_declared_attack_adds_up_to_its_odds(ruleset):
     """Over self-played Chattanooga games, the breakdown of each declaration before it is made: the
     units' strengths sum to the totals, the shifts to the attack's net shift, and the totals and
-    column are those of the AttackDeclared event."""
+    column are those of the AttackDeclared event; and once declared (7.0), the attack waiting for its
+    die shows the same breakdown (``declared_breakdown``)."""
     game = Game(load("chattanooga"), get_ruleset(ruleset))
     seen = 0
     for seed in (1, 2, 3):
@@ -152,6 +153,8 @@ def test_every_declared_attack_adds_up_to_its_odds(ruleset):
             assert sum(d.strength for d in b.defenders) == b.defence == declared.defence
             assert sum(x.columns for x in b.shifts) == declared.shift
             assert b.odds == declared.odds and b.die_modifier == declared.modifier
+            assert declared_breakdown(before) is None
+            assert declared_breakdown(fold(before, events)) == b
             for line in (*b.attackers, *b.defenders):
                 x = line.printed
                 for m in line.modifiers:

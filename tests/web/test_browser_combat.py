@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 from conftest import GAMES
-from test_browser import PATIENCE, click_hex, js, seated_page, started_game, until
+from test_browser import PATIENCE, click_hex, js, new_page, seated_page, started_game, until
 
 from rules.combat_choices import combat_breakdown
 from rules.core.commands import EndPhase, MoveUnit
@@ -118,3 +118,38 @@ async def test_the_enemy_last_pointed_at_is_preselected(browser, server):
     await page.wait_for_selector("#declare", timeout=PATIENCE)
     assert await js(page, "() => bluegray.selection.defenders") == ["1822"]
     assert not page.errors, page.errors
+
+
+async def breakdown_lines(page) -> list:
+    return await page.eval_on_selector_all(
+        "#breakdown li.unit-strength",
+        "ls => ls.map((l) => [l.dataset.unit, Number(l.dataset.strength), [...l.querySelectorAll('.modifier')].map((m) => m.dataset.case)])",
+    )
+
+
+@pytest.mark.parametrize("ruleset", ["classic", "revised"])
+async def test_a_declared_attack_keeps_its_breakdown_for_both_players_and_spectators(browser, server, ruleset):
+    unit, path, target = POSITIONS[ruleset]
+    game, rebel = await started_game(server, side="union", ruleset=ruleset)
+    page = await seated_page(browser, server, game["game_id"], "union", game["token"])
+    confed = await seated_page(browser, server, game["game_id"], "confederate", rebel["token"])
+    watcher = await new_page(browser)
+    await watcher.goto(f"{server}/watch/{game['game_id']}")
+    await watcher.wait_for_selector("#conn.live", timeout=PATIENCE)
+    await to_combat(page, [(unit, path)])
+    await click_hex(page, target)
+    await page.wait_for_selector("#breakdown[data-odds]", timeout=PATIENCE)
+    attackers = await js(page, "() => bluegray.attackersOf(bluegray.selection)")
+    b = expected(ruleset, attackers)
+    want = [[x.unit, x.strength, [m.case for m in x.modifiers]] for x in (*b.attackers, *b.defenders)]
+    assert await breakdown_lines(page) == want
+    await page.click("#declare")
+    for p in (page, confed, watcher):  # the attack waits for its die (or a decision before it)
+        await until(p, "() => bluegray.board.state.pending.some((x) => x.kind === 'attack')")
+        await p.wait_for_selector("#breakdown.declared[data-odds]", timeout=PATIENCE)
+        assert await p.get_attribute("#breakdown.declared", "data-odds") == b.odds
+        assert await breakdown_lines(p) == want
+        assert f"{b.attack} to {b.defence} reads {b.ratio}" in await p.inner_text("#breakdown .ratio")
+        assert await p.locator("#declared-changed").count() == 0
+        assert not p.errors, p.errors
+        await p.context.close()

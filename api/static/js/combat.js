@@ -232,6 +232,7 @@ export const Combat = {
         h("div", { class: "odds", id: "odds" }, h("span", {}, `${a.attack} against ${a.defence}`), h("b", {}, `Odds ${a.odds}`)),
         h("label", { class: "field" }, h("span", {}, "Resolve on the column"), column),
         this.chancesLine(d.columns[0]),
+        this.declaredView(),
         h("button", { class: "primary", id: "roll", disabled: this.busy, onclick: () => { const col = column.value; this.command({ type: "resolve_attack", ...(col !== a.odds ? { odds: col } : {}) }); } }, "🎲 Roll the die"));
     }
     if (d.type === "retreat") {
@@ -276,6 +277,7 @@ export const Combat = {
       return h("div", { class: "decision", id: "terrain-decision" }, h("h3", {}, "Your terrain (8.45)"),
         h("p", {}, "You are attacked in a hex where the forest shift and the other terrain benefits give different odds: choose one."),
         this.pendingAttackLine(),
+        this.declaredView(),
         h("ul", {}, d.options.map((o) => h("li", {}, h("button", { class: "terrain-option", "data-option": o, disabled: this.busy, onclick: () => this.command({ type: "choose_terrain", option: o }) }, words[o] ? `${cap(o)}: ${words[o]}` : o)))));
     }
     if (d.type === "before_combat") {
@@ -286,6 +288,7 @@ export const Combat = {
         h("h3", {}, cavalry ? "Cavalry retreat before combat (8.77)" : "Routed defenders: retreat before combat (12.34)"),
         h("p", {}, cavalry ? "Your cavalry is attacked: name any of it to retreat two hexes before the die (a die of 1-5: they go; 6: they stay and defend)." : "Name any of the defender's Routed units to retreat two hexes before the die."),
         this.pendingAttackLine(),
+        this.declaredView(),
         ...this.pickUnits(`before:${b.version}`, d.units, { id: "retreat-before-combat", verb: "Retreat before combat", send: (units) => this.command({ type: "retreat_before_combat", units }), none }));
     }
     // Anything else the server offers: show what it is, so the player at least knows what is awaited.
@@ -320,6 +323,22 @@ export const Combat = {
         `${Math.abs(x.columns)} column${Math.abs(x.columns) > 1 ? "s" : ""} ${x.columns < 0 ? "left" : "right"}: ${x.what} `, h("span", { class: "case" }, `(${x.case})`)))) : "",
       h("p", { class: "final" }, h("b", {}, `Odds ${bd.odds}`), bd.die_modifier ? `, ${bd.die_modifier} subtracted from the die (8.61)` : ""),
       (bd.later || []).length ? h("ul", { class: "later" }, bd.later.map((n) => h("li", { "data-case": n.case }, `Then: ${n.what} `, h("span", { class: "case" }, `(${n.case})`)))) : "");
+  },
+
+  /** How the odds of the declared attack waiting for its die were built (the server's view:
+   * `declared`, read as at the declaration), for the players and the spectators alike; and the attack
+   * as it now stands when something changed it since (8.45, 8.77, 12.34). */
+  declaredView() {
+    const b = this.board;
+    const bd = b.declared;
+    const a = b.state.pending.find((p) => p.kind === "attack");
+    if (!bd || !a) return "";
+    const view = this.breakdownView({ breakdown: bd });
+    view.classList.add("declared");
+    if (bd.attack !== a.attack || bd.defence !== a.defence || bd.odds !== a.odds) {
+      view.append(h("p", { class: "note", id: "declared-changed" }, `Recomputed since the declaration (the defender's terrain choice, 8.45, or a retreat before combat, 8.77, 12.34): the attack now stands at ${a.attack} to ${a.defence}, odds ${a.odds}.`));
+    }
+    return view;
   },
 
   /** The chance of each result on an odds column (the server's glance: the die rows of the table in

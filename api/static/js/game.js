@@ -550,7 +550,7 @@ export class GameView {
     if (b.lastCombat && b.state.phase === "combat") out.push(dieView(b.lastCombat, b));
     if (!this.seat) {
       const p = b.state.pending[0];
-      if (p) out.push(h("p", { class: "muted" }, pendingText(p, b)));
+      if (p) out.push(h("p", { class: "muted" }, pendingText(p, b)), this.declaredView());
       el.replaceChildren(...out);
       return;
     }
@@ -565,6 +565,7 @@ export class GameView {
     if (b.toAct() !== this.seat) {
       const p = b.state.pending[0];
       out.push(h("p", { class: "muted", id: "waiting" }, p ? pendingText(p, b) : `Waiting for ${SIDE_NAME[b.toAct()] || "the opponent"}.`));
+      if (p) out.push(this.declaredView());
       el.replaceChildren(...out);
       return;
     }

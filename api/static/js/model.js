@@ -35,6 +35,7 @@ export class Board {
     this.undoDetail = []; // the actions an open undo request takes back, in words
     this.lastMove = null; // {unit, path} of the latest move, retreat or advance of this phase
     this.lastCombat = null; // the latest combat_resolved of this phase
+    this.declared = null;
     this.glance = null; // the battle at a glance (api/glance.py): turn track, points, objectives, losses
   }
 
@@ -56,6 +57,7 @@ export class Board {
     this.lastMove = v.last_move || null;
     this.lastCombat = v.last_combat || null;
     this.glance = v.glance || null;
+    this.declared = v.declared || null; // how the odds of the declared attack waiting for its die are built
   }
 
   /** A replay frame's position (the rules state and the session at its version). */
