@@ -63,6 +63,15 @@ class Game:
         self.steps = self.steps_by_type["infantry"]
         if self.ruleset.gunboat_range:  # revised 9.62: river hexes (and the scenario's own) only
             self.steps_by_type = {**self.steps_by_type, gunboats.GUNBOAT: gunboats.steps(self)}
+        creeks = self.battle.creeks
+        if creeks is not None:  # Road to Vicksburg 19.12, 19.13: steps barred to a unit type
+            barred = {t: creeks.barred_steps(scenario.map, t) for t in self.steps_by_type}
+            self.steps_by_type = {
+                t: {a: tuple((b, c) for b, c in s if (a, b) not in barred[t]) for a, s in steps.items()} if barred[t] else steps
+                for t, steps in self.steps_by_type.items()
+            }
+        # Road to Vicksburg 19.15: the hexsides across which attacks are optional
+        self.optional_attack_hexsides = frozenset() if creeks is None else creeks.optional_across(scenario.map)
         self.step_cost_by_type = {
             t: {(a, b): c for a, s in steps.items() for b, c in s} for t, steps in self.steps_by_type.items()
         }

@@ -250,8 +250,9 @@ def _engagement(state: State) -> Engagement:
         if not any(e in present for e in around):
             continue
         across = trenches.get(h, frozenset())
+        optional_across = _optional_across(game, h, around)  # Road to Vicksburg 19.15
         # 10.39: none across a trench hexside; Chickamauga 19.3: none from a train
-        in_zone = any(e in present and e not in across and e not in trains for e in around)
+        in_zone = any(e in present and e not in across and e not in optional_across and e not in trains for e in around)
         if h in trains:
             continue  # Chickamauga 19.11, 19.3: a train neither attacks nor binds an enemy to be attacked
         if in_zone and any(
@@ -273,7 +274,7 @@ def _engagement(state: State) -> Engagement:
             continue  # Chickamauga 19.3: "Confederate units are not required to attack the Train unit"
         around = zoc_into[e]
         # 7.11 (a phasing unit in its zone); 10.39: a trench unit that attacked attacks all adjacent units
-        if any(f in binding and e not in trenches.get(f, ()) for f in around) or any(
+        if any(f in binding and e not in trenches.get(f, ()) and not _optional_pair(game, f, e) for f in around) or any(
             f in fought for f in around
         ):
             owed[e] = frozenset(f for f in around if f in targets)
@@ -285,6 +286,19 @@ def _engagement(state: State) -> Engagement:
         voluntary=frozenset(u for us in hex_units.values() for u in us if u in voluntary),
         trench=trench,
     )
+
+
+def _optional_across(game, h: str, around) -> frozenset[str]:
+    """Road to Vicksburg 19.15: the hexes around ``h`` across an optional-attack hexside."""
+    if not game.optional_attack_hexsides:
+        return frozenset()
+    return frozenset(e for e in around if _optional_pair(game, h, e))
+
+
+def _optional_pair(game, a: str, b: str) -> bool:
+    """Road to Vicksburg 19.15: "Units are not required to attack across a Baker's Creek bridge hex side;
+    such attacks are at the option of the Phasing Player" (the battle's ``creeks``)."""
+    return bool(game.optional_attack_hexsides) and hexside(a, b) in game.optional_attack_hexsides
 
 
 def check_attacks_made(state: State) -> None:

@@ -48,6 +48,7 @@ SETUP = (
     'provenance = "a test set-up on a clear grid, not the map sheet or the counters"\n[map]\nlower_columns = "even"\n[map.hexes]\n'
     + "\n".join(f'"{c:02d}{r:02d}" = "clear"' for c in range(1, 20) for r in range(1, 21)) + "\n"
     + '[[map.road]]\nhexes = ["1815", "1816", "1817"]\n'
+    + '[map.areas]\njacksons_creek = ["0101", "0102"]\nbakers_creek = ["0103", "0104"]\njacksons_creek_woods = ["1901"]\n'  # 19.1: the areas the creeks need
     + named("cs-bowen-green", "1010", 4) + named("cs-bowen-cockrell", "1012", 4)
     + '[[unit]]\nid = "cs-bowen-green-ooa"\nstrength = 2\n[[unit]]\nid = "cs-bowen-cockrell-ooa"\nstrength = 2\n'  # 19.61: set aside
     + named("us-9-1", "1610") + named("us-9-2", "1612") + named("us-1-wisconsin", "1611", 2) + named("us-2-ohio", "1714", 2)

@@ -22,6 +22,7 @@ from rules.core.components.conditional_reinforcements import ConditionalReinforc
 from rules.core.components.control_hexes import ControlHexes
 from rules.core.components.corps_command import CorpsCommand
 from rules.core.components.counterattack import Counterattack
+from rules.core.components.creeks import Creeks
 from rules.core.components.crossing_die import CrossingDie
 from rules.core.components.demoralization import Demoralization
 from rules.core.components.early_arrival import EarlyArrival
@@ -124,6 +125,7 @@ class Battle(Component, frozen=True):
     train_artillery: TrainArtillery | None = None  # Olustee 19.5-19.7
     ammunition: Ammunition | None = None  # Olustee 19.1
     counterattack: Counterattack | None = None  # Road to Vicksburg 19.5, 19.6
+    creeks: Creeks | None = None  # Road to Vicksburg 19.11-19.15
     symbolic_units: SymbolicUnits | None = None  # Road to Vicksburg 18.0-18.3
 
     def components(self) -> list[Component]:
