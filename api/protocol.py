@@ -458,7 +458,8 @@ class ReplayFrame(ServerMessage, frozen=True, kw_only=True, tag="replay_frame"):
     ``state`` and ``session`` there; ``turn``, ``side``, ``phase`` where it falls; ``undone``: this
     version was taken back later (shown, but stepping skips it); ``last``: the newest version this
     connection may see (a spectator delay holds it back); ``playing``: a ``replay_play`` goes on;
-    ``markers``: the time line's marks up to ``last``."""
+    ``markers``: the time line's marks up to ``last``; ``declared``: as a ``view``'s, how the odds of
+    the declared attack waiting for its die there are built."""
 
     version: int
     last: int
@@ -471,6 +472,7 @@ class ReplayFrame(ServerMessage, frozen=True, kw_only=True, tag="replay_frame"):
     state: msgspec.Raw
     session: SessionView
     markers: list[ReplayMarker]
+    declared: CombatBreakdown | None = None
 
 
 class ReplayFollowing(ServerMessage, frozen=True, kw_only=True, tag="replay_following"):

@@ -41,6 +41,7 @@ from replay.report import build, encode
 from replay.seek import seek
 from replay.timeline import Timeline
 from replay.visibility import seen_by
+from rules.combat_choices import declared_breakdown
 from rules.core import state as rules_state
 
 log = logging.getLogger(__name__)
@@ -342,6 +343,7 @@ class ReplayCursor:
                     state=msgspec.Raw(rules_state.encode_json(h.state)),
                     session=session_view(h),
                     markers=[protocol.ReplayMarker(**msgspec.structs.asdict(m)) for m in timeline.markers()],
+                    declared=declared_breakdown(h.state) if h.state is not None and h.state.pending else None,
                 )
             )
 

@@ -6,7 +6,7 @@ import msgspec
 import pytest
 from apiharness import WsClient, new_game
 
-from api.protocol import ChoicesOut, CombatOut, Error, ReachOut
+from api.protocol import ChoicesOut, CombatOut, Error, ReachOut, ReplayFrame
 
 
 async def to_combat(client, ruleset: str):
@@ -82,5 +82,12 @@ async def test_a_declared_attack_shows_how_its_odds_were_built_to_everyone(clien
     for v in (watcher, defender):
         await v.until(ack.last)
         assert v.view["declared"] == built
+    # and in a replay: the frames where it waits carry it, those before the declaration do not
+    spectator = await WsClient(client, game["game_id"]).connect()
+    await spectator.send(type="replay_seek", version=ack.last)
+    frame = await spectator.expect(ReplayFrame)
+    assert msgspec.json.decode(msgspec.json.encode(frame.declared)) == built
+    await spectator.send(type="replay_seek", version=ack.first - 1)
+    assert (await spectator.expect(ReplayFrame)).declared is None
     await watcher.close()
     await defender.close()

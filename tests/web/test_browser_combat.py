@@ -151,5 +151,11 @@ async def test_a_declared_attack_keeps_its_breakdown_for_both_players_and_specta
         assert await breakdown_lines(p) == want
         assert f"{b.attack} to {b.defence} reads {b.ratio}" in await p.inner_text("#breakdown .ratio")
         assert await p.locator("#declared-changed").count() == 0
+        if p is watcher:  # and in a replay of the game at that position
+            await p.keyboard.press("r")
+            await p.wait_for_selector("#replaying", timeout=PATIENCE)
+            await until(p, "(v) => bluegray.replay?.frame?.version === v", await js(p, "() => bluegray.board.version"))
+            await p.wait_for_selector("#breakdown.declared[data-odds]", timeout=PATIENCE)
+            assert await breakdown_lines(p) == want
         assert not p.errors, p.errors
         await p.context.close()

@@ -328,8 +328,7 @@ export const Combat = {
   /** How the odds of the declared attack waiting for its die were built (the server's view:
    * `declared`, read as at the declaration), for the players and the spectators alike; and the attack
    * as it now stands when something changed it since (8.45, 8.77, 12.34). */
-  declaredView() {
-    const b = this.board;
+  declaredView(b = this.board) {
     const bd = b.declared;
     const a = b.state.pending.find((p) => p.kind === "attack");
     if (!bd || !a) return "";

@@ -544,7 +544,8 @@ export class GameView {
     const out = [];
     const s = b.session;
     if (this.replay) {
-      el.replaceChildren(h("p", { class: "note", id: "replaying" }, "Replaying: the map shows the game at the replay's position; live events keep arriving. Press Back to live (L) to play on."));
+      el.replaceChildren(h("p", { class: "note", id: "replaying" }, "Replaying: the map shows the game at the replay's position; live events keep arriving. Press Back to live (L) to play on."),
+        this.declaredView(this.shown));
       return;
     }
     if (b.lastCombat && b.state.phase === "combat") out.push(dieView(b.lastCombat, b));

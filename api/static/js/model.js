@@ -63,6 +63,7 @@ export class Board {
   /** A replay frame's position (the rules state and the session at its version). */
   applyFrame(f) {
     this.setState(typeof f.state === "string" ? JSON.parse(f.state) : f.state, f.session, f.version, f.head);
+    this.declared = f.declared || null;
   }
 
   setState(st, session, version, head) {
