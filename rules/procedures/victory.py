@@ -40,7 +40,7 @@ from rules.core.state import State
 from rules.procedures.exits import exit_points
 from rules.procedures.sequence import phases
 from rules.queries.communications import cut_off
-from rules.queries.exits import has_exited
+from rules.queries.exits import exited_by, has_exited
 
 
 def params(state_or_game) -> VictoryPoints | None:
@@ -232,7 +232,12 @@ def determine_victory(state: State) -> list[Event]:
     for a in awards:
         totals[a.side] += a.points
     diff = totals["union"] - totals["confederate"]
-    level = p.level_for(totals, state.control) or "undetermined"  # 20.2; Antietam 19.2: by the ratio; Shiloh 18.2
+    exited: dict[tuple[str, str], int] = {}  # Road to Vicksburg: exit points by side and exit hex
+    for a in awards:
+        if isinstance(a, VictoryPointsAwarded) and a.kind == "exited":
+            key = (a.side, exited_by(state, a.subject) or "")
+            exited[key] = exited.get(key, 0) + a.points
+    level = p.level_for(totals, state.control, exited) or "undetermined"  # 20.2; Antietam 19.2: by the ratio; Shiloh 18.2
     low = state.game.battle.demoralization
     if low is not None:  # Hooker and Lee 21.3: a Demoralized winner's victory is one level lower
         level = low.level_after(state, level)

@@ -441,7 +441,7 @@ def sized(tmp_path_factory):
     return load(folder)
 
 
-def test_confederate_exit_points_at_0108_and_0119_by_size_21_3(sized):
+def test_confederate_exit_points_at_0108_and_0119_by_size_and_no_decisive_victory_with_them_21_3_19_4(sized):
     # 21.3, to the Confederate Player: "2 for each infantry brigade exited at hex 0108 or hex 0119", "1 for
     # each artillery battery or cavalry regiment exited at hexes 0108 or 0119", "1 for each two infantry
     # regiments or two artillery sections exited at hexes 0108 or 0119": three regiments score one, a lone
@@ -456,3 +456,19 @@ def test_confederate_exit_points_at_0108_and_0119_by_size_21_3(sized):
     got = [(a.side, a.points, a.subject) for a in end_points(state) if a.kind == "exited"]
     assert sorted(got) == [("confederate", 1, "cs-bat"), ("confederate", 1, "cs-cav"), ("confederate", 1, "cs-r2"),
                            ("confederate", 2, "cs-br")]
+    # (printed 19.4) "For the Confederate Player to win a decisive victory, no Friendly units exited from
+    # the western map edge can be included in his Victory Point total": the Union total set so that the
+    # ratio is 1:1.75 or less with the five points of 0108 and 0119, and not without them
+    from rules.core.events import VictoryDetermined
+    from rules.procedures.victory import determine_victory
+
+    def level(s):
+        return next(e for e in determine_victory(s) if isinstance(e, VictoryDetermined))
+
+    first = level(state)
+    union = first.confederate * 4 // 7  # the greatest with union:confederate at most 1:1.75
+    assert union >= first.union and 7 * union > 4 * (first.confederate - 5)
+    state = fold(state, [VictoryPointsAwarded(side="union", points=union - first.union, kind="test", subject="", case="")])
+    assert (level(state).union, level(state).level) == (union, "Confederate Substantive Victory")
+    victory = state.game.battle.victory
+    assert victory.level_for({"union": union, "confederate": first.confederate}) == "Confederate Decisive Victory"

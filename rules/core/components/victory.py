@@ -199,10 +199,20 @@ class Occupied(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
         return all(control.get(h) == self.side for h in self.hexes)
 
 
+class WithoutExits(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """Road to Vicksburg (the Levels of Victory, printed 19.4): "For the Confederate Player to win a
+    decisive victory, no Friendly units exited from the western map edge can be included in his Victory
+    Point total": ``side``'s points for its units exited at ``hexes`` are left out when this level is judged."""
+
+    side: Side
+    hexes: list[HexNumber]
+
+
 class Level(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     """20.2: a level of victory and the differentials it covers (``min`` to ``max``; None is open);
     Antietam 19.2: or the ratios (``at_least``, ``above``, ``at_most``, ``below``: "2:1", "1:1.25");
-    Shiloh 18.2: and the hexes a side must occupy at the end (``occupied``; None: none)."""
+    Shiloh 18.2: and the hexes a side must occupy at the end (``occupied``; None: none); Road to
+    Vicksburg: ``without_exits``, judged without a side's points for units exited at some hexes."""
 
     level: str
     min: int | None = None
@@ -212,6 +222,16 @@ class Level(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     at_most: Ratio | None = None
     below: Ratio | None = None
     occupied: Occupied | None = None
+    without_exits: WithoutExits | None = None
+
+    def totals_judged(self, totals: Mapping[str, int], exited: Mapping[tuple[str, str], int]) -> dict[str, int]:
+        """Road to Vicksburg: ``totals`` less ``without_exits``'s side's points for units exited at its hexes
+        (``exited``: points by (side, exit hex))."""
+        out = dict(totals)
+        w = self.without_exits
+        if w is not None:
+            out[w.side] = out.get(w.side, 0) - sum(exited.get((w.side, h), 0) for h in w.hexes)
+        return out
 
     def covers(self, differential: int) -> bool:
         return (self.min is None or self.min <= differential) and (
@@ -337,20 +357,25 @@ class VictoryPoints(Component, frozen=True):
                 return level.level
         return None
 
-    def level_for(self, totals: dict[str, int], control: Mapping[str, str] | None = None) -> str | None:
+    def level_for(
+        self, totals: dict[str, int], control: Mapping[str, str] | None = None, exited: Mapping[tuple[str, str], int] | None = None
+    ) -> str | None:
         """20.2, Antietam 19.2: the level of victory for the sides' totals: by the ratio of
         ``ratio_of``'s first side's points to the second's when it is given, else by the differential;
         Shiloh 18.2: the first level whose hexes to occupy (if any) its side occupies (``control``,
-        18.31) at the end."""
+        18.31) at the end; Road to Vicksburg: a level ``without_exits`` judged without the points of
+        ``exited`` (by side and exit hex) it names."""
         control = {} if control is None else control
+        exited = {} if exited is None else exited
         if not self.ratio_of:
-            differential = totals.get("union", 0) - totals.get("confederate", 0)
             for level in self.levels:
+                judged = level.totals_judged(totals, exited)
+                differential = judged.get("union", 0) - judged.get("confederate", 0)
                 if level.covers(differential) and level.occupied_as_asked(control):
                     return level.level
             return None
-        a, b = (totals.get(s, 0) for s in self.ratio_of)
         for level in self.levels:
+            a, b = (level.totals_judged(totals, exited).get(s, 0) for s in self.ratio_of)
             if level.covers_ratio(a, b) and level.occupied_as_asked(control):
                 return level.level
         return None
