@@ -100,25 +100,36 @@ DEFAULT_LEVEL = "normal"
 @dataclass
 class Budget:
     """One decision's time: its ``deadline`` (``time.perf_counter`` seconds; None: no limit) and the
-    work done, counted: ``evaluations`` (positions scored) and ``units`` (units whose moves were listed)."""
+    work done, counted: ``evaluations`` (positions scored) and ``units`` (units whose moves were listed).
+    It is spent when the longest piece of work yet (``slowest``: an evaluation, a unit's moves) would
+    no longer end before the deadline: a big battle's evaluation, or a loaded machine, leaves more room."""
 
     deadline: float | None = None
     evaluations: int = 0
     units: int = 0
+    slowest: float = 0.0
 
     @classmethod
     def seconds(cls, seconds: float) -> Budget:
         return cls(deadline=time.perf_counter() + seconds)
 
     def spent(self) -> bool:
-        return self.deadline is not None and time.perf_counter() > self.deadline
+        return self.deadline is not None and time.perf_counter() + self.slowest > self.deadline
+
+    def took(self, since: float) -> None:
+        """A piece of work begun at ``since`` has ended."""
+        self.slowest = max(self.slowest, time.perf_counter() - since)
 
 
 def scored(state: State, side: str, budget: Budget | None) -> float:
-    """``evaluate``, counted in ``budget``."""
-    if budget is not None:
-        budget.evaluations += 1
-    return evaluate(state, side)
+    """``evaluate``, counted and timed in ``budget``."""
+    if budget is None:
+        return evaluate(state, side)
+    budget.evaluations += 1
+    began = time.perf_counter()
+    value = evaluate(state, side)
+    budget.took(began)
+    return value
 
 
 # -- the evaluation -----------------------------------------------------------------------------------
@@ -472,7 +483,9 @@ def movement_command(state: State, legal: Choices, level: Level, rng: random.Ran
             break
         budget.units += 1
         examined.add(unit)
+        began = time.perf_counter()
         found += [(pos.gain(unit, h), h, c) for h, c in unit_commands(state, legal, unit, memo)]
+        budget.took(began)
     ranked = sorted(found, key=lambda t: (t[0], t[1]), reverse=True)
     exits = state.game.battle.exits
     if exits is not None and exits.points_per_strength_point.get(side):
