@@ -157,9 +157,11 @@ def end_points(state: State) -> list[VictoryPointsAwarded]:
                     VictoryPointsAwarded(side=side, points=last.points_each, kind="last_control", subject=h, case=case)
                 )
     line = game.battle.line_of_communications
+    lost: list[str] = []  # the units without a line, "considered eliminated"
     if line is not None:  # Chickamauga 21.32: "considered eliminated for the purposes of Victory Conditions"
         per_point = line.per_enemy_strength_point_cut_off  # Cemetery Hill 20.11, 20.12: one per Strength Point
-        for u in cut_off(state, line):
+        lost = cut_off(state, line)
+        for u in lost:
             side = other_side(game.units[u].side)
             strength = game.battle.victory_strength(game.units[u], game.units)  # Road to Vicksburg 19.63
             points = per_point.get(side, 0) * strength if per_point else p.for_unit(side, u, strength)
@@ -173,8 +175,9 @@ def end_points(state: State) -> list[VictoryPointsAwarded]:
         occupier = state.control.get(o.hex)
         if o.scores_for(occupier):
             out.append(VictoryPointsAwarded(side=occupier, points=o.points, kind="occupation", subject=o.hex, case=case))
+    gone = {*state.eliminated, *lost}  # Road to Vicksburg 20.0: a unit without a line counts as eliminated
     for a in p.all_eliminated:  # Wilderness 19.12 iii): "the elimination of both Union Train Defence units"
-        if a.scores(state.eliminated):
+        if a.scores(gone):
             out.append(VictoryPointsAwarded(side=a.side, points=a.points, kind="all_eliminated", subject=" ".join(a.units), case=case))
     for c in p.control_of_all:  # Antietam 19.1: "control of all four hexes of Sharpsburg"
         holder = c.held_by(state.control)

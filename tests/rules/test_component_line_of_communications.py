@@ -149,3 +149,18 @@ def test_one_form_for_both_or_one_per_side_not_both_20_2_20_3():
         msgspec.convert({"forms": {"union": {"hexes": ["0101"], "road_hexes_on": ["east"]}}}, LineOfCommunications)
     line = msgspec.convert(VICKSBURG, LineOfCommunications)
     assert (line.form("union").hexes, line.form("confederate").road_hexes_on) == (["0804"], ["east", "west"])
+
+
+def test_a_unit_without_a_line_counts_as_eliminated_for_all_eliminated_too_20_0_21_3():
+    # 20.0: "Units unable to do so are considered eliminated for Victory Point purposes"; 21.3: "50 for
+    # eliminating the Union Train unit": the Train cut off by a lake down column 05 scores as eliminated
+    lake = {f"05{r:02d}": "lake" for r in range(1, 9)}
+    exclusive = {
+        "line_of_communications": VICKSBURG,
+        "victory": {"per_enemy_strength_point_eliminated": {"union": 1, "confederate": 1},
+                    "all_eliminated": [{"side": "confederate", "units": ["t"], "points": 50}]},
+    }
+    road = sides({("0805", "0705"): {"road"}})
+    for hex_, expected in (("0201", [("confederate", 50)]), ("0703", [])):
+        state = start([union("t", hex_), rebel("r", "0808")], hexes=board(terrain=lake), hexsides=road, exclusive=exclusive)
+        assert [(a.side, a.points) for a in end_points(state) if a.kind == "all_eliminated"] == expected
