@@ -92,3 +92,23 @@ def test_a_game_without_a_clock_keeps_none():
     book = Book()
     end_phases(book, [1_000, 1_000])
     assert book.history.session.clocks == {}
+
+
+def test_an_undo_gives_no_time_twice_and_takes_none_back():
+    """An accepted undo (5.17) back across the start of a Player-Turn: the time spent stays spent (the
+    clock of the seat the game waits for runs while a request waits for its answer, as a takeback
+    offer leaves a chess clock running), and the Player-Turn entered again brings no second increment."""
+    book = Book(options=LIVE)
+    s = book.history.session
+    end_phases(book, [1_000])  # Union's Movement Phase ends
+    back_to = book.version
+    end_phases(book, [2_000])  # Union's Combat Phase ends: the Confederate Player-Turn, +10 s
+    assert s.clocks == {"union": 67_000, "confederate": 70_000}
+    book.clock += 500  # the Confederate asks at once; Union consents 1.5 s later
+    book.append(session.undo_request(book.history, "confederate", back_to, now_ms=book.clock, backoff_seconds=0))
+    book.clock += 1_500
+    book.append(session.undo_answer(book.history, "union", book.version, "accept"))
+    assert (book.state.phasing, book.state.phase, s.to_act) == ("union", "combat", "union")
+    assert s.clocks == {"union": 67_000, "confederate": 70_000 - 2_000}  # the game waited for the Confederate
+    end_phases(book, [4_000])  # the Confederate Player-Turn again: no second increment
+    assert s.clocks == {"union": 67_000 - 4_000, "confederate": 68_000}
