@@ -245,7 +245,8 @@ async def inspect_game(store: RedisEventStore, games: GameCache, live: LiveGames
 
 async def list_games(store: RedisEventStore, status: str | None, offset: int, limit: int) -> GameList:
     """A page of games, newest first. ``waiting`` games are active games whose seat to act has been
-    silent past the game's limit; they are listed as waiting under ``active`` too."""
+    silent past the game's limit, or has run out of time on the game's clock; they are listed as
+    waiting under ``active`` too."""
     wanted = "active" if status == "waiting" else status
     now = time.time_ns() // 1_000_000
     found: list[GameSummary] = []
@@ -257,12 +258,12 @@ async def list_games(store: RedisEventStore, status: str | None, offset: int, li
                 keys = store.keys(info.game_id)
                 pipe.hmget(
                     keys.info,
-                    ["to_act", "waiting_since", "silence", "sandbox", "shown_version", "shown_to_act"],
+                    ["to_act", "waiting_since", "silence", "sandbox", "shown_version", "shown_to_act", "flag_at"],
                 )
                 pipe.hget(keys.meta, "version")
             extra = await pipe.execute()
         for info, listed, head in zip(page, extra[::2], extra[1::2], strict=True):
-            silent, since, silence, sandbox, shown_version, shown_to_act = listed
+            silent, since, silence, sandbox, shown_version, shown_to_act, flag_at = listed
             version, to_act = head, silent  # the log's own version, always current
             if shown_version is not None:  # a spectator delay: what spectators may see (visibility.listing)
                 version, to_act = shown_version, shown_to_act
@@ -270,6 +271,8 @@ async def list_games(store: RedisEventStore, status: str | None, offset: int, li
             if shown == "active" and silent and since and silence is not None:
                 if now - int(since) >= int(silence) * 1000:
                     shown = "waiting"
+            if shown == "active" and silent and flag_at and 0 < int(flag_at) <= now:  # out of time
+                shown = "waiting"
             if status == "waiting" and shown != "waiting":
                 continue
             found.append(

@@ -91,7 +91,8 @@ class GameView(msgspec.Struct, frozen=True, kw_only=True):
     """One game, as GET /api/games/{id} shows it.
 
     ``status``: ``open`` (a seat is empty), ``active``, ``waiting`` (the seat to act has been silent
-    past the game's limit: the opponent may claim the game) or ``finished``."""
+    past the game's limit, or has run out of time on the game's clock: the opponent may claim the
+    game) or ``finished``."""
 
     game_id: str
     status: str

@@ -51,7 +51,9 @@ def listing(history: History, view: History | None = None) -> dict[str, int | st
     """The fields of the game index (GET /api/games lists games from them without folding any).
 
     `status`, `to_act` and `waiting_since` are the game's own (a seat silent past `silence` seconds
-    lets the opponent claim the game, and it is listed as waiting). For a game with a spectator
+    lets the opponent claim the game, and it is listed as waiting); `flag_at`, in a game with a
+    clock, the time (ms) the clock of the seat to act runs out unless it acts (0: none; replay/clock.py),
+    after which it is listed as waiting too. For a game with a spectator
     delay, `shown_version` and `shown_to_act` are what spectators may see: `view` is the history
     folded to `visible_version` (None: the game holds nobody back, or `history` is what they see);
     the list shows those, never the game's head. Without a delay the list takes the version from
@@ -62,6 +64,7 @@ def listing(history: History, view: History | None = None) -> dict[str, int | st
         "to_act": s.to_act or "",
         "waiting_since": s.waiting_since,
         "silence": s.created.options.silence_seconds,
+        "flag_at": s.clock_at + s.clocks[s.to_act] if s.to_act in s.clocks and s.finished is None else 0,
     }
     if delayed(history):
         shown = view if view is not None else history

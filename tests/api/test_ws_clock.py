@@ -42,6 +42,8 @@ async def test_a_live_clock_runs_down_and_the_flag_fall_is_claimed(client, store
     assert late.code == "illegal" and late.case == "clock", late
     listed = await (await client.get(f"/api/games/{gid}")).json()
     assert listed["status"] == "waiting" and listed["options"]["clock"]["bank_seconds"] == BANK
+    waiting = await (await client.get("/api/games?status=waiting")).json()  # from the game index
+    assert [g["game_id"] for g in waiting["games"]] == [gid]
     claimed = await confederate.act("claim")
     assert isinstance(claimed, Ack), claimed
     await union.until_version(claimed.last)
