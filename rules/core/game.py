@@ -70,6 +70,8 @@ class Game:
                 t: {a: tuple((b, c) for b, c in s if (a, b) not in barred[t]) for a, s in steps.items()} if barred[t] else steps
                 for t, steps in self.steps_by_type.items()
             }
+        # Road to Vicksburg 19.12: the creek crossings barred to a unit type in retreat too
+        self.crossing_barred = {} if creeks is None else {t: b for t in self.steps_by_type if (b := creeks.crossing_barred(scenario.map, t))}
         # Road to Vicksburg 19.15: the hexsides across which attacks are optional
         self.optional_attack_hexsides = frozenset() if creeks is None else creeks.optional_across(scenario.map)
         self.step_cost_by_type = {

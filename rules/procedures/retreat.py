@@ -119,8 +119,12 @@ def _around(state: State, unit: str, here: str, displaced: bool) -> _Around:
     ferries: list[RetreatOption] = []
     barred = None
     alone = game.stacking_barred(state.positions, unit)  # First Bull Run 17.2
+    crossing = game.crossing_barred.get(game.units[unit].type, ())  # Road to Vicksburg 19.12
     for n in game.neighbours[here]:
         if n in enemies or n in ezoc or game.step_problem(here, n) is not None:
+            continue
+        if (here, n) in crossing:
+            barred = barred or "creeks"  # 19.12: artillery crosses Jackson's Creek only at a bridge or ford
             continue
         if n in alone:
             barred = barred or "stacking.alone"  # 17.2: no unit stacks with Runyon's, nor he with another

@@ -104,3 +104,12 @@ def test_attacks_across_a_bakers_creek_bridge_are_optional_19_15():
     assert refused(state, EndPhase()).case == "8.12"
     state = to_phase(start([union("u", "0707"), rebel("r", "0708"), rebel("s", "0807")]))
     assert refused(state, EndPhase()).case == "8.12"  # s is adjacent across no bridge
+
+
+def test_artillery_does_not_retreat_across_jacksons_creek_either_19_12():
+    # 19.12 "can cross ... only at a bridge or a ford": a retreat is a crossing too
+    from rules.procedures.retreat import retreat_options
+
+    state = start([union("gun", "0404", type_="artillery"), union("inf", "0404"), rebel("r", "0504"), rebel("s", "0505")])
+    assert {o.to for o in retreat_options(state, "inf")} == {"0304", "0305"}  # 0403, 0405: enemy zones of control
+    assert retreat_options(state, "gun") == []  # no way but across the stream: eliminated

@@ -14,7 +14,8 @@ banks; its hexsides are the water hexsides (stream, creek, bridge, ford) between
     road_only = { area = "jacksons_creek_woods", unit_types = ["artillery"] }   # 19.13
 
 - ``artillery_only_at_crossings``: artillery never steps across one of the creek's hexsides that has no
-  bridge nor ford (its movement steps, Strategic Movement included: rules/core/game.py).
+  bridge nor ford (its movement steps, Strategic Movement included: rules/core/game.py; its retreats:
+  rules/procedures/retreat.py).
 - ``bridge_attacks_optional``: a unit adjacent to an enemy unit only across the creek's bridge hexsides
   need not attack it, nor must that enemy be attacked for it (revised 8.11, 8.12:
   rules/procedures/combat.py ``engagement``); the attack may still be made.
@@ -74,8 +75,8 @@ class Creeks(Component, frozen=True):
     creek: list[Creek] = []
     road_only: RoadOnly | None = None
 
-    def barred_steps(self, board: Map, unit_type: str) -> frozenset[tuple[str, str]]:
-        """19.12, 19.13: the steps (a, b) a unit of ``unit_type`` may never take."""
+    def crossing_barred(self, board: Map, unit_type: str) -> frozenset[tuple[str, str]]:
+        """19.12: the steps (a, b) across a creek that a unit of ``unit_type`` never takes, by move or retreat."""
         out: set[tuple[str, str]] = set()
         if unit_type == "artillery":
             for c in self.creek:
@@ -85,6 +86,11 @@ class Creeks(Component, frozen=True):
                     if not board.hexsides[key].features & CROSSINGS:
                         a, b = key.split("|")
                         out.update({(a, b), (b, a)})
+        return frozenset(out)
+
+    def barred_steps(self, board: Map, unit_type: str) -> frozenset[tuple[str, str]]:
+        """19.12, 19.13: the steps (a, b) a unit of ``unit_type`` may never take in a move."""
+        out = set(self.crossing_barred(board, unit_type))
         r = self.road_only
         if r is not None and unit_type in r.unit_types:
             area = set(board.areas.get(r.area, ()))
