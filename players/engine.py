@@ -113,8 +113,9 @@ class Budget:
     def seconds(cls, seconds: float) -> Budget:
         return cls(deadline=time.perf_counter() + seconds)
 
-    def spent(self) -> bool:
-        return self.deadline is not None and time.perf_counter() + self.slowest > self.deadline
+    def spent(self, reserve: float = 0.0) -> bool:
+        """Whether the time is spent (keeping ``reserve`` seconds for later)."""
+        return self.deadline is not None and time.perf_counter() + self.slowest + reserve > self.deadline
 
     def took(self, since: float) -> None:
         """A piece of work begun at ``since`` has ended."""
@@ -466,26 +467,43 @@ def unit_commands(state: State, legal: Choices, unit: str, memo: dict) -> Iterab
             yield hex_, StrategicMove(unit=unit, path=d.path)
 
 
-def movement_command(state: State, legal: Choices, level: Level, rng: random.Random, budget: Budget | None = None) -> Command:
+#: A move gains when it improves the positional score by more than this.
+GAINS = 0.05
+
+
+def movement_command(
+    state: State, legal: Choices, level: Level, rng: random.Random, budget: Budget | None = None, idle: set[str] | None = None
+) -> Command:
     """The move of best ``Position.gain`` among the units examined (``legal`` may be the choices without
     destinations: each unit's are listed as it is examined, in a random order, until the budget is
-    spent); the end of the phase when none gains."""
+    spent, or 60% of it once a move that gains is found); the end of the phase when none gains.
+    ``idle``: the units found without a move that gains earlier in this phase, not examined again (and
+    added to), so that the units examined by the decisions of a phase add up to the whole army."""
     side = legal.side or state.phasing
     budget = budget or Budget.seconds(level.seconds)
+    idle = set() if idle is None else idle
     pos = Position(state, side)
     every = sorted({*legal.may_move, *legal.may_enter, *legal.may_move_strategically})
     units = rng.sample(every, min(len(every), level.movers))
     memo: dict = {}
     found: list[tuple[float, str, Command]] = []
     examined: set[str] = set()
+    gains = False
     for unit in units:
-        if found and budget.spent():
-            break
+        if found and budget.spent(0.4 * level.seconds if gains else 0.0):
+            break  # without a move that gains, the rest of the time goes on finding one
+        if unit in idle:
+            continue
         budget.units += 1
         examined.add(unit)
         began = time.perf_counter()
-        found += [(pos.gain(unit, h), h, c) for h, c in unit_commands(state, legal, unit, memo)]
+        mine = [(pos.gain(unit, h), h, c) for h, c in unit_commands(state, legal, unit, memo)]
         budget.took(began)
+        if any(value > GAINS for value, _h, _c in mine):
+            gains = True
+        else:
+            idle.add(unit)
+        found += mine
     ranked = sorted(found, key=lambda t: (t[0], t[1]), reverse=True)
     exits = state.game.battle.exits
     if exits is not None and exits.points_per_strength_point.get(side):
@@ -493,7 +511,7 @@ def movement_command(state: State, legal: Choices, level: Level, rng: random.Ran
             for hex_, d in dests.items():
                 ranked.insert(0, (pos.units[unit].strength * 2.0, hex_, ExitMap(unit=unit, path=d.path)))
     for value, _h, command in ranked[:8]:
-        if value <= 0.05 and legal.may_end_phase:
+        if value <= GAINS and legal.may_end_phase:
             break
         try:
             decide(state, command)
@@ -523,6 +541,19 @@ class Engine:
             raise ValueError(f"no level {level!r} (known: {', '.join(LEVELS)})")
         self.level = LEVELS[level]
         self.budget: Budget | None = None
+        self._idle_key: tuple | None = None
+        self._idle: set[str] = set()
+        self._moved: set[str] = set()
+
+    def idle_units(self, state: State) -> set[str]:
+        """The units found without a move that gains earlier in this Movement Phase (``movement_command``),
+        forgotten when another phase begins (its Game-Turn, side and phase), a unit is eliminated, or
+        the units moved in the phase are not those of before and more (another game)."""
+        key = (state.turn, state.phasing, state.phase, len(state.eliminated))
+        if self._idle_key != key or not self._moved <= state.moved:
+            self._idle_key, self._idle = key, set()
+        self._moved = set(state.moved)
+        return self._idle
 
     def __call__(self, state: State, rng: random.Random) -> Command:
         budget = Budget.seconds(self.level.seconds)
@@ -537,5 +568,5 @@ class Engine:
         if state.phase == COMBAT:
             return combat_command(state, legal, self.level, rng, budget)
         if state.phase == MOVEMENT:
-            return movement_command(state, legal, self.level, rng, budget)
+            return movement_command(state, legal, self.level, rng, budget, self.idle_units(state))
         return EndPhase()

@@ -242,3 +242,26 @@ def test_the_army_marches_on_the_hex_a_level_asks_it_to_occupy():
     pos = Position(state, "union")
     assert pos.gain("b", "0202") > 0.5  # one hex nearer, the farther unit
     assert pos.gain("b", "0202") > pos.gain("b", "0102")  # nearer beats sideways
+
+
+def test_the_units_without_a_move_that_gains_are_not_examined_again_in_the_phase():
+    # "b" (not the nearest to the objective, 20.11 (2): 0808, and no enemy near) has no move that gains,
+    # "a" has: whichever the engine draws first, it moves "a"; "b" is remembered as idle for the phase
+    # and not examined again, so that the decisions of a phase short of time still examine every unit
+    # before one ends it.
+    from players.engine import LEVELS, Budget, movement_command
+    from rules.legal import choices
+
+    victory = {"first_control": {"side": "union", "hexes": ["0808"], "points_each": 10}, "levels": [{"level": "Draw"}]}
+    units = [unit("a", "union", "0606"), unit("b", "union", "0101"), unit("e", "confederate", "0108", strength=1)]
+    state = new_game(Game(scenario(units, turns=2, exclusive={"victory": victory}), get_ruleset("revised")))
+    legal = choices(state, destinations=False)
+    for seed in range(1, 7):
+        idle: set[str] = set()
+        first = Budget.seconds(60)
+        command = movement_command(state, legal, LEVELS["normal"], random.Random(seed), first, idle)
+        assert isinstance(command, MoveUnit) and command.unit == "a"
+        assert idle == {"b"} and first.units == 2
+        again = Budget.seconds(60)
+        movement_command(state, legal, LEVELS["normal"], random.Random(seed), again, idle)
+        assert again.units == 1
