@@ -64,12 +64,15 @@ def road_to_exits(state: State, side: str, exits: Iterable[str], blocked: set[st
 
 
 def traces(
-    state: State, origins: Iterable[str], goal: set[str], blocked: set[str], length: int | None, judged: bool = True
+    state: State, origins: Iterable[str], goal: set[str], blocked: set[str], length: int | None, judged: bool = True,
+    hexsides: bool = False,
 ) -> bool:
     """21.32: a path of at most ``length`` hexes (None: any length, Antietam 19.1) from one of
     ``origins`` to a hex of ``goal``; no hex entered is in ``blocked``, nor an origin unless it is not
-    ``judged`` (a unit's own hex)."""
-    neighbours = state.game.neighbours
+    ``judged`` (a unit's own hex); with ``hexsides`` no step no unit may make (Road to Vicksburg 20.1:
+    "prohibited Terrain", a hexside no unit may cross included: ``Game.step_problem``)."""
+    game = state.game
+    neighbours = game.neighbours
     start = [h for h in origins if h in neighbours and (not judged or h not in blocked)]
     seen = set(start)
     frontier = start
@@ -79,7 +82,7 @@ def traces(
         nxt = []
         for h in frontier:
             for n in neighbours[h]:
-                if n not in seen and n not in blocked:
+                if n not in seen and n not in blocked and not (hexsides and game.step_problem(h, n) is not None):
                     seen.add(n)
                     nxt.append(n)
         if not nxt:
@@ -161,16 +164,16 @@ def cut_off(state: State, line: LineOfCommunications) -> list[str]:
             at = exited_by(state, unit.id)
             if at is None or at not in line.exited_at.get(unit.side, ()):
                 continue
-            if not traces(state, [at], goal, blocked, line.path_hexes):
+            if not traces(state, [at], goal, blocked, line.path_hexes, hexsides=line.prohibited_terrain_blocks):
                 out.append(unit.id)
             continue
         here = state.positions.get(unit.id)
         if here is None and (unit.arrives is None or not line.reinforcements_not_entered):
             continue
         if here is not None:  # Antietam 19.1: the unit's own hex is not judged (at 0126 it is there)
-            ok = here in hexes or traces(state, [here], goal, blocked, line.path_hexes, judged=False)
+            ok = here in hexes or traces(state, [here], goal, blocked, line.path_hexes, judged=False, hexsides=line.prohibited_terrain_blocks)
         else:  # 21.32: an entry hex holding an enemy unit is no start
-            ok = traces(state, unit.entry, goal, blocked, line.path_hexes)
+            ok = traces(state, unit.entry, goal, blocked, line.path_hexes, hexsides=line.prohibited_terrain_blocks)
         if not ok:
             out.append(unit.id)
     return out

@@ -119,6 +119,16 @@ def test_prohibited_terrain_blocks_the_line_20_1():
     assert cut_off(state, state.game.battle.line_of_communications) == []
 
 
+def test_a_prohibited_hexside_blocks_the_line_20_1():
+    # 20.1: "free of ... prohibited Terrain": a river hexside (revised 10.1: may not be crossed) between
+    # columns 04 and 05 along the whole board
+    plain = vicksburg([union("u", "0201"), rebel("r", "0808")], hexsides=sides({("0805", "0705"): {"road"}}))
+    wall = {(a, b): {"river_side"} for a in plain.game.neighbours for b in plain.game.neighbours[a] if a[:2] == "04" and b[:2] == "05"}
+    state = vicksburg([union("u", "0201"), rebel("r", "0808")], hexsides=sides({("0805", "0705"): {"road"}, **wall}))
+    assert cut_off(plain, plain.game.battle.line_of_communications) == []
+    assert cut_off(state, state.game.battle.line_of_communications) == ["u"]
+
+
 def test_the_line_ends_in_a_friendly_controlled_hex_20_1():
     # 20.1: "to certain Friendly controlled hexes at the map edge": 0804 under Confederate control (21.2:
     # the last to occupy it) is no end for a Union line; 0808 under Union control is

@@ -74,7 +74,8 @@ named, each a table of one of ``exits``, ``hexes``, ``edge_area`` (as above) or 
 the map's grid with a road hexside, rules/queries/edges.py ``on_edge``); the other keys apply to both.
 20.1: "a contiguous line of hexes of any length, free of Enemy units, Enemy Zones of Control or
 prohibited Terrain ... to certain Friendly controlled hexes at the map edge. Friendly units negate Enemy
-Zones of Control": ``prohibited_terrain_blocks`` (no hex a unit may not enter: river, lake, pond) and
+Zones of Control": ``prohibited_terrain_blocks`` (no hex a unit may not enter: river, lake, pond; no
+hexside a unit may not cross) and
 ``friendly_controlled`` (no hex whose recorded control, 21.2, is the enemy's is a goal). 20.0: "all Union
 units that have exited the map sheet at hexes 0108 or 0119 must be able to trace a Line of
 Communication", from "the hex from which the tracing unit exited the map sheet": ``exited_at`` {side:
