@@ -91,7 +91,7 @@ class Level:
 
 LEVELS = {
     "easy": Level("easy", attacks=4, movers=4, seconds=0.5),
-    "normal": Level("normal", attacks=12, movers=40, seconds=1.5),
+    "normal": Level("normal", attacks=12, movers=40, seconds=1.2),
     "hard": Level("hard", attacks=40, movers=200, seconds=5.0),
 }
 DEFAULT_LEVEL = "normal"
