@@ -88,7 +88,24 @@ def advance_hexes(state: State, head: PendingCounterattackAdvance) -> list[str]:
     around = game.neighbours[here]
     enemy = enemy_occupied(state, head.side)
     candidates = [h for h in head.hexes if h in around] if head.entered == 0 else sorted(around)
-    return [h for h in candidates if h not in enemy and game.step_problem(here, h) is None]
+    return [h for h in candidates if h not in enemy and game.step_problem(here, h) is None and _room(state, unit, h)]
+
+
+def _room(state: State, unit: str, hex_: str) -> bool:
+    """Ruling (docs/RULINGS.md): 19.53 iii a) lifts the one-unit advance, not the stacking limit (6.32;
+    Road to Vicksburg 19.4): the brigade enters only a hex it may end the phase in (it may stop anywhere)."""
+    from rules.queries import stacking
+
+    game = state.game
+    here = [u for u, h in state.positions.items() if h == hex_ and u != unit]
+    if sum(stacking.weight(state, u) for u in here) + stacking.weight(state, unit) > stacking.limit(state):
+        return False
+    rule = game.battle.stacking
+    if rule is not None and rule.at_most_one:
+        sizes = {u: game.units[u].size for u in (*here, unit)}
+        if rule.sized_crowded({u: hex_ for u in (*here, unit)}, sizes) is not None:
+            return False
+    return True
 
 
 def after_advance(state: State, head: PendingCounterattackAdvance, unit: str) -> list[Event]:

@@ -304,3 +304,15 @@ def test_the_modifier_is_at_most_minus_three_19_62():
     _, events = _to_confederate_movement(state, 6)
     [d] = of_type(events, AmmunitionDepletionRolled)
     assert (d.modifier, d.out) == (-3, False)  # 6 - 3 = 3: not '1-2'
+
+
+def test_the_advance_keeps_to_the_stacking_limit_19_53_iii_6_32():
+    # Ruling: a) lifts the one-unit advance, not the stacking limit (two units, 6.32): 0704 holds two
+    # Confederate units, so g may not enter it; 0705 it may
+    from rules.core.commands import Advance
+
+    state = _destroyed([rebel("x", "0704"), rebel("y", "0704")])
+    state, _ = execute(state, Advance("g", "0504"))
+    state, _ = execute(state, Advance("g", "0604"))
+    opts = _options(state)
+    assert ("g", "0704") not in opts and ("g", "0705") in opts
