@@ -17,6 +17,13 @@ import sys
 log = logging.getLogger(__name__)
 
 
+def command_line(url: str, game_id: str, invite: str, level: str) -> list[str]:
+    """The arguments of ``bluegray computer`` for a game. ``--invite=CODE``: an invite code may begin
+    with "-" (token_urlsafe), which argparse would take for an option ("argument --invite: expected one
+    argument": the computer never joined)."""
+    return ["computer", "--url", url, "--game", game_id, f"--invite={invite}", "--level", level]
+
+
 class Opponents:
     """The computer processes this server started, by game."""
 
@@ -24,7 +31,7 @@ class Opponents:
         self.running: dict[str, asyncio.subprocess.Process] = {}
 
     async def start(self, url: str, game_id: str, invite: str, level: str) -> None:
-        command = [sys.executable, "-m", "api", "computer", "--url", url, "--game", game_id, "--invite", invite, "--level", level]
+        command = [sys.executable, "-m", "api", *command_line(url, game_id, invite, level)]
         self.running[game_id] = await asyncio.create_subprocess_exec(
             *command, stdin=asyncio.subprocess.DEVNULL, stdout=asyncio.subprocess.DEVNULL
         )

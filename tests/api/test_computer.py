@@ -47,3 +47,16 @@ async def test_a_level_that_does_not_exist_is_refused(client):
     assert response.status == 400
     error = (await response.json())["error"]
     assert error["code"] == "malformed" and "computer" in error["message"], error
+
+
+def test_an_invite_code_beginning_with_a_dash_reaches_the_computer():
+    # token_urlsafe codes may begin with "-": the computer's command line still gives it to --invite
+    import argparse
+
+    from api.commands.computer import add_arguments
+    from api.opponents import command_line
+
+    parser = argparse.ArgumentParser()
+    add_arguments(parser)
+    args = parser.parse_args(command_line("http://127.0.0.1:1", "g1", "-x4Qa", "easy")[1:])
+    assert args.invite == "-x4Qa" and args.game == "g1" and args.level == "easy"
