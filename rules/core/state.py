@@ -94,9 +94,11 @@ class State(msgspec.Struct, dict=True, kw_only=True):
     game_over: bool = False
     result: str | None = None
 
-    @property
-    def game(self) -> Game:
-        return self.__dict__["game"]
+    if TYPE_CHECKING:  # at run time ``game`` is a plain attribute in the instance's __dict__ (``attach``),
+        # never encoded; read thousands of times per command, where a property would cost a call each
+
+        @property
+        def game(self) -> Game: ...
 
     def attach(self, game: Game) -> State:
         """Give this state its game context (not encoded); returns the state."""
