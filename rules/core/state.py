@@ -171,12 +171,14 @@ def decode(data: bytes, game: Game) -> State:
     return msgspec.msgpack.decode(data, type=State).attach(game)
 
 
-def kept(state: State, name: str, compute: Callable[[State], T]) -> T:
+def kept(state: State, name: str, compute: Callable[[State], T], reads: tuple = ()) -> T:
     """``compute(state)``, kept in ``state.game.positions_seen`` for each exact content of the state: its
     msgpack encoding in the order of its containers (not the canonical order), so two states with the
     same key iterate alike and ``compute`` (pure: the state and its Game only) answers them alike. For
-    what several steps ask of one position (a self-played command asks for the choices, then decides)."""
-    key = (name, _raw_encoder.encode(state))
+    what several steps ask of one position (a self-played command asks for the choices, then decides).
+    ``reads``: the only parts of the state ``compute`` reads (its containers), when it names them; then
+    those alone are the key, cheaper to encode than the whole state."""
+    key = (name, *map(_raw_encoder.encode, reads)) if reads else (name, _raw_encoder.encode(state))
     seen = state.game.positions_seen
     value = seen.get(key, _UNSEEN)
     if value is not _UNSEEN:

@@ -22,8 +22,11 @@ def enemy_controlled(state: State, side: Side) -> set[str]:
     extends into a trench hex across its trench hexsides (revised 10.39).
 
     Worked out once per position and side (``rules.core.state.kept``): every caller asking of the
-    same position shares the set, which no one may change."""
-    return kept(state, "enemy_controlled " + side, lambda s: _enemy_controlled(s, side))
+    same position shares the set, which no one may change. It reads the units' hexes and the
+    trenches (the Breastworks Markers) only."""
+    return kept(
+        state, "enemy_controlled " + side, lambda s: _enemy_controlled(s, side), (state.positions, state.breastworks)
+    )
 
 
 def _enemy_controlled(state: State, side: Side) -> set[str]:
