@@ -206,18 +206,20 @@ def _resolvable(
             return False
         candidates[hex_] = units
         slots.extend([hex_] * excess)
-    options: dict[str, list[str]] = {}
-    for hex_, units in candidates.items():
-        for u in units:
-            dests = []
-            for d in destinations(u):
-                if d == hex_:
-                    continue
-                if d not in room:
-                    room[d] = n - occupancy.get(d, 0)
-                if room[d] > 0:
-                    dests.append(d)
-            options[u] = dests
+    home = {u: hex_ for hex_, units in candidates.items() for u in units}
+
+    def options(u: str) -> list[str]:
+        """The ends of ``u``'s possible moves with room (its hex's excess aside)."""
+        dests = []
+        for d in destinations(u):
+            if d == home[u]:
+                continue
+            if d not in room:
+                room[d] = n - occupancy.get(d, 0)
+            if room[d] > 0:
+                dests.append(d)
+        return dests
+
     # Match units to the places they must free: each unit once, each hex at most `room` arrivals.
     return _match(slots, candidates, options, room)
 
@@ -250,14 +252,19 @@ def _resolvable_by_strength(n, over, occupancy, movable_in, destinations, quota_
     return quota_remaining is None or moves <= quota_remaining
 
 
-def _match(slots: list[str], candidates: dict[str, list[str]], options: dict[str, list[str]], room) -> bool:
+def _match(slots: list[str], candidates: dict[str, list[str]], options_of: Callable[[str], list[str]], room) -> bool:
     """Assign to each slot (an over-full hex) a distinct candidate unit of that hex with a
-    destination that has room (augmenting paths over units and destination places)."""
+    destination that has room (augmenting paths over units and destination places). A unit's options
+    (``options_of``: a search of its moves) are worked out when the matching first tries it: once the
+    slots are filled, the candidates left untried cost nothing."""
     unit_dest: dict[str, str] = {}  # matched unit -> destination
     arrivals: dict[str, list[str]] = {}  # destination -> units matched to it
     used: set[str] = set()
+    options: dict[str, list[str]] = {}
 
     def place(u: str, seen: set[str]) -> bool:
+        if u not in options:
+            options[u] = options_of(u)
         for d in options[u]:
             if d in seen:
                 continue
