@@ -23,6 +23,7 @@ from collections.abc import Iterable
 
 from rules.core.components.victory import VictoryPoints
 from rules.core.events import (
+    EVENT_TYPES,
     CombatResolved,
     Event,
     GameEnded,
@@ -108,13 +109,20 @@ def first_occupations(state: State, events: list[Event]) -> list[VictoryPointsAw
     return out
 
 
+#: The events after which points may be due (20.11): an elimination, a lost reinforcement, a unit
+#: moving along a path (a move, an entry, an exit, a retreat, an advance: control may change).
+_SCORING = frozenset(
+    t for t in EVENT_TYPES if issubclass(t, UnitEliminated | ReinforcementLost) or "path" in t.__struct_fields__
+)
+
+
 def award_during_play(state: State, events: list[Event], after: State) -> list[Event]:
     """20.11: award what a command's events earned (an elimination, a first control, Savage's Station
     19.11 ii) a first occupation); ``after`` is the state after them."""
     if not params(state) or not events or isinstance(events[-1], GameEnded):
         return []
     occupied = first_occupations(state, events)
-    if not any(isinstance(e, UnitEliminated | ReinforcementLost) or hasattr(e, "path") for e in events):
+    if not any(type(e) in _SCORING for e in events):
         return list(occupied)
     return [*due(after), *occupied]
 
