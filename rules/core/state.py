@@ -135,7 +135,7 @@ class State(msgspec.Struct, dict=True, kw_only=True):
     # -- questions about units -----------------------------------------------------------------
     def units_in(self, hex_: str) -> list[str]:
         """The units in a hex, in id order."""
-        return sorted(u for u, h in self.positions.items() if h == hex_)
+        return sorted([u for u, h in self.positions.items() if h == hex_])
 
     def side_of(self, unit_id: str) -> Side:
         return self.game.units[unit_id].side

@@ -845,10 +845,12 @@ def apply_night_die(state: State, event: NightCombatDie) -> None:
 def town_disorder(state: State) -> MoraleChanged | None:
     """12.17: every unit in a town hex is at least Disordered."""
     towns = town_hexes(state.game)
-    changes = tuple(
-        sorted((u, morale.DISORDERED) for u, h in state.positions.items() if h in towns and u not in state.morale)
-    )
-    return MoraleChanged(changes=changes, case=state.game.case("town_disorders")) if changes else None
+    levels = state.morale
+    found = [u for u, h in state.positions.items() if h in towns and u not in levels]  # asked after every command
+    if not found:
+        return None
+    changes = tuple((u, morale.DISORDERED) for u in sorted(found))
+    return MoraleChanged(changes=changes, case=state.game.case("town_disorders"))
 
 
 def disorder_in_towns(state: State, events: list[Event], after: State) -> list[Event]:
