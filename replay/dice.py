@@ -67,7 +67,7 @@ def roll(seed: bytes, game_id: str, version: int, index: int, nonces: str) -> in
     message = f"{game_id}:{version}:{index}:{nonces}".encode()
     k = 0
     while True:
-        block = hmac.new(seed, message if k == 0 else message + b"#%d" % k, hashlib.sha256).digest()
+        block = hmac.digest(seed, message if k == 0 else message + b"#%d" % k, "sha256")  # one-shot HMAC-SHA256
         for b in block:
             if b < _ACCEPT:
                 return 1 + b % 6
