@@ -202,6 +202,7 @@ class History:
         self._events: list[tuple[int, Event]] = []  # effective rules events after the base
         self._changes = 0  # rules events applied to `state` in place (the digest's cache key, with `state` itself)
         self._digested: tuple[State, int, bytes] | None = None
+        self._digester = rules_state.Digester()  # the state's digest after each event, its unchanged parts kept
 
     # -- questions -------------------------------------------------------------------------------
     @property
@@ -219,7 +220,7 @@ class History:
             return b""
         d = self._digested
         if d is None or d[0] is not self.state or d[1] != self._changes:
-            d = self._digested = (self.state, self._changes, rules_state.digest_bytes(self.state))
+            d = self._digested = (self.state, self._changes, self._digester.digest(self.state))
         return d[2]
 
     def state_at(self, version: int) -> State:

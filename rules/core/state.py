@@ -204,3 +204,28 @@ def digest(state: State) -> str:
 def digest_bytes(state: State) -> bytes:
     """``digest`` as the 32 bytes an event envelope records."""
     return hashlib.sha256(_encoder.encode(state)).digest()
+
+
+class Digester:
+    """``digest_bytes`` of the states of one game in turn (a fold, event after event), the same bytes
+    hashed: the canonical encoding of its largest containers, sorted each time, is kept and used
+    again while they are unchanged (most events move no unit)."""
+
+    __slots__ = ("_kept",)
+
+    #: The containers whose encoding is kept: the units' hexes and the stationary units (11.21).
+    PARTS = ("positions", "stationary")
+
+    def __init__(self) -> None:
+        self._kept: dict[str, tuple[Any, msgspec.Raw]] = {}  # part -> (a copy of it, its encoding)
+
+    def digest(self, state: State) -> bytes:
+        shadow = state.__copy__()  # the same fields; the kept parts replaced by their encoding
+        kept = self._kept
+        for name in self.PARTS:
+            value = getattr(state, name)
+            part = kept.get(name)
+            if part is None or part[0] != value:
+                part = kept[name] = (value.copy(), msgspec.Raw(_encoder.encode(value)))
+            setattr(shadow, name, part[1])
+        return hashlib.sha256(_encoder.encode(shadow)).digest()
