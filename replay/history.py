@@ -28,6 +28,7 @@ import msgspec
 
 from eventstore.envelope import GENESIS, Envelope
 from replay import clock, records
+from replay.dice import nonce_string
 from replay.games import GameCache
 from replay.records import (
     GAME_ACTIONS,
@@ -143,8 +144,6 @@ class Session(msgspec.Struct, kw_only=True):
 
     @property
     def nonce_string(self) -> str:
-        from replay.dice import nonce_string
-
         return nonce_string(self.nonces)
 
     def last_roll(self) -> int:

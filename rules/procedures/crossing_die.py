@@ -13,11 +13,12 @@ from rules.core.state import State
 
 def roll_at_start(state: State, dice: Dice | None) -> list[Event]:
     """19.14: "The die is rolled once for each Game-Turn" until a '1' ([] when no roll is due)."""
-    from rules.procedures.combat import roll
-
     rule = state.game.battle.crossing_die
     if rule is None or state.game_over or not rule.to_roll(state):
         return []
+    # imported once a roll is due: this is asked before every command
+    from rules.procedures.combat import roll
+
     r = roll(dice, "the die for crossing Ely's Ford (19.14)")
     return [CrossingDieRolled(side=rule.side, turn=state.turn, roll=r, allowed=r in rule.succeeds_on, case=state.game.case("crossing_die"))]
 

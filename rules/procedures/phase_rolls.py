@@ -48,10 +48,11 @@ def due(state: State) -> bool:
 
 def roll_at_start(state: State, dice: Dice | None) -> list[Event]:
     """17.1, 18.1: the rolls due at the beginning of this Movement Phase ([] when none is)."""
-    from rules.procedures.combat import roll
-
     if not due(state):
         return []
+    # imported once a roll is due: this is asked before every command
+    from rules.procedures.combat import roll
+
     game = state.game
     out: list[Event] = []
     table = game.battle.reinforcement_table
@@ -124,11 +125,12 @@ def apply_quota_rolled(state: State, event: MovementQuotaRolled) -> None:
 def roll_corps_command(state: State, dice: Dice | None) -> list[Event]:
     """Grand Chancellorsville 23.4: the Command Control Phase before the side's Movement Phase: a die for
     each corps on the map ([] when none is due)."""
-    from rules.procedures.combat import roll
-
     rule = state.game.battle.corps_command
     if rule is None or state.game_over or not rule.to_roll(state):
         return []
+    # imported once a roll is due: this is asked before every command
+    from rules.procedures.combat import roll
+
     rolls = {g.name: roll(dice, f"the Command Control die of the {g.name} corps (23.4)") for g in rule.present(state)}
     held = [g.name for g in rule.present(state) if rolls[g.name] not in g.moves_on]
     return [CorpsCommandRolled(side=rule.side, turn=state.turn, rolls=rolls, held=held, case=state.game.case("corps_command"))]

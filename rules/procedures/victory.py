@@ -312,11 +312,12 @@ def immediate_victory(state: State, events: list[Event], after: State) -> list[E
     infantry exits by 4104 or 4108 with a Line of Communication from there to 1011 (19.4,
     rules/queries/communications.py ``supply_line``): ``VictoryDetermined`` with the rule's level and
     ``GameEnded`` reason ``immediate_victory``."""
-    from rules.queries.communications import supply_line
-
     rules = state.game.battle.immediate_victory
     if rules is None or not events or after.game_over:
         return []
+    # imported in a battle that has the rule: asked after every command
+    from rules.queries.communications import supply_line
+
     game = state.game
     level = None
     for rule in rules.occupy:
