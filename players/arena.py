@@ -103,12 +103,18 @@ def game(start: State, players: dict[str, Player], seed: int, max_commands: int 
 
 
 def arena(
-    start: State, a: str, b: str, games: int, seed: int = 1, progress: Callable[[str], None] | None = None
+    start: State,
+    a: str,
+    b: str,
+    games: int,
+    seed: int = 1,
+    progress: Callable[[str], None] | None = None,
+    sides: tuple[str, ...] = SIDES,
 ) -> Iterator[tuple[Tally, Timed, Timed]]:
     """``games`` games with ``a`` as the Union and ``b`` as the Confederate, then as many with the sides
-    swapped (game i of each uses seed ``seed + i``); yields each side's tally once complete, with the
-    two players' timings."""
-    for side in SIDES:
+    swapped (game i of each uses seed ``seed + i``; ``sides``: only ``a`` on these); yields each side's
+    tally once complete, with the two players' timings."""
+    for side in sides:
         pa, pb = Timed(player_named(a)), Timed(player_named(b))
         tally = Tally(a, b, side)
         began = time.perf_counter()

@@ -1,4 +1,5 @@
-"""`bluegray arena A B --scenario ID --games N`: computer players against each other, both sides.
+"""`bluegray arena A B --scenario ID --games N [--side SIDE]`: computer players against each other, both
+sides (or A on one).
 
 Prints, for A on each side, the games won, drawn and lost with the win rate and its 95% (Wilson)
 confidence interval, and each player's decision time (median, p95, max); progress goes to stderr.
@@ -26,6 +27,7 @@ def add_arguments(parser) -> None:
     parser.add_argument("--ruleset", default="revised", help="rule set (default: revised)")
     parser.add_argument("--games", type=at_least(1), default=10, help="games per side (default 10)")
     parser.add_argument("--seed", type=integer, default=1, help="seed of the first game of each side (default 1)")
+    parser.add_argument("--side", choices=["union", "confederate"], help="only A on this side (default: both sides)")
     parser.add_argument("--json", action="store_true", help="one JSON object per side instead of text")
 
 
@@ -57,7 +59,8 @@ def run(args) -> int:
             print(f"arena: {line}", file=sys.stderr, flush=True)
 
     print(f"{args.a} v {args.b}: {args.scenario}, {args.ruleset} rules, {args.games} games a side")
-    for tally, pa, pb in arena(start, args.a, args.b, args.games, args.seed, progress):
+    sides = (args.side,) if args.side else ("union", "confederate")
+    for tally, pa, pb in arena(start, args.a, args.b, args.games, args.seed, progress, sides):
         low, high = wilson(tally.wins, tally.games)
         times = {args.a: pa.times, args.b: pb.times}
         if args.json:

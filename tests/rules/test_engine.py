@@ -99,6 +99,9 @@ def test_arena_command_line(capsys):
     for line in lines:
         assert line["games"] == 1 and line["wins"] + line["draws"] + line["losses"] == 1
         assert set(line["decision_p95_s"]) == {"engine:easy", "random"}
+    assert main(["arena", "random", "random", "--ruleset", "classic", "--games", "1", "--side", "confederate", "--json"]) == 0
+    (line,) = [json.loads(line) for line in capsys.readouterr().out.splitlines()[1:]]
+    assert line["side"] == "confederate" and line["games"] == 1
     assert main(["arena", "engine", "nobody"]) == 1
     assert "no player 'nobody'" in capsys.readouterr().err
 
