@@ -243,6 +243,25 @@ def right_shift(state: State, defenders) -> tuple[int, str]:
     return right, why
 
 
+def leader_point(state: State, units) -> str | None:
+    """Grand Chancellorsville 23.55: "any Leader with more than one star adds one Combat Strength Point to
+    any non-artillery unit or units with which it is stacked. Only one Leader may affect units in a
+    stack"; 23.52: "Only the highest ranking Leader in an attack will affect combat". The unit of
+    ``units`` (one side's in the attack) that takes the point, or None: one point for the side, on the
+    first non-artillery unit (by id) in the hex of its highest ranking Leader, when he has more than one star."""
+    leaders = state.game.battle.leaders
+    if leaders is None:
+        return None
+    kinds = state.game.units
+    foot = sorted(u for u in units if kinds[u].type not in ("artillery", "gunboat"))
+    best = None
+    for u in foot:
+        here = leaders.stacked_with(state, u)
+        if here and (best is None or here[0].stars > best[1].stars):
+            best = (u, here[0])
+    return best[0] if best is not None and best[1].stars > 1 else None
+
+
 def strengths(state: State, adjacent, bombarding, defenders, passive_units=None, choose: str | None = None) -> Strengths:
     """8.32: every unit adjusted (range, morale, terrain), summed; the terrain option ``choose`` (8.45:
     the defender's choice) or else the one best for the defender; the odds level with the net shift
@@ -270,6 +289,8 @@ def strengths(state: State, adjacent, bombarding, defenders, passive_units=None,
                 continue  # Road to Vicksburg 18.1: "has no Defence Strength"
             printed, bonus, factor = defence_stages(state, u, d, occ, bool(adjacent))
             defence += rc.stage(rc.stage(printed, bonus), factor)
+    if leader_point(state, [u for u in defending if u not in passive and not game.battle.symbolic(u)]) is not None:
+        defence += 1  # Grand Chancellorsville 23.55: a Leader of more than one star
     right = right_shift(state, defenders)
     markers = [m for d in defenders if (m := state.breastworks.get(d)) is not None]
     why: dict = {}
@@ -287,10 +308,11 @@ def strengths(state: State, adjacent, bombarding, defenders, passive_units=None,
     stages = {a.unit: attack_stages(state, a, defenders) for a in attackers}
     base = _printed_in_attack(state, [a.unit for a in attackers])  # Road to Vicksburg 19.53 i
     extra = train_shift(game, bombarding)  # Olustee 19.6: in addition to any other applicable shifts
+    led = 1 if leader_point(state, adjacent) is not None else 0  # Grand Chancellorsville 23.55
     best = None
     outcomes = {}
     for opt in options or [rc.TerrainOption("terrain", frozenset(), right[0])]:
-        attack = 0
+        attack = led
         for a in attackers:
             rf, mf, _ = stages[a.unit]
             attack += rc.adjusted(base[a.unit], range_factor=rf, morale_factor=mf, halved=a.unit in opt.halved)
@@ -375,6 +397,8 @@ def breakdown(state: State, adjacent, bombarding, defenders) -> CombatBreakdown:
     s = strengths(state, adjacent, bombarding, defenders)
     opt = s.option
     occ = combat_occupants(state)
+    defending_led = leader_point(state, [u for u in s.defending if u not in s.passive and not game.battle.symbolic(u)])
+    attacking_led = leader_point(state, adjacent)
     lines_d: list[UnitStrength] = []
     for d in defenders:
         for u in sorted(occ.get(d, [])):
@@ -388,6 +412,8 @@ def breakdown(state: State, adjacent, bombarding, defenders) -> CombatBreakdown:
             x = _step(mods, printed, bonus, "artillery supported by friendly infantry or cavalry, attacked by adjacent units", "9.53")
             level = level_of(state, u)
             x = _step(mods, x, factor, f"{_MORALE_WORDS.get(level, level)}, defending", _DEFENCE_MORALE_CASE.get(level, "12.2"))
+            if u == defending_led:  # Grand Chancellorsville 23.55
+                x = _leader_step(state, mods, u, x)
             lines_d.append(UnitStrength(unit=u, hex=d, role="defending", printed=units[u].strength, strength=x, modifiers=tuple(mods)))
     halved_why = s.why.get("halved", {})
     lines_a: list[UnitStrength] = []
@@ -418,6 +444,8 @@ def breakdown(state: State, adjacent, bombarding, defenders) -> CombatBreakdown:
             kind, d, over = halved_why.get(u, ("terrain", defenders[0], False))
             what = f"attacking over a {_words(kind)} hexside into {d}" if over else f"attacking into {_words(kind)} ({d})"
             x = _step(mods, x, Fraction(1, 2), what, "8.46" if kind in rc.DIRECTIONAL else "8.41")
+        if adj and u == attacking_led:  # Grand Chancellorsville 23.55
+            x = _leader_step(state, mods, u, x)
         lines_a.append(UnitStrength(unit=u, hex=a.hex, role="adjacent" if adj else "bombarding", printed=units[u].strength, strength=x, modifiers=tuple(mods)))
     shifts: list[ColumnShift] = []
     right, right_kind = s.right
@@ -463,6 +491,14 @@ def breakdown(state: State, adjacent, bombarding, defenders) -> CombatBreakdown:
         die_modifier=table.die_modifier(s.level),
         later=tuple(later),
     )
+
+
+def _leader_step(state: State, mods: list, unit: str, x):
+    """Grand Chancellorsville 23.55: the Leader's Combat Strength Point, on the breakdown's line."""
+    game = state.game
+    top = game.battle.leaders.stacked_with(state, unit)[0]
+    mods.append(Modifier(what=f"stacked with {top.name}, a Leader of {top.stars} stars", case=game.case_named("leaders.strength", "exclusive rules"), factor="+1", before=x, after=x + 1))
+    return x + 1
 
 
 def _right_shift(n: int, kind: str) -> ColumnShift:

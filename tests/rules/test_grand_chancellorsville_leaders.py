@@ -7,6 +7,7 @@ from __future__ import annotations
 from combatmaps import of_type, rolls, to_phase
 from rulesmaps import board, rebel, scenario, union
 
+from rules import combat_choices
 from rules.core.commands import DeclareAttack, EndPhase, PlaceRally, ResolveAttack, RollRally
 from rules.core.events import (
     DisruptionSaved,
@@ -34,9 +35,9 @@ def leader(id_, side, stars, with_, command=(), **kw):
     return {"id": id_, "name": id_.title(), "side": side, "stars": stars, "with": with_, "command": list(command), **kw}
 
 
-def start(units, leaders, hexes=None):
+def start(units, leaders, hexes=None, first="union"):
     exclusive = {"leaders": {**BLOCK, "leaders": leaders}, "victory": VICTORY}
-    sc = scenario(units, hexes=hexes, exclusive=exclusive, cases=CASES, turns=20)
+    sc = scenario(units, hexes=hexes, exclusive=exclusive, cases=CASES, turns=20, first_player=first)
     return new_game(Game(sc, get_ruleset("revised")))
 
 
@@ -178,3 +179,29 @@ def test_leaders_stack_freely_and_one_affects_a_stack_23_52_23_55():
     s, events = resolve(s, ["a"], ["0505"], 1, 6)  # a second saving die would fail the test
     assert [e.rolls for e in of_type(events, DisruptionSaved)] == [(("a", 6),)]
     assert s.morale["a"] == "disordered"
+
+
+def test_a_leader_of_more_than_one_star_adds_a_strength_point_23_55():
+    # 23.55: Lee (four stars) with a adds one point to the attack; the one-star Couch with d adds none;
+    # 23.52: with Jackson (three) also in the attack, still one point ("only the highest ranking Leader")
+    units = [union("d", "0505", strength=4), rebel("a", "0404", strength=4), rebel("b", "0405", strength=4),
+             rebel("g", "0604", type_="artillery", strength=4)]
+    ls = [leader("lee", "confederate", 4, "a"), leader("jackson", "confederate", 3, "b", ["b"]),
+          leader("couch", "union", 1, "d", ["d"])]
+    s = to_phase(start(units, ls, first="confederate"), "confederate")
+    plain = to_phase(start(units, [], first="confederate"), "confederate")
+    b = combat_choices.combat_breakdown(s, ("a", "b", "g"), ("0505",))
+    assert (b.attack, b.defence) == (combat_choices.combat_breakdown(plain, ("a", "b", "g"), ("0505",)).attack + 1, 4)
+    line = next(x for x in b.attackers if x.unit == "a")
+    assert [(m.case, m.factor, m.after) for m in line.modifiers] == [("23.55", "+1", 5)]
+    # a Leader with artillery only adds nothing ("non-artillery unit or units")
+    s2 = to_phase(start(units, [leader("stuart", "confederate", 3, "g")], first="confederate"), "confederate")
+    every = ("a", "b", "g")
+    assert combat_choices.combat_breakdown(s2, every, ("0505",)).attack == combat_choices.combat_breakdown(plain, every, ("0505",)).attack
+
+
+def test_a_defending_leader_of_more_than_one_star_adds_a_strength_point_23_55():
+    units = [union("d", "0505", strength=4), rebel("a", "0404", strength=8)]
+    s = to_phase(start(units, [leader("hooker", "union", 4, "d", saves=False)], first="confederate"), "confederate")
+    b = combat_choices.combat_breakdown(s, ("a",), ("0505",))
+    assert (b.attack, b.defence) == (8, 5)
