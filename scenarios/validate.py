@@ -797,6 +797,7 @@ def _check_exclusive(src: Source, board: Board, units: dict[str, dict], out: lis
     if not isinstance(exclusive, dict):
         return
     _check_trenches(src, board, exclusive.get("trenches"), out)
+    _check_exits_along_road(src, board, exclusive.get("exits"), out)
     _check_commands(src, units, exclusive.get("movement_allocation"), out)
     ferries = exclusive.get("ferries")
     if isinstance(ferries, dict) and isinstance(ferries.get("hexes"), list):
@@ -807,6 +808,22 @@ def _check_exclusive(src: Source, board: Board, units: dict[str, dict], out: lis
                 out.append(src.problem_at("exclusive.ferries.hexes", f"{h} is {board.hexes[h]}, not a ferry hex, on the map", table="exclusive.ferries", key="hexes"))
         for h in sorted(actual - listed):
             out.append(src.problem_at("exclusive.ferries.hexes", f"the map's ferry hex {h} is not listed", table="exclusive.ferries", key="hexes"))
+
+
+def _check_exits_along_road(src: Source, board: Board, block, out: list[Problem]) -> None:
+    """Road to Vicksburg 19.3: with ``along_road`` ("Such units must exit along a road"), each exit hex
+    of ``hexes`` is a road hex of the map (a road hexside joins it to a neighbour)."""
+    if not isinstance(block, dict) or block.get("along_road") is not True or not isinstance(block.get("hexes"), list):
+        return
+    for h in block["hexes"]:
+        if h not in board.hexes:
+            continue  # reported with the other hexes
+        if not any(terrain.ROAD in board.features.get(hexside(h, n), ()) for n in board.grid.neighbours(h) if n in board.hexes):
+            out.append(src.problem_at(
+                "exclusive.exits.hexes",
+                f"{h} is not a road hex: with along_road units must exit along a road (19.3), so each exit hex needs a road running through it on the map",
+                table="exclusive.exits", key="hexes",
+            ))
 
 
 def _check_commands(src: Source, units: dict[str, dict], block, out: list[Problem]) -> None:

@@ -12,6 +12,8 @@ an ``exits`` component (rules/core/components/exits.py).
   quota's: it is refused when an over-full hex would be left with too few moves to empty it.
 - Hooker and Lee 18.22, 18.23: a battle's ``exit_and_return`` hexes are exits too for its side on the
   Game-Turns it names (``UnitMarchedOff``: the unit returns later as a reinforcement).
+- Road to Vicksburg 19.3: with ``along_road``, "Such units must exit along a road": only from an exit
+  hex a road runs through (rules/queries/exits.py ``exit_hexes``).
 - Cemetery Hill 18.2: only the ``unit_types`` (cavalry) exit, from any hex of the exit ``edges`` (east,
   south), for ``cost`` (one) Movement Point; 20.3: ``excess_exited`` points at the end of each Union
   Player-Turn (``award_excess_exited``, an end-of-phase step).
@@ -53,7 +55,16 @@ from rules.queries import stacking
 from rules.queries.communications import cut_off
 from rules.queries.control import entered
 from rules.queries.edges import on_edge
-from rules.queries.exits import EXITED, EXITED_BY, exit_hexes, exited, exited_by, exited_of, has_exited
+from rules.queries.exits import (
+    EXITED,
+    EXITED_BY,
+    exit_hexes,
+    exited,
+    exited_by,
+    exited_of,
+    has_exited,
+    is_road_hex,
+)
 
 
 def exit_problem(state: State, unit: str, path: tuple[str, ...]) -> RuleViolation | None:
@@ -82,6 +93,13 @@ def exit_problem(state: State, unit: str, path: tuple[str, ...]) -> RuleViolatio
             f"{name} may not exit the map at {path[-1]}: only {flank.side.title()} units, on Game-Turns "
             f"{', '.join(str(r.exited_on) for r in flank.returns)}, {flank.units} in all",
         )
+    if (
+        exits.along_road  # Road to Vicksburg 19.3: an exit hex of the list, but no road runs through it
+        and not is_road_hex(game, path[-1])
+        and (path[-1] in exits.hexes or any(path[-1] in on_edge(game, e) for e in exits.edges))
+        and not marching_off(state, unit, path[-1])
+    ):
+        return game.violation("exits", f"{name} may not exit the map at {path[-1]}: units must exit along a road, and no road runs through {path[-1]}")
     if path[-1] not in exit_hexes(game) and not marching_off(state, unit, path[-1]):
         listed = ", ".join([*exits.hexes, *(f"the {e} edge" for e in exits.edges)])
         return game.violation("exits", f"{name} may exit the map only at {listed}, not at {path[-1]}")

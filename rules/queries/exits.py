@@ -5,11 +5,12 @@ to come."""
 
 from __future__ import annotations
 
+from rules.core import terrain
 from rules.core.components.exits import EXITED_BY, exit_record  # Road to Richmond 22.12, 20.1
 from rules.core.state import State
 from rules.queries.edges import on_edge
 
-__all__ = ["EXITED", "EXITED_BY", "exit_hexes", "exit_record", "exited", "exited_by", "exited_of", "has_exited"]
+__all__ = ["EXITED", "EXITED_BY", "exit_hexes", "exit_record", "exited", "exited_by", "exited_of", "has_exited", "is_road_hex"]
 
 EXITED = "exited:"
 
@@ -29,9 +30,16 @@ def exited(state: State) -> list[str]:
     return [u.id for u in state.game.scenario.units if EXITED + u.id in state.scored]
 
 
+def is_road_hex(game, hex_: str) -> bool:
+    """Road to Vicksburg 19.3: does a road run through ``hex_`` (a road hexside to a neighbour)?"""
+    features = game.scenario.map.features
+    return hex_ in game.terrain and any(terrain.ROAD in features(hex_, n) for n in game.neighbours[hex_])
+
+
 def exit_hexes(game) -> tuple[str, ...]:
     """The hexes units may exit the map from: the battle's exit hexes (Chickamauga 18.1) and every hex
-    of its exit edges (Cemetery Hill 18.2), sorted; none without exits. Worked out once per game."""
+    of its exit edges (Cemetery Hill 18.2), sorted; none without exits; with ``along_road`` only the road
+    hexes of them (Road to Vicksburg 19.3: "Such units must exit along a road"). Worked out once per game."""
     cached = game.__dict__.get("_exit_hexes")
     if cached is None:
         exits = game.battle.exits
@@ -40,6 +48,8 @@ def exit_hexes(game) -> tuple[str, ...]:
             hexes.update(h for h in exits.hexes if h in game.terrain)
             for edge in exits.edges:
                 hexes |= on_edge(game, edge)
+            if exits.along_road:  # Road to Vicksburg 19.3
+                hexes = {h for h in hexes if is_road_hex(game, h)}
         cached = tuple(sorted(hexes))
         game.__dict__["_exit_hexes"] = cached
     return cached

@@ -133,3 +133,29 @@ def test_no_exit_is_offered_without_exits_or_outside_the_movement_phase():
     assert choices(new_game(Game(sc, get_ruleset("revised")))).exits == {}
     state, _ = execute(start([union("u", "0101"), union("train", "0808"), rebel("c", "0601")]), EndPhase())
     assert state.phase == "combat" and choices(state).exits == {}
+
+
+def test_units_exit_only_from_an_exit_hex_a_road_runs_through_19_3():
+    # Road to Vicksburg 19.3: "Such units must exit along a road": with along_road the exit hex 0101 (no
+    # road) is refused, 0105 (the road 0105-0805 runs through it) is open
+    exits = {"hexes": ["0101", "0105"], "along_road": True}
+    sc = scenario([union("u", "0103"), rebel("far", "0601")], hexsides=EAST_ROAD, exclusive={"exits": exits}, cases=CASES)
+    state = new_game(Game(sc, get_ruleset("revised")))
+    assert set(exit_paths(state, "u")) == {"0105"}
+    with pytest.raises(RuleViolation) as refused:
+        execute(state, ExitMap("u", ("0103", "0102", "0101")))
+    assert "must exit along a road" in str(refused.value) and refused.value.case == "18.1"
+    state, events = execute(state, ExitMap("u", ("0103", "0104", "0105")))
+    assert isinstance(events[0], UnitExited) and exited(state) == ["u"]
+
+
+def test_along_a_road_from_an_exit_edge_only_at_its_road_hexes_19_3():
+    # Road to Vicksburg 19.3 with Cemetery Hill 18.2's exit edges: of the west edge, only 0105, where the
+    # road runs, is an exit hex
+    exits = {"edges": ["west"], "along_road": True}
+    sc = scenario([union("u", "0203"), rebel("far", "0601")], hexsides=EAST_ROAD, exclusive={"exits": exits}, cases=CASES)
+    state = new_game(Game(sc, get_ruleset("revised")))
+    from rules.queries.exits import exit_hexes
+
+    assert exit_hexes(state.game) == ("0105",)
+    assert set(exit_paths(state, "u")) == {"0105"}

@@ -44,10 +44,14 @@ def named(uid, h, strength=3, type=None):
     return f'[[unit]]\nid = "{uid}"\nhex = "{h}"\n' + (f"strength = {strength}\n" if strength is not None else "") + (f'type = "{type}"\n' if type else "")
 
 
+# 19.3: "Such units must exit along a road": a road through each of the five exit hexes
+EXIT_ROADS = "".join(f'[[map.road]]\nhexes = ["{a}", "{b}"]\n' for a, b in (("0108", "0208"), ("0119", "0219"), ("1902", "1802"), ("1911", "1811"), ("1920", "1820")))
+
 SETUP = (
     'provenance = "a test set-up on a clear grid, not the map sheet or the counters"\n[map]\nlower_columns = "even"\n[map.hexes]\n'
     + "\n".join(f'"{c:02d}{r:02d}" = "clear"' for c in range(1, 20) for r in range(1, 21)) + "\n"
     + '[[map.road]]\nhexes = ["1815", "1816", "1817"]\n'
+    + EXIT_ROADS
     + '[map.areas]\njacksons_creek = ["0101", "0102"]\nbakers_creek = ["0103", "0104"]\njacksons_creek_woods = ["1901"]\n'  # 19.1: the areas the creeks need
     + named("cs-bowen-green", "1010", 4) + named("cs-bowen-cockrell", "1012", 4)
     + '[[unit]]\nid = "cs-bowen-green-ooa"\nstrength = 2\n[[unit]]\nid = "cs-bowen-cockrell-ooa"\nstrength = 2\n'  # 19.61: set aside
@@ -262,6 +266,21 @@ def test_exits_by_the_five_hexes_and_their_points_19_3_21_3(completed):
     assert "us-w" not in state.positions  # it never re-enters
 
 
+def test_units_exit_only_along_a_road_and_the_set_up_must_draw_one_at_each_exit_hex_19_3(completed, tmp_path):
+    # 19.3: "Such units must exit along a road": the template's exits are `along_road`; completing it with
+    # a map whose exit hex 0119 has no road is refused, naming the hex (19.0: the last of the special
+    # rules 19.1-19.6 to be built)
+    from scenarios.source import ScenarioError
+
+    assert completed.exclusive["exits"]["along_road"] is True
+    folder = shutil.copytree(FOLDER, tmp_path / "road_to_vicksburg")
+    (folder / template.SETUP).write_text(SETUP.replace('[[map.road]]\nhexes = ["0119", "0219"]\n', ""))
+    with pytest.raises(ScenarioError) as refused:
+        load(folder)
+    assert [p.message for p in refused.value.problems if p.location == "exclusive.exits.hexes"] == [
+        "0119 is not a road hex: with along_road units must exit along a road (19.3), so each exit hex needs a road running through it on the map"]
+
+
 def test_union_artillery_bombards_at_four_hexes_a_third_off_19_2(completed):
     # 19.2: "Union artillery has a Range of four hexes; Confederate artillery has a Range of three hexes
     # as normal ... Union artillery bombarding at a Range of four hexes has its Combat Strength reduced by
@@ -360,13 +379,18 @@ def test_lines_of_communication_at_the_end_and_units_exited_at_0108_0119_20_0_21
     assert cut_off(state, line) == []
 
 
-def test_no_road_hex_on_the_east_or_west_edge_no_confederate_line_20_3(completed):
-    # 20.3: the test set-up's only road (1815-1817) touches neither edge: every Confederate unit on the
-    # map is cut off, no Union unit is (20.2: 1902, 1911, 1920 free)
+def test_the_confederate_line_to_a_road_hex_of_the_west_edge_not_union_held_20_3(completed):
+    # 20.3: "Confederate units can trace Lines of Communication to any road hex on the eastern or western
+    # edges of the map sheet": the test set-up's edge road hexes are the exit hexes (19.3), 1902, 1911 and
+    # 1920 Union-controlled (20.1: "certain Friendly controlled hexes"), 0108 and 0119 free: no unit is
+    # cut off; with Union units on 0108 and 0119 every Confederate unit on the map is
     from rules.queries.communications import cut_off
 
     state = game(completed)
-    got = cut_off(state, state.game.battle.line_of_communications)
+    line = state.game.battle.line_of_communications
+    assert cut_off(state, line) == []
+    state.positions["us-b"], state.positions["us-w"] = "0108", "0119"
+    got = cut_off(state, line)
     on_map = [u.id for u in completed.units if u.id in state.positions]
     assert got == [u for u in on_map if state.game.units[u].side == "confederate"] and got
 

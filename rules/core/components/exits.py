@@ -50,6 +50,15 @@ battle's ``size``: "for each infantry brigade", "each artillery battery or caval
 "two_units"`` ("1 for each two infantry regiments or two artillery sections": ``points`` for each second
 unit counted).
 
+Road to Vicksburg 19.3: ``along_road`` ("Such units must exit along a road"): a unit exits only from an
+exit hex a road runs through (a road hexside joins it to a neighbour); the map cannot draw the road's
+hexside off the map, so a road hex among the exit hexes is read as the road's end there (docs/RULINGS.md).
+The validator checks that the configured exit hexes are road hexes.
+
+    [exclusive.exits]
+    hexes = ["0108", "0119"]
+    along_road = true
+
 The command and its points are rules/procedures/exits.py; whether a unit has exited and where units may
 exit, rules/queries/exits.py.
 """
@@ -162,6 +171,7 @@ class Exits(Component, frozen=True):
     excess_exited: ExcessExited | None = None
     awards: list[ExitAward] = []
     retreat_off: list[Side] = []  # Hooker and Lee 18.21: forced off the map at an exit hex, exited, not eliminated
+    along_road: bool = False  # Road to Vicksburg 19.3: "Such units must exit along a road": from road hexes only
 
     def __post_init__(self):
         if not self.hexes and not self.edges:
