@@ -27,6 +27,7 @@ from players.engine import Engine
 from replay import carry, export
 from replay.games import GameCache
 from replay.history import fold_envelopes
+from rules.procedures.variable_reinforcements import must_write_down
 from scenarios.library import Library
 
 log = logging.getLogger(__name__)
@@ -123,6 +124,12 @@ async def _connected(http, seat: Seat, engine: Engine, games: GameCache, rng: ra
                     return history.finished.result or history.finished.reason
                 if history.session.to_act != seat.side:
                     continue  # the choices of a version already past
+                if must_write_down(history.state):  # Road to Richmond 17.62, the variant: an empty list
+                    seat.sent += 1
+                    await ws.send_json(
+                        {"type": "write_down", "command_id": f"computer-{history.version}-{seat.sent}", "later": {}}
+                    )
+                    continue
                 command = await asyncio.to_thread(engine, history.state, rng)
                 seat.sent += 1
                 await ws.send_json(

@@ -35,6 +35,7 @@ from eventstore.errors import Conflict, KeyMismatch, TailOverflow, UnreadableEve
 from eventstore.store import CommandKey, RedisEventStore
 from eventstore.tail import Tail
 from replay import session as decide_session
+from replay import written as written_module
 from replay.gamerecord import GameRecord
 from replay.games import GameCache
 from replay.history import SNAPSHOT_CODE, History, HistoryError, NeedsState, apply_async, decode_entry, load
@@ -213,6 +214,8 @@ class LiveGame:
         self._act_lock = asyncio.Lock()
         self._advance_lock = asyncio.Lock()
         self._seed: bytes | None = None
+        # Road to Richmond 17.62: the choice written down in secret (replay/written.py), kept outside the log
+        self._written: written_module.WrittenDown | None = None
         # the position: its state digest, the version it was first seen at
         self._at: tuple[bytes, int] = (b"", 0)
         self._choices: bytes | None = None  # the position's choices JSON, once computed
@@ -237,7 +240,13 @@ class LiveGame:
             self.view = await load(
                 self.store, self.game_id, self.hub.games, to_version=visible_version(self.history, self.delay)
             )
+        await self._load_written()
         self._task = asyncio.create_task(self._follow(), name=f"follow {self.game_id}")
+
+    async def _load_written(self) -> None:
+        """Road to Richmond 17.62: the choice written down in secret, when there is one."""
+        if written_module.variable_units(self.history.state):
+            self._written = written_module.decode(await self.store.get_hidden(self.game_id, written_module.HIDDEN))
 
     async def close(self, code: int = 1001, reason: str = "server shutting down") -> None:
         if self._task is not None:
@@ -311,6 +320,8 @@ class LiveGame:
                 if envelope.version <= self.history.version:
                     continue
                 item = await apply_async(self.history, self.store, envelope)  # may read the store
+                if envelope.type == WRITTEN_DOWN:  # perhaps by another process: its choice, from the store
+                    await self._load_written()
                 if self.record is not None:
                     self.record.apply(envelope.version, item, self.history.game)
                 if envelope.command_id:
@@ -425,7 +436,11 @@ class LiveGame:
             state_json = self._state_json.get(at)
             if state_json is None:
                 state_json = self._state_json[at] = rules_state.encode_json(history.state)
-            found = self._views[key] = position_view(history, record, seat, state_json)
+            found = position_view(history, record, seat, state_json)
+            shown = written_module.shown_to(history.state, self._written, seat, history.finished is not None)
+            if shown:  # 17.62: to the player who wrote it down (everyone once the game is over)
+                found = msgspec.structs.replace(found, written_down=shown)
+            self._views[key] = found
         return found
 
     def view_message(
@@ -688,6 +703,8 @@ class LiveGame:
         if isinstance(message, protocol.SendCommand):
             command = _rules_command(message)
             body = b"command:" + rules_commands.encode(command)
+        elif isinstance(message, protocol.WriteDown):
+            body = b"write_down:" + msgspec.json.encode(sorted(message.later.items()))
         else:
             body = msgspec.json.encode(msgspec.structs.replace(message, command_id="", seen=None))
         key = CommandKey.of(seat, message.command_id, body)
@@ -768,9 +785,13 @@ class LiveGame:
             try:
                 match message:
                     case protocol.SendCommand():
+                        if self._written is not None:  # 17.62: a variable unit enters as written down
+                            command = written_module.opened(h.state, command, self._written)
                         return decide_session.command(
                             h, seat, command, await self.seed(), cid, now_ms=now_ms()
                         )
+                    case protocol.WriteDown():
+                        return await self._write_down(h, seat, message.later, cid)
                     case protocol.UndoRequest():
                         return decide_session.undo_request(
                             h,
@@ -810,6 +831,19 @@ class LiveGame:
             except NeedsState as need:
                 target = (await load(self.store, self.game_id, self.hub.games, to_version=need.version)).state
         raise ProtocolError("malformed", f"cannot decide a {type(message).__name__}")
+
+    async def _write_down(self, h: History, seat: str, later: dict[str, int], cid: str) -> list:
+        """Road to Richmond 17.62: the choice kept in the store, only its commitments in the log. The
+        rules decide first (a second writing down is refused before the kept choice is touched); a
+        choice kept for an append that then fails is replaced by the next try's."""
+        try:
+            choice, command = written_module.write_down(h.state, later)
+        except written_module.NotWritable as exc:
+            raise decide_session.ActionRefused("illegal", str(exc), case="17.62") from None
+        events = decide_session.command(h, seat, command, await self.seed(), cid, now_ms=now_ms())
+        await self.store.put_hidden(self.game_id, written_module.HIDDEN, written_module.encode(choice))
+        self._written = choice
+        return events
 
     def _after_append(self, first: int, last: int) -> None:
         """Bookkeeping off the acknowledgement's path: a snapshot now and then; the game index when
@@ -858,6 +892,9 @@ class LiveGame:
 
         task.add_done_callback(done)
 
+
+#: The event that records a choice written down in secret (Road to Richmond 17.62).
+WRITTEN_DOWN = "reinforcements_written_down"
 
 #: "All units must cease movement when they enter an Enemy controlled hex": the case, by rule set.
 ZOC_CASE = {"classic": "6.0", "revised": "7.0"}

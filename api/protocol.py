@@ -85,6 +85,15 @@ class SendCommand(Action, frozen=True, kw_only=True, tag="command"):
     command: msgspec.Raw
 
 
+class WriteDown(Action, frozen=True, kw_only=True, tag="write_down"):
+    """Road to Richmond 17.62 (the game option ``variable_reinforcements``): before the game starts
+    the Confederate Player writes down in secret which Game-Turn One reinforcements arrive later:
+    ``later`` maps each such unit to the chart Game-Turn it arrives with (15 or 18); the others arrive
+    as the chart says. The server keeps the choice and records only a commitment per unit."""
+
+    later: dict[str, int] = {}
+
+
 class UndoRequest(Action, frozen=True, kw_only=True, tag="undo_request"):
     """Ask to take back every action after version ``back_to`` (5.17)."""
 
@@ -194,6 +203,7 @@ ClientMessageType = Union[  # noqa: UP007 - a runtime union for msgspec
     ReplayPause,
     ReplayLive,
     SendCommand,
+    WriteDown,
     UndoRequest,
     UndoAccept,
     UndoDecline,
@@ -338,8 +348,10 @@ class PositionView(msgspec.Struct, frozen=True, kw_only=True):
     of the declared attack waiting for its die are built: ``rules.combat_choices.declared_breakdown``)
     and ``glance``, the battle
     at a glance (api/glance.py: the turn track, the Victory Point schedule and levels, the objective
-    hexes and their holders, each side's points and losses). A client renders it as it is: it
-    interprets no event."""
+    hexes and their holders, each side's points and losses). ``written_down`` (Road to Richmond
+    17.62): to the player who wrote it down, and to everyone once the game is over, the units he
+    wrote down to arrive later, with their Game-Turn; empty to anyone else. A client renders it as it
+    is: it interprets no event."""
 
     version: int
     head: str
@@ -354,6 +366,7 @@ class PositionView(msgspec.Struct, frozen=True, kw_only=True):
     last_combat: dict | None = None
     glance: Glance | None = None
     declared: CombatBreakdown | None = None
+    written_down: dict[str, int] = {}
 
 
 class ViewOut(ServerMessage, frozen=True, kw_only=True, tag="view"):

@@ -8,6 +8,9 @@ tag `{g:<id>}` (one Redis Cluster slot):
   {g:<id>}:cmd     hash: idempotency key -> "<body hash hex> <first> <last>", kept for the game's life
   {g:<id>}:snap    sorted set of snapshots by version (a cache: every Nth kept, others may go)
   {g:<id>}:secret  the game's secret (the dice seed); never in any event, snapshot or export
+  {g:<id>}:hidden  hash: a player's other secrets by name (Road to Richmond 17.62's written-down
+                   reinforcements: only their commitments are in the log); never in any event,
+                   snapshot or export either
   {g:<id>}:info    hash: scenario, status, created - the non-authoritative game index, with
   games            sorted set of game ids by creation time
 
@@ -126,6 +129,7 @@ class GameKeys(NamedTuple):
     snap: str
     secret: str
     info: str
+    hidden: str
 
 
 @runtime_checkable
@@ -160,6 +164,10 @@ class EventStore(Protocol):
     async def put_secret(self, game_id: str, secret: bytes) -> None: ...
 
     async def get_secret(self, game_id: str) -> bytes | None: ...
+
+    async def put_hidden(self, game_id: str, name: str, data: bytes) -> None: ...
+
+    async def get_hidden(self, game_id: str, name: str) -> bytes | None: ...
 
     async def put_snapshot(self, game_id: str, version: int, data: bytes, code_version: str) -> None: ...
 
@@ -598,6 +606,13 @@ class RedisEventStore:
 
     async def get_secret(self, game_id: str) -> bytes | None:
         return await self.redis.get(self.keys(game_id).secret)
+
+    async def put_hidden(self, game_id: str, name: str, data: bytes) -> None:
+        """Keep a player's secret ``name`` of the game (opaque bytes) outside its log; replaces it."""
+        await self.redis.hset(self.keys(game_id).hidden, name, data)
+
+    async def get_hidden(self, game_id: str, name: str) -> bytes | None:
+        return await self.redis.hget(self.keys(game_id).hidden, name)
 
     # -- snapshots (a cache) -------------------------------------------------
 

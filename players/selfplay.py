@@ -40,6 +40,7 @@ from rules.core.commands import (
     Decline,
     EndPhase,
     EnterReinforcement,
+    EnterWrittenReinforcement,
     MoveUnit,
     PlaceRally,
     ResolveAttack,
@@ -48,7 +49,9 @@ from rules.core.commands import (
     RollRally,
     StrategicMove,
     VoluntaryRout,
+    WriteDownReinforcements,
 )
+from rules.core.components.variable_reinforcements import commitment
 from rules.core.crt import ratio
 from rules.core.errors import RuleViolation
 from rules.core.events import AttackDeclared, Event, PhaseBegan, PhaseEnded, UnitEliminated, UnitMoved
@@ -60,6 +63,7 @@ from rules.legal import Choices, Destination, choices, reinforcement_choices, un
 from rules.legal import movers as legal_movers
 from rules.procedures.night import zoc_rules
 from rules.procedures.sequence import night_turn, why_phase_may_not_end
+from rules.procedures.variable_reinforcements import must_write_down, unopened, variable_units
 from rules.procedures.victory import params, recount
 from rules.queries.stacking import overstacked
 from rules.queries.zoc import enemy_controlled
@@ -347,6 +351,27 @@ def dice_from(rng: random.Random) -> Dice:
 
 
 # -- playing ---------------------------------------------------------------------------------------------
+class WrittenDown:
+    """Road to Richmond 17.62 (the game option ``variable_reinforcements``) for the computer players:
+    they write down an empty list (every Game-Turn One reinforcement arrives as the chart says; the
+    commitments' salts drawn from the game's generator), and enter a variable unit by opening its
+    commitment. Without the variant it does nothing and draws nothing."""
+
+    def __init__(self) -> None:
+        self.salts: dict[str, str] = {}
+
+    def write_down(self, state: State, rng: random.Random) -> WriteDownReinforcements:
+        turn = state.game.battle.variable_reinforcements.turn
+        self.salts = {u: f"{rng.getrandbits(128):032x}" for u in variable_units(state)}
+        return WriteDownReinforcements(commitments={u: commitment(u, turn, s) for u, s in self.salts.items()})
+
+    def opened(self, state: State, command: Command) -> Command:
+        if isinstance(command, EnterReinforcement) and command.unit in self.salts and unopened(state, command.unit):
+            turn = state.game.battle.variable_reinforcements.turn
+            return EnterWrittenReinforcement(unit=command.unit, path=command.path, turn=turn, salt=self.salts[command.unit])
+        return command
+
+
 def play(
     state: State,
     rng: random.Random,
@@ -357,6 +382,7 @@ def play(
     command, the command and its events. ``players``: one player for both sides or one per side
     ("union", "confederate"); the random player by default."""
     dice = dice_from(rng)
+    written = WrittenDown()
     for _ in range(max_commands):
         if state.game_over:
             return
@@ -367,7 +393,10 @@ def play(
             player = players
         else:
             player = players[side]
-        command = player(state, rng)
+        if must_write_down(state):  # Road to Richmond 17.62, the variant: before anything else
+            command: Command = written.write_down(state, rng)
+        else:
+            command = written.opened(state, player(state, rng))
         events = decide(state, command, dice)
         yield state, command, events
         state = fold(state, events)

@@ -60,3 +60,20 @@ def test_an_invite_code_beginning_with_a_dash_reaches_the_computer():
     add_arguments(parser)
     args = parser.parse_args(command_line("http://127.0.0.1:1", "g1", "-x4Qa", "easy")[1:])
     assert args.invite == "-x4Qa" and args.game == "g1" and args.level == "easy"
+
+
+async def test_the_computer_confederate_writes_down_an_empty_list_17_62(client):
+    # Road to Richmond 17.6, the variant: the computer, the Confederate and first player, writes down
+    # an empty list before anything else (17.62), then plays its Player-Turn through to the Union's
+    game = await create(client, computer="easy", scenario="road_to_richmond", ruleset="revised",
+                        options={"rules": {"variable_reinforcements": True}})
+    union = await WsClient(client, game["game_id"], game["token"]).connect()
+    while not (union.history.session.commands and union.history.session.to_act == "union"):
+        message = await union.receive()
+        assert not isinstance(message, Error), message
+        assert union.version < PATIENCE_VERSIONS
+    written = [e for e in union.events if e.type == "reinforcements_written_down"]
+    assert len(written) == 1 and written[0].actor == "confederate"
+    first = union.history.session.commands[0]
+    assert first.seat == "confederate" and b"write_down_reinforcements" in bytes(first.command)
+    assert len(union.history.session.commands) > 1  # and it went on playing
