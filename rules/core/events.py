@@ -446,7 +446,9 @@ class RestraintAttacked(Event, frozen=True, tag="restraint_attacked"):
 class RestraintReleased(Event, frozen=True, tag="restraint_released"):
     """Road to Vicksburg 17.1 i, ii; 17.5 i: the units held as ``name`` are released for good because
     ``unit`` ``cause``d it: "attacked" (it attacked a unit of the division from an adjacent hex, in
-    ``hex``) or "within" (an enemy unit ended its Player-Turn in ``hex``, near the set-up hex)."""
+    ``hex``) or "within" (an enemy unit ended its Player-Turn in ``hex``, near the set-up hex); 17.3 release
+ii: "unblocked" (no unit of the enemy force blocks the area at the end of its Player-Turn; ``unit`` and
+``hex`` empty)."""
 
     side: Side
     name: str

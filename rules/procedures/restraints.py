@@ -2,7 +2,8 @@
 the hexes too far from its set-up hex), and the releases: an attack on a division (17.1 i, ii; 17.3 i),
 the die of a Game-Turn (17.1 iii: rolled at the beginning of the side's Movement Phase, a rule set's
 ``phase_rolls``), an enemy unit ending its Player-Turn near the set-up hex (17.5 i), a combat result
-suffered (17.3 ii b)."""
+suffered (17.3 ii b), an enemy force no longer blocking an area at the end of its Player-Turn (17.3
+release ii)."""
 
 from __future__ import annotations
 
@@ -143,6 +144,38 @@ def release_nearby(state: State) -> list[Event]:
             if game.units[uid].side == state.phasing and any(game.grid.distance(h, home) <= r.released_by_enemy_within for home in homes):
                 out.append(RestraintReleased(side=r.side, name=r.name, cause="within", unit=uid, hex=h, case=game.case("restraints")))
                 break
+    return out
+
+
+def release_unblocked(state: State) -> list[Event]:
+    """17.3 release ii: "When Jackson's force, or its Zone of Control, no longer blocks the Middle Road east
+    of Jackson's Creek at the end of a Confederate Player-Turn" (an end-of-phase step: the last phase of
+    the enemy's Player-Turn): no unit of the force on the map occupies, or exerts a Zone of Control
+    into, a hex of the area (a force wholly gone blocks nothing)."""
+    held = state.game.battle.restraints
+    if held is None:
+        return []
+    from rules.procedures.sequence import phases
+    from rules.queries.zoc import zone_of_control
+
+    if state.phase != phases(state)[-1]:
+        return []
+    game = state.game
+    areas = game.scenario.map.areas
+    out: list[Event] = []
+    for r in held.held:
+        rule = r.released_when_unblocked
+        if rule is None or r.released(state) or state.phasing != other_side(r.side):
+            continue
+        road = set(areas.get(rule.area, ()))
+        set_up = frozenset(areas.get(rule.set_up_in, ())) if rule.set_up_in is not None else frozenset()
+        blocking = any(
+            h in road or road.intersection(zone_of_control(state, h))
+            for uid, h in state.positions.items()
+            if game.units[uid].side != r.side and rule.in_force(game.units[uid], set_up)
+        )
+        if not blocking:
+            out.append(RestraintReleased(side=r.side, name=r.name, cause="unblocked", unit="", hex="", case=game.case("restraints")))
     return out
 
 

@@ -210,7 +210,7 @@ HANDLERS = Handlers(
         ("combat", combat.check_attacks_made),  # 7.11
     ),
     before_end_of_phase=(effectiveness.retreat_engaged,),  # 11.31
-    end_of_phase=(reinforcements.lose_reinforcements, restraints.release_nearby),  # 15.12; Road to Vicksburg 17.5 i
+    end_of_phase=(reinforcements.lose_reinforcements, restraints.release_nearby, restraints.release_unblocked),  # 15.12; Road to Vicksburg 17.5 i, 17.3 ii
     start_of_phase=(effectiveness.engaged_at_start_of_combat,),  # 11.31
     end_of_game_turn=(effectiveness.recover_at_night, victory.automatic_victory),  # 11.4; Fredericksburg 20.0
     end_of_game=(victory.determine_victory,),  # 20.12

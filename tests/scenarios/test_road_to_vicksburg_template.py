@@ -52,7 +52,8 @@ SETUP = (
     + "\n".join(f'"{c:02d}{r:02d}" = "clear"' for c in range(1, 20) for r in range(1, 21)) + "\n"
     + '[[map.road]]\nhexes = ["1815", "1816", "1817"]\n'
     + EXIT_ROADS
-    + '[map.areas]\njacksons_creek = ["0101", "0102"]\nbakers_creek = ["0103", "0104"]\njacksons_creek_woods = ["1901"]\n'  # 19.1: the areas the creeks need
+    + '[map.areas]\njacksons_creek = ["0101", "0102"]\nbakers_creek = ["0103", "0104"]\njacksons_creek_woods = ["1901"]\n'
+    + 'middle_road_east_of_jacksons_creek = ["1310"]\njacksons_force = ["1309"]\n'  # 19.1: the areas the creeks need; 17.3 release ii: cs-a, Jackson's force, controls 1310
     + named("cs-bowen-green", "1010", 4) + named("cs-bowen-cockrell", "1012", 4)
     + '[[unit]]\nid = "cs-bowen-green-ooa"\nstrength = 2\n[[unit]]\nid = "cs-bowen-cockrell-ooa"\nstrength = 2\n'  # 19.61: set aside
     + named("us-9-1", "1610") + named("us-9-2", "1612") + named("us-1-wisconsin", "1611", 2) + named("us-2-ohio", "1714", 2)
@@ -205,6 +206,21 @@ def test_the_release_dice_and_the_game_turns_of_release_17_1_17_2_17_5(completed
     state, _ = execute(state, MoveUnit("cs-loring", ("0505", "0504", "0503", "0502")))
     # 17.5 ii): the 2nd Ohio battery moves from the Union Movement Phase of Game-Turn Five
     assert state.positions["cs-loring"] == "0502"
+
+
+def test_the_9th_and_the_14th_released_when_jacksons_force_no_longer_blocks_the_middle_road_17_3_ii_17_4(completed):
+    # 17.3 release ii: "When Jackson's force, or its Zone of Control, no longer blocks the Middle Road east of
+    # Jackson's Creek at the end of a Confederate Player-Turn"; the owner's areas: the force set up at
+    # 1309 (cs-a), the road east of the creek 1310. 17.4: the 14th is "released as the 9th".
+    state, events = until(game(completed), "union", "movement", 2)
+    assert not [e for e in events if isinstance(e, RestraintReleased)]  # cs-a's zone covers 1310
+    state, _ = until(state, "confederate", "movement", 2)
+    state, _ = execute(state, MoveUnit("cs-a", ("1309", "1308", "1307")))  # its zone leaves 1310
+    held = state.game.battle.restraints
+    assert held.holding(state, "us-9-1") and held.holding(state, "us-14")  # not before the Player-Turn ends
+    state, events = until(state, "union", "movement", 3)
+    assert [(e.name, e.cause) for e in events if isinstance(e, RestraintReleased)] == [("9th Division", "unblocked")]
+    assert held.holding(state, "us-9-1") == held.holding(state, "us-9-2") == held.holding(state, "us-14") == []
 
 
 def test_the_2nd_ohio_battery_cannot_move_until_an_enemy_ends_a_player_turn_within_three_hexes_17_5(completed):

@@ -34,6 +34,12 @@ freely for the rest of the game."
 - ``released_by_result`` {units, results}: released once one of ``units`` has suffered one of ``results``
   (the results of the attacks it took part in: 17.3 ii b: "after the 1st brigade has suffered a combat
   result of Ae or Ar").
+- ``released_when_unblocked`` {area, units, commands, set_up_in}: released at the end of an enemy
+  Player-Turn when no unit of the enemy force (its ``units``, the units of its ``commands``, and the units
+  whose set-up hex is in the area ``set_up_in``) occupies or exerts a Zone of Control into a hex of
+  ``area`` (17.3 release ii: "When Jackson's force, or its Zone of Control, no longer blocks the Middle
+  Road east of Jackson's Creek at the end of a Confederate Player-Turn"; the text names neither the
+  force's units nor the road's hexes: the owner's map supplies both as areas in the template).
 - ``release_with``: released as well when one of these (by name) is (17.3 ii c): "until the 9th division is
   otherwise released"; 17.4: the 14th division's "release conditions are the same as for the 9th").
 
@@ -50,7 +56,7 @@ from typing import TYPE_CHECKING, Literal
 
 import msgspec
 
-from rules.core.components.values import Component, Count, DieFace, UnitId
+from rules.core.components.values import AreaName, Component, Count, DieFace, UnitId
 from rules.core.scenario import Side, Unit, UnitType
 
 if TYPE_CHECKING:
@@ -77,6 +83,23 @@ class ResultRelease(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     results: list[str]
 
 
+class UnblockedRelease(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """17.3 release ii: the enemy force whose units and Zones of Control block ``area`` while held."""
+
+    area: AreaName
+    units: list[UnitId] = []
+    commands: list[str] = []
+    set_up_in: AreaName | None = None
+
+    def __post_init__(self):
+        if not self.units and not self.commands and self.set_up_in is None:
+            raise ValueError("name the blocking force: its units, commands or set_up_in (the area of its set-up hexes)")
+
+    def in_force(self, unit: Unit, set_up_hexes: frozenset[str]) -> bool:
+        """Is ``unit`` of the blocking force (17.3 ii: "Jackson's force")?"""
+        return unit.id in self.units or (unit.command is not None and unit.command in self.commands) or (unit.hex is not None and unit.hex in set_up_hexes)
+
+
 class Restraint(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     name: str
     side: Side
@@ -95,6 +118,7 @@ class Restraint(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     attacked_from: Literal["adjacent", "any"] = "adjacent"
     unless_it_attacked: bool = False
     released_by_result: ResultRelease | None = None
+    released_when_unblocked: UnblockedRelease | None = None  # 17.3 release ii
 
     def has_attacked(self, state: State) -> bool:
         """17.3 i: has a unit bound taken part in a non-bombardment attack?"""
