@@ -124,9 +124,9 @@ def apply_attacked(state: State, event: RestraintAttacked) -> None:
     state.scored.add(f"{ATTACKED}{event.name}")
 
 
-def release_nearby(state: State) -> list[Event]:
-    """17.5 i: "A Confederate unit ends a Confederate Player-Turn within three hexes of the battery's set-up
-    location" (an end-of-phase step: the last phase of the enemy's Player-Turn)."""
+def _held_at_the_enemy_player_turn_end(state: State) -> list:
+    """The restraints still held whose enemy is the phasing Player, in the last phase of his Player-Turn
+    (17.5 i, 17.3 release ii: releases judged "at the end of a Confederate Player-Turn"); else none."""
     held = state.game.battle.restraints
     if held is None:
         return []
@@ -134,10 +134,16 @@ def release_nearby(state: State) -> list[Event]:
 
     if state.phase != phases(state)[-1]:
         return []
+    return [r for r in held.held if not r.released(state) and state.phasing == other_side(r.side)]
+
+
+def release_nearby(state: State) -> list[Event]:
+    """17.5 i: "A Confederate unit ends a Confederate Player-Turn within three hexes of the battery's set-up
+    location" (an end-of-phase step: the last phase of the enemy's Player-Turn)."""
     game = state.game
     out: list[Event] = []
-    for r in held.held:
-        if r.released_by_enemy_within is None or r.released(state) or state.phasing != other_side(r.side):
+    for r in _held_at_the_enemy_player_turn_end(state):
+        if r.released_by_enemy_within is None:
             continue
         homes = [u.hex for u in game.units.values() if r.binds(u) and u.hex is not None]
         for uid, h in sorted(state.positions.items()):
@@ -152,20 +158,14 @@ def release_unblocked(state: State) -> list[Event]:
     of Jackson's Creek at the end of a Confederate Player-Turn" (an end-of-phase step: the last phase of
     the enemy's Player-Turn): no unit of the force on the map occupies, or exerts a Zone of Control
     into, a hex of the area (a force wholly gone blocks nothing)."""
-    held = state.game.battle.restraints
-    if held is None:
-        return []
-    from rules.procedures.sequence import phases
     from rules.queries.zoc import zone_of_control
 
-    if state.phase != phases(state)[-1]:
-        return []
     game = state.game
     areas = game.scenario.map.areas
     out: list[Event] = []
-    for r in held.held:
+    for r in _held_at_the_enemy_player_turn_end(state):
         rule = r.released_when_unblocked
-        if rule is None or r.released(state) or state.phasing != other_side(r.side):
+        if rule is None:
             continue
         road = set(areas.get(rule.area, ()))
         set_up = frozenset(areas.get(rule.set_up_in, ())) if rule.set_up_in is not None else frozenset()
