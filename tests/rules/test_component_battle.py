@@ -83,7 +83,7 @@ def test_absent_components_keep_the_standard_rules():
         (
             {"victory": {"levels": [{"level": "Draw"}, {"level": "Win", "mn": 3}]}},
             "exclusive.victory.levels #2.mn",
-            "unknown key 'mn' (known: level, min, max, at_least, above, at_most, below, occupied)",
+            "unknown key 'mn' (known: level, min, max, at_least, above, at_most, below, occupied, without_exits)",
         ),
         (
             {"victory": {"per_enemy_unit_eliminated": {"union": -2}}},
