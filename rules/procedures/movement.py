@@ -146,10 +146,13 @@ def allowance_now(state: State, unit: str, double_quick: bool = True):
     march = game.battle.reinforcements.first_turn_march
     if march is not None and game.battle.reinforcements.marching(state.turn, game.units[unit]):
         n *= march.multiplier  # Road to Richmond 17.2: twice the allowance on Game-Turn One
-    change = game.ruleset.night_allowance_change
-    if change and night_turn(state):
-        n += change
-    return n
+    return at_night(state, n)
+
+
+def at_night(state: State, n):
+    """Revised 11.11: an allowance ``n`` less one at night (the rule set's ``night_allowance_change``)."""
+    change = state.game.ruleset.night_allowance_change
+    return n + change if change and night_turn(state) else n
 
 
 def forced_march_now(state: State, unit: str) -> tuple[object, frozenset[str] | None] | None:
@@ -162,10 +165,7 @@ def forced_march_now(state: State, unit: str) -> tuple[object, frozenset[str] | 
     region = march.region(state, unit)
     if region is False:
         return None
-    n = march.allowance
-    change = state.game.ruleset.night_allowance_change
-    if change and night_turn(state):
-        n += change
+    n = at_night(state, march.allowance)
     if n <= allowance_now(state, unit):
         return None
     return n, region
