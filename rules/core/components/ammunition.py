@@ -39,6 +39,7 @@ import msgspec
 
 from rules.core.components.values import Component, Count, DieFace, UnitId
 from rules.core.scenario import Side
+from rules.core.marks import marks
 
 if TYPE_CHECKING:
     from rules.core.state import State
@@ -59,7 +60,7 @@ class Ammunition(Component, frozen=True):
 
     def out_since(self, state: State) -> int | None:
         """19.1: the Game-Turn the side ran out of ammunition, or None."""
-        turns = [int(s[len(OUT) :]) for s in state.scored if s.startswith(OUT)]
+        turns = [int(m) for m in marks(state.scored, OUT)]
         return min(turns) if turns else None
 
     def to_roll(self, state: State) -> bool:

@@ -33,6 +33,7 @@ import msgspec
 from rules.core.components.exits import exit_record
 from rules.core.components.values import AreaName, Component, Count, HexNumber, UnitId
 from rules.core.scenario import Side
+from rules.core.marks import marks
 
 ENTERED_ON = "entered_on:"
 
@@ -69,11 +70,10 @@ class CommandControlZone(Component, frozen=True):
             record = exit_record(scored, self.after_exit.unit)
             if record is not None and record[0] == self.after_exit.hex:
                 turns.append(record[1])
-        for s in scored:
-            if s.startswith(ENTERED_ON):
-                turn, unit = s[len(ENTERED_ON) :].split(":", 1)
-                if unit in self.after_entry:
-                    turns.append(int(turn))
+        for m in marks(scored, ENTERED_ON):
+            turn, unit = m.split(":", 1)
+            if unit in self.after_entry:
+                turns.append(int(turn))
         if turns:
             turns = [min(turns) + self.turns]
         if self.opens_on_turn is not None:  # Hooker and Lee 19.13: "prior to Game-Turn Four"

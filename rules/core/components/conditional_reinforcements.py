@@ -29,6 +29,7 @@ import msgspec
 
 from rules.core.components.values import Component, Count, DieFace, UnitId
 from rules.core.scenario import Side
+from rules.core.marks import marks
 
 if TYPE_CHECKING:
     from rules.core.state import State
@@ -55,8 +56,7 @@ class ConditionalReinforcements(Component, frozen=True):
 
     def arrived(self, state: State, group: Group) -> int | None:
         """17.3: the Game-Turn the group arrived on, or None."""
-        prefix = f"{ARRIVED}{group.name}:"
-        turns = [int(s[len(prefix) :]) for s in state.scored if s.startswith(prefix)]
+        turns = [int(m) for m in marks(state.scored, f"{ARRIVED}{group.name}:")]
         return min(turns) if turns else None
 
     def to_roll(self, state: State) -> list[Group]:

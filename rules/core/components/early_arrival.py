@@ -23,6 +23,7 @@ import msgspec
 
 from rules.core.components.values import AreaName, Component, Count, HexNumber
 from rules.core.scenario import Side
+from rules.core.marks import marks
 
 ACTIVATED = "early_arrival:"
 
@@ -55,7 +56,7 @@ class EarlyArrival(Component, frozen=True):
 
     def activated(self, scored: set[str]) -> int | None:
         """The Game-Turn of activation, or None."""
-        turns = [int(s[len(ACTIVATED) :]) for s in scored if s.startswith(ACTIVATED)]
+        turns = [int(m) for m in marks(scored, ACTIVATED)]
         return min(turns) if turns else None
 
     def arrival(self, chart_turn: int, scored: set[str]) -> int:

@@ -33,6 +33,7 @@ import msgspec
 
 from rules.core.components.values import Component, Count, HexNumber
 from rules.core.scenario import Side
+from rules.core.marks import marks
 
 if TYPE_CHECKING:
     from rules.core.state import State
@@ -60,12 +61,7 @@ class ExitAndReturn(Component, frozen=True):
 
     def returning(self, scored: set[str]) -> dict[str, int]:
         """18.23: the units that have left by the hexes, with the Game-Turn each returns on."""
-        out = {}
-        for s in scored:
-            if s.startswith(RETURNING):
-                turn, unit = s[len(RETURNING):].split(":", 1)
-                out[unit] = int(turn)
-        return out
+        return {unit: int(turn) for turn, unit in (m.split(":", 1) for m in marks(scored, RETURNING))}
 
     def return_turn(self, turn: int) -> int | None:
         """18.23: the Game-Turn a unit leaving on ``turn`` returns on, or None (18.22: no exit then)."""

@@ -71,6 +71,7 @@ import msgspec
 
 from rules.core.components.values import AreaName, Component, Count, HexNumber, UnitId
 from rules.core.scenario import Side, UnitSize, UnitType
+from rules.core.marks import marks
 
 Edge = Literal["north", "south", "east", "west"]
 
@@ -81,11 +82,10 @@ EXITED_BY = "exited_by:"  # Road to Richmond 22.12, 20.1: "exited_by:<hex>:<turn
 def exit_record(scored: set[str], unit: str) -> tuple[str, int] | None:
     """Road to Richmond 22.12, 20.1: (the hex ``unit`` exited the map by, the Game-Turn), recorded in
     ``state.scored`` only in a battle whose exit awards or command control zone ask; or None."""
-    for s in scored:
-        if s.startswith(EXITED_BY):
-            hex_, turn, who = s[len(EXITED_BY) :].split(":", 2)
-            if who == unit:
-                return hex_, int(turn)
+    for m in marks(scored, EXITED_BY):
+        hex_, turn, who = m.split(":", 2)
+        if who == unit:
+            return hex_, int(turn)
     return None
 
 

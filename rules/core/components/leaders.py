@@ -41,6 +41,7 @@ import msgspec
 
 from rules.core.components.values import Component, Count, DieFace, UnitId
 from rules.core.scenario import Side
+from rules.core.marks import marks
 
 if TYPE_CHECKING:
     from rules.core.state import State
@@ -84,11 +85,7 @@ class Leaders(Component, frozen=True):
 
     def unit_of(self, state: State, leader: Leader) -> str:
         """23.59: the unit ``leader`` is with now (the one he was deployed with, until he changed)."""
-        prefix = f"{WITH}{leader.id}:"
-        for s in state.scored:
-            if s.startswith(prefix):
-                return s[len(prefix):]
-        return leader.with_
+        return next(iter(marks(state.scored, f"{WITH}{leader.id}:")), leader.with_)
 
     def hex_of(self, state: State, leader: Leader) -> str | None:
         """The hex of ``leader`` (his unit's), or None (killed, removed, not yet arrived)."""

@@ -32,6 +32,7 @@ import msgspec
 
 from rules.core.components.values import Component, Count, HexNumber
 from rules.core.scenario import Side, Unit
+from rules.core.marks import marks
 
 #: ``state.scored`` keeps, for each variable unit, ``variable_written:<unit>:<commitment>`` once written down
 #: and ``variable_shown:<unit>:<turn>`` once its commitment is opened (the state's one set of such facts).
@@ -83,19 +84,9 @@ class VariableReinforcements(Component, frozen=True):
     @staticmethod
     def written(scored: set[str]) -> dict[str, str]:
         """The commitment written down for each variable unit (empty: nothing written yet)."""
-        out = {}
-        for s in scored:
-            if s.startswith(WRITTEN):
-                unit, digest = s[len(WRITTEN) :].rsplit(":", 1)
-                out[unit] = digest
-        return out
+        return dict(m.rsplit(":", 1) for m in marks(scored, WRITTEN))
 
     @staticmethod
     def shown(scored: set[str]) -> dict[str, int]:
         """The chart Game-Turn of each variable unit whose commitment has been opened."""
-        out = {}
-        for s in scored:
-            if s.startswith(SHOWN):
-                unit, turn = s[len(SHOWN) :].rsplit(":", 1)
-                out[unit] = int(turn)
-        return out
+        return {unit: int(turn) for unit, turn in (m.rsplit(":", 1) for m in marks(scored, SHOWN))}
