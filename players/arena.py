@@ -42,11 +42,6 @@ def wilson(wins: int, n: int, z: float = 1.96) -> tuple[float, float]:
     return max(0.0, (centre - spread) / scale), min(1.0, (centre + spread) / scale)
 
 
-def winner(result: str | None) -> str | None:
-    """The side a level of victory names, or None (a draw, no result)."""
-    return victor(result)
-
-
 @dataclass
 class Timed:
     """A player whose every decision is timed."""
@@ -76,11 +71,11 @@ class Tally:
 
     @property
     def wins(self) -> int:
-        return sum(1 for r in self.results if winner(r) == self.side)
+        return sum(1 for r in self.results if victor(r) == self.side)
 
     @property
     def losses(self) -> int:
-        return sum(1 for r in self.results if winner(r) == other_side(self.side))
+        return sum(1 for r in self.results if victor(r) == other_side(self.side))
 
     @property
     def draws(self) -> int:

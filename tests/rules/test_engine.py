@@ -12,8 +12,9 @@ from rulesmaps import scenario, unit
 from test_selfplay import battlefield
 
 from api.cli import main
-from players.arena import player_named, wilson, winner
+from players.arena import player_named, wilson
 from players.engine import Engine, evaluate, expected
+from players.engine import victor as winner
 from players.review import review
 from players.selfplay import PLAYERS, refereed_game
 from rules.core.commands import DeclareAttack, EndPhase, MoveUnit

@@ -38,8 +38,8 @@ from typing import TYPE_CHECKING
 import msgspec
 
 from rules.core.components.values import Component, Count, DieFace, UnitId
-from rules.core.scenario import Side
 from rules.core.marks import marks
+from rules.core.scenario import Side
 
 if TYPE_CHECKING:
     from rules.core.state import State

@@ -32,8 +32,8 @@ import msgspec
 
 from rules.core.components.exits import exit_record
 from rules.core.components.values import AreaName, Component, Count, HexNumber, UnitId
-from rules.core.scenario import Side
 from rules.core.marks import marks
+from rules.core.scenario import Side
 
 ENTERED_ON = "entered_on:"
 

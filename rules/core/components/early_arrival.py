@@ -22,8 +22,8 @@ from __future__ import annotations
 import msgspec
 
 from rules.core.components.values import AreaName, Component, Count, HexNumber
-from rules.core.scenario import Side
 from rules.core.marks import marks
+from rules.core.scenario import Side
 
 ACTIVATED = "early_arrival:"
 

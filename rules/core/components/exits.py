@@ -70,8 +70,8 @@ from typing import Literal
 import msgspec
 
 from rules.core.components.values import AreaName, Component, Count, HexNumber, UnitId
-from rules.core.scenario import Side, UnitSize, UnitType
 from rules.core.marks import marks
+from rules.core.scenario import Side, UnitSize, UnitType
 
 Edge = Literal["north", "south", "east", "west"]
 

@@ -31,8 +31,8 @@ import re
 import msgspec
 
 from rules.core.components.values import Component, Count, HexNumber
-from rules.core.scenario import Side, Unit
 from rules.core.marks import marks
+from rules.core.scenario import Side, Unit
 
 #: ``state.scored`` keeps, for each variable unit, ``variable_written:<unit>:<commitment>`` once written down
 #: and ``variable_shown:<unit>:<turn>`` once its commitment is opened (the state's one set of such facts).
