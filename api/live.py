@@ -516,7 +516,9 @@ class LiveGame:
         key, version = self._position()
         if self._choices is None:
             try:
-                self._choices = msgspec.json.encode(legal_choices(self.history.state, destinations=False))
+                state = self.history.state  # 17.62: the seat's own choice written down, known to it
+                known = written_module.known_to(state, self._written, side)
+                self._choices = msgspec.json.encode(legal_choices(state, destinations=False, written=known))
             except Exception:  # noqa: BLE001 - the game goes on without choices
                 log.exception("game %s: computing the choices failed", self.game_id)
                 return
@@ -548,7 +550,8 @@ class LiveGame:
         shared by its sockets); ProtocolError for anyone else, or when the game is over."""
         h, version = self._asked_by_the_seat_to_act(seat, "ask where a unit may move")
         if (how, unit) not in self._reach:
-            found, refused = legal_reach(h.state, unit, how)
+            known = written_module.known_to(h.state, self._written, seat)  # 17.62: the seat's own choice
+            found, refused = legal_reach(h.state, unit, how, written=known)
             stops = stops_in(h.state, unit, found)
             self._reach[(how, unit)] = protocol.encode(
                 protocol.ReachOut(

@@ -96,6 +96,16 @@ def shown_to(state: State, choice: WrittenDown | None, role: str | None, finishe
     return {u: t for u, t in choice.turns.items() if t != vr.turn}
 
 
+def known_to(state: State, choice: WrittenDown | None, seat: str | None) -> dict[str, int] | None:
+    """The choice as the legal choices of ``seat`` may take it (rules/legal.py ``written``): the chart
+    Game-Turn of every variable unit, for the player who wrote it down; None for anyone else (the other
+    player's and a spectator's choices must not show it), or when nothing kept matches the log."""
+    vr = state.game.battle.variable_reinforcements
+    if vr is None or seat != vr.side or not matches(state, choice):
+        return None
+    return dict(choice.turns)
+
+
 def waiting_for(state: State) -> bool:
     """Does the game wait for the choice to be written down?"""
     return must_write_down(state)

@@ -11,6 +11,8 @@ accepted, and every accepted move ends in an offered hex (tests/rules/test_prope
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 import msgspec
 
 from rules.combat_choices import AttackOption, DecisionChoice, attack_options, decision_choice
@@ -20,7 +22,7 @@ from rules.core.events import ReinforcementEntered, UnitMoved
 from rules.core.handlers import apply
 from rules.core.scenario import Side
 from rules.core.state import COMBAT, MOVEMENT, State
-from rules.procedures import movement, reinforcements
+from rules.procedures import movement, reinforcements, variable_reinforcements
 from rules.procedures.exits import exit_paths
 from rules.procedures.night import zoc_rules
 from rules.procedures.sequence import to_act, why_phase_may_not_end
@@ -50,6 +52,23 @@ class Refusal(msgspec.Struct, frozen=True):
 
     case: str
     message: str
+
+
+class Arrival(msgspec.Struct, kw_only=True):
+    """Road to Richmond 17.61: a chart Game-Turn a variable unit may be written down to arrive with, and
+    that Game-Turn's entry hexes."""
+
+    turn: int
+    entry: list[str]
+
+
+class WriteDownChoice(msgspec.Struct, kw_only=True):
+    """Road to Richmond 17.62 (the game option ``variable_reinforcements``), before the game starts:
+    the ``units`` to write down (17.61: the Game-Turn One reinforcements of the chart's hex) and the
+    ``arrivals`` each may be written down for, its own first (17.63, 17.64: the later ones)."""
+
+    units: list[str]
+    arrivals: list[Arrival]
 
 
 class Choices(msgspec.Struct, kw_only=True):
@@ -90,13 +109,25 @@ class Choices(msgspec.Struct, kw_only=True):
     rout: tuple[str, ...] = ()  # revised 12.16: Shaken units that may be turned Routed now (VoluntaryRout)
     may_end_phase: bool = False
     end_phase_refused: Refusal | None = None
+    # Road to Richmond 17.62: before the game starts, what is to be written down (the only command
+    # until then is ``WriteDownReinforcements``: nothing else is offered); None at any other time.
+    write_down: WriteDownChoice | None = None
 
 
-def choices(state: State, destinations: bool = True) -> Choices:
+def choices(state: State, destinations: bool = True, written: Mapping[str, int] | None = None) -> Choices:
     """Everything the player to act may do in ``state``; without ``destinations``, the Movement
-    Phase's units that may move but not where (``reach`` gives one unit's)."""
+    Phase's units that may move but not where (``reach`` gives one unit's). ``written`` (Road to
+    Richmond 17.62): the chart Game-Turn each variable unit was written down for, known to the
+    player who wrote it down (give it only for his choices): his reinforcements as ``decide`` will
+    take them once each entry opens its commitment."""
+    state = variable_reinforcements.as_written(state, written)
     out = Choices(side=to_act(state), turn=state.turn, phase=state.phase)
     if state.game_over:
+        return out
+    waiting = variable_reinforcements.not_written_yet(state)
+    if waiting is not None:  # Road to Richmond 17.62: before the game starts
+        out.write_down = write_down_choice(state)
+        out.end_phase_refused = Refusal(waiting.case, waiting.message)
         return out
     if state.phase == MOVEMENT and not state.pending:
         out.may_move = movers(state)
@@ -128,6 +159,15 @@ def choices(state: State, destinations: bool = True) -> Choices:
     return out
 
 
+def write_down_choice(state: State) -> WriteDownChoice:
+    """Road to Richmond 17.61-17.64: the variable units and the arrivals each may be written down for."""
+    vr = state.game.battle.variable_reinforcements
+    return WriteDownChoice(
+        units=list(variable_reinforcements.variable_units(state)),
+        arrivals=[Arrival(turn=t, entry=vr.entry_for(t)) for t in vr.turns()],
+    )
+
+
 def movers(state: State) -> list[str]:
     """The phasing player's units on the map that may start a move now (5.11, 5.17, exclusive rules)."""
     units = state.game.units
@@ -154,9 +194,16 @@ def strategic_movers(state: State, free: list[str]) -> list[str]:
     return [u for u in free if strategic_problem(state, u, enemies) is None and route_out(state, u, enemies)]
 
 
-def reach(state: State, unit: str, how: str = "move") -> tuple[dict[str, Destination], Refusal | None]:
+def reach(
+    state: State, unit: str, how: str = "move", written: Mapping[str, int] | None = None
+) -> tuple[dict[str, Destination], Refusal | None]:
     """Where ``unit`` may end a move now (``how``: "move", "enter" as a reinforcement, "strategic" for
-    revised 6.4), exactly as the full choices list it; when nowhere, the reason."""
+    revised 6.4), exactly as the full choices list it; when nowhere, the reason. ``written``: as for
+    ``choices`` (Road to Richmond 17.62)."""
+    state = variable_reinforcements.as_written(state, written)
+    waiting = variable_reinforcements.not_written_yet(state)  # Road to Richmond 17.62
+    if waiting is not None:
+        return {}, Refusal(waiting.case, waiting.message)
     if how == "enter":
         problem = reinforcements.why_may_not_enter(state, unit)
         found = {} if problem else entry_moves(state, unit)

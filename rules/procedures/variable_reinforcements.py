@@ -12,6 +12,8 @@ component, rules/core/components/variable_reinforcements.py, which says how the 
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from rules.core.commands import (
     Command,
     EnterReinforcement,
@@ -57,7 +59,15 @@ def must_write_down(state: State) -> bool:
 
 def before_the_game(state: State, command: Command) -> RuleViolation | None:
     """17.62 "before the game starts": every command but the writing down waits for it."""
-    if must_write_down(state) and not isinstance(command, WriteDownReinforcements):
+    if isinstance(command, WriteDownReinforcements):
+        return None
+    return not_written_yet(state)
+
+
+def not_written_yet(state: State) -> RuleViolation | None:
+    """17.62: why nothing but the writing down may be done yet (None: it is written down, or there is
+    nothing to write down)."""
+    if must_write_down(state):
         side = state.game.battle.variable_reinforcements.side
         return state.game.violation(
             "variable_reinforcements",
@@ -136,3 +146,22 @@ def apply_shown(state: State, event: WrittenReinforcementShown) -> None:
 def unopened(state: State, unit: str) -> bool:
     """Is ``unit`` a variable unit whose commitment is still closed (it enters only by opening it)?"""
     return unit in variable_units(state) and unit not in shown(state)
+
+
+def as_written(state: State, turns: Mapping[str, int] | None) -> State:
+    """17.62-17.64: ``state`` as the player who wrote the choice down knows it, for his legal choices
+    (rules/legal.py): every variable unit whose commitment is still closed counts as a reinforcement
+    of the chart Game-Turn ``turns`` gives it (unit -> Game-Turn, the server's kept choice), as
+    ``decide`` will count it once its entry opens the commitment. ``state`` itself when there is
+    nothing to add. Only that player's choices may be computed so: the other's must not show it."""
+    if not turns:
+        return state
+    vr = state.game.battle.variable_reinforcements
+    if vr is None:
+        return state
+    closed = {u: t for u, t in turns.items() if t in vr.turns() and unopened(state, u)}
+    if not closed:
+        return state
+    known = state.copy()
+    known.scored.update(f"{SHOWN}{u}:{t}" for u, t in closed.items())
+    return known

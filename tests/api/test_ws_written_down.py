@@ -118,3 +118,41 @@ async def test_a_computer_confederate_writes_down_an_empty_list(client):
     ack = await rebel.command(command)  # the server opens it with the kept salt
     assert isinstance(ack, Ack), ack
     await rebel.close()
+
+
+async def test_the_choices_are_the_confederate_players_own_17_62(client):
+    # 17.62: the choices the server sends the Confederate seat agree with what it will accept of his
+    # choice written down: before the game starts, only the writing down; then a unit written down
+    # for Game-Turn Fifteen is not offered on Game-Turn One, and its reach says why. The Union seat
+    # gets no choices while the Confederate acts, so nothing of the choice reaches it.
+    from api.protocol import ChoicesOut, ReachOut
+
+    game = await create(client, scenario="road_to_richmond", ruleset="revised", side="confederate",
+                        options={"rules": {"variable_reinforcements": True}})
+    joined = await join(client, game)
+    rebel = await WsClient(client, game["game_id"], game["token"]).connect(choices=True)
+    union = await WsClient(client, game["game_id"], joined["token"]).connect(choices=True)
+    before = msgspec.json.decode((await rebel.expect(ChoicesOut)).choices)
+    assert len(before["write_down"]["units"]) == 18 and before["may_enter"] == [] and not before["may_end_phase"]
+    assert [a["turn"] for a in before["write_down"]["arrivals"]] == [1, 15, 18]
+    assert before["end_phase_refused"]["case"] == "17.62"
+    ack = await rebel.act("write_down", later=LATER)
+    assert isinstance(ack, Ack), ack
+    offered = await rebel.expect(ChoicesOut)
+    assert offered.version == ack.last
+    legal = msgspec.json.decode(offered.choices)
+    assert legal.get("write_down") is None
+    assert "cs-g-b-anderson" in legal["may_enter"] and not set(LATER) & set(legal["may_enter"])
+    await rebel.send(type="reach", unit="cs-rodes", how="enter")
+    refused = await rebel.expect(ReachOut)
+    assert refused.destinations == {} and refused.refused.case == "5.1" and "Game-Turn 15" in refused.refused.message
+    await rebel.send(type="reach", unit="cs-g-b-anderson", how="enter")
+    reach = await rebel.expect(ReachOut)
+    hex_, destination = next(iter(reach.destinations.items()))
+    assert destination.path[0] == "0103"
+    ack = await rebel.command(EnterReinforcement("cs-g-b-anderson", destination.path))
+    assert isinstance(ack, Ack), ack
+    await union.until_version(ack.last)
+    assert union.choices is None and not any(isinstance(m, ChoicesOut) for m in union.inbox)
+    for c in (rebel, union):
+        await c.close()

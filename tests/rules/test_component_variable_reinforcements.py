@@ -174,3 +174,47 @@ def test_the_log_alone_replays_the_game_17_62():
     state, events = execute(state, EnterWrittenReinforcement(unit="a", path=("0108",), turn=6, salt=SALTS["a"]))
     log += events
     assert digest(fold(start_state, log)) == digest(state)
+
+
+def test_the_legal_choices_agree_with_what_was_written_down_17_62():
+    # 17.62: the choice is the player's own: his legal choices (given it, as the server gives them to
+    # him) offer a unit written down for a later Game-Turn only then and at that Game-Turn's hexes, and
+    # every entry they offer is accepted once the server opens the unit's commitment
+    from rules.legal import choices, reach
+
+    choice = {"a": 6, "b": 1, "c": 1}
+    # before the game starts the choices offer only the writing down (decide refuses all else)
+    waiting = choices(start())
+    assert waiting.write_down.units == ["a", "b", "c"]
+    assert [(a.turn, a.entry) for a in waiting.write_down.arrivals] == [(1, ["0101"]), (6, ["0108"])]
+    assert not waiting.may_enter and not waiting.may_move and not waiting.may_end_phase
+    assert waiting.end_phase_refused.case == "17.62"
+    assert reach(start(), "a", "enter") == ({}, waiting.end_phase_refused)
+    state, _ = execute(start(), written_down(choice))
+    assert choices(state).write_down is None
+    before = digest(state)
+    # without the choice (what the rules alone know, and all the other player could be shown), a looks
+    # like any Game-Turn One reinforcement of 0101
+    assert "a" in choices(state).may_enter and "a" in choices(state).reinforcements
+    known = choices(state, written=choice)
+    assert "a" not in known.may_enter and "a" not in known.reinforcements
+    assert set(known.may_enter) == {"b", "c"} == set(known.reinforcements)
+    found, refused = reach(state, "a", "enter", written=choice)
+    assert found == {} and refused is not None and refused.case == "5.1" and "Game-Turn 6" in refused.message
+    assert digest(state) == before  # the state itself is left as it was (nothing shown)
+    for unit, moves in known.reinforcements.items():
+        for hex_, dest in moves.items():
+            command = EnterWrittenReinforcement(unit=unit, path=dest.path, turn=choice[unit], salt=SALTS[unit])
+            after, _ = execute(state, command)
+            assert after.positions[unit] == hex_
+    # 17.63: on Game-Turn Six, a is offered at the Game-Turn Six hex (0108), never at 0101
+    state = to(state, 6)
+    known = choices(state, written=choice)
+    assert "a" in known.may_enter and {d.path[0] for d in known.reinforcements["a"].values()} == {"0108"}
+    assert reach(state, "a", "enter", written=choice)[0] == known.reinforcements["a"]
+    for hex_, dest in known.reinforcements["a"].items():
+        after, _ = execute(state, EnterWrittenReinforcement(unit="a", path=dest.path, turn=6, salt=SALTS["a"]))
+        assert after.positions["a"] == hex_
+    # once c's commitment is opened the rules know it: giving c's Game-Turn or not changes nothing
+    state, _ = execute(state, EnterWrittenReinforcement(unit="c", path=("0101",), turn=1, salt=SALTS["c"]))
+    assert choices(state, written=choice).reinforcements == choices(state, written={"b": 1, "a": 6}).reinforcements
