@@ -1,8 +1,9 @@
 """The battle at a glance, as the server tells a client (a part of the view, api/views.py): the turn
 track (each Game-Turn, whether it is a night turn, the reinforcements due on it and where they
 enter), the Victory Point schedule and the levels of victory in words, the objective hexes (what each
-is worth, to whom, and who holds it now), each side's Victory Points, the level of victory the points
-would give now, the units and Strength Points each side has lost, and the chance of each result on
+is worth, to whom, and who holds it now), each side's Victory Points, the level of victory the game
+would end with now (the rules' own end-of-game determination on a copy: rules/procedures/victory.py
+``level_if_ended_now``), the units and Strength Points each side has lost, and the chance of each result on
 each odds column of the Combat Results Table in force.
 
 Read from the battle's own components (rules/core/components/victory.py, exits.py,
@@ -20,6 +21,7 @@ from replay.crt_odds import all_columns, table_of
 from rules.core.game import Game
 from rules.core.scenario import SIDES
 from rules.core.state import State
+from rules.procedures.victory import level_if_ended_now
 
 SIDE = {"union": "Union", "confederate": "Confederate"}
 
@@ -172,7 +174,7 @@ def glance(state: State) -> Glance:
         levels=levels,
         objectives=[msgspec.structs.replace(o, holder=state.control.get(o.hex)) for o in objectives],
         vp=vp,
-        level_now=state.result or (v.level_for(vp, state.control) if v is not None and v.levels else None),
+        level_now=level_if_ended_now(state) if v is not None and v.levels else state.result,
         eliminated={side: Losses(units=n, strength=s) for side, (n, s) in lost.items()},
         chances=_chances(game),
     )

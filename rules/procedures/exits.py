@@ -173,7 +173,8 @@ def apply_unit_exited(state: State, event: UnitExited) -> None:
     state.scored.add(EXITED + event.unit)
     battle = state.game.battle
     line = battle.line_of_communications  # Road to Vicksburg 20.0: units exited at these hexes trace from them
-    if battle.exits.awards or battle.command_control_zone is not None or (line is not None and line.exited_at):  # Road to Richmond 22.12, 20.1
+    judged = battle.victory is not None and any(lv.without_exits for lv in battle.victory.levels)  # Road to Vicksburg 21.3
+    if battle.exits.awards or battle.command_control_zone is not None or (line is not None and line.exited_at) or judged:  # Road to Richmond 22.12, 20.1
         state.scored.add(f"{EXITED_BY}{event.path[-1]}:{state.turn}:{event.unit}")
     entered(state, state.game.units[event.unit].side, event.path[1:])  # 21.2: moved through
 

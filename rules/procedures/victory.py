@@ -255,6 +255,23 @@ def determine_victory(state: State) -> list[Event]:
     return [*awards, VictoryDetermined(union=totals["union"], confederate=totals["confederate"], differential=diff, level=level)]
 
 
+def level_if_ended_now(state: State) -> str | None:
+    """The level of victory the game would end with if it ended now: the result, once it has one; else
+    what the rule set's end-of-game determination (``determine_victory``, 20.2, with the points still
+    due and the end-of-game points, Road to Vicksburg's level judged ``without_exits``, Hooker and Lee
+    21.3's Demoralization) gives on a scratch copy; None without one (api/glance.py shows it live)."""
+    if state.result is not None:
+        return state.result
+    scratch = state.copy()
+    level = None
+    for hook in state.game.ruleset.handlers.end_of_game:
+        for e in hook(scratch):
+            apply(scratch, e)
+            if isinstance(e, VictoryDetermined):
+                level = e.level
+    return level
+
+
 def elimination_points(state: State) -> dict[str, int]:
     """Each side's points for eliminating enemy units so far (20.11; Fredericksburg 20.0 "counting Points
     for elimination of Enemy units only")."""

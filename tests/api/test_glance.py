@@ -29,7 +29,10 @@ def test_the_glance_is_the_state_at_every_step(scenario, ruleset):
             lost = [units[u] for u in after.eliminated if units[u].side == side]
             assert (g.eliminated[side].units, g.eliminated[side].strength) == (len(lost), sum(u.strength for u in lost))
         assert {o.hex: o.holder for o in g.objectives} == {o.hex: after.control.get(o.hex) for o in g.objectives}
-        assert g.level_now == (after.result or victory.level_for(g.vp, after.control))
+        # the level the game would end with now (the end-of-game points counted: Chickamauga's exits, Shiloh's
+        # hexes held at the end), not the points so far: test_the_level_now_is_the_final_determination_without_exits
+        assert g.level_now in {lv.level for lv in victory.levels} | {"undetermined"}
+        assert after.result is None or g.level_now == after.result
     assert steps > 100
     assert any(g.eliminated[s].units for s in ("union", "confederate"))  # the game came to blows
     # The turn track: every Game-Turn, the night turns, each reinforcement on its turn with its entry.
@@ -57,3 +60,47 @@ def test_chattanooga_schedule_and_objectives_in_the_books_terms():
     for i, column in enumerate(table.columns):
         results = [row[i] for row in table.rows.values()]
         assert g.chances[column] == pytest.approx({r: results.count(r) / 6 for r in set(results)})
+
+
+def test_the_level_now_is_the_final_determination_without_exits():
+    # Road to Vicksburg 21.3 (the printed 19.4): "For the Confederate Player to win a decisive victory,
+    # no Friendly units exited from the western map edge can be included in his Victory Point total". On
+    # a small map: the Confederate holds 0707 (10 a Game-Turn, Road to Richmond 22.13's award), exits c
+    # at 0101 (2 per Strength Point at the end, 21.11 ii)), and the Union scores 15 at the end for the
+    # train that did not exit (21.11 iv)). Before the last phase ends the live level must be the one
+    # the game then ends with: Substantive (judged without the 12 exit points, 15 - 20 is no Decisive),
+    # not the Decisive the points scored so far (Confederate 10, Union 0) would give.
+    from rules.core.commands import EndPhase, ExitMap
+    from rules.core.events import VictoryDetermined
+    from rules.core.game import Game
+    from rules.reducer import execute
+    from rules.rulesets import get as get_ruleset
+    from tests.rules.rulesmaps import rebel, scenario, union
+
+    exits = {"hexes": ["0101"], "sides": ["confederate"], "points_per_strength_point": {"confederate": 2},
+             "must_exit": [{"unit": "train", "points": 15}]}
+    victory = {
+        "occupied_each_turn": [{"hexes": ["0707"], "points_each": 10}],
+        "levels": [
+            {"level": "Confederate Decisive Victory", "max": -10, "without_exits": {"side": "confederate", "hexes": ["0101"]}},
+            {"level": "Confederate Substantive Victory", "max": -1},
+            {"level": "Draw", "min": 0, "max": 0},
+            {"level": "Union Victory", "min": 1},
+        ],
+    }
+    cases = {"revised": {"exits": "18.1", "exits.cost": "18.2", "exits.points": "21.11", "exits.must_exit": "21.11"}}
+    units = [rebel("c", "0102", strength=6), rebel("hold", "0707"), rebel("train", "0606"), union("u", "0404")]
+    sc = scenario(units, turns=2, first_player="confederate", exclusive={"exits": exits, "victory": victory}, cases=cases)
+    state = new_game(Game(sc, get_ruleset("revised")))
+    state, _ = execute(state, ExitMap("c", ("0102", "0101")))
+    while state.turn == 1:
+        state, _ = execute(state, EndPhase())
+    assert state.vp == {"confederate": 10} or (state.vp.get("confederate"), state.vp.get("union", 0)) == (10, 0)
+    victory_rules = state.game.battle.victory
+    assert victory_rules.level_for({"union": 0, "confederate": 10}, state.control) == "Confederate Decisive Victory"
+    while not state.game_over:
+        live = glance(state).level_now
+        state, events = execute(state, EndPhase())
+    final = next(e for e in events if isinstance(e, VictoryDetermined))
+    assert (final.union, final.confederate, final.level) == (15, 32, "Confederate Substantive Victory")
+    assert live == final.level == state.result == glance(state).level_now
