@@ -136,12 +136,13 @@ class Chat(Action, frozen=True, kw_only=True, tag="chat"):
     text: str
 
 
-ReachHow = Literal["move", "enter", "strategic"]
+ReachHow = Literal["move", "enter", "strategic", "leader"]
 
 
 class Reach(ClientMessage, frozen=True, kw_only=True, tag="reach"):
     """Ask where ``unit`` may end a move now: ``how`` "move" (a unit on the map), "enter" (a
-    reinforcement), "strategic" (revised 6.4). Only the seat the game waits for may ask; answered by a
+    reinforcement), "strategic" (revised 6.4), "leader" (Grand Chancellorsville 23.51: ``unit`` a Leader's
+    id). Only the seat the game waits for may ask; answered by a
     ``reach`` to this socket. Not an action: nothing is appended."""
 
     unit: str

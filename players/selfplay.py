@@ -41,6 +41,7 @@ from rules.core.commands import (
     EndPhase,
     EnterReinforcement,
     EnterWrittenReinforcement,
+    MoveLeader,
     MoveUnit,
     PlaceRally,
     ResolveAttack,
@@ -59,7 +60,15 @@ from rules.core.gunboats import GUNBOAT
 from rules.core.gunboats import waters as gunboat_waters
 from rules.core.handlers import apply
 from rules.core.state import COMBAT, MOVEMENT, State
-from rules.legal import Choices, Destination, choices, reinforcement_choices, unit_moves
+from rules.legal import (
+    Choices,
+    Destination,
+    choices,
+    leader_destinations,
+    leader_movers,
+    reinforcement_choices,
+    unit_moves,
+)
 from rules.legal import movers as legal_movers
 from rules.procedures.night import zoc_rules
 from rules.procedures.sequence import night_turn, why_phase_may_not_end
@@ -134,7 +143,7 @@ def random_command(
     """A legal command picked at random from the full choices (``summary_command``, answered from
     their tables of destinations)."""
     legal = choices(state) if legal is None else legal
-    tables = {"move": legal.moves, "enter": legal.reinforcements, "strategic": legal.strategic}
+    tables = {"move": legal.moves, "enter": legal.reinforcements, "strategic": legal.strategic, "leader": legal.leader_moves}
     return answered(summary_command(legal, rng, end_weight), lambda how, unit: tables[how].get(unit, {}))
 
 
@@ -162,6 +171,7 @@ def summary_command(legal: Choices, rng: random.Random, end_weight: float = 0.15
         return random_attack(legal.attacks, rng)
     movers = [("move", u) for u in legal.may_move] + [("enter", u) for u in legal.may_enter]
     movers += [("strategic", u) for u in legal.may_move_strategically]
+    movers += [("leader", x) for x in legal.may_move_leader]  # Grand Chancellorsville 23.51
     if legal.may_end_phase and (not movers or rng.random() < end_weight):
         return EndPhase()
     while movers:
@@ -173,6 +183,8 @@ def summary_command(legal: Choices, rng: random.Random, end_weight: float = 0.15
                 return MoveUnit(unit, path)
             if how == "enter":
                 return EnterReinforcement(unit, path)
+            if how == "leader":
+                return MoveLeader(leader=unit, path=path)
             return StrategicMove(unit=unit, path=path)
     if legal.may_end_phase:
         return EndPhase()
@@ -206,6 +218,9 @@ def _random_move(state: State, rng: random.Random, end_weight: float) -> Command
         extra = revised_movement_command(state, rng)
         if extra is not None:
             return extra
+    leading = leader_command(state, rng)  # Grand Chancellorsville 23.51
+    if leading is not None:
+        return leading
     arriving = reinforcement_choices(state)
     movers = [("enter", u) for u in arriving] + [("move", u) for u in legal_movers(state)]
     rng.shuffle(movers)
@@ -218,6 +233,23 @@ def _random_move(state: State, rng: random.Random, end_weight: float) -> Command
     if may_end:
         return EndPhase()
     raise DeadEnd(f"dead end: {why_phase_may_not_end(state)}")
+
+
+def leader_command(state: State, rng: random.Random, chance: float = 0.1) -> Command | None:
+    """In a battle whose Leaders move on their own (Grand Chancellorsville 23.51): now and then a move of
+    one of the phasing side's Leaders, drawn at random, to a random destination; None otherwise. Draws
+    nothing in a battle without such Leaders."""
+    rule = state.game.battle.leaders
+    if rule is None or rule.movement_allowance is None or rng.random() >= chance:
+        return None
+    movers = leader_movers(state)
+    if not movers:
+        return None
+    leader = movers[rng.randrange(len(movers))]
+    dests = leader_destinations(state, leader)
+    if not dests:
+        return None
+    return MoveLeader(leader=leader, path=dests[sorted(dests)[rng.randrange(len(dests))]].path)
 
 
 def exit_command(state: State, rng: random.Random, chance: float = 0.2) -> Command | None:
@@ -480,6 +512,11 @@ class Referee:
                 raise InvariantBroken(
                     f"{game.designation(u)} is at {h} ({kind}): off the map, in a river or a ferry hex"
                 )
+        leaders = game.battle.leaders
+        for x in leaders.leaders if leaders is not None else ():  # Grand Chancellorsville 23.54
+            h = leaders.hex_of(state, x)
+            if h is not None and any(p == h and game.units[u].side != x.side for u, p in state.positions.items()):
+                raise InvariantBroken(f"23.54: {x.name} is at {h} with an enemy unit")
         self.log.extend(events)
         return state
 

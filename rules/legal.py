@@ -22,7 +22,7 @@ from rules.core.events import ReinforcementEntered, UnitMoved
 from rules.core.handlers import apply
 from rules.core.scenario import Side
 from rules.core.state import COMBAT, MOVEMENT, State
-from rules.procedures import movement, reinforcements, variable_reinforcements
+from rules.procedures import leaders, movement, reinforcements, variable_reinforcements
 from rules.procedures.exits import exit_paths
 from rules.procedures.night import zoc_rules
 from rules.procedures.sequence import to_act, why_phase_may_not_end
@@ -103,6 +103,10 @@ class Choices(msgspec.Struct, kw_only=True):
     # Revised 10.37: in the Combat Phase, once it may end, the hexes whose Breastworks Marker the
     # phasing player may remove (``RemoveBreastworks``, rules/core/breastworks.py).
     remove_breastworks: list[str] = []
+    # Grand Chancellorsville 23.51: the Leaders of the phasing side that may move on their own now (a
+    # ``MoveLeader`` command); in the full form, per Leader, every hex he may end his move in.
+    may_move_leader: list[str] = []
+    leader_moves: dict[str, dict[str, Destination]] = {}
     attacks: list[AttackOption] = []  # Combat Phase: the attacks that may be declared (rules/combat_choices.py)
     decision: DecisionChoice | None = None  # the options of the first pending decision
     rally: tuple[str, ...] = ()  # revised 12.41 (b): units that may be given a Rally marker now (PlaceRally)
@@ -145,6 +149,11 @@ def choices(state: State, destinations: bool = True, written: Mapping[str, int] 
         if state.game.battle.may_build_breastworks:  # revised 10.34
             out.build_breastworks, out.complete_breastworks = breastworks_choices(state, out.may_move)
         out.rally = rally_candidates(state)
+        chiefs = state.game.battle.leaders
+        if chiefs is not None and chiefs.movement_allowance is not None:  # Grand Chancellorsville 23.51
+            out.may_move_leader = leader_movers(state)
+            if destinations:
+                out.leader_moves = leader_choices(state, out.may_move_leader)
     if state.pending:
         out.decision = decision_choice(state)
     elif state.phase == COMBAT:
@@ -194,16 +203,47 @@ def strategic_movers(state: State, free: list[str]) -> list[str]:
     return [u for u in free if strategic_problem(state, u, enemies) is None and route_out(state, u, enemies)]
 
 
+def leader_movers(state: State) -> list[str]:
+    """Grand Chancellorsville 23.51: the phasing side's Leaders who may start a move of their own now."""
+    rule = state.game.battle.leaders
+    return [x.id for x in rule.leaders if x.side == state.phasing and leaders.why_leader_may_not_move(state, x.id) is None]
+
+
+def leader_destinations(state: State, leader: str) -> dict[str, Destination]:
+    """23.51: every hex the Leader ``leader`` may end a move of his own in now ({} when he may not move)."""
+    found = leaders.leader_reach(state, leader)
+    if found is None:
+        return {}
+    return {d: _destination(found.cost[d], found.path(d)) for d in sorted(found.ends)}
+
+
+def leader_choices(state: State, movers: list[str]) -> dict[str, dict[str, Destination]]:
+    """23.51: per Leader of ``movers``, his destinations."""
+    out = {}
+    for leader in movers:
+        found = leader_destinations(state, leader)
+        if found:
+            out[leader] = found
+    return out
+
+
 def reach(
     state: State, unit: str, how: str = "move", written: Mapping[str, int] | None = None
 ) -> tuple[dict[str, Destination], Refusal | None]:
     """Where ``unit`` may end a move now (``how``: "move", "enter" as a reinforcement, "strategic" for
-    revised 6.4), exactly as the full choices list it; when nowhere, the reason. ``written``: as for
-    ``choices`` (Road to Richmond 17.62)."""
+    revised 6.4, "leader" for a Leader's own move, Grand Chancellorsville 23.51: ``unit`` his id), exactly
+    as the full choices list it; when nowhere, the reason. ``written``: as for ``choices`` (Road to
+    Richmond 17.62)."""
     state = variable_reinforcements.as_written(state, written)
     waiting = variable_reinforcements.not_written_yet(state)  # Road to Richmond 17.62
     if waiting is not None:
         return {}, Refusal(waiting.case, waiting.message)
+    if how == "leader":
+        problem = leaders.why_leader_may_not_move(state, unit)
+        found = {} if problem else leader_destinations(state, unit)
+        if problem is None and not found:
+            problem = state.game.violation("movement", f"{unit} has no hex he may end a move in now")
+        return found, None if problem is None else Refusal(problem.case, problem.message)
     if how == "enter":
         problem = reinforcements.why_may_not_enter(state, unit)
         found = {} if problem else entry_moves(state, unit)

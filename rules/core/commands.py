@@ -168,6 +168,15 @@ class CompleteBreastworks(Command, frozen=True, tag="complete_breastworks"):
     unit: str
     facing: tuple[str, ...]
 
+# -- leaders ---------------------------------------------------------------------------------------------
+
+class MoveLeader(Command, frozen=True, tag="move_leader"):
+    """Grand Chancellorsville 23.51: move the Leader ``leader`` on his own along ``path`` (his hex first,
+    then each hex he enters), leaving the unit he rode with; once per Movement Phase."""
+
+    leader: str
+    path: tuple[str, ...]
+
 
 # -- the union ------------------------------------------------------------------------------------------
 #: Every command type, declared: the one union a command is decoded against.
@@ -193,6 +202,7 @@ COMMAND_TYPES: tuple[type[Command], ...] = (
     StrategicMove,
     BuildBreastworks,
     CompleteBreastworks,
+    MoveLeader,
 )
 
 AnyCommand = Union[COMMAND_TYPES]  # noqa: UP007 - a declared tuple of types

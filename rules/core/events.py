@@ -295,7 +295,8 @@ class MovementDieRolled(Event, frozen=True, tag="movement_die_rolled"):
 
 class ForcedMarched(Event, frozen=True, tag="forced_marched"):
     """Grand Chancellorsville 23.2: the move (or entry) that follows, ``unit``'s, is a Forced March: it
-    spends more than the unit's Movement Allowance, up to the battle's ``forced_march.allowance``."""
+    spends more than the unit's Movement Allowance, up to the battle's ``forced_march.allowance``
+    (23.51: ``unit`` a Leader's id before his ``LeaderMoved``, up to ``leaders.forced_march``)."""
 
     unit: str
     case: str
@@ -334,6 +335,36 @@ class DisruptionSaved(Event, frozen=True, tag="disruption_saved"):
 
     rolls: tuple[tuple[str, int], ...]
     saved: tuple[str, ...]
+    case: str
+
+
+class LeaderMoved(Event, frozen=True, tag="leader_moved"):
+    """Grand Chancellorsville 23.51: ``leader`` moved on his own along ``path`` (his hex first), spending
+    ``cost`` Movement Points (a ``ForcedMarched`` of his id before it when more than his allowance); he
+    stands in ``path[-1]`` on his own, no longer with his unit."""
+
+    leader: str
+    path: tuple[str, ...]
+    cost: int | str
+    case: str
+
+
+class LeaderJoined(Event, frozen=True, tag="leader_joined"):
+    """Grand Chancellorsville 23.51, 23.53: as a phase ends, ``leader``, standing on his own in the hex of
+    ``unit`` (one he may stack with), rides with it from now on."""
+
+    leader: str
+    unit: str
+    case: str
+
+
+class LeaderEliminated(Event, frozen=True, tag="leader_eliminated"):
+    """Grand Chancellorsville 23.54: the enemy combat unit ``unit`` moved into or through ``hex``, where
+    ``leader`` was alone: he is eliminated (23.58's points follow in a ``VictoryPointsAwarded``)."""
+
+    leader: str
+    unit: str
+    hex: str
     case: str
 
 
@@ -657,6 +688,9 @@ EVENT_TYPES: tuple[type[Event], ...] = (
     LeaderKilled,
     LeaderPlaced,
     LeaderRemoved,
+    LeaderMoved,
+    LeaderJoined,
+    LeaderEliminated,
     DisruptionSaved,
     ImmobilityReleased,
     ReinforcementTableRolled,

@@ -4,14 +4,29 @@ and Victory Point parameters, with Leaders of the test's own."""
 
 from __future__ import annotations
 
+import pytest
 from combatmaps import of_type, rolls, to_phase
 from rulesmaps import board, rebel, scenario, union
 
-from rules import combat_choices
-from rules.core.commands import DeclareAttack, EndPhase, PlaceRally, ResolveAttack, RollRally
+from rules import combat_choices, legal
+from rules.core.commands import (
+    DeclareAttack,
+    EndPhase,
+    MoveLeader,
+    MoveUnit,
+    PlaceRally,
+    ResolveAttack,
+    RollRally,
+    StrategicMove,
+)
+from rules.core.errors import RuleViolation
 from rules.core.events import (
     DisruptionSaved,
+    ForcedMarched,
+    LeaderEliminated,
+    LeaderJoined,
     LeaderKilled,
+    LeaderMoved,
     LeaderPlaced,
     LeaderRemoved,
     MoraleChanged,
@@ -21,6 +36,7 @@ from rules.core.events import (
 )
 from rules.core.game import Game
 from rules.procedures.victory import recount
+from rules.queries.zoc import enemy_controlled
 from rules.reducer import decide, execute, fold, new_game
 from rules.rulesets import get as get_ruleset
 from scenarios.loader import load
@@ -205,3 +221,224 @@ def test_a_defending_leader_of_more_than_one_star_adds_a_strength_point_23_55():
     s = to_phase(start(units, [leader("hooker", "union", 4, "d", saves=False)], first="confederate"), "confederate")
     b = combat_choices.combat_breakdown(s, ("a",), ("0505",))
     assert (b.attack, b.defence) == (8, 5)
+
+
+# -- 23.51: a Leader's own move; 23.54: a Leader alone (a line of clear hexes, row 02 of 30 x 3) ----------
+LINE = board(30, 3)
+MOVES = {"movement_allowance": 12, "forced_march": 24}
+
+
+def moving(units, leaders, first="union", night_turns=None, hexes=LINE):
+    exclusive = {"leaders": {**BLOCK, **MOVES, "leaders": leaders}, "victory": VICTORY}
+    sc = scenario(units, hexes=hexes, exclusive=exclusive, cases=CASES, turns=20, first_player=first, night_turns=night_turns)
+    return new_game(Game(sc, get_ruleset("revised")))
+
+
+def row(a, b):
+    """The hexes of row 02 from column ``a`` to ``b`` (each adjacent to the next)."""
+    step = 1 if b >= a else -1
+    return tuple(f"{c:02d}02" for c in range(a, b + step, step))
+
+
+def test_the_battle_block_23_51():
+    # 23.51: "They have a Movement Allowance of twelve and may use Forced March Movement to double this to 24"
+    assert (BLOCK["movement_allowance"], BLOCK["forced_march"]) == (12, 24)
+
+
+def test_a_leader_moves_twelve_on_his_own_and_24_by_forced_march_23_51():
+    units = [union("a", "0102"), rebel("r", "3003")]
+    s = moving(units, [leader("couch", "union", 1, "a", ["a"])])
+    rule = s.game.battle.leaders
+    couch = rule.leader("couch")
+    offered = legal.choices(s)
+    assert offered.may_move_leader == ["couch"]
+    dests = offered.leader_moves["couch"]
+    assert dests["1302"].cost == 12 and dests["2502"].cost == 24 and "2602" not in dests  # 24 and no more
+    s1, events = execute(s, MoveLeader(leader="couch", path=row(1, 13)))
+    assert [type(e) for e in events] == [LeaderMoved]  # twelve: no Forced March
+    assert (events[0].cost, events[0].case) == (12, "23.51")
+    assert rule.hex_of(s1, couch) == "1302" and rule.unit_of(s1, couch) is None and rule.alone(s1, couch)
+    events = decide(s, MoveLeader(leader="couch", path=row(1, 25)))
+    assert [(type(e), getattr(e, "unit", None)) for e in events] == [(ForcedMarched, "couch"), (LeaderMoved, None)]
+    assert events[1].cost == 24
+    with pytest.raises(RuleViolation) as e:
+        decide(s, MoveLeader(leader="couch", path=row(1, 26)))  # 25 points
+    assert e.value.case == "6.15"
+    # one move per Movement Phase
+    with pytest.raises(RuleViolation) as e:
+        decide(s1, MoveLeader(leader="couch", path=row(13, 14)))
+    assert e.value.case == "23.51"
+    assert legal.choices(s1).may_move_leader == []
+    # Leaders may not use Strategic Movement: no such command for a Leader
+    with pytest.raises(RuleViolation):
+        decide(s, StrategicMove(unit="couch", path=row(1, 13)))
+
+
+def test_one_less_at_night_11_11_23_51():
+    s = moving([union("a", "0102"), rebel("r", "3003")], [leader("couch", "union", 1, "a", ["a"])], night_turns=[1])
+    dests = legal.choices(s).leader_moves["couch"]
+    assert dests["1202"].cost == 11 and dests["2402"].cost == 23 and "2502" not in dests
+
+
+def test_a_leader_stops_in_an_enemy_zone_of_control_and_forced_marches_into_none_23_51_7_0():
+    # ruling: a Leader moves as an infantry unit (7.0 "All units must cease movement when they enter an
+    # Enemy controlled hex"; 23.51 gives him Forced March Movement, which enters no Enemy Zone of Control)
+    units = [union("a", "0102"), rebel("r", "0802"), rebel("q", "2002")]
+    s = moving(units, [leader("couch", "union", 1, "a", ["a"])])
+    ev = decide(s, MoveLeader(leader="couch", path=row(1, 7)))  # 0702: r's zone, 5 + 2 (7.2)
+    assert ev[-1].cost == 7
+    with pytest.raises(RuleViolation) as e:
+        decide(s, MoveLeader(leader="couch", path=(*row(1, 7), "0703")))
+    assert e.value.case == "7.0"
+    with pytest.raises(RuleViolation) as e:
+        decide(s, MoveLeader(leader="couch", path=row(1, 8)))  # into r's hex: stopped before it
+    assert e.value.case == "7.0"
+    dests = legal.choices(s).leader_moves["couch"]
+    assert "0702" in dests and "0802" not in dests and "0902" not in dests  # none beyond r's zone on three rows
+
+
+def test_a_leaders_forced_march_enters_no_enemy_zone_of_control_23_51_23_2():
+    # on five rows, round r's zone (by row 01): beyond twelve points a Forced March, which never enters
+    # q's zone (1903, farther than twelve, is not offered; 0703 in r's zone, within twelve, is)
+    units = [union("a", "0103"), rebel("r", "0803"), rebel("q", "2003")]
+    s = moving(units, [leader("couch", "union", 1, "a", ["a"])], hexes=board(30, 5))
+    dests = legal.choices(s).leader_moves["couch"]
+    zone = enemy_controlled(s, "union")
+    assert dests["0703"].cost == 5 + 2 and "1903" not in dests and "1903" in zone
+    far = {h: d for h, d in dests.items() if d.cost > 12}
+    assert "1805" in far and all(not set(d.path[1:]) & zone for d in far.values())
+    path = (*dests["1804"].path, "1904")  # 18 points, into q's zone
+    with pytest.raises(RuleViolation) as e:
+        decide(s, MoveLeader(leader="couch", path=path))
+    assert e.value.case == "23.2"
+
+
+def test_a_leader_joins_a_unit_of_his_command_as_the_phase_ends_23_51_23_53():
+    # he stands in 0502 with b (of his command) while the phase lasts: b moves away without him; c, of
+    # his command, ends there: as the phase ends he rides with c, and goes where c goes
+    units = [union("a", "0102"), union("b", "0502"), union("c", "0702"), rebel("r", "3003")]
+    s = moving(units, [leader("couch", "union", 1, "a", ["a", "b", "c"])])
+    rule = s.game.battle.leaders
+    couch = rule.leader("couch")
+    s, _ = execute(s, MoveLeader(leader="couch", path=row(1, 5)))
+    s, _ = execute(s, MoveUnit("b", ("0502", "0503")))
+    assert rule.hex_of(s, couch) == "0502" and rule.alone(s, couch)
+    s, _ = execute(s, MoveUnit("c", row(7, 5)))
+    s, events = execute(s, EndPhase())
+    assert [(e.leader, e.unit, e.case) for e in of_type(events, LeaderJoined)] == [("couch", "c", "23.51")]
+    assert rule.unit_of(s, couch) == "c"
+    s = to_phase(s, "union", "movement")
+    s, _ = execute(s, MoveUnit("c", row(5, 3)))
+    assert rule.hex_of(s, couch) == "0302"
+    # carried by c this phase: that was his move
+    with pytest.raises(RuleViolation) as e:
+        decide(s, MoveLeader(leader="couch", path=row(3, 4)))
+    assert e.value.case == "23.51"
+
+
+def test_a_one_star_leader_ends_only_with_units_of_his_command_23_53():
+    # "One-star Leaders may stack only with units of their command. Exception: a one-star Leader may stack in
+    # any hex where there is a higher commander present"
+    units = [union("a", "0102"), union("x", "0502"), union("y", "0702"), rebel("r", "3003")]
+    ls = [leader("couch", "union", 1, "a", ["a"]), leader("hooker", "union", 4, "y", saves=False)]
+    s = moving(units, ls)
+    with pytest.raises(RuleViolation) as e:
+        decide(s, MoveLeader(leader="couch", path=row(1, 5)))
+    assert e.value.case == "23.53"
+    dests = legal.choices(s).leader_moves["couch"]
+    assert "0502" not in dests and "0702" in dests
+    s, _ = execute(s, MoveLeader(leader="couch", path=row(1, 7)))  # Hooker is there
+    s, events = execute(s, EndPhase())
+    assert not of_type(events, LeaderJoined)  # ruling: he stays on his own, riding with no other command's unit
+    rule = s.game.battle.leaders
+    assert rule.unit_of(s, rule.leader("couch")) is None and rule.hex_of(s, rule.leader("couch")) == "0702"
+    # a Leader of more stars stacks with any unit of his side, and rides with it
+    s = to_phase(s, "union", "movement")
+    s, _ = execute(s, MoveLeader(leader="hooker", path=row(7, 5)))
+    s, events = execute(s, EndPhase())
+    assert [(e.leader, e.unit) for e in of_type(events, LeaderJoined)] == [("hooker", "x")]
+
+
+def test_a_lone_leader_does_not_impede_and_is_eliminated_by_an_enemy_unit_moving_through_23_54_23_58():
+    # Couch alone in 0502; r moves through his hex as if he were not there (no zone of control, no
+    # blocking): he is eliminated, and the Confederate scores twice his star (23.58)
+    units = [union("a", "0102"), rebel("r", "0802", strength=4), rebel("q", "3003")]
+    s = moving(units, [leader("couch", "union", 1, "a", ["a"])])
+    first = s.copy()
+    log = []
+    s, events = execute(s, MoveLeader(leader="couch", path=row(1, 5)))
+    log += events
+    s = fold(s, log_to(s, "confederate", "movement", log))
+    dests = legal.choices(s).moves["r"]
+    # every way west crosses column 05 (0501, 0502, 0503: his hex or next to it): no zone of control stops r
+    assert dests["0302"].cost == 5
+    s, events = execute(s, MoveUnit("r", row(8, 3)))
+    log += events
+    assert [(e.leader, e.unit, e.hex, e.case) for e in of_type(events, LeaderEliminated)] == [("couch", "r", "0502", "23.54")]
+    points = [e for e in of_type(events, VictoryPointsAwarded) if e.kind == "leader"]
+    assert [(e.side, e.points, e.case) for e in points] == [("confederate", 2, "23.58")]
+    rule = s.game.battle.leaders
+    assert rule.hex_of(s, rule.leader("couch")) is None and s.vp["confederate"] == 2
+    assert recount(first, log) == s.vp
+
+
+def test_an_enemy_unit_ending_in_a_lone_leaders_hex_eliminates_him_23_54():
+    units = [union("a", "0102"), rebel("r", "0802"), rebel("q", "3003")]
+    s = moving(units, [leader("couch", "union", 1, "a", ["a"])])
+    s, _ = execute(s, MoveLeader(leader="couch", path=row(1, 5)))
+    s = to_phase(s, "confederate", "movement")
+    s, events = execute(s, MoveUnit("r", row(8, 5)))
+    assert [e.leader for e in of_type(events, LeaderEliminated)] == ["couch"]
+
+
+def test_a_lone_leader_cannot_be_attacked_nor_bombarded_23_54():
+    # "Unaccompanied Leaders are not affected by bombarding artillery units": nothing to attack in his hex
+    units = [union("a", "0102"), rebel("r", "0602"), rebel("g", "0802", type_="artillery"), rebel("q", "3003")]
+    s = moving(units, [leader("couch", "union", 1, "a", ["a"])])
+    s, _ = execute(s, MoveLeader(leader="couch", path=row(1, 5)))
+    s = to_phase(s, "confederate", "combat")
+    assert all("0502" not in o.defenders for o in combat_choices.attack_options(s))
+    with pytest.raises(RuleViolation):
+        decide(s, DeclareAttack(("r",), ("0502",)))
+    with pytest.raises(RuleViolation):
+        decide(s, DeclareAttack(("g",), ("0502",)))
+
+
+def test_a_leader_with_a_unit_rides_along_and_blocks_as_it_does_23_54():
+    # with a unit of his side he is not alone: the enemy may not enter the hex (6.12), the unit moves
+    # away with him (ruling: as before 23.51)
+    units = [union("a", "0502"), rebel("r", "0802"), rebel("q", "3003")]
+    s = moving(units, [leader("couch", "union", 1, "a", ["a"])], first="confederate")
+    assert "0402" not in legal.choices(s).moves["r"]  # a's zone stops r at 0602
+    with pytest.raises(RuleViolation):
+        decide(s, MoveUnit("r", row(8, 4)))
+    s = to_phase(s, "union", "movement")
+    s, _ = execute(s, MoveUnit("a", row(5, 3)))
+    rule = s.game.battle.leaders
+    assert rule.hex_of(s, rule.leader("couch")) == "0302"
+
+
+def test_leader_moves_on_the_battle_map_are_offered_and_accepted_23_51():
+    # the computer players' choices: each Leader of the phasing side with a hex to go to; what is offered is
+    # accepted, and the reach a client asks for is the full table's
+    s = new_game(Game(GC, get_ruleset("revised")))
+    offered = legal.choices(s)
+    assert offered.may_move_leader and set(offered.leader_moves) <= set(offered.may_move_leader)
+    for lid, dests in offered.leader_moves.items():
+        assert legal.reach(s, lid, "leader") == (dests, None)
+        for hex_ in sorted(dests)[:: max(1, len(dests) // 5)]:
+            events = decide(s, MoveLeader(leader=lid, path=dests[hex_].path))
+            assert events[-1].path[-1] == hex_ and events[-1].cost == dests[hex_].cost
+
+
+def log_to(state, side, phase, log):
+    """The events of the EndPhase commands from ``state`` to ``side``'s ``phase`` (appended to ``log``)."""
+    out = []
+    s = state
+    for _ in range(12):
+        if s.phasing == side and s.phase == phase:
+            log += out
+            return out
+        s, events = execute(s, EndPhase())
+        out += events
+    raise AssertionError("never reached")

@@ -5,6 +5,8 @@ their command and help it in combat; killing one scores Victory Points.
     points_per_star = 2        # 23.58
     killed_on = [1]            # 23.56
     saved_on = [1, 2, 3]       # 23.55
+    movement_allowance = 12    # 23.51 (absent: Leaders never move on their own)
+    forced_march = 24          # 23.51 "may use Forced March Movement to double this to 24"
     leaders = [
       { id = "cs-jackson", name = "Jackson", side = "confederate", stars = 3, command = ["cs-heth-h", ...], with = "cs-heth-h" },
       { id = "cs-lee", name = "Lee", side = "confederate", stars = 4, with = "cs-barksdale-m" },
@@ -17,7 +19,11 @@ the units of his command (empty: every unit of his side, an army commander's); `
 deployed with (23.59: "Leaders are deployed with any unit in their command, whether on the map sheet or as
 Reinforcements"): he is in its hex, on the map or not yet (kept in ``state.scored`` as
 ``leader_with:<leader>:<unit>`` once he has changed unit; ``leader_killed:<leader>``,
-``leader_removed:<leader>``).
+``leader_removed:<leader>``). 23.51: with a ``movement_allowance`` a Leader may move on his own in his
+side's Movement Phase (``MoveLeader``, rules/procedures/leaders.py): he leaves his unit and stands in a hex
+(``leader_at:<leader>:<hex>``) until, as a phase ends, a unit he may ride with is in that hex
+(``LeaderJoined``); ``leader_moved:<Game-Turn>:<leader>`` records his one move of the Game-Turn's
+Movement Phase of his side.
 
 The rules it answers (rules/procedures/leaders.py):
 - 23.56: "If a Leader is stacked with a combat unit that receives a combat result that leads to that
@@ -31,6 +37,10 @@ The rules it answers (rules/procedures/leaders.py):
   roll ... on a die roll of '1-3' the Disruption result is void. Exception: Hooker does not produce this
   benefit" (``saved_on``; a leader's ``saves = false``);
 - 23.57: "Units that attempt to Rally automatically succeed if stacked with a Leader."
+- 23.51: "They have a Movement Allowance of twelve and may use Forced March Movement to double this to 24
+  Movement Points. Leaders may not use Strategic Movement" (``movement_allowance``, ``forced_march``);
+- 23.54: "if alone in a hex they do not impede the movement of any Enemy units ... If an Enemy combat unit
+  moves into or through a hex containing a Leader, that Leader is eliminated" (``LeaderEliminated``).
 """
 
 from __future__ import annotations
@@ -49,6 +59,8 @@ if TYPE_CHECKING:
 WITH = "leader_with:"
 KILLED = "leader_killed:"
 REMOVED = "leader_removed:"
+AT = "leader_at:"
+MOVED = "leader_moved:"
 
 
 class Leader(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
@@ -67,6 +79,8 @@ class Leaders(Component, frozen=True):
     points_per_star: Count = 2
     killed_on: list[DieFace] = msgspec.field(default_factory=lambda: [1])
     saved_on: list[DieFace] = msgspec.field(default_factory=lambda: [1, 2, 3])
+    movement_allowance: Count | None = None  # 23.51: twelve
+    forced_march: Count | None = None  # 23.51: 24
 
     def __post_init__(self):
         ids = [x.id for x in self.leaders]
@@ -83,15 +97,62 @@ class Leaders(Component, frozen=True):
         """Neither killed (23.56) nor removed from play (23.53)."""
         return f"{KILLED}{leader.id}" not in state.scored and f"{REMOVED}{leader.id}" not in state.scored
 
-    def unit_of(self, state: State, leader: Leader) -> str:
-        """23.59: the unit ``leader`` is with now (the one he was deployed with, until he changed)."""
+    def unit_of(self, state: State, leader: Leader) -> str | None:
+        """23.59: the unit ``leader`` rides with now (the one he was deployed with, until he changed);
+        None while he stands in a hex on his own (23.51: since his own move)."""
+        if self.standing(state, leader) is not None:
+            return None
         return next(iter(marks(state.scored, f"{WITH}{leader.id}:")), leader.with_)
 
+    def standing(self, state: State, leader: Leader) -> str | None:
+        """23.51: the hex ``leader`` stands in on his own (riding with no unit), or None."""
+        return next(iter(marks(state.scored, f"{AT}{leader.id}:")), None)
+
     def hex_of(self, state: State, leader: Leader) -> str | None:
-        """The hex of ``leader`` (his unit's), or None (killed, removed, not yet arrived)."""
+        """The hex of ``leader`` (his own, or his unit's), or None (killed, removed, not yet arrived)."""
         if not self.in_play(state, leader):
             return None
+        at = self.standing(state, leader)
+        if at is not None:
+            return at
         return state.positions.get(self.unit_of(state, leader))
+
+    def alone(self, state: State, leader: Leader) -> bool:
+        """23.54: is ``leader`` on the map in a hex without a combat unit of his side?"""
+        here = self.hex_of(state, leader)
+        if here is None:
+            return False
+        units = state.game.units
+        return not any(h == here and units[u].side == leader.side for u, h in state.positions.items())
+
+    def higher_present(self, state: State, leader: Leader, hex_: str) -> bool:
+        """23.53: "a higher commander present" in ``hex_``: a Leader of his side with more stars."""
+        return any(x.side == leader.side and x.stars > leader.stars and self.hex_of(state, x) == hex_ for x in self.leaders)
+
+    def may_stand(self, state: State, leader: Leader, hex_: str) -> bool:
+        """23.53: may ``leader`` end a move in ``hex_``? "One-star Leaders may stack only with units of their
+        command. Exception: a one-star Leader may stack in any hex where there is a higher commander
+        present." Leaders of more stars stack with any unit of their side."""
+        if leader.stars > 1:
+            return True
+        units = state.game.units
+        here = [u for u, h in state.positions.items() if h == hex_ and units[u].side == leader.side]
+        return all(self.commands(state, leader, u) for u in here) or self.higher_present(state, leader, hex_)
+
+    def rides_with(self, state: State, leader: Leader, hex_: str) -> str | None:
+        """The unit of ``hex_`` ``leader`` rides with when he stands there: the first of his command by id;
+        for a Leader of more than one star, else the first unit of his side there (a one-star Leader with
+        no unit of his command there stays on his own: 23.53)."""
+        units = state.game.units
+        here = sorted(u for u, h in state.positions.items() if h == hex_ and units[u].side == leader.side)
+        mine = [u for u in here if self.commands(state, leader, u)]
+        if mine:
+            return mine[0]
+        return here[0] if here and leader.stars > 1 else None
+
+    def moved(self, state: State, leader: Leader) -> bool:
+        """23.51: has ``leader`` moved on his own in this Game-Turn (his side's one Movement Phase)?"""
+        return f"{MOVED}{state.turn}:{leader.id}" in state.scored
 
     def commands(self, state: State, leader: Leader, unit: str) -> bool:
         """Is ``unit`` of ``leader``'s command (an army commander's: any unit of his side)?"""
