@@ -185,6 +185,7 @@ export const BoardView = {
       if (b.state.positions[u.id]) status = `on the map (${b.state.positions[u.id]})`;
       else if (b.state.eliminated.includes(u.id)) status = "eliminated";
       else if (c?.may_enter?.includes(u.id)) status = null;
+      else if (this.board.writtenDown?.[u.id]) status = `written down for turn ${this.board.writtenDown[u.id]}${this.arrivalHexes(this.board.writtenDown[u.id])} (17.62)`;
       else status = `turn ${u.arrives} at ${u.entry.join(", ")}`;
       return h("li", {},
         h("span", { html: counterIcon(u, 26) }), ` ${u.designation} `,

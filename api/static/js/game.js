@@ -14,7 +14,8 @@
 // movement.js (a unit's reach and the Movement Phase panel), combat.js (the combat panel and the
 // decisions of an attack), replay.js (the replay bar and what-if forks), dialogs.js (undo, draw,
 // resign, claim), glance.js (the turn track and points), notices.js (toasts, notifications, the tab),
-// clock.js (the game's clock, when it has one).
+// clock.js (the game's clock, when it has one), writedown.js (Road to Richmond 17.6: the reinforcements
+// written down before play).
 
 import { getJSON, h, scenario as loadScenario, seatOf } from "./api.js";
 import { BoardView } from "./board.js";
@@ -30,6 +31,7 @@ import { Board, cap, finishText, RESULT_TEXT, SIDE_NAME } from "./model.js";
 import { isMove, Movement, reachKey } from "./movement.js";
 import { Notices } from "./notices.js";
 import { Replay } from "./replay.js";
+import { WriteDown } from "./writedown.js";
 
 export const RULESET_NAME = { classic: "classic (1975 Standard Rules)", revised: "revised (2nd edition)" };
 
@@ -526,11 +528,14 @@ export class GameView {
       rows.push(h("div", { class: `ruleset ${w.ruleset}`, id: "ruleset" }, "Rule set: ", h("b", {}, RULESET_NAME[w.ruleset] || w.ruleset)));
       const bits = [undo + (w.options.undo_dice ? " (across dice too)" : "")];
       if ("attack_effectiveness" in w.rules_options) bits.push(`attack effectiveness ${w.rules_options.attack_effectiveness ? "on" : "off"}`);
+      for (const [name, on] of Object.entries(w.rules_options)) if (name !== "attack_effectiveness" && on === true) bits.push(`variant: ${name.replaceAll("_", " ")}`);
       if (w.options.spectator_delay) bits.push(`spectators ${w.options.spectator_delay} events behind`);
       if (w.options.spectator_delay_phases) bits.push(`spectators ${w.options.spectator_delay_phases} phase(s) behind`);
       rows.push(h("div", { class: "options muted", id: "options" }, bits.join(" · ")));
       if (w.dice === "insecure") rows.push(h("div", { class: "warn" }, "Fixed dice seed: a test game, its rolls are predictable."));
     }
+    const written = this.writtenDownView(); // Road to Richmond 17.62
+    if (written) rows.push(written);
     rows.push(h("div", { class: "vp", id: "vp" }, `VP: Union ${st.vp.union ?? 0} · Confederate ${st.vp.confederate ?? 0}`, st.result ? h("b", {}, ` · ${st.result}`) : ""));
     if (s.undo) rows.push(h("div", { class: "note", id: "undo-note" }, `${SIDE_NAME[s.undo.seat]} asked to take back ${s.undo.takes_back.length} action(s)`,
       s.undo.seat === this.seat ? h("button", { id: "undo-withdraw", onclick: () => this.act({ type: "undo_withdraw", request: s.undo.request }) }, "Withdraw") : " — waiting for an answer"));
@@ -575,7 +580,8 @@ export class GameView {
       el.replaceChildren(...out);
       return;
     }
-    if (c.decision) out.push(this.decisionView(c.decision));
+    if (c.write_down) out.push(this.writeDownView(c.write_down)); // Road to Richmond 17.62: before play
+    else if (c.decision) out.push(this.decisionView(c.decision));
     else if (b.state.phase === "movement") out.push(this.movementView(c));
     else if (b.state.phase === "combat") out.push(this.combatView(c));
     el.replaceChildren(...out);
@@ -623,7 +629,7 @@ export class GameView {
 }
 
 // The page's other concerns, each in its own module (see there).
-Object.assign(GameView.prototype, Notices, Movement, Combat, Replay, Dialogs, BoardView, Glance, Clock);
+Object.assign(GameView.prototype, Notices, Movement, Combat, Replay, Dialogs, BoardView, Glance, Clock, WriteDown);
 
 /** `target` with the JSON merge patch `patch` applied (RFC 7386: members replaced, objects patched
  * recursively, null removes one); `target` is left as it was. */

@@ -41,7 +41,17 @@ function newGameForm(card, scenarios) {
   const asked = new URLSearchParams(location.search).get("scenario"); // the editor's "play it" link
   const first = scenarios.some((s) => s.id === asked) ? asked : scenarios[0].id;
   const scen = select("scenario", scenarios.map((s) => [s.id, `${s.battle || s.name}${s.date ? `, ${s.date}` : ""}${s.saved ? " (saved)" : ""}`]), first);
+  // The battle's own game options (scenario.toml [options.*], e.g. Road to Richmond 17.6, the Variable
+  // Confederate Reinforcements): a box each, off by default, sent as the game's rules options.
+  const battleOptions = h("fieldset", { class: "battle-options hidden", id: "battle-options" });
+  const updateOptions = () => {
+    const offered = scenarios.find((s) => s.id === scen.value)?.options || [];
+    battleOptions.classList.toggle("hidden", !offered.length);
+    battleOptions.replaceChildren(h("legend", {}, "Optional rules of this battle"),
+      ...offered.map((o) => field(`${o.title}${o.case ? ` (${o.case})` : ""}`, h("input", { type: "checkbox", name: `rule:${o.name}`, "data-option": o.name }), "a variant: off unless ticked")));
+  };
   const updateRulesets = async () => {
+    updateOptions();
     const sc = await scenario(scen.value);
     ruleset.replaceChildren(...sc.rulesets.map((r) => h("option", { value: r }, r === "classic" ? "classic (1975 Standard Rules)" : r === "revised" ? "revised (2nd edition)" : r)));
   };
@@ -51,6 +61,7 @@ function newGameForm(card, scenarios) {
     battleTable(scenarios, scen, updateRulesets),
     field("Scenario", scen),
     field("Rule set", ruleset),
+    battleOptions,
     field("Your side", select("side", [["union", "Union (blue)"], ["confederate", "Confederate (grey)"]], "union")),
     field("Opponent", select("computer", [["", "a person (send the invite)"], ["easy", "the computer: easy"], ["normal", "the computer: normal"], ["hard", "the computer: hard"]], ""), "the computer accepts your undos"),
     field("Undo", select("undo", [["consent", "with the opponent's consent (5.17)"], ["free-until-dice", "casual: free until a die is thrown"], ["none", "tournament: never"]], "consent")),
@@ -74,6 +85,8 @@ function newGameForm(card, scenarios) {
     const clock = clockOption(data);
     if (clock) options.clock = clock;
     if (data.get("attack_effectiveness")) options.attack_effectiveness = data.get("attack_effectiveness") === "true";
+    const rules = Object.fromEntries([...form.querySelectorAll("#battle-options input[data-option]")].filter((i) => i.checked).map((i) => [i.dataset.option, true]));
+    if (Object.keys(rules).length) options.rules = rules;
     const body = { scenario: data.get("scenario"), ruleset: data.get("ruleset"), side: data.get("side"), options, dice_nonce: randomId(24) };
     if (data.get("computer")) body.computer = data.get("computer");
     const out = form.querySelector("#invite");

@@ -37,6 +37,7 @@ export class Board {
     this.lastCombat = null; // the latest combat_resolved of this phase
     this.declared = null;
     this.glance = null; // the battle at a glance (api/glance.py): turn track, points, objectives, losses
+    this.writtenDown = {}; // Road to Richmond 17.62 (the view's written_down): unit -> the Game-Turn it arrives with
   }
 
   name(unit) {
@@ -58,6 +59,7 @@ export class Board {
     this.lastCombat = v.last_combat || null;
     this.glance = v.glance || null;
     this.declared = v.declared || null; // how the odds of the declared attack waiting for its die are built
+    this.writtenDown = v.written_down || {}; // Road to Richmond 17.62: the units written down to arrive later (to their player)
   }
 
   /** A replay frame's position (the rules state and the session at its version). */
