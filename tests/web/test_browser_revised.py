@@ -56,6 +56,25 @@ async def end_phase(page) -> None:
     await page.wait_for_function("(v) => bluegray.board.version > v", arg=before, timeout=PATIENCE)
 
 
+async def hold_messages(page) -> None:
+    """Hold back the server's messages to `page` until `release_messages`, which delivers them in order.
+    An action's ack still settles the action (connection.js resolves it before handing the message on):
+    the page is as it is between a command's answer and the view that shows it, made as long as wanted."""
+    await js(
+        page,
+        """() => {
+          const conn = bluegray.conn, deliver = conn.onMessage;
+          window.held = [];
+          conn.onMessage = (m) => window.held.push(m);
+          window.releaseHeld = () => { conn.onMessage = deliver; for (const m of window.held.splice(0)) deliver(m); };
+        }""",
+    )
+
+
+async def release_messages(page) -> None:
+    await js(page, "() => window.releaseHeld()")
+
+
 async def revised_game(browser, server):
     """The Union player creates a revised game in the lobby, the Confederate joins by the invite: both
     pages, connected."""
@@ -131,14 +150,40 @@ async def test_revised_markers_and_decisions(browser, server, shot):
     # -- complete the breastworks with a facing the server offers (10.34) ------------------------------
     await mine(union)
     await union.wait_for_selector("#complete-choice", timeout=PATIENCE)
-    facing = await union.get_attribute(
-        f".complete-breastworks[data-unit='{BUILDER}'] >> nth=0", "data-facing"
+    button = f".complete-breastworks[data-unit='{BUILDER}'] >> nth=0"
+    facing = await union.get_attribute(button, "data-facing")
+    completed = "#works .works.breastworks:not(.preview)[data-hex='1717']"  # the server's marker
+    # the pointer on a facing's button previews it on the map: drawn as a preview, not as the marker
+    await union.hover(button)
+    await union.wait_for_selector("#works .works.breastworks.preview[data-hex='1717']", timeout=PATIENCE)
+    assert await union.locator(completed).count() == 0
+    # the click answered, the server's view held back (the window in which a CI run once read the hover
+    # preview, then drawn as the marker itself, as the completed breastworks): the state still reads
+    # "building", and the map shows no completed marker, only the preview of the facing under the pointer
+    await hold_messages(union)
+    await union.click(button)
+    await until(union, "() => window.held.some((m) => m.type === 'ack') && !bluegray.busy")
+    await union.mouse.move(0, 0)
+    await union.hover(button)
+    await union.wait_for_selector("#works .works.breastworks.preview[data-hex='1717']", timeout=PATIENCE)
+    assert (await js(union, "() => bluegray.board.state.breastworks['1717']"))["status"] == "building"
+    assert await union.locator(completed).count() == 0
+    # while a command is in flight (the buttons disabled) no facing is previewed
+    previewed_busy = await js(
+        union,
+        """(f) => { bluegray.busy = true; bluegray.render(); bluegray.previewFacing('1717', f.split(','));
+          const n = document.querySelectorAll("#works .works.breastworks[data-hex='1717']").length;
+          bluegray.busy = false; bluegray.render(); return n; }""",
+        facing,
     )
-    await union.click(f".complete-breastworks[data-unit='{BUILDER}'] >> nth=0")
-    await union.wait_for_selector("#works .works.breastworks[data-hex='1717']", timeout=PATIENCE)
+    assert previewed_busy == 0
+    await release_messages(union)
+    # wait for what the test reads next: the state, then the marker drawn from it
+    await until(union, "() => bluegray.board.state.breastworks['1717']?.status === 'breastworks'")
+    await union.wait_for_selector(completed, timeout=PATIENCE)
     works = await js(union, "() => bluegray.board.state.breastworks['1717']")
     assert works["status"] == "breastworks" and ",".join(works["facing"]) == facing
-    assert await union.locator("#works .works.breastworks[data-hex='1717'] > line").count() == 3
+    assert await union.locator(f"{completed} > line").count() == 3
     await js(union, "() => { bluegray.map.zoom(1.5); bluegray.map.centreOn('1515'); }")
     await shot(union, "revised-breastworks-and-rally")
 

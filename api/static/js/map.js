@@ -235,8 +235,10 @@ export class MapView {
 
   /** Revised 10.3 Breastworks Markers (`state.breastworks`: hex -> {status, side, facing}): under
    * construction a dashed brown hex outline with "BW…"; complete (or a trench) a heavy purple line (not a road's brown)
-   * with teeth on each of the three hexsides it faces (toward the hexes in `facing`). */
-  drawWorks(works) {
+   * with teeth on each of the three hexsides it faces (toward the hexes in `facing`). `preview`: a hex whose
+   * marker is only the facing under the pointer (movement.js previewFacing), not the server's: drawn
+   * lighter, with the class "preview", so that neither a player nor a test takes it for a completed marker. */
+  drawWorks(works, preview = null) {
     const L = this.layout;
     const out = [];
     for (const [hx, w] of Object.entries(works)) {
@@ -264,7 +266,8 @@ export class MapView {
           (w.status === "trench" ? `<line x1="${f(x1 + ix)}" y1="${f(y1 + iy)}" x2="${f(x2 + ix)}" y2="${f(y2 + iy)}" stroke="#fff3d6" stroke-width="1.4"/>` : "") +
           `<g stroke-width="2">${teeth.join("")}</g>`;
       });
-      out.push(`<g class="works ${w.status}" data-hex="${hx}" data-status="${w.status}" stroke="#8e2f6e" stroke-linecap="round">${title}${sides.join("")}</g>`);
+      const previewed = hx === preview;
+      out.push(`<g class="works ${w.status}${previewed ? " preview" : ""}" data-hex="${hx}" data-status="${w.status}"${previewed ? ` opacity="0.55"` : ""} stroke="#8e2f6e" stroke-linecap="round">${title}${sides.join("")}</g>`);
     }
     this.worksLayer.innerHTML = out.join("");
   }

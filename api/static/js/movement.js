@@ -226,11 +226,13 @@ export const Movement = {
         h("button", { class: "link small", title: "Show it on the map", onclick: (e) => { e.preventDefault(); this.selectedHex = hx; this.map.centreOn(hx); this.render(); } }, "show")))));
   },
 
-  /** Show a facing on the map while the pointer is on its button. */
+  /** Show a facing on the map while the pointer is on its button: drawn as a preview (map.drawWorks), never
+   * as the server's marker, and not while an action is in flight (the buttons are disabled then, and the
+   * pointer resting on one after the click must not draw a completed marker before the server's view). */
   previewFacing(hex, facing) {
-    if (!hex) return;
+    if (!hex || this.busy) return;
     const works = { ...(this.board.state.breastworks || {}), [hex]: { status: "breastworks", side: this.seat, facing } };
-    this.map.drawWorks(works);
+    this.map.drawWorks(works, hex);
   },
 };
 
