@@ -619,11 +619,11 @@ def movement_die_roll(state: State, unit: str, dice: Dice | None) -> list[Event]
     """Wilderness 20.2: the die rolled before ``unit`` moves, when it is the first of the battle's
     ``movement_die`` units to move this phase ([] otherwise). The caller moves nothing when the roll
     held them (``held``)."""
-    from rules.procedures.combat import roll
-
     die = state.game.battle.movement_die
     if die is None or not die.to_roll(state, unit):
         return []
+    from rules.procedures.combat import roll  # here, not at the top: asked before every move
+
     r = roll(dice, "the General Burnside die (20.2)")
     return [MovementDieRolled(side=die.side, roll=r, held=r in die.fails_on, case=state.game.case("movement_die"))]
 

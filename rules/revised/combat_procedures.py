@@ -881,8 +881,11 @@ def apply_night_die(state: State, event: NightCombatDie) -> None:
 def town_disorder(state: State) -> MoraleChanged | None:
     """12.17: every unit in a town hex is at least Disordered."""
     towns = town_hexes(state.game)
+    positions = state.positions
+    if towns.isdisjoint(positions.values()):  # asked after every command: most positions hold no town
+        return None
     levels = state.morale
-    found = [u for u, h in state.positions.items() if h in towns and u not in levels]  # asked after every command
+    found = [u for u, h in positions.items() if h in towns and u not in levels]
     if not found:
         return None
     changes = tuple((u, morale.DISORDERED) for u in sorted(found))
