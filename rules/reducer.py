@@ -91,7 +91,7 @@ def decide(state: State, command: Command, dice: Dice | None = None) -> list[Eve
     game = state.game
     if state.game_over:
         raise game.violation("sequence", "the game is over")
-    handlers = game.ruleset.handlers
+    handlers = game.handlers  # the rule set's, without the hooks of battle rules this battle lacks
     handler = handlers.deciders.get(type(command))
     if handler is None:
         tag = type(command).__struct_config__.tag
@@ -133,7 +133,7 @@ def evolve(state: State, event: Event) -> State:
 def fold(state: State, events: Iterable[Event]) -> State:
     """The state after all ``events``: one copy, then every event applied in place."""
     new = state.copy()
-    table = state.game.ruleset.handlers.evolvers
+    table = state.game.handlers.evolvers
     for event in events:
         table[type(event)](new, event)
     return new

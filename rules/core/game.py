@@ -44,6 +44,8 @@ class Game:
         self.battle: battle.Battle = battle.decode(
             scenario.exclusive, scenario.exclusive_overrides.get(self.ruleset.name)
         )
+        # The rule set's handler table without the hooks of battle rules this battle lacks (only_with).
+        self.handlers = self.ruleset.handlers.for_battle(self.battle)
         # Who may not start a move beyond the standard rules: the battle's exclusive rules (16.11, 17.2,
         # 17.11, in that order), then the rule set's (revised 12.41 b).
         self.movement_restrictions = (

@@ -28,12 +28,17 @@ importing a module: the reducer and the sequence of play read the table of the r
   or None.
 - ``movement_restrictions``: who may not start a move, beyond the standard rules (night 17.2,
   rallying revised 12.41): each returns a RuleViolation or None.
+
+A hook that answers one battle rule only (the trains' retreats, a Leader's fate) says so where it is
+defined, ``@only_with("trains")``: it does nothing in a battle without that component. Each game then
+reads its own table (``Game.handlers``, ``Handlers.for_battle``) with those hooks left out, so that a
+command does not ask every battle rule of the book whether it applies.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -55,6 +60,31 @@ Automatic = Callable[["State", Any], "list[Event] | None"]
 Restriction = Callable[["State", str], "RuleViolation | None"]
 PhaseRoll = Callable[["State", "Dice | None"], "list[Event]"]
 
+#: The hook tables (the fields of ``Handlers`` that are tuples of hooks), which ``for_battle`` filters.
+HOOK_TABLES = (
+    "after_command",
+    "after_command_rolls",
+    "before_end_of_phase",
+    "end_of_phase",
+    "start_of_phase",
+    "end_of_game_turn",
+    "end_of_game_turn_rolls",
+    "end_of_game",
+    "phase_rolls",
+)
+
+
+def only_with(component: str) -> Callable:
+    """Declares that the hook it decorates does nothing (returns []) in a battle whose exclusive rules
+    lack ``component`` (a field of ``rules.core.components.battle.Battle``); the hook itself is
+    unchanged. A test calls every such hook in battles without its component."""
+
+    def mark(hook):
+        hook.only_with = component
+        return hook
+
+    return mark
+
 
 @dataclass(frozen=True)
 class Handlers:
@@ -72,6 +102,16 @@ class Handlers:
     phase_rolls: tuple[PhaseRoll, ...] = ()
     automatic: Mapping[type, Automatic] = field(default_factory=dict)
     movement_restrictions: tuple[Restriction, ...] = ()
+
+    def for_battle(self, battle: Any) -> Handlers:
+        """This table for one battle: the hooks ``only_with`` a component the battle lacks left out (an
+        unknown component name raises AttributeError)."""
+
+        def present(hook) -> bool:
+            component = getattr(hook, "only_with", None)
+            return component is None or getattr(battle, component) is not None
+
+        return replace(self, **{name: tuple(h for h in getattr(self, name) if present(h)) for name in HOOK_TABLES})
 
 
 def apply(state: State, event: Event) -> None:

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 
 from rules.core.components.movement_allocation import EXEMPT, ROLLED
 from rules.core.events import AllocationRolled
+from rules.core.handlers import only_with
 from rules.core.state import MOVEMENT, State
 from rules.queries.zoc import in_enemy_zone_of_control
 
@@ -28,6 +29,7 @@ def restriction(state: State, unit: str) -> RuleViolation | None:
     return None if refused is None else state.game.violation(*refused)
 
 
+@only_with("movement_allocation")
 def roll_at_start(state: State, dice: Dice | None) -> list[Event]:
     """Peachtree Creek 17.3, 17.4: "rolls the die once for Stewart's command ... and once for Hardee's
     command at the beginning of each Friendly Movement Phase": a die for each ``by_die`` limit of the

@@ -13,6 +13,7 @@ from __future__ import annotations
 from rules.core.components.ammunition import RESUPPLIED
 from rules.core.decisions import PendingRetreat
 from rules.core.events import AmmunitionResupplied, DecisionsAwaited, Event, ReinforcementEntered, UnitMoved
+from rules.core.handlers import only_with
 from rules.core.state import COMBAT, State
 from rules.procedures.outcomes import Emitter, settle
 from rules.queries.communications import supply_line
@@ -34,6 +35,7 @@ def _in_enemy_zoc(state: State) -> set[str]:
     }  # 19.3: a re-supplied unit "ignores the restrictions outlined in Case 19.1"
 
 
+@only_with("ammunition")
 def resupply(state: State, events: list[Event], after: State) -> list[Event]:
     """19.3, 19.4: after a command that moved the Train (or brought it onto the map) while its side is out
     of ammunition, the side's units not yet re-supplied that trace a Line of Communication of at most
@@ -68,6 +70,7 @@ def apply_resupplied(state: State, event: AmmunitionResupplied) -> None:
     state.scored.update(f"{RESUPPLIED}{u}" for u in event.units)
 
 
+@only_with("ammunition")
 def automatic_retreats(state: State, events: list[Event], after: State) -> list[Event]:
     """19.1: after any command, the retreat of each unit of the side out of ammunition that is now in an
     Enemy Zone of Control in its Combat Phase and was not before the command (an ``after_command`` hook;

@@ -16,6 +16,7 @@ from rules.core.events import (
     CounterattackRecorded,
     DecisionsAwaited,
 )
+from rules.core.handlers import only_with
 from rules.core.state import MOVEMENT, State
 
 if TYPE_CHECKING:
@@ -123,6 +124,7 @@ def after_advance(state: State, head: PendingCounterattackAdvance, unit: str) ->
     return out
 
 
+@only_with("counterattack")
 def record(state: State, events: list[Event], after: State) -> list[Event]:
     """19.52: the first attack one of the units takes part in is the counterattack, or forgoes it (an
     ``after_command`` hook; ``state`` is before the declaration)."""
@@ -153,6 +155,7 @@ def apply_advanced(state: State, event: CounterattackAdvanced) -> None:
     state.scored.add(f"{ADVANCED}{event.unit}:{event.hexes}")
 
 
+@only_with("counterattack")
 def roll_depletion(state: State, dice: Dice | None) -> list[Event]:
     """19.61, 19.62: the Ammunition Depletion die, at the start of the side's Movement Phase of the
     Game-Turn after the counterattack; on a modified '1-2' (``runs_out_at_most``) the units on the map are

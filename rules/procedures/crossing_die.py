@@ -7,10 +7,11 @@ from __future__ import annotations
 
 from rules.core.components.crossing_die import ALLOWED, ROLLED
 from rules.core.events import CrossingDieRolled, Event
-from rules.core.handlers import Dice
+from rules.core.handlers import Dice, only_with
 from rules.core.state import State
 
 
+@only_with("crossing_die")
 def roll_at_start(state: State, dice: Dice | None) -> list[Event]:
     """19.14: "The die is rolled once for each Game-Turn" until a '1' ([] when no roll is due)."""
     rule = state.game.battle.crossing_die

@@ -12,9 +12,11 @@ from __future__ import annotations
 
 from rules.core.components.demoralization import DEMORALIZED, ON, RAISED
 from rules.core.events import ArmyDemoralized, DemoralizationLimitRaised, Event
+from rules.core.handlers import only_with
 from rules.core.state import State
 
 
+@only_with("demoralization")
 def record(state: State, events: list[Event], after: State) -> list[Event]:
     """20.11, 20.13, 20.15, 20.21: the changes the command brought about (``after``: the state after its
     events, kept up to date by the reducer as these are added)."""

@@ -15,6 +15,7 @@ at 0117, south of the Chickahominy, would otherwise activate in every game).
 from __future__ import annotations
 
 from rules.core.events import Event, VictoryPointsAwarded
+from rules.core.handlers import only_with
 from rules.core.scenario import other_side
 from rules.core.state import COMBAT, MOVEMENT, State
 
@@ -56,6 +57,7 @@ def triggered(state: State, events: list[Event], after: State) -> bool:
     return False
 
 
+@only_with("early_arrival")
 def activate(state: State, events: list[Event], after: State) -> list[Event]:
     """17.4, 22.14: the activation a command brings about, once in the game."""
     ea = state.game.battle.early_arrival

@@ -37,7 +37,7 @@ from rules.core.commands import ExitMap
 from rules.core.components.exit_and_return import RETURNING
 from rules.core.errors import RuleViolation
 from rules.core.events import Event, UnitExited, UnitMarchedOff, VictoryPointsAwarded
-from rules.core.handlers import Dice
+from rules.core.handlers import Dice, only_with
 from rules.core.hexes import hexside
 from rules.core.scenario import other_side
 from rules.core.state import State
@@ -361,6 +361,7 @@ def excess_award(state: State, turn: int) -> VictoryPointsAwarded | None:
     return VictoryPointsAwarded(side=rule.side, points=points, kind="excess_exited", subject=str(turn), case=game.case("exits.excess"))
 
 
+@only_with("exits")
 def award_excess_exited(state: State) -> list[Event]:
     """20.3, as a phase ends: "At the end of each Union Player-Turn, each Player determines the
     cumulative total of his Cavalry units which have exited the map sheet up to that point"; the

@@ -48,7 +48,7 @@ from rules.core.events import (
     UnitRetreated,
     VictoryPointsAwarded,
 )
-from rules.core.handlers import Dice
+from rules.core.handlers import Dice, only_with
 from rules.core.scenario import other_side
 from rules.core.state import MOVEMENT, State
 from rules.procedures.movement import Reach, at_night
@@ -57,6 +57,7 @@ from rules.procedures.sequence import night_turn
 from rules.queries.zoc import enemy_controlled, enemy_occupied
 
 
+@only_with("leaders")
 def fates(state: State, events: list[Event], after: State, dice: Dice | None) -> list[Event]:
     """23.56, 23.53, 23.58: the dice for the Leaders present with the units ``events`` destroyed."""
     rule = state.game.battle.leaders

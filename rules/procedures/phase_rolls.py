@@ -27,7 +27,7 @@ from rules.core.events import (
     MovementQuotaRolled,
     ReinforcementTableRolled,
 )
-from rules.core.handlers import Dice
+from rules.core.handlers import Dice, only_with
 from rules.core.state import MOVEMENT, State
 
 
@@ -122,6 +122,7 @@ def apply_quota_rolled(state: State, event: MovementQuotaRolled) -> None:
     state.scored.add(f"{QUOTA_ROLLED}{event.turn}:{event.units}")
 
 
+@only_with("corps_command")
 def roll_corps_command(state: State, dice: Dice | None) -> list[Event]:
     """Grand Chancellorsville 23.4: the Command Control Phase before the side's Movement Phase: a die for
     each corps on the map ([] when none is due)."""

@@ -17,6 +17,7 @@ from rules.core.events import (
     RestraintReleased,
     RestraintRolled,
 )
+from rules.core.handlers import only_with
 from rules.core.scenario import other_side
 from rules.core.state import MOVEMENT, State
 
@@ -55,6 +56,7 @@ def barred_from_enemy_zoc(state: State, unit: str) -> bool:
     return held is not None and held.barred_from_enemy_zoc(state, unit)
 
 
+@only_with("restraints")
 def roll_at_start(state: State, dice: Dice | None) -> list[Event]:
     """17.1 iii, 17.2 iii, 17.3 iii: "If, during the Confederate Movement Phase of Game-Turn Three, the
     Confederate Player rolls a '6' on a die": at the beginning of that Movement Phase, once."""
@@ -75,6 +77,7 @@ def roll_at_start(state: State, dice: Dice | None) -> list[Event]:
     return out
 
 
+@only_with("restraints")
 def release_on_attack(state: State, events: list[Event], after: State) -> list[Event]:
     """17.1 i, ii: "If any unit of the division is attacked by an adjacent Union unit"; 17.3 i: "A unit of
     the division is attacked by a Confederate unit, and no unit of the division has taken part in a
@@ -137,6 +140,7 @@ def _held_at_the_enemy_player_turn_end(state: State) -> list:
     return [r for r in held.held if not r.released(state) and state.phasing == other_side(r.side)]
 
 
+@only_with("restraints")
 def release_nearby(state: State) -> list[Event]:
     """17.5 i: "A Confederate unit ends a Confederate Player-Turn within three hexes of the battery's set-up
     location" (an end-of-phase step: the last phase of the enemy's Player-Turn)."""
@@ -153,6 +157,7 @@ def release_nearby(state: State) -> list[Event]:
     return out
 
 
+@only_with("restraints")
 def release_unblocked(state: State) -> list[Event]:
     """17.3 release ii: "When Jackson's force, or its Zone of Control, no longer blocks the Middle Road east
     of Jackson's Creek at the end of a Confederate Player-Turn" (an end-of-phase step: the last phase of

@@ -28,11 +28,13 @@ from rules.core.events import (
     UnitExited,
     UnitMoved,
 )
+from rules.core.handlers import only_with
 from rules.core.hexes import hexside
 from rules.core.scenario import other_side
 from rules.core.state import State
 
 
+@only_with("movement_quota")
 def lift_on_crossing(state: State, events: list[Event], after: State) -> list[Event]:
     """20.1: the lifting that follows a command's moves (``state``: the state before them, ``after``
     the state after them)."""
@@ -82,6 +84,7 @@ def apply_lifted(state: State, event: MovementRestrictionsLifted) -> None:
 
 
 # -- Fredericksburg 19.1: immobility and its releases ------------------------------------------------
+@only_with("immobility")
 def release_immobile(state: State, events: list[Event], after: State) -> list[Event]:
     """Fredericksburg 19.11-19.13: the releases a command's events bring about (``state``: the state
     before them, ``after`` the state after them), the units released for good. 19.11 and 19.12 release
@@ -158,6 +161,7 @@ def apply_released(state: State, event: ImmobilityReleased) -> None:
 
 
 # -- First Bull Run 17.1, 17.2: units held until released ---------------------------------------------
+@only_with("may_not_move_until")
 def release_holds(state: State, events: list[Event], after: State) -> list[Event]:
     """17.1, 17.2 (the battle's ``may_not_move_until``): the releases a command's events bring about.
     ``until_attacked``: a combat resolved with one of the side's units among its defenders (17.1: "a

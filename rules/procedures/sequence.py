@@ -86,7 +86,7 @@ def decide_end_phase(state: State, command: EndPhase, dice: Dice | None) -> list
     problem = why_phase_may_not_end(state)
     if problem is not None:
         raise problem
-    hooks = state.game.ruleset.handlers
+    hooks = state.game.handlers  # the rule set's, without the hooks of battle rules this battle lacks
     scratch = state.copy()
     events: list[Event] = []
 

@@ -11,6 +11,7 @@ Game-Turn) and "if the Union Train unit moves from its set-up hex" (once).
 from __future__ import annotations
 
 from rules.core.events import CombatResolved, Event, UnitEliminated, UnitMoved, VictoryPointsAwarded
+from rules.core.handlers import only_with
 from rules.core.state import State
 from rules.queries.zoc import enemy_controlled
 
@@ -30,6 +31,7 @@ def alone_in_enemy_zoc(state: State, unit: str) -> bool:
     return not any(h == here and u != unit and game.units[u].side == side for u, h in state.positions.items())
 
 
+@only_with("symbolic_units")
 def consequences(state: State, events: list[Event], after: State) -> list[Event]:
     """18.3 and 21.3 after any command (an ``after_command`` hook: ``after`` is the state after its events)."""
     symbolic = state.game.battle.symbolic_units

@@ -18,6 +18,7 @@ from __future__ import annotations
 from rules.core import terrain
 from rules.core.decisions import PendingAdvance, PendingRetreat
 from rules.core.events import DecisionsAwaited, Event
+from rules.core.handlers import only_with
 from rules.core.scenario import other_side
 from rules.core.state import COMBAT, State
 from rules.procedures.outcomes import Emitter, settle
@@ -68,6 +69,7 @@ def _in_own_combat_phase(state: State, unit: str) -> bool:
     return state.phase == COMBAT and state.phasing == state.game.units[unit].side and not state.game_over
 
 
+@only_with("trains")
 def automatic_retreats(state: State, events: list[Event], after: State) -> list[Event]:
     """19.11: after any command, the retreat of each train that has just come to be beside an enemy
     unit in its side's Combat Phase (an ``after_command`` hook; ``state`` is the state before the

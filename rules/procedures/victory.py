@@ -35,7 +35,7 @@ from rules.core.events import (
     VictoryDetermined,
     VictoryPointsAwarded,
 )
-from rules.core.handlers import apply
+from rules.core.handlers import apply, only_with
 from rules.core.scenario import SIDES, other_side
 from rules.core.state import State
 from rules.procedures.exits import exit_points
@@ -323,6 +323,7 @@ def edge_goal(game, rule) -> set[str]:
     }
 
 
+@only_with("immediate_victory")
 def immediate_victory(state: State, events: list[Event], after: State) -> list[Event]:
     """Olustee 20.0 (an ``after_command`` hook, the last): the game ends at once when a unit of the side
     occupies a hex of Olustee Station with its Line of Communication to the east edge, or when one of its

@@ -81,7 +81,7 @@ from rules.core.events import (
     UnitEliminated,
 )
 from rules.core.gunboats import GUNBOAT, combat_occupants
-from rules.core.handlers import Dice, apply
+from rules.core.handlers import Dice, apply, only_with
 from rules.core.scenario import other_side
 from rules.core.state import COMBAT, MOVEMENT, State
 from rules.procedures import counterattack
@@ -903,6 +903,7 @@ def disorder_in_towns(state: State, events: list[Event], after: State) -> list[E
     return [event] if event else []
 
 
+@only_with("trains")
 def train_attacker_retreat(state: State, events: list[Event], after: State) -> list[Event]:
     """Wilderness 18.31 (the battle's ``trains.attacker_retreat``): a train's automatic retreat is "an
     Attacker Retreat combat result", and 12.11 Disorders attacking units that suffer one from an Enemy

@@ -4,12 +4,14 @@ an end-of-Game-Turn step of the revised rule set, whose Shaken and Routed units 
 from __future__ import annotations
 
 from rules.core.events import ArmyRoutChecked, Event, VictoryDetermined
+from rules.core.handlers import only_with
 from rules.core.scenario import SIDES, other_side
 from rules.core.state import State
 from rules.procedures.combat import roll
 from rules.revised.morale import ROUTED, SHAKEN
 
 
+@only_with("army_rout")
 def rout_check(state: State, dice) -> list[Event]:
     """First Bull Run 18.0 (the battle's ``army_rout``), as each Game-Turn ends: each Player rolls the
     die, adds one for each of his units Shaken or Routed and two for each eliminated; at the threshold
