@@ -285,6 +285,7 @@ def apply_moved(state: State, event: LeaderMoved) -> None:
     state.scored.add(f"{MOVED}{state.turn}:{event.leader}")
 
 
+@only_with("leaders")
 def join(state: State) -> list[Event]:
     """An ``end_of_phase`` hook: a Leader standing on his own in a hex with a unit he may ride with rides
     with it from now on (``LeaderJoined``; ruling: as the phase ends, so that the units that move later in
@@ -322,6 +323,7 @@ def _entered(event: Event) -> tuple[str, tuple[str, ...]] | None:
     return None
 
 
+@only_with("leaders")
 def overrun(state: State, events: list[Event], after: State) -> list[Event]:
     """An ``after_command`` hook, 23.54: "If an Enemy combat unit moves into or through a hex containing a
     Leader, that Leader is eliminated" (a Leader alone in his hex as the command began: a Leader with a
