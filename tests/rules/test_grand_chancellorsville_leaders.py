@@ -297,6 +297,16 @@ def test_a_leader_stops_in_an_enemy_zone_of_control_and_forced_marches_into_none
     assert "0702" in dests and "0802" not in dests and "0902" not in dests  # none beyond r's zone on three rows
 
 
+def test_a_leader_in_an_enemy_zone_of_control_may_not_leave_it_6_13_23_51():
+    # with his unit next to r he is in r's zone: by day he may not leave it during movement (6.13, 7.4)
+    units = [union("a", "0702"), rebel("r", "0802"), rebel("q", "3003")]
+    s = moving(units, [leader("couch", "union", 1, "a", ["a"])])
+    assert "couch" not in legal.choices(s).leader_moves
+    with pytest.raises(RuleViolation) as e:
+        decide(s, MoveLeader(leader="couch", path=row(7, 6)))
+    assert e.value.case == "6.13"
+
+
 def test_a_leaders_forced_march_enters_no_enemy_zone_of_control_23_51_23_2():
     # on five rows, round r's zone (by row 01): beyond twelve points a Forced March, which never enters
     # q's zone (1903, farther than twelve, is not offered; 0703 in r's zone, within twelve, is)
