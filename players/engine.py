@@ -51,6 +51,7 @@ from rules.core.commands import (
     EndPhase,
     EnterReinforcement,
     ExitMap,
+    MoveLeader,
     MoveUnit,
     ResolveAttack,
     Retreat,
@@ -62,7 +63,7 @@ from rules.core.errors import RuleViolation
 from rules.core.events import VictoryDetermined, VictoryPointsAwarded
 from rules.core.scenario import SIDES, other_side
 from rules.core.state import COMBAT, MOVEMENT, State
-from rules.legal import Choices, choices, entry_moves, strategic_moves, unit_moves
+from rules.legal import Choices, choices, entry_moves, leader_destinations, strategic_moves, unit_moves
 from rules.procedures.victory import determine_victory, params
 from rules.reducer import decide, fold
 
@@ -532,6 +533,37 @@ def movement_command(
     raise RuntimeError(f"the engine found nothing to do: {legal.end_phase_refused}")
 
 
+def leader_command(state: State, legal: Choices) -> Command | None:
+    """Grand Chancellorsville 23.51: the move of a Leader away from the front to the strongest stack of his
+    side in contact with the enemy that he would ride with (23.55: his saving roll, and one Strength Point
+    for a Leader of more stars, count where units fight), one Leader a decision; None when no Leader of
+    ``legal.may_move_leader`` is away from the front with such a stack within reach."""
+    if not legal.may_move_leader:
+        return None
+    rule = state.game.battle.leaders
+    game = state.game
+    units = game.units
+    enemies = {h for u, h in state.positions.items() if units[u].side != state.phasing}
+    front = {h for h in game.terrain if any(n in enemies for n in game.neighbours[h])}
+    strength: dict[str, int] = {}
+    for u, h in state.positions.items():
+        if units[u].side == state.phasing and h in front and units[u].type != "artillery":
+            strength[h] = strength.get(h, 0) + units[u].strength
+    for lid in legal.may_move_leader:
+        leader = rule.leader(lid)
+        if rule.hex_of(state, leader) in front:
+            continue
+        dests = leader_destinations(state, lid)
+        best = max(
+            (h for h in dests if h in strength and rule.rides_with(state, leader, h) is not None),
+            key=lambda h: (strength[h], h),
+            default=None,
+        )
+        if best is not None:
+            return MoveLeader(leader=lid, path=dests[best].path)
+    return None
+
+
 # -- the player ---------------------------------------------------------------------------------------
 class Engine:
     """A player (``players.selfplay.Player``): ``engine(state, rng)`` returns its command."""
@@ -568,5 +600,8 @@ class Engine:
         if state.phase == COMBAT:
             return combat_command(state, legal, self.level, rng, budget)
         if state.phase == MOVEMENT:
+            leading = leader_command(state, legal)  # Grand Chancellorsville 23.51
+            if leading is not None:
+                return leading
             return movement_command(state, legal, self.level, rng, budget, self.idle_units(state))
         return EndPhase()

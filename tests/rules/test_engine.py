@@ -17,7 +17,7 @@ from players.engine import Engine, evaluate, expected
 from players.engine import victor as winner
 from players.review import review
 from players.selfplay import PLAYERS, refereed_game
-from rules.core.commands import DeclareAttack, EndPhase, MoveUnit
+from rules.core.commands import DeclareAttack, EndPhase, MoveLeader, MoveUnit
 from rules.core.game import Game
 from rules.reducer import decide, fold, new_game
 from rules.rulesets import get as get_ruleset
@@ -269,3 +269,22 @@ def test_the_units_without_a_move_that_gains_are_not_examined_again_in_the_phase
         again = Budget.seconds(60)
         movement_command(state, legal, LEVELS["normal"], random.Random(seed), again, idle)
         assert again.units == 1
+
+
+def test_a_leader_goes_to_the_strongest_stack_at_the_front_23_51():
+    # Grand Chancellorsville 23.51, 23.55: Hooker (four stars), behind with a, goes to the stack in contact
+    # with the enemy he may ride with, b's (8) rather than c's (4); once there he stays
+    units = [
+        unit("a", "union", "0102"),
+        unit("b", "union", "0702", strength=8),
+        unit("c", "union", "0705"),
+        unit("r", "confederate", "0802"),
+        unit("q", "confederate", "0805"),
+    ]
+    hooker = {"id": "hooker", "name": "Hooker", "side": "union", "stars": 4, "with": "a"}
+    exclusive = {"leaders": {"leaders": [hooker], "movement_allowance": 12, "forced_march": 24}}
+    start = new_game(Game(scenario(units, turns=2, exclusive=exclusive), get_ruleset("revised")))
+    command = Engine()(start, random.Random(1))
+    assert isinstance(command, MoveLeader) and command.leader == "hooker" and command.path[-1] == "0702"
+    after = fold(start, decide(start, command))
+    assert not isinstance(Engine()(after, random.Random(1)), MoveLeader)
