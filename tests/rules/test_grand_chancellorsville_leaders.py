@@ -16,6 +16,7 @@ from rules.core.commands import (
     MoveUnit,
     PlaceRally,
     ResolveAttack,
+    Retreat,
     RollRally,
     StrategicMove,
 )
@@ -390,6 +391,20 @@ def test_a_lone_leader_does_not_impede_and_is_eliminated_by_an_enemy_unit_moving
     rule = s.game.battle.leaders
     assert rule.hex_of(s, rule.leader("couch")) is None and s.vp["confederate"] == 2
     assert recount(first, log) == s.vp
+
+
+def test_an_enemy_unit_retreating_into_a_lone_leaders_hex_eliminates_him_23_54():
+    # "moves into": a retreat too. Couch, on his own at 0506 next to r; a attacks r at 3:1, a '2' is Dr
+    # (12.12's die 6: no Disorder), and r retreats into 0506
+    units = [union("a", "0404", strength=6), union("b", "0808"), rebel("r", "0505", strength=2)]
+    exclusive = {"leaders": {**BLOCK, **MOVES, "leaders": [leader("couch", "union", 1, "b", ["b"])]}, "victory": VICTORY}
+    s = new_game(Game(scenario(units, exclusive=exclusive, cases=CASES, turns=20), get_ruleset("revised")))
+    s, _ = execute(s, MoveLeader(leader="couch", path=legal.choices(s).leader_moves["couch"]["0506"].path))
+    s = to_phase(s)
+    s, _ = resolve(s, ["a"], ["0505"], 2, 6)
+    s, events = execute(s, Retreat("r", "0506"))
+    assert [(e.leader, e.unit, e.hex) for e in of_type(events, LeaderEliminated)] == [("couch", "r", "0506")]
+    assert s.vp["confederate"] == 2
 
 
 def test_an_enemy_unit_ending_in_a_lone_leaders_hex_eliminates_him_23_54():
