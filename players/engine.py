@@ -533,11 +533,13 @@ def movement_command(
     raise RuntimeError(f"the engine found nothing to do: {legal.end_phase_refused}")
 
 
-def leader_command(state: State, legal: Choices) -> Command | None:
+def leader_command(state: State, legal: Choices, idle: set[str] | None = None) -> Command | None:
     """Grand Chancellorsville 23.51: the move of a Leader away from the front to the strongest stack of his
     side in contact with the enemy that he would ride with (23.55: his saving roll, and one Strength Point
     for a Leader of more stars, count where units fight), one Leader a decision; None when no Leader of
-    ``legal.may_move_leader`` is away from the front with such a stack within reach."""
+    ``legal.may_move_leader`` is away from the front with such a stack within reach. ``idle``: as for
+    ``movement_command``; a Leader found without such a stack is added as ``leader:<id>`` and not
+    examined again in the phase."""
     if not legal.may_move_leader:
         return None
     rule = state.game.battle.leaders
@@ -549,9 +551,10 @@ def leader_command(state: State, legal: Choices) -> Command | None:
     for u, h in state.positions.items():
         if units[u].side == state.phasing and h in front and units[u].type != "artillery":
             strength[h] = strength.get(h, 0) + units[u].strength
+    idle = set() if idle is None else idle
     for lid in legal.may_move_leader:
         leader = rule.leader(lid)
-        if rule.hex_of(state, leader) in front:
+        if f"leader:{lid}" in idle or rule.hex_of(state, leader) in front:
             continue
         dests = leader_destinations(state, lid)
         best = max(
@@ -561,6 +564,7 @@ def leader_command(state: State, legal: Choices) -> Command | None:
         )
         if best is not None:
             return MoveLeader(leader=lid, path=dests[best].path)
+        idle.add(f"leader:{lid}")
     return None
 
 
@@ -600,8 +604,9 @@ class Engine:
         if state.phase == COMBAT:
             return combat_command(state, legal, self.level, rng, budget)
         if state.phase == MOVEMENT:
-            leading = leader_command(state, legal)  # Grand Chancellorsville 23.51
+            idle = self.idle_units(state)
+            leading = leader_command(state, legal, idle)  # Grand Chancellorsville 23.51
             if leading is not None:
                 return leading
-            return movement_command(state, legal, self.level, rng, budget, self.idle_units(state))
+            return movement_command(state, legal, self.level, rng, budget, idle)
         return EndPhase()
