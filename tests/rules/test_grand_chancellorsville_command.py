@@ -8,8 +8,8 @@ from __future__ import annotations
 from combatmaps import of_type, refused, rolls
 from rulesmaps import rebel, scenario, union
 
-from rules.core.commands import EndPhase, MoveUnit
-from rules.core.events import CorpsCommandRolled
+from rules.core.commands import EndPhase, MoveLeader, MoveUnit
+from rules.core.events import CorpsCommandRolled, LeaderMoved
 from rules.core.game import Game
 from rules.reducer import decide, execute, fold, new_game
 from rules.rulesets import get as get_ruleset
@@ -83,6 +83,20 @@ def test_a_die_for_each_corps_on_the_map_4_to_6_holds_it_23_4():
     assert refused(s, MoveUnit("b1", ("0105", "0205"))).case == "23.4"
     # the Reserve artillery joins corps I, free to move
     s, _ = execute(s, MoveUnit("r", ("0301", "0302")))
+
+
+def test_a_held_corps_commander_may_still_move_23_4_23_51():
+    # ruling (docs/RULINGS.md): 23.4's die holds "all units in that particular corps", known by their
+    # designation; a Leader counter has none: Couch, of held corps II, moves on his own (23.51)
+    couch = {"id": "couch", "name": "Couch", "side": "union", "stars": 1, "with": "b1", "command": ["b1", "b9"]}
+    leaders = {**GC.exclusive["leaders"], "leaders": [couch]}
+    sc = scenario(UNITS, exclusive={"corps_command": BLOCK, "leaders": leaders}, cases=CASES, turns=20, first_player="confederate")
+    s = new_game(Game(sc, get_ruleset("revised")))
+    s.turn = 7
+    s, _ = to_union_movement(s, 2, 5, 4)
+    assert refused(s, MoveUnit("b1", ("0105", "0205"))).case == "23.4"
+    s, events = execute(s, MoveLeader(leader="couch", path=("0105", "0205")))
+    assert [e.path for e in of_type(events, LeaderMoved)] == [("0105", "0205")]
 
 
 def test_the_reserve_artillery_is_held_only_when_every_corps_is_23_4():
