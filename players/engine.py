@@ -32,6 +32,7 @@ import time
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
+from players.selfplay import answer, declinable
 from rules.combat_choices import (
     AdvanceChoice,
     BeforeCombatChoice,
@@ -42,9 +43,6 @@ from rules.combat_choices import (
     decision_choice,
 )
 from rules.core.commands import (
-    Advance,
-    ChooseLosses,
-    ChooseTerrain,
     Command,
     DeclareAttack,
     Decline,
@@ -54,7 +52,6 @@ from rules.core.commands import (
     MoveLeader,
     MoveUnit,
     ResolveAttack,
-    Retreat,
     RetreatBeforeCombat,
     RollRally,
     StrategicMove,
@@ -204,19 +201,12 @@ def answers(decision) -> list[Command]:
     """Every legal answer to a pending decision (a Resolve at its own odds only)."""
     if isinstance(decision, ResolveChoice):
         return [ResolveAttack()]
-    if isinstance(decision, RetreatChoice):
-        out: list[Command] = [Retreat(decision.unit, o.to, o.displace) for o in decision.options]
-        return out + ([Decline()] if decision.optional else [])
-    if isinstance(decision, LossesChoice):
-        return [ChooseLosses(o) for o in decision.options]
-    if isinstance(decision, AdvanceChoice):
-        return [Advance(o.unit, o.to) for o in decision.options] + [Decline()]
     if isinstance(decision, RallyChoice):
         return [RollRally()]
-    if isinstance(decision, BeforeCombatChoice):
-        if decision.options:
-            return [ChooseTerrain(o) for o in decision.options]
+    if isinstance(decision, BeforeCombatChoice) and not decision.options:
         return [RetreatBeforeCombat(()), RetreatBeforeCombat(tuple(decision.units))]
+    if isinstance(decision, (RetreatChoice, LossesChoice, AdvanceChoice, BeforeCombatChoice)):
+        return [answer(decision, o) for o in decision.options] + ([Decline()] if declinable(decision) else [])
     return []
 
 

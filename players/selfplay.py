@@ -88,27 +88,36 @@ class DeadEnd(AssertionError):
 
 
 # -- choosing among the options -----------------------------------------------------------------------
+def answer(decision, option=None) -> Command:
+    """The command answering a pending retreat, losses, advance or terrain decision with ``option``, one
+    of its ``options`` (None: declined, where the decision may be)."""
+    if isinstance(decision, RetreatChoice):
+        return Decline() if option is None else Retreat(decision.unit, option.to, option.displace)
+    if isinstance(decision, AdvanceChoice):
+        return Decline() if option is None else Advance(option.unit, option.to)
+    if isinstance(decision, LossesChoice):
+        return ChooseLosses(option)
+    if isinstance(decision, BeforeCombatChoice) and decision.options:  # revised 8.45
+        return ChooseTerrain(option)
+    raise DeadEnd(f"no answer by option to {decision!r}")
+
+
+def declinable(decision) -> bool:
+    """May the decision be declined (``Decline``): an advance (8.6), an optional retreat?"""
+    return isinstance(decision, AdvanceChoice) or (isinstance(decision, RetreatChoice) and decision.optional)
+
+
 def random_decision(decision, rng: random.Random) -> Command:
     """A uniformly random answer to a pending decision."""
     if isinstance(decision, ResolveChoice):
         column = rng.choice(decision.columns)
         return ResolveAttack(odds=None if column == decision.columns[0] else column)
-    if isinstance(decision, RetreatChoice):
-        options = list(decision.options) + ([None] if decision.optional else [])
-        pick = rng.choice(options)
-        return Decline() if pick is None else Retreat(decision.unit, pick.to, pick.displace)
-    if isinstance(decision, LossesChoice):
-        return ChooseLosses(rng.choice(decision.options))
-    if isinstance(decision, AdvanceChoice):
-        options = [*decision.options, None]
-        pick = rng.choice(options)
-        return Decline() if pick is None else Advance(pick.unit, pick.to)
     if isinstance(decision, RallyChoice):
         return RollRally()
-    if isinstance(decision, BeforeCombatChoice):
-        if decision.options:  # revised 8.45
-            return ChooseTerrain(rng.choice(decision.options))
+    if isinstance(decision, BeforeCombatChoice) and not decision.options:
         return RetreatBeforeCombat(tuple(u for u in decision.units if rng.random() < 0.5))
+    if isinstance(decision, (RetreatChoice, LossesChoice, AdvanceChoice, BeforeCombatChoice)):
+        return answer(decision, rng.choice([*decision.options, *([None] if declinable(decision) else [])]))
     raise DeadEnd(f"no answer to {decision!r}")
 
 
