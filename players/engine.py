@@ -62,6 +62,7 @@ from rules.core.scenario import SIDES, other_side
 from rules.core.state import COMBAT, MOVEMENT, State
 from rules.legal import Choices, choices, entry_moves, leader_destinations, strategic_moves, unit_moves
 from rules.procedures.victory import determine_victory, params
+from rules.queries.stacking import overstacked
 from rules.reducer import decide, fold
 
 #: A Strength Point on the map is worth this share of what eliminating it scores (it may still score).
@@ -511,16 +512,38 @@ def movement_command(
         return command
     if legal.may_end_phase:
         return EndPhase()
-    for unit in (u for u in every if u not in examined):  # the phase may not end: every unit, whatever the time
+    # The phase may not end (5.32: a hex over the stacking limit; Shiloh 19.1: units that must move): the
+    # units of the side's over-full hexes first, every one of them scored; the others while the budget
+    # lasts; then the best move the rules accept; failing that, the first of any unit left.
+    crowded = overstacked(state, side)
+    rest = sorted((u for u in every if u not in examined), key=lambda u: (state.positions.get(u) not in crowded, u))
+    listed = 0
+    for unit in rest:
+        if ranked and state.positions.get(unit) not in crowded and budget.spent():
+            break
+        budget.units += 1
         ranked += [(pos.gain(unit, h), h, c) for h, c in unit_commands(state, legal, unit, memo)]
-    ranked.sort(key=lambda t: (t[0], t[1]), reverse=True)
-    for _value, _h, command in ranked:
+        listed += 1
+    command = first_accepted(state, ranked)
+    for unit in rest[listed:]:
+        if command is not None:
+            break
+        budget.units += 1
+        command = first_accepted(state, [(0.0, h, c) for h, c in unit_commands(state, legal, unit, memo)])
+    if command is None:
+        raise RuntimeError(f"the engine found nothing to do: {legal.end_phase_refused}")
+    return command
+
+
+def first_accepted(state: State, ranked: list[tuple[float, str, Command]]) -> Command | None:
+    """The best-scoring of ``ranked`` (score, hex, command) that ``decide`` accepts, or None."""
+    for _value, _h, command in sorted(ranked, key=lambda t: (t[0], t[1]), reverse=True):
         try:
             decide(state, command)
         except RuleViolation:
             continue
         return command
-    raise RuntimeError(f"the engine found nothing to do: {legal.end_phase_refused}")
+    return None
 
 
 def leader_command(state: State, legal: Choices, idle: set[str] | None = None) -> Command | None:

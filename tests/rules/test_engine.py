@@ -289,3 +289,36 @@ def test_a_leader_goes_to_the_strongest_stack_at_the_front_23_51():
     assert isinstance(command, MoveLeader) and command.leader == "hooker" and command.path[-1] == "0702"
     after = fold(start, decide(start, command))
     assert not isinstance(Engine()(after, random.Random(1)), MoveLeader)
+
+
+def test_a_phase_that_may_not_end_is_decided_within_a_spent_budget(monkeypatch):
+    # 6.32 (5.32): three Union units in 0505 at the start, over the limit of two: the phase may not end
+    # until one leaves. With its time spent before it examined a unit (a level of no movers), the engine
+    # lists the moves of the units of the over-full hex, not of every unit of the army, and still makes a
+    # move the rules accept; decision after decision it moves one out and then ends the phase, each
+    # decision doing bounded work (counted, not timed).
+    import players.engine
+    from players.engine import Budget, Level, movement_command
+    from rules.legal import choices
+
+    spent = Level("spent", attacks=4, movers=0, seconds=0.0)
+    listed: list[str] = []  # the units whose moves a decision lists (the costly part on a big battle)
+    unit_commands = players.engine.unit_commands
+    monkeypatch.setattr(players.engine, "unit_commands", lambda s, legal, u, memo: listed.append(u) or unit_commands(s, legal, u, memo))
+    victory = {"levels": [{"level": "Draw"}]}
+    crowd = [unit(f"a{i}", "union", "0505") for i in range(3)]
+    others = [unit(f"b{i}", "union", f"01{i + 1:02d}") for i in range(6)]
+    enemy = [unit("e", "confederate", "0808", strength=1)]
+    state = new_game(Game(scenario(crowd + others + enemy, turns=2, exclusive={"victory": victory}), get_ruleset("revised")))
+    assert not choices(state, destinations=False).may_end_phase
+    idle: set[str] = set()
+    for decisions in range(1, 10):
+        legal = choices(state, destinations=False)
+        listed.clear()
+        command = movement_command(state, legal, spent, random.Random(decisions), Budget.seconds(0.0), idle)
+        assert len(set(listed)) <= len(crowd)  # the over-full hex's units only
+        if isinstance(command, EndPhase):
+            break
+        state = fold(state, decide(state, command))
+    assert isinstance(command, EndPhase) and decisions <= 1 + len(crowd + others)
+    assert max(list(state.positions.values()).count(h) for h in state.positions.values()) <= 2
