@@ -95,6 +95,7 @@ def test_sequence_22_3_22_4():
 
 def test_special_rules_played_by_the_components_22_11_23_1_23_3_23_6():
     game = Game(GC, get_ruleset("revised"))
+    # 23.0: the Grand Chancellorsville special rules, each (23.1-23.6) played by a component of the battle
     # 22.2: "Neither the Fredericksburg nor Hooker and Lee exclusive rules are in effect, unless
     # specifically stated": the scenario's own blocks only (no fog, immobility, quota, demoralization...)
     assert set(GC.exclusive) == {"player_turns", "ferries", "terrain_costs", "stacking", "exits", "corps_command", "forced_march", "leaders", "victory"}
