@@ -337,6 +337,21 @@ class LastMove(msgspec.Struct, frozen=True, kw_only=True):
     path: list[str]
 
 
+class LeaderView(msgspec.Struct, frozen=True, kw_only=True):
+    """A Leader in play on the map (Grand Chancellorsville 23.5, rules/core/components/leaders.py): his
+    ``id``, ``name``, ``side`` and ``stars``; the ``hex`` he is in; the ``unit`` he rides with (23.59;
+    null while he stands in a hex on his own, 23.51) and whether he is ``alone`` (23.54: no combat unit
+    of his side in his hex)."""
+
+    id: str
+    name: str
+    side: str
+    stars: int
+    hex: str
+    unit: str | None = None
+    alone: bool = False
+
+
 class PositionView(msgspec.Struct, frozen=True, kw_only=True):
     """The game at ``version`` as ``role`` (a seat, or null: a spectator) sees it, computed by the
     server from its own fold: the rules ``state`` (positions, turn, phase, the pending decisions,
@@ -351,7 +366,9 @@ class PositionView(msgspec.Struct, frozen=True, kw_only=True):
     at a glance (api/glance.py: the turn track, the Victory Point schedule and levels, the objective
     hexes and their holders, each side's points and losses). ``written_down`` (Road to Richmond
     17.62): to the player who wrote it down, and to everyone once the game is over, the units he
-    wrote down to arrive later, with their Game-Turn; empty to anyone else. A client renders it as it
+    wrote down to arrive later, with their Game-Turn; empty to anyone else. ``leaders`` (Grand
+    Chancellorsville 23.5): the Leaders in play on the map, where each is (``api.views.leaders_on_map``).
+    A client renders it as it
     is: it interprets no event."""
 
     version: int
@@ -368,6 +385,7 @@ class PositionView(msgspec.Struct, frozen=True, kw_only=True):
     glance: Glance | None = None
     declared: CombatBreakdown | None = None
     written_down: dict[str, int] = {}
+    leaders: list[LeaderView] = []
 
 
 class ViewOut(ServerMessage, frozen=True, kw_only=True, tag="view"):
@@ -473,7 +491,8 @@ class ReplayFrame(ServerMessage, frozen=True, kw_only=True, tag="replay_frame"):
     version was taken back later (shown, but stepping skips it); ``last``: the newest version this
     connection may see (a spectator delay holds it back); ``playing``: a ``replay_play`` goes on;
     ``markers``: the time line's marks up to ``last``; ``declared``: as a ``view``'s, how the odds of
-    the declared attack waiting for its die there are built."""
+    the declared attack waiting for its die there are built; ``leaders``: as a ``view``'s, the Leaders
+    on the map there."""
 
     version: int
     last: int
@@ -487,6 +506,7 @@ class ReplayFrame(ServerMessage, frozen=True, kw_only=True, tag="replay_frame"):
     session: SessionView
     markers: list[ReplayMarker]
     declared: CombatBreakdown | None = None
+    leaders: list[LeaderView] = []
 
 
 class ReplayFollowing(ServerMessage, frozen=True, kw_only=True, tag="replay_following"):

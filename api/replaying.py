@@ -34,7 +34,7 @@ from api import seats as seat_tokens
 from api.app_keys import GAMES, LIBRARY, LIVE, REVIEWS, SEATS, SERVER_VERSION, STORE
 from api.games import HttpError
 from api.http import query
-from api.views import session_view
+from api.views import leaders_on_map, session_view
 from replay import carry, fork
 from replay.history import History, NeedsState, load
 from replay.report import build, encode
@@ -344,6 +344,7 @@ class ReplayCursor:
                     session=session_view(h),
                     markers=[protocol.ReplayMarker(**msgspec.structs.asdict(m)) for m in timeline.markers()],
                     declared=declared_breakdown(h.state) if h.state is not None and h.state.pending else None,
+                    leaders=leaders_on_map(h.state),
                 )
             )
 

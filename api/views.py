@@ -7,12 +7,22 @@ import time
 import msgspec
 
 from api.glance import glance
-from api.protocol import ClockView, DrawView, LastMove, PositionView, SessionView, UndoableCommand, UndoView
+from api.protocol import (
+    ClockView,
+    DrawView,
+    LastMove,
+    LeaderView,
+    PositionView,
+    SessionView,
+    UndoableCommand,
+    UndoView,
+)
 from replay import clock
 from replay.gamerecord import GameRecord
 from replay.history import History
 from replay.records import GameFinished, SessionOptions
 from rules.combat_choices import declared_breakdown
+from rules.core.state import State
 
 #: How many of the latest effective commands a seat's view offers to take back.
 UNDOABLE = 8
@@ -36,6 +46,22 @@ def session_view(history: History) -> SessionView:
         if s.clocks
         else None,
     )
+
+
+def leaders_on_map(state: State | None) -> list[LeaderView]:
+    """The Leaders in play on the map (Grand Chancellorsville 23.5): each one's hex, the unit he rides with
+    (23.59; None while he stands on his own, 23.51) and whether he is alone in his hex (23.54), read from the
+    ``leaders`` component; none killed (23.56), removed (23.53) or with a unit not yet arrived."""
+    rule = state.game.battle.leaders if state is not None else None
+    if rule is None:
+        return []
+    out = []
+    for x in rule.leaders:
+        hex_ = rule.hex_of(state, x)
+        if hex_ is None:
+            continue
+        out.append(LeaderView(id=x.id, name=x.name, side=x.side, stars=x.stars, hex=hex_, unit=rule.unit_of(state, x), alone=rule.alone(state, x)))
+    return out
 
 
 def position_view(history: History, record: GameRecord, role: str | None, state_json: bytes) -> PositionView:
@@ -66,6 +92,7 @@ def position_view(history: History, record: GameRecord, role: str | None, state_
         last_combat=record.last_combat,
         glance=glance(history.state) if history.state is not None else None,
         declared=declared_breakdown(history.state) if history.state is not None and history.state.pending else None,
+        leaders=leaders_on_map(history.state),
     )
 
 

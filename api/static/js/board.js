@@ -4,7 +4,7 @@
 // Methods of the game page (GameView, game.js), mixed into it there: `this` is the page.
 
 import { h } from "./api.js";
-import { counterIcon, MORALE_STYLE, RALLY_STYLE } from "./counters.js";
+import { counterIcon, leaderIcon, MORALE_STYLE, RALLY_STYLE } from "./counters.js";
 import { LEGEND_HEXSIDES, TERRAIN_STYLE } from "./map.js";
 import { MORALE_NAME, SIDE_NAME } from "./model.js";
 import { isMove, mpValue, reachKey } from "./movement.js";
@@ -39,6 +39,7 @@ export const BoardView = {
         h("li", { html: `${counterIcon(demo, 34, { attacked: true })} red dot: in combat this phase` }),
         ...Object.entries(MORALE_STYLE).map(([lv, m]) => h("li", { class: "legend-morale", html: `${counterIcon(demo, 34, { morale: lv, ineffective: lv === "routed" })} ${m.letter}: ${m.label} (revised 12.0)` })),
         h("li", { html: `${counterIcon(demo, 34, { morale: "shaken", rally: true })} Ry: ${RALLY_STYLE.label} (revised 12.41)` }),
+        h("li", { html: `${leaderIcon({ id: "demo-l", name: "Lee", side: "confederate", stars: 4 }, false)} a Leader riding with the unit under him; ${leaderIcon({ id: "demo-l2", name: "Couch", side: "union", stars: 1 })} a Leader on his own (Grand Chancellorsville 23.5: gold rim, his stars)` }),
         h("li", {}, "Dashed ring: victory hex; gold ring: movement-quota bonus hex; “T2 entry”: reinforcements enter here"),
       ),
       h("p", { class: "keys" }, "Keys: ", h("kbd", {}, "E"), " end phase · ", h("kbd", {}, "U"), " undo request · ", h("kbd", {}, "Esc"),
@@ -71,7 +72,8 @@ export const BoardView = {
       return;
     }
     const t = this.scenario.map.hexes[hex]?.terrain;
-    const units = this.unitsIn(hex).map((u) => `${this.shown.name(u)} (${this.shown.units[u].strength})`);
+    const units = [...this.unitsIn(hex).map((u) => `${this.shown.name(u)} (${this.shown.units[u].strength})`),
+      ...this.shown.leadersIn(hex).map((x) => `${x.name} (${"★".repeat(x.stars)})`)];
     info.textContent = `${hex} · ${TERRAIN_STYLE[t]?.[2] || t}${units.length ? " · " + units.join(", ") : ""}`;
     info.classList.remove("hidden");
   },
@@ -105,7 +107,7 @@ export const BoardView = {
         shades[hx] = { cls: zoc ? "reach zoc" : "reach", label: d.cost, style: `fill: rgba(255, 170, 0, ${(0.55 - 0.35 * t).toFixed(2)})`, hatch: t > 0.66,
           title: `${hx}: ${d.cost} MP${zoc ? ` — an enemy zone of control: it stops here (${reply.stopsCase})` : ""}` };
       }
-      const from = b.state.positions[sel.unit];
+      const from = sel.mode === "leader" ? b.leader(sel.unit)?.hex : b.state.positions[sel.unit];
       if (from) rings.push({ hex: from, cls: "from" });
     }
     if (c?.decision) {
@@ -168,6 +170,9 @@ export const BoardView = {
               can ? h("button", { class: "small", onclick: () => this.selectUnit(u) }, "Move") : "");
           }))
         : h("p", { class: "muted" }, "No unit."),
+      ...this.shown.leadersIn(hex).map((x) => h("p", { class: "hex-leader", "data-leader": x.id },
+        h("span", { html: leaderIcon(x, false) }), ` ${x.name}, ${x.stars}-star Leader${x.alone ? ", on his own (23.54)" : x.unit ? ` with ${this.shown.name(x.unit)}` : ""} `,
+        c?.may_move_leader?.includes(x.id) ? h("button", { class: "small", onclick: () => this.selectLeader(x.id) }, "Move") : "")),
       works ? h("p", { id: "hex-works" }, works.status === "building" ? "Breastworks under construction (10.34)" : `${works.status === "trench" ? "Trench" : "Breastworks"} facing ${works.facing.join(", ")}`) : "",
     );
   },

@@ -104,3 +104,30 @@ export function counter(unit, cx, cy, w, marks = {}) {
 export function counterIcon(unit, size = 34, marks = {}) {
   return `<svg class="counter-icon" width="${size}" height="${size}" viewBox="-3 -3 46 46" aria-hidden="true">${counter(unit, 20, 20, 36, marks)}</svg>`;
 }
+
+/** A Leader (Grand Chancellorsville 23.5: the view's `leaders`) centred at (cx, cy): a pill in his side's
+ * colour with a gold rim (no unit counter has one), his stars and his name. `alone` (23.54: no combat unit
+ * of his side in his hex; 23.51: standing on his own) draws a bigger two-line counter, alone in the hex;
+ * riding with a unit, a one-line badge over the unit's counter. `selected`: ringed as a selected unit is. */
+export function leaderBadge(leader, cx, cy, { alone = false, selected = false } = {}) {
+  const st = SIDE_STYLE[leader.side] || SIDE_STYLE.union;
+  const stars = "★".repeat(Math.max(1, leader.stars || 1));
+  const title = `${leader.name}: ${leader.stars}-star Leader, ${st.name}${alone ? ", on his own" : leader.unit ? ", with a unit" : ""}`;
+  const w = alone ? Math.max(34, 6 + 5.2 * Math.max(leader.name.length, stars.length * 1.4)) : Math.max(34, 8 + 4.6 * (leader.name.length + stars.length));
+  const h = alone ? 24 : 11;
+  const x0 = cx - w / 2, y0 = cy - h / 2;
+  const ring = selected ? `<rect x="${f(x0 - 2)}" y="${f(y0 - 2)}" width="${f(w + 4)}" height="${f(h + 4)}" rx="${f(h / 2 + 2)}" fill="none" stroke="#ffbf00" stroke-width="3"/>` : "";
+  const text = alone
+    ? `<text x="${f(cx)}" y="${f(y0 + 10)}" font-size="8.5" fill="#e0b000" stroke="#000" stroke-width="0.3" text-anchor="middle" class="leader-stars">${stars}</text>` +
+      `<text x="${f(cx)}" y="${f(y0 + 20.5)}" font-size="8.5" font-weight="bold" fill="${st.ink}" text-anchor="middle" class="leader-name">${esc(leader.name)}</text>`
+    : `<text x="${f(cx)}" y="${f(y0 + 8.4)}" font-size="7.5" font-weight="bold" fill="${st.ink}" text-anchor="middle"><tspan fill="#e0b000" class="leader-stars">${stars}</tspan> <tspan class="leader-name">${esc(leader.name)}</tspan></text>`;
+  return `<g class="leader${alone ? " alone" : ""}${selected ? " selected" : ""}" data-leader="${esc(leader.id)}" data-hex="${esc(leader.hex || "")}" data-stars="${leader.stars}"><title>${esc(title)}</title>` +
+    `<rect x="${f(x0)}" y="${f(y0)}" width="${f(w)}" height="${f(h)}" rx="${f(h / 2)}" fill="${st.fill}" stroke="#b8860b" stroke-width="1.6"/>` +
+    text + ring + `</g>`;
+}
+
+/** A small stand-alone Leader SVG (for lists and the legend). */
+export function leaderIcon(leader, alone = true) {
+  const w = alone ? 64 : 76;
+  return `<svg class="leader-icon" width="${w}" height="${alone ? 30 : 16}" viewBox="0 0 ${w} ${alone ? 30 : 16}" aria-hidden="true">${leaderBadge(leader, w / 2, alone ? 15 : 8, { alone })}</svg>`;
+}

@@ -422,7 +422,8 @@ export class GameView {
         const d = dests[hex];
         this.selection = null;
         this.map.setPath(null);
-        this.command({ type: { move: "move", enter: "enter_reinforcement", strategic: "strategic_move" }[sel.mode], unit: sel.unit, path: d.path });
+        if (sel.mode === "leader") this.command({ type: "move_leader", leader: sel.unit, path: d.path }); // 23.51
+        else this.command({ type: { move: "move", enter: "enter_reinforcement", strategic: "strategic_move" }[sel.mode], unit: sel.unit, path: d.path });
       } else if (known && sel.mode === "move" && this.board.state.positions[sel.unit] !== hex && neighbours(this.map.layout, this.board.state.positions[sel.unit]).includes(hex) && !this.unitsIn(hex).some((u) => this.board.units[u].side === this.seat)) {
         // Not offered: let the rules say why (the server answers with the case and its sentence).
         this.command({ type: "move", unit: sel.unit, path: [this.board.state.positions[sel.unit], hex] });

@@ -4,7 +4,7 @@
 // Colours and patterns follow scenarios/render.py so the two maps read alike.
 
 import { H, Layout, R } from "./geometry.js";
-import { counter, esc } from "./counters.js";
+import { counter, esc, leaderBadge } from "./counters.js";
 
 export const TERRAIN_STYLE = {
   clear: ["#f3eed8", null, "Clear"],
@@ -77,12 +77,13 @@ export class MapView {
       `<defs>${DEFS}</defs><rect class="sea" x="0" y="0" width="${f(L.width)}" height="${f(L.height)}" fill="#eef1f4"/>` +
       `<g id="terrain">${this._hexes()}</g><g id="areas">${this._areas()}</g>${this._hexsides()}` +
       `<g id="entries">${this._entries()}</g><g id="overlay"></g><g id="numbers" class="hidden">${this._numbers()}</g>` +
-      `<g id="works" pointer-events="none"></g><g id="units"></g><g id="objectives" pointer-events="none"></g><g id="path"></g><g id="marks"></g>`;
+      `<g id="works" pointer-events="none"></g><g id="units"></g><g id="leaders"></g><g id="objectives" pointer-events="none"></g><g id="path"></g><g id="marks"></g>`;
     this.svg = svg;
     container.appendChild(svg);
     this.overlay = svg.querySelector("#overlay");
     this.pathLayer = svg.querySelector("#path");
     this.unitLayer = svg.querySelector("#units");
+    this.leaderLayer = svg.querySelector("#leaders");
     this.worksLayer = svg.querySelector("#works");
     this.markLayer = svg.querySelector("#marks");
     this.objectiveLayer = svg.querySelector("#objectives");
@@ -198,7 +199,7 @@ export class MapView {
   }
 
   // -- units --------------------------------------------------------------------------------------
-  /** Draw the units of `board` (a model.Board); `selected`: a unit id to ring. */
+  /** Draw the units of `board` (a model.Board) and its Leaders; `selected`: a unit's or a Leader's id to ring. */
   drawUnits(board, selected = null) {
     const L = this.layout;
     const byHex = {};
@@ -208,7 +209,7 @@ export class MapView {
     const attacked = new Set(board.state.attacked);
     const morale = board.state.morale || {};
     const rallying = new Set(board.state.rallying || []);
-    this.occupied = new Set(Object.keys(byHex)); // hexes with a counter (setOverlay places labels clear of them)
+    this.occupied = new Set([...Object.keys(byHex), ...(board.leaders || []).map((x) => x.hex)]); // hexes with a counter (setOverlay places labels clear of them)
     this.drawWorks(board.state.breastworks || {});
     const out = [];
     for (const [h, ids] of Object.entries(byHex)) {
@@ -231,6 +232,26 @@ export class MapView {
       out.push(`</g>`);
     }
     this.unitLayer.innerHTML = out.join("");
+    this.drawLeaders(board.leaders || [], selected);
+  }
+
+  /** Grand Chancellorsville 23.5: the Leaders on the map (the view's `leaders`). One riding with a unit is a
+   * one-line badge over the top of the hex's counters; one on his own (23.51, 23.54) a two-line counter in
+   * the middle of his hex. Several in one hex are drawn one above the other. */
+  drawLeaders(leaders, selected = null) {
+    const L = this.layout;
+    const byHex = {};
+    for (const x of leaders) if (x.hex in this.scenario.map.hexes) (byHex[x.hex] ||= []).push(x);
+    const out = [];
+    for (const [hx, here] of Object.entries(byHex)) {
+      const [x, y] = L.centre(hx);
+      here.sort((a, b) => b.stars - a.stars || a.id.localeCompare(b.id));
+      const riding = here.filter((l) => !l.alone);
+      const alone = here.filter((l) => l.alone);
+      riding.forEach((l, i) => out.push(leaderBadge(l, x, y - H / 2 + 5 - i * 12, { selected: l.id === selected })));
+      alone.forEach((l, i) => out.push(leaderBadge(l, x, y + 2 - (alone.length - 1) * 13 + i * 26, { alone: true, selected: l.id === selected })));
+    }
+    this.leaderLayer.innerHTML = out.join("");
   }
 
   /** Revised 10.3 Breastworks Markers (`state.breastworks`: hex -> {status, side, facing}): under

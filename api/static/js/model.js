@@ -38,6 +38,17 @@ export class Board {
     this.declared = null;
     this.glance = null; // the battle at a glance (api/glance.py): turn track, points, objectives, losses
     this.writtenDown = {}; // Road to Richmond 17.62 (the view's written_down): unit -> the Game-Turn it arrives with
+    this.leaders = []; // Grand Chancellorsville 23.5 (the view's leaders): {id, name, side, stars, hex, unit, alone}
+  }
+
+  /** The Leader `id` on the map (the server's word), or null. */
+  leader(id) {
+    return this.leaders.find((x) => x.id === id) || null;
+  }
+
+  /** The Leaders on the map in `hex`. */
+  leadersIn(hex) {
+    return this.leaders.filter((x) => x.hex === hex);
   }
 
   name(unit) {
@@ -60,12 +71,14 @@ export class Board {
     this.glance = v.glance || null;
     this.declared = v.declared || null; // how the odds of the declared attack waiting for its die are built
     this.writtenDown = v.written_down || {}; // Road to Richmond 17.62: the units written down to arrive later (to their player)
+    this.leaders = v.leaders || []; // Grand Chancellorsville 23.5: the Leaders on the map
   }
 
   /** A replay frame's position (the rules state and the session at its version). */
   applyFrame(f) {
     this.setState(typeof f.state === "string" ? JSON.parse(f.state) : f.state, f.session, f.version, f.head);
     this.declared = f.declared || null;
+    this.leaders = f.leaders || [];
   }
 
   setState(st, session, version, head) {

@@ -4,7 +4,7 @@
 // Methods of the game page (GameView, game.js), mixed into it there: `this` is the page.
 
 import { h } from "./api.js";
-import { counterIcon, esc } from "./counters.js";
+import { counterIcon, esc, leaderIcon } from "./counters.js";
 import { SIDE_NAME } from "./model.js";
 
 export const Movement = {
@@ -15,7 +15,7 @@ export const Movement = {
     return this.reaches.get(reachKey(sel.mode, sel.unit))?.destinations || null;
   },
 
-  /** Ask the server where `unit` may go (`how`: "move", "enter", "strategic"), unless it has told
+  /** Ask the server where `unit` may go (`how`: "move", "enter", "strategic", "leader": `unit` a Leader's id), unless it has told
    * this client already at this version or is being asked. Only the seat to act may ask. */
   askReach(unit, how = "move") {
     const key = reachKey(how, unit);
@@ -75,7 +75,8 @@ export const Movement = {
     if (sel.centre && dests.length) this.map.centreOn(dests.sort((a, b) => mpValue(a.cost) - mpValue(b.cost))[0].path[0]);
   },
 
-  /** Select `unit` to move it (`mode`: "move", "enter", "strategic") and ask where it may go. */
+  /** Select `unit` to move it (`mode`: "move", "enter", "strategic"; "leader": a Leader's own move,
+   * Grand Chancellorsville 23.51) and ask where it may go. */
   choose(unit, mode = "move", { centre = false } = {}) {
     const sel = { mode, unit, fresh: true, centre };
     this.selection = sel;
@@ -100,16 +101,52 @@ export const Movement = {
     return this.reaches.get(reachKey(how, unit)) || null;
   },
 
+  /** A click on `hex` in a Movement Phase selects one of this seat's units there, the next one on
+   * each click; then (Grand Chancellorsville 23.51) each of his Leaders there. */
   selectUnitAt(hex, c) {
     const mine = this.unitsIn(hex).filter((u) => this.board.units[u].side === this.seat);
-    if (!mine.length || this.board.state.phase !== "movement" || !c) {
+    const chiefs = this.board.leadersIn(hex).filter((x) => x.side === this.seat).map((x) => x.id);
+    if ((!mine.length && !chiefs.length) || this.board.state.phase !== "movement" || !c) {
       this.selection = null;
       return;
     }
+    // Those that may move first; none may: each in turn (his reach tells why not, as for a unit).
     const movable = mine.filter((u) => c.may_move?.includes(u));
-    const pool = movable.length ? movable : mine;
-    const cur = this.selection?.mode === "move" ? pool.indexOf(this.selection.unit) : -1;
-    this.choose(pool[(cur + 1) % pool.length], "move");
+    const leaders = chiefs.filter((x) => c.may_move_leader?.includes(x));
+    const any = movable.length || leaders.length;
+    const pool = [...(any ? movable : mine).map((u) => ["move", u]), ...(any ? leaders : chiefs).map((x) => ["leader", x])];
+    const sel = this.selection;
+    const cur = sel ? pool.findIndex(([mode, id]) => mode === sel.mode && id === sel.unit) : -1;
+    const [mode, id] = pool[(cur + 1) % pool.length];
+    this.choose(id, mode);
+  },
+
+  /** Select the Leader `id` to move him on his own (Grand Chancellorsville 23.51). */
+  selectLeader(id) {
+    this.choose(id, "leader");
+    const hex = this.board.leader(id)?.hex;
+    if (hex) {
+      this.selectedHex = hex;
+      this.map.centreOn(hex);
+    }
+    this.render();
+  },
+
+  /** Grand Chancellorsville 23.51: the Leaders who may move on their own now (`may_move_leader`), each with
+   * a button that selects him. */
+  leaderChoice(c) {
+    const ids = c.may_move_leader || [];
+    if (!ids.length) return [];
+    const b = this.board;
+    return [h("details", { class: "revised-choice", id: "leader-choice", open: true },
+      h("summary", {}, `Leaders (23.51): ${ids.length} may move on their own`),
+      h("p", { class: "muted" }, "A Leader moves once a Movement Phase, up to 12 Movement Points (24 by Forced March); he leaves his unit and stands in the hex he ends in until a unit he may ride with is there as the phase ends."),
+      h("ul", { class: "pick-units" }, ids.map((id) => {
+        const x = b.leader(id);
+        return h("li", {},
+          h("button", { class: "small move-leader", "data-leader": id, id: `leader-move-${id}`, onclick: () => this.selectLeader(id) }, "Move"), " ",
+          h("span", { html: x ? leaderIcon(x, false) : "" }), ` ${x?.name || id}${x ? ` in ${x.hex}${x.unit ? ` with ${b.name(x.unit)}` : ", on his own"}` : ""}`);
+      })))];
   },
 
   selectUnit(unit, mode = "move") {
@@ -134,7 +171,10 @@ export const Movement = {
       const got = this.reaches.get(key);
       const failed = this.reachFailed.get(key);
       const loading = !got && !failed;
-      out.push(h("p", { class: `selected-unit${loading ? " loading" : ""}`, id: "selected-unit", html: `${counterIcon(u, 30, this.marksOf(sel.unit))} <b>${esc(u.designation)}</b> ${u.strength} ${u.type}${sel.mode === "strategic" ? " — <b>strategic movement (6.4)</b>" : ""}` }));
+      if (sel.mode === "leader") {
+        const x = this.board.leader(sel.unit);
+        out.push(h("p", { class: `selected-unit selected-leader${loading ? " loading" : ""}`, id: "selected-unit", html: `${x ? leaderIcon(x) : ""} <b>${esc(x?.name || sel.unit)}</b> — a Leader's own move (23.51)` }));
+      } else out.push(h("p", { class: `selected-unit${loading ? " loading" : ""}`, id: "selected-unit", html: `${counterIcon(u, 30, this.marksOf(sel.unit))} <b>${esc(u.designation)}</b> ${u.strength} ${u.type}${sel.mode === "strategic" ? " — <b>strategic movement (6.4)</b>" : ""}` }));
       const count = got ? Object.keys(got.destinations).length : 0;
       if (loading) out.push(h("p", { class: "muted", id: "reach-loading" }, "Asking the server where it may go…"));
       else if (failed) out.push(h("p", { class: "warn", id: "reach-failed" }, `Where it may go is not known (${failed.code}): ${failed.message}`));
@@ -150,6 +190,7 @@ export const Movement = {
       out.push(h("button", { onclick: () => { this.selection = null; this.render(); } }, "Cancel ", h("kbd", {}, "Esc")));
     } else {
       out.push(h("p", {}, n ? `${n} unit(s) may move: click one on the map.` : "No unit may move now."), r ? h("p", {}, `${r} reinforcement(s) may enter: see Reinforcements below.`) : "");
+      out.push(...this.leaderChoice(c));
     }
     if (!sel) out.push(...this.revisedMovement(c));
     if (!c.may_end_phase && c.end_phase_refused) out.push(h("p", { class: "warn" }, `The phase may not end yet (${c.end_phase_refused.case}): ${c.end_phase_refused.message}`));
@@ -236,12 +277,12 @@ export const Movement = {
   },
 };
 
-/** A selection that moves a unit (as opposed to planning an attack). */
+/** A selection that moves a unit or a Leader (as opposed to planning an attack). */
 export function isMove(sel) {
-  return !!sel && (sel.mode === "move" || sel.mode === "enter" || sel.mode === "strategic");
+  return !!sel && (sel.mode === "move" || sel.mode === "enter" || sel.mode === "strategic" || sel.mode === "leader");
 }
 
-/** The reach cache's key of a unit and how it goes ("move", "enter", "strategic"), and back. */
+/** The reach cache's key of a unit and how it goes ("move", "enter", "strategic", "leader"), and back. */
 export function reachKey(how, unit) {
   return `${how} ${unit}`;
 }

@@ -1,0 +1,47 @@
+"""The view's ``leaders`` (api/views.py ``leaders_on_map``): where each Leader of Grand Chancellorsville
+(23.5) is, for the web client to draw him, on the battle's own map: with his unit at the start (23.59),
+on his own after a move of his own (23.51, 23.54), and none in a battle without Leaders."""
+
+from __future__ import annotations
+
+from api.views import leaders_on_map
+from rules import legal
+from rules.core.commands import MoveLeader
+from rules.core.game import Game
+from rules.reducer import execute, new_game
+from rules.rulesets import get as get_ruleset
+from scenarios.loader import load
+
+
+def start(scenario_id: str):
+    return new_game(Game(load(scenario_id), get_ruleset("revised")))
+
+
+def test_each_leader_is_in_his_units_hex_at_the_start_23_59():
+    s = start("grand_chancellorsville")
+    shown = {x.id: x for x in leaders_on_map(s)}
+    rule = s.game.battle.leaders
+    on_map = [x for x in rule.leaders if x.with_ in s.positions]
+    assert on_map and set(shown) == {x.id for x in on_map}  # those deployed with a unit not yet arrived: not shown
+    for x in on_map:
+        v = shown[x.id]
+        assert (v.name, v.side, v.stars) == (x.name, x.side, x.stars)
+        assert v.hex == s.positions[x.with_] and v.unit == x.with_ and not v.alone
+    assert shown["cs-lee"].stars == 4 and shown["cs-lee"].name == "Lee"
+
+
+def test_a_leader_who_moved_on_his_own_stands_alone_in_his_new_hex_23_51_23_54():
+    s = start("grand_chancellorsville")
+    offered = legal.choices(s)
+    leader = offered.may_move_leader[0]
+    dests = offered.leader_moves[leader]
+    was = next(x.hex for x in leaders_on_map(s) if x.id == leader)
+    hex_, d = next((h, d) for h, d in sorted(dests.items()) if h != was and not any(p == h for p in s.positions.values()))
+    after, _ = execute(s, MoveLeader(leader=leader, path=list(d.path)))
+    v = next(x for x in leaders_on_map(after) if x.id == leader)
+    assert (v.hex, v.unit, v.alone) == (hex_, None, True)
+
+
+def test_no_leaders_in_a_battle_without_them():
+    assert leaders_on_map(start("chattanooga")) == []
+    assert leaders_on_map(None) == []
