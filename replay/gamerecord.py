@@ -151,6 +151,12 @@ class GameRecord:
     def units(self, ids) -> str:
         return self.narrator.units(ids) if self.narrator else ", ".join(ids)
 
+    def leader(self, leader_id: str) -> str:
+        """A Leader's name (Grand Chancellorsville 23.5), or his id when the game is not known."""
+        rule = self.game.battle.leaders if self.game is not None else None
+        found = next((x for x in rule.leaders if x.id == leader_id), None) if rule is not None else None
+        return found.name if found is not None else leader_id
+
     def event_text(self, event) -> str | None:
         """A rules event in words (replay/textrecord.py, and the revised book's own events)."""
         kind = event.__struct_config__.tag
@@ -215,6 +221,18 @@ class GameRecord:
                     "attacked": f"{self.unit(event.unit)} attacked {event.hex}",
                 }.get(event.cause, event.cause)
                 return f"released from immobility: {self.units(event.units)}: {why} ({event.case})"
+            case "leader_moved":
+                return f"{self.leader(event.leader)} moves on his own to {event.path[-1]} ({event.cost} MP, {event.case})"
+            case "leader_joined":
+                return f"{self.leader(event.leader)} rides with {self.unit(event.unit)} ({event.case})"
+            case "leader_killed":
+                return f"die {event.roll} for {self.leader(event.leader)}: killed ({event.case})"
+            case "leader_placed":
+                return f"die {event.roll} for {self.leader(event.leader)}: placed with {self.unit(event.unit)} (23.56)"
+            case "leader_eliminated":
+                return f"{self.leader(event.leader)}, alone in {event.hex}, is eliminated by {self.unit(event.unit)} ({event.case})"
+            case "leader_removed":
+                return f"{self.leader(event.leader)} is removed from play: his whole command is gone ({event.case})"
             case "decision_declined":
                 verb = "declines" if event.reason == "declined" else f"passes ({event.reason})"
                 return f"{side_name(event.side)} {verb}: {event.kind.replace('_', ' ')}"
@@ -238,6 +256,8 @@ class GameRecord:
                 return f"bring {unit} on at {path[0] if path else '?'}"
             case "exit_map":
                 return f"{unit} leaves the map at {path[-1] if path else '?'}"
+            case "move_leader":  # Grand Chancellorsville 23.51
+                return f"move {self.leader(str(c.get('leader')))} on his own to {path[-1] if path else '?'}"
             case "end_phase":
                 return "end of the phase"
             case "declare_attack":

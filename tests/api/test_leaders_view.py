@@ -1,12 +1,17 @@
 """The view's ``leaders`` (api/views.py ``leaders_on_map``): where each Leader of Grand Chancellorsville
 (23.5) is, for the web client to draw him, on the battle's own map: with his unit at the start (23.59),
-on his own after a move of his own (23.51, 23.54), and none in a battle without Leaders."""
+on his own after a move of his own (23.51, 23.54), and none in a battle without Leaders; and the record's
+words for his move."""
 
 from __future__ import annotations
 
+import msgspec
+
 from api.views import leaders_on_map
+from replay.gamerecord import GameRecord
 from rules import legal
 from rules.core.commands import MoveLeader
+from rules.core.events import LeaderMoved
 from rules.core.game import Game
 from rules.reducer import execute, new_game
 from rules.rulesets import get as get_ruleset
@@ -45,3 +50,18 @@ def test_a_leader_who_moved_on_his_own_stands_alone_in_his_new_hex_23_51_23_54()
 def test_no_leaders_in_a_battle_without_them():
     assert leaders_on_map(start("chattanooga")) == []
     assert leaders_on_map(None) == []
+
+
+def test_the_record_tells_a_leaders_move_in_words_23_51():
+    # the record (replay/gamerecord.py) names the Leader and his hex, the command and its event
+    s = start("grand_chancellorsville")
+    offered = legal.choices(s)
+    leader = offered.may_move_leader[0]
+    name = s.game.battle.leaders.leader(leader).name
+    hex_, d = sorted(offered.leader_moves[leader].items())[0]
+    _, events = execute(s, MoveLeader(leader=leader, path=list(d.path)))
+    record = GameRecord(s.game)
+    said = record.command_text(msgspec.json.encode({"type": "move_leader", "leader": leader, "path": list(d.path)}))
+    assert said == f"move {name} on his own to {hex_}"
+    moved = next(e for e in events if isinstance(e, LeaderMoved))
+    assert record.event_text(moved) == f"{name} moves on his own to {hex_} ({d.cost} MP, 23.51)"

@@ -103,6 +103,7 @@ async def test_a_leader_is_drawn_and_moves_on_his_own(browser, server, shot):
     for p in (page, watcher):
         await until(p, "([id, h]) => document.querySelector(`#leaders g.leader.alone[data-leader='${id}']`)?.dataset.hex === h", [chief, dest])
     assert await drawn_at(page, chief) == dest
+    await until(page, "(h) => document.querySelector('#log').textContent.includes(`on his own to ${h}`)", dest)  # the record says it
     await js(page, "(h) => bluegray.map.centreOn(h)", dest)
     await shot(page, "leader-moved")
 
