@@ -113,7 +113,7 @@ export function leaderBadge(leader, cx, cy, { alone = false, selected = false } 
   const st = SIDE_STYLE[leader.side] || SIDE_STYLE.union;
   const stars = "★".repeat(Math.max(1, leader.stars || 1));
   const title = `${leader.name}: ${leader.stars}-star Leader, ${st.name}${alone ? ", on his own" : leader.unit ? ", with a unit" : ""}`;
-  const w = alone ? Math.max(34, 6 + 5.2 * Math.max(leader.name.length, stars.length * 1.4)) : Math.max(34, 8 + 4.6 * (leader.name.length + stars.length));
+  const w = leaderWidth(leader, alone);
   const h = alone ? 24 : 11;
   const x0 = cx - w / 2, y0 = cy - h / 2;
   const ring = selected ? `<rect x="${f(x0 - 2)}" y="${f(y0 - 2)}" width="${f(w + 4)}" height="${f(h + 4)}" rx="${f(h / 2 + 2)}" fill="none" stroke="#ffbf00" stroke-width="3"/>` : "";
@@ -126,8 +126,14 @@ export function leaderBadge(leader, cx, cy, { alone = false, selected = false } 
     text + ring + `</g>`;
 }
 
+/** The width of a Leader's pill: his name and stars fit in it. */
+function leaderWidth(leader, alone) {
+  const stars = Math.max(1, leader.stars || 1);
+  return alone ? Math.max(34, 8 + 5.6 * Math.max(leader.name.length, stars * 1.4)) : Math.max(34, 10 + 5 * (leader.name.length + stars + 1));
+}
+
 /** A small stand-alone Leader SVG (for lists and the legend). */
 export function leaderIcon(leader, alone = true) {
-  const w = alone ? 64 : 76;
+  const w = Math.ceil(leaderWidth(leader, alone)) + 6;
   return `<svg class="leader-icon" width="${w}" height="${alone ? 30 : 16}" viewBox="0 0 ${w} ${alone ? 30 : 16}" aria-hidden="true">${leaderBadge(leader, w / 2, alone ? 15 : 8, { alone })}</svg>`;
 }

@@ -145,7 +145,7 @@ export const Movement = {
         const x = b.leader(id);
         return h("li", {},
           h("button", { class: "small move-leader", "data-leader": id, id: `leader-move-${id}`, onclick: () => this.selectLeader(id) }, "Move"), " ",
-          h("span", { html: x ? leaderIcon(x, false) : "" }), ` ${x?.name || id}${x ? ` in ${x.hex}${x.unit ? ` with ${b.name(x.unit)}` : ", on his own"}` : ""}`);
+          x ? h("span", { html: leaderIcon(x, false), title: x.name }) : id, x ? ` in ${x.hex}${x.unit ? ` with ${b.name(x.unit)}` : ", on his own"}` : "");
       })))];
   },
 
