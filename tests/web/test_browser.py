@@ -10,38 +10,16 @@ import json
 
 import aiohttp
 import pytest
+from browsing import LAPTOP, PATIENCE, click_hex, js, new_page, until
 from conftest import GAMES
 
 from replay.crt_odds import column_distribution, table_of
 from scenarios.loader import load as load_scenario
 
-PATIENCE = 10_000  # ms: a guard against hanging, never a measure of speed
-LAPTOP = {"width": 1366, "height": 800}
 TABLET = {"width": 768, "height": 1024}
 
 MOVER = "us-1-1-iv"  # at 0425 at start; 0826 is in reach, and from there 0926 can be attacked at 1-1
 START, DEST, TARGET = "0425", "0826", "0926"
-
-
-async def new_page(browser, viewport=LAPTOP, **options):
-    context = await browser.new_context(viewport=viewport, **options)
-    page = await context.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda e: errors.append(str(e)))
-    page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
-    page.errors = errors
-    return page
-
-
-async def js(page, expression: str, arg=None):
-    return await page.evaluate(expression, arg)
-
-
-async def click_hex(page, hex_: str) -> None:
-    """Click the centre of a hex on the map (brought into view first)."""
-    x, y = await page.evaluate("(h) => { bluegray.map.centreOn(h); return bluegray.map.clientOf(h); }", hex_)
-    await page.mouse.move(x, y)
-    await page.mouse.click(x, y)
 
 
 async def reach(page, unit: str, how: str = "move") -> dict:
@@ -53,10 +31,6 @@ async def reach(page, unit: str, how: str = "move") -> dict:
 
 async def position(page, unit: str):
     return await js(page, "(u) => bluegray.board.state.positions[u] || null", unit)
-
-
-async def until(page, expression: str, arg=None):
-    await page.wait_for_function(expression, arg=arg, timeout=PATIENCE)
 
 
 async def version(page) -> int:

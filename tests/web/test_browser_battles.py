@@ -11,6 +11,7 @@ import asyncio
 
 import aiohttp
 import pytest
+from browsing import PATIENCE, click_hex, js, new_page, until
 
 from rules.core.game import Game
 from rules.procedures.sequence import to_act
@@ -19,32 +20,7 @@ from rules.rulesets import get as get_ruleset
 from scenarios.describe import listing
 from scenarios.loader import list_scenarios, load
 
-PATIENCE = 15_000  # ms: a guard against hanging, never a measure of speed
 SCENARIOS = [sid for sid, _ in list_scenarios()]
-
-
-async def new_page(browser):
-    context = await browser.new_context(viewport={"width": 1366, "height": 800})
-    page = await context.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda e: errors.append(str(e)))
-    page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
-    page.errors = errors
-    return page
-
-
-async def js(page, expression: str, arg=None):
-    return await page.evaluate(expression, arg)
-
-
-async def until(page, expression: str, arg=None):
-    await page.wait_for_function(expression, arg=arg, timeout=PATIENCE)
-
-
-async def click_hex(page, hex_: str) -> None:
-    x, y = await page.evaluate("(h) => { bluegray.map.centreOn(h); return bluegray.map.clientOf(h); }", hex_)
-    await page.mouse.move(x, y)
-    await page.mouse.click(x, y)
 
 
 async def a_legal_move(page) -> tuple[str, str, str]:

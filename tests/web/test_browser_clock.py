@@ -6,7 +6,8 @@ with the result in the record."""
 from __future__ import annotations
 
 import aiohttp
-from test_browser import PATIENCE, js, new_page, seated_page, until
+from browsing import PATIENCE, js, new_page, until
+from test_browser import seated_page
 
 BANK_MINUTES = "0.1"  # 6 s: the lobby's "Minutes per player"
 

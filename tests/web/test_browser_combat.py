@@ -7,8 +7,9 @@ against Cumming over a redoubt hexside, 8.46)."""
 from __future__ import annotations
 
 import pytest
+from browsing import PATIENCE, click_hex, js, new_page, until
 from conftest import GAMES
-from test_browser import PATIENCE, click_hex, js, new_page, seated_page, started_game, until
+from test_browser import seated_page, started_game
 
 from rules.combat_choices import combat_breakdown
 from rules.core.commands import EndPhase, MoveUnit

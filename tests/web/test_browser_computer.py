@@ -6,7 +6,8 @@ evaluation chart and its view of the Union's decisions."""
 
 from __future__ import annotations
 
-from test_browser_battles import PATIENCE, a_legal_move, click_hex, js, new_page, until
+from browsing import PATIENCE, click_hex, js, new_page, until
+from test_browser_battles import a_legal_move
 from test_browser_revised import end_phase
 
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 from aiohttp.test_utils import TestServer
-from test_browser import PATIENCE, new_page, until
+from browsing import PATIENCE, new_page, until
 
 from api.app import library_games, make_app
 from api.config import ServerConfig

@@ -7,8 +7,9 @@ from __future__ import annotations
 import random
 
 import msgspec
+from browsing import PATIENCE, js, new_page, until
 from conftest import GAMES
-from test_browser import PATIENCE, js, new_page, seated_page, started_game, until
+from test_browser import seated_page, started_game
 
 from eventstore.store import RedisEventStore
 from players.selfplay import greedy_player

@@ -9,38 +9,13 @@ refusal is; the replay, a step back, draws him where he was.
 from __future__ import annotations
 
 import aiohttp
+from browsing import PATIENCE, click_hex, js, new_page, until
 
 from rules.core.game import Game
 from rules.procedures.sequence import to_act
 from rules.reducer import new_game
 from rules.rulesets import get as get_ruleset
 from scenarios.loader import load
-
-PATIENCE = 15_000  # ms: a guard against hanging, never a measure of speed
-
-
-async def new_page(browser):
-    context = await browser.new_context(viewport={"width": 1366, "height": 800})
-    page = await context.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda e: errors.append(str(e)))
-    page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
-    page.errors = errors
-    return page
-
-
-async def js(page, expression: str, arg=None):
-    return await page.evaluate(expression, arg)
-
-
-async def until(page, expression: str, arg=None):
-    await page.wait_for_function(expression, arg=arg, timeout=PATIENCE)
-
-
-async def click_hex(page, hex_: str) -> None:
-    x, y = await page.evaluate("(h) => { bluegray.map.centreOn(h); return bluegray.map.clientOf(h); }", hex_)
-    await page.mouse.move(x, y)
-    await page.mouse.click(x, y)
 
 
 async def drawn_at(page, leader: str) -> str | None:

@@ -6,7 +6,8 @@ from __future__ import annotations
 
 import json
 
-from test_browser import PATIENCE, new_page, seated_page, started_game
+from browsing import PATIENCE, new_page
+from test_browser import seated_page, started_game
 
 PHONE = {"width": 390, "height": 844}
 

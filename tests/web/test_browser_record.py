@@ -4,7 +4,8 @@ who comes late sees the same record as the players."""
 
 from __future__ import annotations
 
-from test_browser import DEST, MOVER, PATIENCE, js, new_page, reach, seated_page, started_game, until
+from browsing import PATIENCE, js, new_page, until
+from test_browser import DEST, MOVER, reach, seated_page, started_game
 
 RECORD = "() => [...document.querySelectorAll('#log li')].map((li) => li.textContent)"
 

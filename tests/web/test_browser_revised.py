@@ -13,33 +13,7 @@ import json
 import aiohttp
 import msgspec
 import pytest
-
-PATIENCE = 10_000  # ms: a guard against hanging, never a measure of speed
-
-
-async def new_page(browser):
-    context = await browser.new_context(viewport={"width": 1366, "height": 800})
-    page = await context.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda e: errors.append(str(e)))
-    page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
-    page.errors = errors
-    return page
-
-
-async def js(page, expression: str, arg=None):
-    return await page.evaluate(expression, arg)
-
-
-async def until(page, expression: str, arg=None):
-    await page.wait_for_function(expression, arg=arg, timeout=PATIENCE)
-
-
-async def click_hex(page, hex_: str) -> None:
-    x, y = await page.evaluate("(h) => { bluegray.map.centreOn(h); return bluegray.map.clientOf(h); }", hex_)
-    await page.mouse.move(x, y)
-    await page.mouse.click(x, y)
-
+from browsing import PATIENCE, click_hex, js, new_page, until
 
 BUILDER = "us-1-1-xiv"  # at 1717 at start: may begin breastworks on Game-Turn 1 (no enemy within 3 hexes)
 TOWNSMAN, TOWN = "us-1-2-iv", "1212"  # 1212 is a Chattanooga town hex, in reach on Game-Turn 1

@@ -5,7 +5,8 @@ browser notification, while the tab is hidden, when it becomes his move and when
 
 from __future__ import annotations
 
-from test_browser import js, seated_page, started_game, until
+from browsing import js, until
+from test_browser import seated_page, started_game
 
 RECORDER = """() => {
   window.__notes = [];

@@ -6,7 +6,8 @@ at 0103), and a unit written down for Game-Turn Fifteen is not offered to enter 
 
 from __future__ import annotations
 
-from test_browser import PATIENCE, click_hex, js, new_page, reach, until
+from browsing import PATIENCE, click_hex, js, new_page, until
+from test_browser import reach
 
 LATER = {"cs-rodes": "15", "cs-garland": "18"}
 

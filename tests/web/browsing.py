@@ -1,0 +1,33 @@
+"""What the browser tests share: a page that keeps the client's errors, its JavaScript evaluated, a wait
+for a condition in the page, a click on a hex of the map."""
+
+from __future__ import annotations
+
+PATIENCE = 15_000  # ms: a guard against hanging, never a measure of speed
+LAPTOP = {"width": 1366, "height": 800}
+
+
+async def new_page(browser, viewport=LAPTOP, **options):
+    """A page in a context of its own; ``page.errors`` collects its uncaught errors and console errors."""
+    context = await browser.new_context(viewport=viewport, **options)
+    page = await context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+    page.errors = errors
+    return page
+
+
+async def js(page, expression: str, arg=None):
+    return await page.evaluate(expression, arg)
+
+
+async def until(page, expression: str, arg=None):
+    await page.wait_for_function(expression, arg=arg, timeout=PATIENCE)
+
+
+async def click_hex(page, hex_: str) -> None:
+    """Click the centre of a hex on the map (brought into view first)."""
+    x, y = await page.evaluate("(h) => { bluegray.map.centreOn(h); return bluegray.map.clientOf(h); }", hex_)
+    await page.mouse.move(x, y)
+    await page.mouse.click(x, y)
