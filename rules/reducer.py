@@ -7,7 +7,7 @@
         state = evolve(state, e)
 
 Each command type has one decider and each event type one evolver, in the handler table of the rule
-set in force (rules/core/handlers.py ``Handlers``, ``state.game.ruleset.handlers``). Deciders raise
+set in force (rules/core/handlers.py ``Handlers``, as the game has it: ``state.game.handlers``). Deciders raise
 ``RuleViolation`` (with the case of the rule set in force); evolvers mutate the state they are given and never fail on an event
 a decider produced, never roll dice, never read a clock.
 """

@@ -1,7 +1,8 @@
 """A rule set's handler table: what each command and event does, and the steps the sequence of play
 takes at each of its moments. One explicit value per rule set (rules/rulesets/), never filled by
-importing a module: the reducer and the sequence of play read the table of the rule set in force,
-``state.game.ruleset.handlers``.
+importing a module: the reducer and the sequence of play read the table of the rule set in force as
+the game in play has it, ``state.game.handlers`` (below: without the hooks of battle rules its battle
+lacks).
 
 - ``deciders``: command type -> ``decide(state, command, dice) -> events`` (raises RuleViolation);
   a command type missing from the table is one the rule set does not allow.

@@ -264,7 +264,7 @@ def level_if_ended_now(state: State) -> str | None:
         return state.result
     scratch = state.copy()
     level = None
-    for hook in state.game.ruleset.handlers.end_of_game:
+    for hook in state.game.handlers.end_of_game:
         for e in hook(scratch):
             apply(scratch, e)
             if isinstance(e, VictoryDetermined):
