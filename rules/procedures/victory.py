@@ -257,19 +257,12 @@ def determine_victory(state: State) -> list[Event]:
 
 def level_if_ended_now(state: State) -> str | None:
     """The level of victory the game would end with if it ended now: the result, once it has one; else
-    what the rule set's end-of-game determination (``determine_victory``, 20.2, with the points still
-    due and the end-of-game points, Road to Vicksburg's level judged ``without_exits``, Hooker and Lee
-    21.3's Demoralization) gives on a scratch copy; None without one (api/glance.py shows it live)."""
+    what the end-of-game determination (``determine_victory``, 20.2, with the points still due and the
+    end-of-game points, Road to Vicksburg's level judged ``without_exits``, Hooker and Lee 21.3's
+    Demoralization) gives now; None without one (api/glance.py shows it live)."""
     if state.result is not None:
         return state.result
-    scratch = state.copy()
-    level = None
-    for hook in state.game.handlers.end_of_game:
-        for e in hook(scratch):
-            apply(scratch, e)
-            if isinstance(e, VictoryDetermined):
-                level = e.level
-    return level
+    return next((e.level for e in determine_victory(state) if isinstance(e, VictoryDetermined)), None)
 
 
 def elimination_points(state: State) -> dict[str, int]:
