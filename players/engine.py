@@ -434,9 +434,7 @@ def objectives(state: State) -> list[tuple[str, float]]:
         for each in p.occupied_each_turn:  # points each Game-Turn for occupying (Road to Richmond 22.13)
             worth = max([each.points_each, *each.points.values()])  # Road to Vicksburg 21.3: by side
             out += [(h, float(worth)) for h in each.hexes]
-        for level in p.levels:  # a level that asks a side to hold hexes at the end (Shiloh 18.2: 1508)
-            if level.occupied is not None:
-                out += [(h, 10.0) for h in level.occupied.hexes if (h, 10.0) not in out]
+        out += [(h, 10.0) for h in goals(state) if (h, 10.0) not in out]  # Shiloh 18.2: 1508
     exits = state.game.battle.exits
     if exits is not None and exits.points_per_strength_point.get(state.phasing):
         out += [(h, 2.0) for h in exits.hexes]
@@ -557,7 +555,7 @@ def leader_command(state: State, legal: Choices, idle: set[str] | None = None) -
     game = state.game
     units = game.units
     enemies = {h for u, h in state.positions.items() if units[u].side != state.phasing}
-    front = {h for h in game.terrain if any(n in enemies for n in game.neighbours[h])}
+    front = {n for h in enemies for n in game.neighbours[h]}  # the hexes beside an enemy
     strength: dict[str, int] = {}
     for u, h in state.positions.items():
         if units[u].side == state.phasing and h in front and units[u].type != "artillery":
