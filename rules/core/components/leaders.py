@@ -122,8 +122,12 @@ class Leaders(Component, frozen=True):
         here = self.hex_of(state, leader)
         if here is None:
             return False
+        return not self.his_side_in(state, leader, here)
+
+    def his_side_in(self, state: State, leader: Leader, hex_: str) -> list[str]:
+        """The units of ``leader``'s side in ``hex_``, in id order."""
         units = state.game.units
-        return not any(h == here and units[u].side == leader.side for u, h in state.positions.items())
+        return [u for u in state.units_in(hex_) if units[u].side == leader.side]
 
     def higher_present(self, state: State, leader: Leader, hex_: str) -> bool:
         """23.53: "a higher commander present" in ``hex_``: a Leader of his side with more stars."""
@@ -135,16 +139,14 @@ class Leaders(Component, frozen=True):
         present." Leaders of more stars stack with any unit of their side."""
         if leader.stars > 1:
             return True
-        units = state.game.units
-        here = [u for u, h in state.positions.items() if h == hex_ and units[u].side == leader.side]
+        here = self.his_side_in(state, leader, hex_)
         return all(self.commands(state, leader, u) for u in here) or self.higher_present(state, leader, hex_)
 
     def rides_with(self, state: State, leader: Leader, hex_: str) -> str | None:
         """The unit of ``hex_`` ``leader`` rides with when he stands there: the first of his command by id;
         for a Leader of more than one star, else the first unit of his side there (a one-star Leader with
         no unit of his command there stays on his own: 23.53)."""
-        units = state.game.units
-        here = sorted(u for u, h in state.positions.items() if h == hex_ and units[u].side == leader.side)
+        here = self.his_side_in(state, leader, hex_)
         mine = [u for u in here if self.commands(state, leader, u)]
         if mine:
             return mine[0]
