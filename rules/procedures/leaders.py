@@ -121,7 +121,9 @@ def apply_removed(state: State, event: LeaderRemoved) -> None:
     state.scored.add(f"{REMOVED}{event.leader}")
 
 
-def apply_placed(state: State, event: LeaderPlaced) -> None:
+def apply_placed(state: State, event: LeaderPlaced | LeaderJoined) -> None:
+    """23.56 (placed on the nearest unit of his command), 23.51 (joined to a unit where he stands): he
+    rides with ``event.unit`` from now on."""
     _forget_place(state, event.leader)
     state.scored.add(f"{WITH}{event.leader}:{event.unit}")
 
@@ -300,11 +302,6 @@ def join(state: State) -> list[Event]:
         if unit is not None:
             out.append(LeaderJoined(leader=leader.id, unit=unit, case=state.game.case("leaders.move")))
     return out
-
-
-def apply_joined(state: State, event: LeaderJoined) -> None:
-    _forget_place(state, event.leader)
-    state.scored.add(f"{WITH}{event.leader}:{event.unit}")
 
 
 def _forget_place(state: State, leader_id: str) -> None:

@@ -255,7 +255,7 @@ HANDLERS = Handlers(
         ev.LeaderPlaced: leaders.apply_placed,  # Grand Chancellorsville 23.56
         ev.LeaderRemoved: leaders.apply_removed,  # Grand Chancellorsville 23.53
         ev.LeaderMoved: leaders.apply_moved,  # Grand Chancellorsville 23.51
-        ev.LeaderJoined: leaders.apply_joined,  # Grand Chancellorsville 23.51, 23.53
+        ev.LeaderJoined: leaders.apply_placed,  # Grand Chancellorsville 23.51, 23.53
         ev.LeaderEliminated: leaders.apply_eliminated,  # Grand Chancellorsville 23.54
         ev.CounterattackRecorded: counterattack.apply_recorded,  # Road to Vicksburg 19.52
         ev.StrategicMovementUsed: rm.apply_strategic_movement_used,  # Road to Vicksburg 19.2
