@@ -24,7 +24,7 @@ from rules.core.commands import (
 )
 from rules.core.components.variable_reinforcements import commitment
 from rules.core.state import State
-from rules.procedures.variable_reinforcements import must_write_down, unopened, variable_units, written
+from rules.procedures.variable_reinforcements import unopened, variable_units, written
 
 #: The name of the secret under the game's hidden key.
 HIDDEN = "written_down"
@@ -68,7 +68,10 @@ def write_down(state: State, later: dict[str, int]) -> tuple[WrittenDown, WriteD
 
 def matches(state: State, choice: WrittenDown | None) -> bool:
     """Is ``choice`` the one whose commitments the state holds (not one an undo took back)?"""
-    return choice is not None and bool(written(state)) and choice.commitments() == written(state)
+    if choice is None:
+        return False
+    held = written(state)
+    return bool(held) and choice.commitments() == held
 
 
 def opened(state: State, command: Command, choice: WrittenDown | None) -> Command:
@@ -104,11 +107,6 @@ def known_to(state: State, choice: WrittenDown | None, seat: str | None) -> dict
     if vr is None or seat != vr.side or not matches(state, choice):
         return None
     return dict(choice.turns)
-
-
-def waiting_for(state: State) -> bool:
-    """Does the game wait for the choice to be written down?"""
-    return must_write_down(state)
 
 
 def encode(choice: WrittenDown) -> bytes:
