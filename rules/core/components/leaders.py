@@ -102,6 +102,10 @@ class Leaders(Component, frozen=True):
         None while he stands in a hex on his own (23.51: since his own move)."""
         if self.standing(state, leader) is not None:
             return None
+        return self._rides(state, leader)
+
+    def _rides(self, state: State, leader: Leader) -> str:
+        """The unit ``leader`` was last with (``leader_with:``), else the one he was deployed with."""
         return next(iter(marks(state.scored, f"{WITH}{leader.id}:")), leader.with_)
 
     def standing(self, state: State, leader: Leader) -> str | None:
@@ -115,7 +119,7 @@ class Leaders(Component, frozen=True):
         at = self.standing(state, leader)
         if at is not None:
             return at
-        return state.positions.get(self.unit_of(state, leader))
+        return state.positions.get(self._rides(state, leader))  # not standing: riding
 
     def alone(self, state: State, leader: Leader) -> bool:
         """23.54: is ``leader`` on the map in a hex without a combat unit of his side?"""
