@@ -54,8 +54,11 @@ def _free(port: int) -> bool:
     return True
 
 
-def free_base_port(count: int, *, low: int = 20000, high: int = 29000) -> int:
-    """A port p with p..p+count-1 and their cluster bus ports (+10000) all free."""
+def free_base_port(count: int, *, low: int = 12000, high: int = 22000) -> int:
+    """A port p with p..p+count-1 and their cluster bus ports (+10000) all free. The range keeps the bus
+    ports under 32768, where Linux's ephemeral ports begin: a bus port found free could otherwise be
+    taken by any outgoing connection before its node binds it (seen in CI: "bind: Address already in
+    use" on a bus port)."""
     for _ in range(200):
         base = low + secrets.randbelow(high - low)
         if all(_free(p) and _free(p + 10000) for p in range(base, base + count)):
