@@ -215,15 +215,17 @@ def leader_reach(state: State, leader_id: str) -> Reach | None:
     rule = state.game.battle.leaders
     leader = rule.leader(leader_id)
     terms = _Terms(state, leader)
-    reach = _as_reach(state, rule, leader, terms, _search(terms, terms.allowance, False))
+    barred = state.game.no_end_hexes | rule.may_not_stand(state, leader)  # 6.28, 23.53: once for both searches
+    reach = _as_reach(terms, barred, _search(terms, terms.allowance, False))
     if terms.forced is None or terms.forced <= terms.allowance:
         return reach
-    return reach.with_forced(_as_reach(state, rule, leader, terms, _search(terms, terms.forced, True)))
+    return reach.with_forced(_as_reach(terms, barred, _search(terms, terms.forced, True)))
 
 
-def _as_reach(state: State, rule: Leaders, leader: Leader, terms: _Terms, best: dict[str, tuple]) -> Reach:
-    no_end = state.game.no_end_hexes  # 6.28
-    ends = [h for h in best if h != terms.start and h not in no_end and rule.may_stand(state, leader, h)]  # 23.53
+def _as_reach(terms: _Terms, barred: frozenset[str], best: dict[str, tuple]) -> Reach:
+    """The ``Reach`` of a search's ``best``: every hex but his own and the ``barred`` ones (where he may
+    not end) an end."""
+    ends = [h for h in best if h != terms.start and h not in barred]
     return Reach(terms.start, {h: c for h, (c, _) in best.items()}, {h: p for h, (_, p) in best.items()}, ends)
 
 
@@ -258,7 +260,7 @@ def check_leader_path(state: State, leader: Leader, path: tuple[str, ...]):
         raise game.violation("forced_march", f"{name} may not enter an enemy zone of control on a Forced March (more than {terms.allowance})")
     if path[-1] in game.no_end_hexes:
         raise game.violation("ferry", f"{name} may not end his move in the river ferry hex {path[-1]}")
-    if not rule.may_stand(state, leader, path[-1]):
+    if path[-1] in rule.may_not_stand(state, leader):  # 23.53
         raise game.violation(
             "leaders.stacking", f"{name} may not end his move in {path[-1]}: a one-star Leader stacks only with units of his command"
         )

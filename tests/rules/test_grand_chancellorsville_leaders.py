@@ -370,6 +370,28 @@ def test_a_one_star_leader_ends_only_with_units_of_his_command_23_53():
     assert [(e.leader, e.unit) for e in of_type(events, LeaderJoined)] == [("hooker", "x")]
 
 
+def test_a_one_star_leaders_forced_march_ends_only_with_units_of_his_command_23_53_23_51():
+    # 23.53 binds the hexes beyond twelve points too (23.51's Forced March): x (not of his command) at
+    # 1802 bars it, and z's 2002 while no higher commander is there; b's 1602 (his command) does not
+    units = [union("a", "0102"), union("b", "1602"), union("x", "1802"), union("z", "2002"), rebel("r", "3003")]
+    ls = [leader("couch", "union", 1, "a", ["a", "b"]), leader("hooker", "union", 4, "z", saves=False)]
+    s = moving(units, ls)
+    dests = legal.choices(s).leader_moves["couch"]
+    assert dests["1602"].cost == 15 and dests["1902"].cost == 18 and dests["2102"].cost == 20
+    assert "1802" not in dests and "1702" in dests
+    assert "2002" in dests  # Hooker (four stars) is there: the exception
+    with pytest.raises(RuleViolation) as e:
+        decide(s, MoveLeader(leader="couch", path=row(1, 18)))
+    assert e.value.case == "23.53"
+    events = decide(s, MoveLeader(leader="couch", path=row(1, 20)))
+    assert [type(e) for e in events] == [ForcedMarched, LeaderMoved]
+    # Hooker gone from 2002 (he moves on, leaving z): 2002 is barred to Couch as 1802 is
+    s = to_phase(s, "union", "movement")
+    s, _ = execute(s, MoveLeader(leader="hooker", path=row(20, 22)))
+    dests = legal.choices(s).leader_moves["couch"]
+    assert "2002" not in dests and "1802" not in dests and "1602" in dests
+
+
 def test_a_lone_leader_does_not_impede_and_is_eliminated_by_an_enemy_unit_moving_through_23_54_23_58():
     # Couch alone in 0502; r moves through his hex as if he were not there (no zone of control, no
     # blocking): he is eliminated, and the Confederate scores twice his star (23.58)

@@ -133,18 +133,18 @@ class Leaders(Component, frozen=True):
         units = state.game.units
         return [u for u in state.units_in(hex_) if units[u].side == leader.side]
 
-    def higher_present(self, state: State, leader: Leader, hex_: str) -> bool:
-        """23.53: "a higher commander present" in ``hex_``: a Leader of his side with more stars."""
-        return any(x.side == leader.side and x.stars > leader.stars and self.hex_of(state, x) == hex_ for x in self.leaders)
-
-    def may_stand(self, state: State, leader: Leader, hex_: str) -> bool:
-        """23.53: may ``leader`` end a move in ``hex_``? "One-star Leaders may stack only with units of their
-        command. Exception: a one-star Leader may stack in any hex where there is a higher commander
-        present." Leaders of more stars stack with any unit of their side."""
+    def may_not_stand(self, state: State, leader: Leader) -> frozenset[str]:
+        """23.53: the hexes ``leader`` may not end a move in. "One-star Leaders may stack only with units of
+        their command. Exception: a one-star Leader may stack in any hex where there is a higher commander
+        present" (a Leader of his side with more stars). Leaders of more stars stack with any unit of their
+        side: none."""
         if leader.stars > 1:
-            return True
-        here = self.his_side_in(state, leader, hex_)
-        return all(self.commands(state, leader, u) for u in here) or self.higher_present(state, leader, hex_)
+            return frozenset()
+        units = state.game.units
+        barred = {h for u, h in state.positions.items() if units[u].side == leader.side and not self.commands(state, leader, u)}
+        if barred:
+            barred -= {self.hex_of(state, x) for x in self.leaders if x.side == leader.side and x.stars > leader.stars}
+        return frozenset(barred)
 
     def rides_with(self, state: State, leader: Leader, hex_: str) -> str | None:
         """The unit of ``hex_`` ``leader`` rides with when he stands there: the first of his command by id;
