@@ -326,7 +326,8 @@ def _entered(event: Event) -> tuple[str, tuple[str, ...]] | None:
 def overrun(state: State, events: list[Event], after: State) -> list[Event]:
     """An ``after_command`` hook, 23.54: "If an Enemy combat unit moves into or through a hex containing a
     Leader, that Leader is eliminated" (a Leader alone in his hex as the command began: a Leader with a
-    unit of his side is in no hex an enemy unit may enter); 23.58: his stars' points to the enemy."""
+    unit of his side is in no hex an enemy unit may enter); 23.58: his stars' points to the enemy. The
+    hexes each side's units entered first: only a Leader in one his enemy entered is asked the rest."""
     rule = state.game.battle.leaders
     if rule is None:
         return []
@@ -334,19 +335,24 @@ def overrun(state: State, events: list[Event], after: State) -> list[Event]:
     if not moves:
         return []
     game = state.game
+    entered: dict[str, set[str]] = {}  # by side: the hexes the command's moves took its units into
+    for u, hexes in moves:
+        entered.setdefault(game.units[u].side, set()).update(hexes)
     out: list[Event] = []
     for leader in rule.leaders:
-        if not rule.alone(state, leader) or not rule.in_play(after, leader):
+        enemy = other_side(leader.side)
+        by_enemy = entered.get(enemy)
+        if not by_enemy:
             continue
         here = rule.hex_of(state, leader)
-        by = next((u for u, hexes in moves if game.units[u].side != leader.side and here in hexes), None)
-        if by is None:
-            continue
+        if here not in by_enemy:
+            continue  # the cheap test first: no enemy unit entered his hex
+        if rule.his_side_in(state, leader, here) or not rule.in_play(after, leader):
+            continue  # not alone (23.54), or already gone by this command's other events
+        by = next(u for u, hexes in moves if game.units[u].side == enemy and here in hexes)
         out.append(LeaderEliminated(leader=leader.id, unit=by, hex=here, case=game.case("leaders.alone")))
         out.append(
-            VictoryPointsAwarded(
-                side=other_side(leader.side), points=rule.points(leader), kind="leader", subject=leader.id, case=game.case("leaders.points")
-            )
+            VictoryPointsAwarded(side=enemy, points=rule.points(leader), kind="leader", subject=leader.id, case=game.case("leaders.points"))
         )  # 23.58
     return out
 

@@ -438,6 +438,28 @@ def test_an_enemy_unit_ending_in_a_lone_leaders_hex_eliminates_him_23_54():
     assert [e.leader for e in of_type(events, LeaderEliminated)] == ["couch"]
 
 
+def test_only_an_enemy_unit_entering_his_hex_eliminates_a_lone_leader_23_54():
+    # "If an Enemy combat unit moves into or through a hex containing a Leader": a unit of his own side
+    # moving through his hex (b, to 0501), enemy units moving elsewhere (q) and next to it (r, to 0602),
+    # leave him be; r moving on into his hex (b's zone: it stops there) does not
+    units = [union("a", "0102"), union("b", "0302"), rebel("r", "0802"), rebel("q", "3003")]
+    s = moving(units, [leader("couch", "union", 1, "a", ["a"])])
+    rule = s.game.battle.leaders
+    s, _ = execute(s, MoveLeader(leader="couch", path=row(1, 5)))
+    s, events = execute(s, MoveUnit("b", ("0302", "0402", "0502", "0501")))
+    assert not of_type(events, LeaderEliminated)
+    s = to_phase(s, "confederate", "movement")
+    s, events = execute(s, MoveUnit("q", ("3003", "2903")))
+    assert not of_type(events, LeaderEliminated)
+    s, events = execute(s, MoveUnit("r", row(8, 6)))
+    assert not of_type(events, LeaderEliminated)
+    assert rule.alone(s, rule.leader("couch")) and rule.hex_of(s, rule.leader("couch")) == "0502"
+    s, _ = execute(s, EndPhase())
+    s = to_phase(s, "confederate", "movement")  # the next Game-Turn's
+    s, events = execute(s, MoveUnit("r", row(6, 5)))
+    assert [(e.leader, e.unit, e.hex) for e in of_type(events, LeaderEliminated)] == [("couch", "r", "0502")]
+
+
 def test_a_lone_leader_cannot_be_attacked_nor_bombarded_23_54():
     # "Unaccompanied Leaders are not affected by bombarding artillery units": nothing to attack in his hex
     units = [union("a", "0102"), rebel("r", "0602"), rebel("g", "0802", type_="artillery"), rebel("q", "3003")]
