@@ -281,6 +281,25 @@ def test_one_less_at_night_11_11_23_51():
     assert dests["1202"].cost == 11 and dests["2402"].cost == 23 and "2502" not in dests
 
 
+def test_at_night_a_leader_leaves_an_enemy_zone_of_control_and_enters_no_other_11_12_23_51():
+    # 11.12 at night: a unit may leave an enemy-controlled hex, and one that begins in one "may not
+    # subsequently re-enter" another that Game-Turn. Couch begins in r's zone (0702, next to r at 0802): he
+    # leaves it westward but stops short of q's zone (0402); Hooker, beginning in none (0102), enters q's (0202)
+    units = [union("a", "0702"), union("z", "0102"), rebel("r", "0802"), rebel("q", "0302")]
+    ls = [leader("couch", "union", 1, "a", ["a"]), leader("hooker", "union", 4, "z", saves=False)]
+    s = moving(units, ls, night_turns=[1])
+    zone = enemy_controlled(s, "union")
+    assert {"0702", "0402", "0202"} <= zone and not {"0602", "0502", "0102"} & zone
+    moves = legal.choices(s).leader_moves
+    assert "0602" in moves["couch"] and "0502" in moves["couch"] and "0402" not in moves["couch"]
+    with pytest.raises(RuleViolation):
+        decide(s, MoveLeader(leader="couch", path=row(7, 4)))
+    assert "0202" in moves["hooker"] and moves["hooker"]["0202"].cost == 2  # 7.2: a step into a zone, two
+    assert [type(e) for e in decide(s, MoveLeader(leader="hooker", path=("0102", "0202")))] == [LeaderMoved]
+    # by day he could not leave r's zone at all (6.13)
+    assert "couch" not in legal.choices(moving(units, ls)).leader_moves
+
+
 def test_a_leader_stops_in_an_enemy_zone_of_control_and_forced_marches_into_none_23_51_7_0():
     # ruling: a Leader moves as an infantry unit (7.0 "All units must cease movement when they enter an
     # Enemy controlled hex"; 23.51 gives him Forced March Movement, which enters no Enemy Zone of Control)
