@@ -71,7 +71,9 @@ class CombatProcedures(Protocol):
 
     def breakdown(self, state: State, attack: PendingAttack) -> CombatBreakdown: ...
 
-    def after_declaration(self, state: State, attack: PendingAttack) -> list[Event]: ...
+    def declare(self, state: State, adjacent, bombarding, defenders) -> list[Event]:
+        """The events of declaring the attack (``allowed``'s units and hexes): ``AttackDeclared``, then
+        the decisions before the die."""
 
     def reductions(self, state: State, head: PendingAttack) -> list[str]: ...
 

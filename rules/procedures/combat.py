@@ -402,6 +402,13 @@ def phase_problem(state: State) -> RuleViolation | None:
 
 def examine(state: State, attackers, defenders, eng: Engagement | None = None) -> PendingAttack:
     """The attack ``attackers`` against ``defenders`` would be, or the RuleViolation refusing it."""
+    # 7.0, 8.0; revised 8.3, 8.4, 9.x, 10.2, 12.2: the book's own strengths, shifts and table
+    return state.game.ruleset.procedures.combat.pending_attack(state, *allowed(state, attackers, defenders, eng))
+
+
+def allowed(state: State, attackers, defenders, eng: Engagement | None = None) -> tuple[tuple, tuple, tuple]:
+    """The attack of ``attackers`` against ``defenders`` as the rules allow it: its adjacent units, its
+    bombarding units and its defending hexes; or the RuleViolation refusing it."""
     game = state.game
     problem = phase_problem(state)
     if problem is not None:
@@ -540,8 +547,7 @@ def examine(state: State, attackers, defenders, eng: Engagement | None = None) -
     stranded = eng.stranded(frozenset(adjacent), frozenset(defenders))
     if stranded is not None:
         raise _dead_end(state, eng, stranded, frozenset(adjacent))
-    # 7.0, 8.0; revised 8.3, 8.4, 9.x, 10.2, 12.2: the book's own strengths, shifts and table
-    return game.ruleset.procedures.combat.pending_attack(state, tuple(adjacent), tuple(bombarding), defenders)
+    return tuple(adjacent), tuple(bombarding), defenders
 
 
 def _not_adjacent(state: State, name: str, h: str, d: str, n: int) -> RuleViolation:
@@ -580,10 +586,8 @@ def _dead_end(state: State, eng: Engagement, stranded: tuple[str, str], attackin
 
 
 def decide_declare(state: State, command: DeclareAttack, dice: Dice | None) -> list[Event]:
-    events: list[Event] = [AttackDeclared(attack=examine(state, command.attackers, command.defenders))]
-    # revised 8.77, 12.34: decisions before the die (none in 1975)
-    events.extend(state.game.ruleset.procedures.combat.after_declaration(state, events[0].attack))
-    return events
+    # AttackDeclared, then (revised 8.77, 12.34) the decisions before the die (none in 1975)
+    return state.game.ruleset.procedures.combat.declare(state, *allowed(state, command.attackers, command.defenders))
 
 
 def apply_attack_declared(state: State, event: AttackDeclared) -> None:
@@ -705,8 +709,9 @@ class StandardCombat:
             table_case=game.case("crt"),
         )
 
-    def after_declaration(self, state: State, attack: PendingAttack) -> list[Event]:
-        return []  # nothing comes between the declaration and the die in 1975
+    def declare(self, state: State, adjacent, bombarding, defenders) -> list[Event]:
+        # nothing comes between the declaration and the die in 1975
+        return [AttackDeclared(attack=self.pending_attack(state, adjacent, bombarding, defenders))]
 
     def reductions(self, state: State, head: PendingAttack) -> list[str]:
         return crt.reductions(head.odds, state.game.scenario.crt.columns)  # 7.9

@@ -62,6 +62,7 @@ from rules.core.decisions import (
 )
 from rules.core.errors import RuleViolation
 from rules.core.events import (
+    AttackDeclared,
     AttackRecomputed,
     AttackVoided,
     BeforeCombatChosen,
@@ -560,6 +561,10 @@ class RevisedCombat:
         return not night_turn(state) and not state.game.battle.fog_now(state)
 
     def pending_attack(self, state: State, adjacent, bombarding, defenders) -> PendingAttack:
+        return self._declared(state, adjacent, bombarding, defenders)[0]
+
+    def _declared(self, state: State, adjacent, bombarding, defenders) -> tuple[PendingAttack, Strengths]:
+        """The attack and its strengths (8.32), or the RuleViolation of its odds (9.18, 11.24)."""
         game = state.game
         if bombarding and night_turn(state):
             raise game.violation("night_bombard", "artillery may not attack from a non-adjacent hex during a night Game-Turn")
@@ -579,7 +584,7 @@ class RevisedCombat:
                 f"the bombardment would be at {s.attack} to {s.defence}, below 1-5: artillery may not bombard at less "
                 "than 1-5 odds",
             )
-        return s.attack_of(
+        attack = s.attack_of(
             side=state.phasing,
             attackers=tuple(adjacent),
             bombarding=tuple(bombarding),
@@ -587,6 +592,7 @@ class RevisedCombat:
             defending=s.defending,
             passive=s.passive,
         )
+        return attack, s
 
     def adjacent_choice(self, state: State, adjacent, hexes, guns, defenders, part=()) -> AdjacentChoice | None:
         """The odds of the ``adjacent`` units from ``hexes`` (``part``: when they are a part of those
@@ -615,11 +621,12 @@ class RevisedCombat:
         8.32's stages for each unit, the shifts and the column (see ``breakdown``)."""
         return breakdown(state, attack.attackers, attack.bombarding, attack.defenders)
 
-    def after_declaration(self, state: State, attack: PendingAttack) -> list[Event]:
-        """12.34 (the attacker's choice first) and 8.77-8.79 (then the defender's): decisions before
-        the die."""
+    def declare(self, state: State, adjacent, bombarding, defenders) -> list[Event]:
+        """The attack declared, then 12.34 (the attacker's choice first) and 8.77-8.79 (then the
+        defender's): decisions before the die."""
+        attack, s = self._declared(state, adjacent, bombarding, defenders)
+        declared = AttackDeclared(attack=attack)
         decisions = []
-        units = state.game.units
         routed = tuple(u for u in attack.defending if level_of(state, u) == morale.ROUTED)
         if routed:
             decisions.append(PendingBeforeCombat(side=attack.side, what="routed", units=routed))
@@ -627,16 +634,18 @@ class RevisedCombat:
         if cavalry:
             decisions.append(PendingBeforeCombat(side=other_side(attack.side), what="cavalry", units=cavalry))
         # 8.45: the defender's terrain choice, if there is one once the retreats are made, comes last
-        decisions.append(PendingBeforeCombat(side=other_side(attack.side), what="terrain", units=()))
-        del units
-        from rules.core.events import AttackDeclared
-
+        terrain = PendingBeforeCombat(side=other_side(attack.side), what="terrain", units=())
+        decisions.append(terrain)
         scratch = state.copy()
-        apply(scratch, AttackDeclared(attack=attack))
+        apply(scratch, declared)
         emit = Emitter(scratch)
         emit(DecisionsAwaited(decisions=tuple(decisions), first=True))
+        if len(decisions) == 1:  # no retreat before combat: the choices are the declared attack's own
+            if len(s.choices) > 1:
+                return [declared, *emit.events]  # the defender chooses (8.45)
+            emit(no_terrain_choice(terrain))
         settle(emit)
-        return emit.events
+        return [declared, *emit.events]
 
     def reductions(self, state: State, head: PendingAttack) -> list[str]:
         found = table.reductions(head.odds)
@@ -1079,11 +1088,14 @@ def apply_terrain_chosen(state: State, event: TerrainChosen) -> None:
     made(state, PendingBeforeCombat)
 
 
+def no_terrain_choice(head: PendingBeforeCombat) -> DecisionDeclined:
+    """8.45: the terrain decision passes when its options do not differ in outcome."""
+    return DecisionDeclined(side=head.side, kind="before_combat", reason="no terrain choice in this attack")
+
+
 def automatic_before_combat(state: State, head: PendingBeforeCombat) -> list[Event] | None:
     if head.what == "terrain":
-        if len(terrain_choices(state)) < 2:
-            return [DecisionDeclined(side=head.side, kind="before_combat", reason="no terrain choice in this attack")]
-        return None
+        return [no_terrain_choice(head)] if len(terrain_choices(state)) < 2 else None
     if not _still_there(state, head):
         return [DecisionDeclined(side=head.side, kind="before_combat", reason="no unit left to retreat before combat")]
     return None
