@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import heapq
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Iterator
 from operator import countOf
 
 from rules.core.arith import movement_points
@@ -33,6 +33,7 @@ from rules.core.gunboats import GUNBOAT
 from rules.core.handlers import Dice, apply
 from rules.core.scenario import other_side
 from rules.core.state import MOVEMENT, State
+from rules.core.unfolding import Unfolding
 from rules.procedures import allocation, restraints
 from rules.procedures.night import zoc_rules
 from rules.procedures.sequence import night_turn
@@ -277,19 +278,50 @@ def _reach(
 ) -> Reach:
     """``reachable``'s search, within ``allowance``; a Forced March's (23.2) when ``forced``: into no
     enemy-controlled hex, and through the hexes of ``region`` only when given (23.21)."""
+    start = state.positions[unit] if origin is None else origin
+    cost = {start: spent}
+    prev: dict[str, str | None] = {start: None}
+    for _ in _search(state, unit, origin, allowance, forced, region, cost, prev):
+        pass
+    return Reach(start, cost, prev, list(filter(_may_end(state, unit, start), cost)))  # 5.24, 19.12
+
+
+def _may_end(state: State, unit: str, start: str):
+    """Is a reached hex one ``unit``'s move may end in (a function of the hex)?"""
+    game = state.game
+    ferries = game.no_end_hexes  # 5.24, 19.12 (Grand Chancellorsville 22.11: a River ferry hex may be ended in)
+    alone = game.stacking_barred(state.positions, unit)  # First Bull Run 17.2
+    return lambda h: h != start and h not in ferries and h not in alone
+
+
+def possible_ends(state: State, unit: str) -> Iterable[str]:
+    """``reachable(state, unit).ends`` (from its hex, with its allowance), found one after another in
+    the same order, for a caller that may stop at the first that serves (5.32: a hex with room)."""
+    game = state.game
+    if game.battle.surprise_assault is not None or game.battle.forced_march is not None:
+        return reachable(state, unit).ends  # Shiloh 19.1, Grand Chancellorsville 23.2: the whole search
+    start = state.positions[unit]
+    found = _search(state, unit, None, allowance_now(state, unit), False, None, {start: 0}, {start: None})
+    return filter(_may_end(state, unit, start), found)
+
+
+def _search(
+    state: State, unit: str, origin: str | None, allowance, forced: bool, region: frozenset[str] | None,
+    cost: dict[str, int], prev: dict[str, str | None],
+) -> Iterator[str]:
+    """``_reach``'s search (Dijkstra's, from the one hex in ``cost``): each hex as it is first reached,
+    ``cost`` and ``prev`` filled in as it goes."""
     game = state.game
     side = game.units[unit].side
-    start = state.positions[unit] if origin is None else origin
+    (start, spent), = cost.items()
     ezoc = enemy_zones_for(state, unit)
     enemies = enemy_occupied(state, side)
     closed = no_entry(state, unit)  # Chickamauga 19.21, 19.22
     rules = zoc_rules(state, side, unit)  # 10.2, 17.2; 11.2 for an ineffective unit
-    cost = {start: spent}
-    prev: dict[str, str | None] = {start: None}
     if start in ezoc and not rules.may_exit:
-        return Reach(start, cost, prev, [])  # 5.13
+        return  # 5.13
     if region is not None and start not in region:
-        return Reach(start, cost, prev, [])  # 23.21: a Forced March only in those hexes
+        return  # 23.21: a Forced March only in those hexes
     if forced:
         closed = closed | ezoc  # 23.21-23.23: "may not enter Enemy Zones of Control"
         if region is not None:
@@ -318,13 +350,11 @@ def _reach(
             if restricted is not None and restricted.step_problem(game, state.turn, side, h, b, b in ezoc):
                 continue  # Wilderness 18.11, 18.12
             if nc < cost.get(b, 99):
+                if b not in cost:
+                    yield b
                 cost[b] = nc
                 prev[b] = h
                 heapq.heappush(heap, (nc, b))
-    ferries = game.no_end_hexes  # 5.24, 19.12 (Grand Chancellorsville 22.11: a River ferry hex may be ended in)
-    alone = game.stacking_barred(state.positions, unit)  # First Bull Run 17.2
-    ends = [h for h in cost if h != start and h not in ferries and h not in alone]  # 5.24, 19.12
-    return Reach(start, cost, prev, ends)
 
 
 def _one_step(state: State, unit: str, ahead: tuple[str, ...], allowance) -> Reach:
@@ -541,12 +571,13 @@ def check_surprise_moves(state: State) -> None:
 
 
 # -- no dead end ---------------------------------------------------------------------------------
-def kept_ends(memo: dict) -> Callable[[State, str], list[str]]:
-    """A unit's possible ends (``reachable``) for the 5.32 checks, each unit's kept in ``memo``."""
+def kept_ends(memo: dict) -> Callable[[State, str], Iterable[str]]:
+    """A unit's possible ends (``possible_ends``) for the 5.32 checks, each unit's kept in ``memo``,
+    found only as far as they are read."""
 
-    def destinations(s: State, u: str) -> list[str]:
+    def destinations(s: State, u: str) -> Iterable[str]:
         if u not in memo:
-            memo[u] = reachable(s, u).ends
+            memo[u] = Unfolding(possible_ends(s, u))
         return memo[u]
 
     return destinations

@@ -24,6 +24,7 @@ from collections import Counter
 from collections.abc import Callable, Iterable
 
 from rules.core.state import State
+from rules.core.unfolding import Unfolding
 
 
 def by_strength(state: State) -> bool:
@@ -208,17 +209,17 @@ def _resolvable(
         slots.extend([hex_] * excess)
     home = {u: hex_ for hex_, units in candidates.items() for u in units}
 
-    def options(u: str) -> list[str]:
-        """The ends of ``u``'s possible moves with room (its hex's excess aside)."""
-        dests = []
-        for d in destinations(u):
-            if d == home[u]:
-                continue
-            if d not in room:
-                room[d] = n - occupancy.get(d, 0)
-            if room[d] > 0:
-                dests.append(d)
-        return dests
+    def with_room(d: str, home: str) -> bool:
+        if d == home:
+            return False
+        if d not in room:
+            room[d] = n - occupancy.get(d, 0)
+        return room[d] > 0
+
+    def options(u: str) -> Unfolding[str]:
+        """The ends of ``u``'s possible moves with room (its hex's excess aside), found as far as the
+        matching reads them."""
+        return Unfolding(d for d in destinations(u) if with_room(d, home[u]))
 
     # Match units to the places they must free: each unit once, each hex at most `room` arrivals.
     return _match(slots, candidates, options, room)
@@ -252,7 +253,7 @@ def _resolvable_by_strength(n, over, occupancy, movable_in, destinations, quota_
     return quota_remaining is None or moves <= quota_remaining
 
 
-def _match(slots: list[str], candidates: dict[str, list[str]], options_of: Callable[[str], list[str]], room) -> bool:
+def _match(slots: list[str], candidates: dict[str, list[str]], options_of: Callable[[str], Iterable[str]], room) -> bool:
     """Assign to each slot (an over-full hex) a distinct candidate unit of that hex with a
     destination that has room (augmenting paths over units and destination places). A unit's options
     (``options_of``: a search of its moves) are worked out when the matching first tries it: once the
@@ -260,7 +261,7 @@ def _match(slots: list[str], candidates: dict[str, list[str]], options_of: Calla
     unit_dest: dict[str, str] = {}  # matched unit -> destination
     arrivals: dict[str, list[str]] = {}  # destination -> units matched to it
     used: set[str] = set()
-    options: dict[str, list[str]] = {}
+    options: dict[str, Iterable[str]] = {}
 
     def place(u: str, seen: set[str]) -> bool:
         if u not in options:
