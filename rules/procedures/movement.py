@@ -39,7 +39,7 @@ from rules.procedures.night import zoc_rules
 from rules.procedures.sequence import night_turn
 from rules.queries import stacking
 from rules.queries.control import entered
-from rules.queries.zoc import enemy_controlled, enemy_occupied
+from rules.queries.zoc import EnemyZones, enemy_controlled, enemy_occupied
 
 
 def movement_costs(game, side=None) -> tuple[dict, dict]:
@@ -175,13 +175,19 @@ def forced_march_now(state: State, unit: str) -> tuple[object, frozenset[str] | 
 def artillery_barred(state: State, unit: str, ezoc: set[str]) -> set[str] | frozenset:
     """Revised 7.3: the enemy-controlled hexes an artillery unit may not enter (those without a
     friendly infantry or cavalry unit already in them); empty for other units and in 1975."""
+    held = artillery_support(state, unit)
+    return frozenset() if held is None else ezoc - held
+
+
+def artillery_support(state: State, unit: str) -> set[str] | None:
+    """Revised 7.3: the hexes of a friendly infantry or cavalry unit, the only enemy-controlled hexes an
+    artillery unit may enter; None when 7.3 does not bind the unit (not artillery; 1975)."""
     game = state.game
     u = game.units[unit]
     if not game.ruleset.artillery_zoc_support or u.type != "artillery":
-        return frozenset()
+        return None
     units = game.units
-    held = {h for v, h in state.positions.items() if units[v].side == u.side and units[v].type in ("infantry", "cavalry")}
-    return ezoc - held
+    return {h for v, h in state.positions.items() if units[v].side == u.side and units[v].type in ("infantry", "cavalry")}
 
 
 def ferry_closed(state: State, unit: str) -> str | None:
@@ -382,15 +388,15 @@ def check_path(
     forced = forced_march_now(state, unit) if allowance is None and game.battle.forced_march is not None else None
     allowance = allowance_now(state, unit) if allowance is None else allowance
     marching = False  # Grand Chancellorsville 23.2: the move spends more than its allowance
-    ezoc = enemy_zones_for(state, unit)
+    gunboat = game.units[unit].type == GUNBOAT
+    ezoc = EnemyZones(state, side) if not gunboat else frozenset()  # asked of the path's hexes only (revised 9.64)
     enemies = enemy_occupied(state, side)
     closed = no_entry(state, unit)  # Chickamauga 19.21, 19.22
     rules = zoc_rules(state, side, unit)
     step_cost = game.step_cost_for(unit)
     zoc_cost = game.zoc_cost_for(unit)  # revised 7.2
-    barred = artillery_barred(state, unit, ezoc)  # revised 7.3
+    held = artillery_support(state, unit)  # revised 7.3
     one_hex = game.ruleset.always_one_hex and spent == 0 and len(path) == 2 and not entering  # revised 6.16
-    gunboat = game.units[unit].type == GUNBOAT
     restricted = terrain_restricted(state, unit)  # Wilderness 18.11, 18.12
     if not entering and spent == 0 and game.battle.surprise_assault is not None:
         ahead = surprise_moves(state, unit)
@@ -401,6 +407,7 @@ def check_path(
                 f"(surprise assault, Game-Turns {', '.join(map(str, game.battle.surprise_assault.turns))})",
             )
     cost = spent
+    zoc = [h in ezoc for h in path]  # each hex asked once
     for i in range(1, len(path)):
         a, b = path[i - 1], path[i]
         if b not in game.terrain:
@@ -409,7 +416,7 @@ def check_path(
             raise game.violation(
                 "consecutive", f"{name} may not move from {a} to {b}: hexes must be entered one by one"
             )
-        if a in ezoc:
+        if zoc[i - 1]:
             if i == 1 and not rules.may_exit:
                 raise game.violation(
                     "leave_enemy_zoc",
@@ -446,19 +453,19 @@ def check_path(
         problem = gunboat_step_problem(game, a, b) if gunboat else game.step_problem(a, b)
         if problem is not None:
             raise game.violation(problem[0], f"{name} may not move from {a} to {b}: {problem[1]}")
-        if b in ezoc and not rules.may_enter:
+        if zoc[i] and not rules.may_enter:
             raise game.violation(
                 rules.case,
                 f"{name} may not enter the enemy zone of control at {b} "
                 + (game.ruleset.ineffective_until if rules.case == "ineffective_zoc" else "during a night Game-Turn"),
             )
-        if b in ezoc and restraints.barred_from_enemy_zoc(state, unit):  # Road to Vicksburg 17.1, 17.3 ii, 17.4
+        if zoc[i] and restraints.barred_from_enemy_zoc(state, unit):  # Road to Vicksburg 17.1, 17.3 ii, 17.4
             raise game.violation("restraints", f"{name} may not enter an enemy zone of control ({b}) until released")
-        if b in ezoc and out_of_ammunition(state, unit):
+        if zoc[i] and out_of_ammunition(state, unit):
             raise game.violation("ammunition", f"{name} is out of ammunition and may not enter an Enemy Zone of Control ({b})")  # Olustee 19.1
-        if b in ezoc and barred_from_enemy_zoc(state, unit):
+        if zoc[i] and barred_from_enemy_zoc(state, unit):
             raise game.violation("trains.enemy_zoc", f"{name} may never enter an enemy controlled hex ({b})")  # Wilderness 18.32
-        if b in barred:
+        if held is not None and zoc[i] and b not in held:
             raise game.violation(
                 "artillery_zoc",
                 f"{name} is artillery and may not enter the enemy zone of control at {b} unless a friendly "
@@ -468,9 +475,9 @@ def check_path(
             raise game.violation("train_artillery.railway", f"{name} moves only on railway hexes: not from {a} to {b}")  # Olustee 19.2
         if (a, b) not in step_cost:
             raise game.violation("terrain", f"{name} may not move from {a} to {b}: its type may not enter {b}")
-        if restricted is not None and (why := restricted.step_problem(game, state.turn, side, a, b, b in ezoc)):
+        if restricted is not None and (why := restricted.step_problem(game, state.turn, side, a, b, zoc[i])):
             raise game.violation(restricted.rule(state.turn), f"{name} may not move from {a} to {b}: {why}")
-        cost += zoc_cost[(a, b)] if zoc_cost is not None and b in ezoc else step_cost[(a, b)]
+        cost += zoc_cost[(a, b)] if zoc_cost is not None and zoc[i] else step_cost[(a, b)]
         if cost > allowance and not one_hex:
             if forced is not None and cost <= forced[0]:
                 marching = True  # 23.2: a Forced March

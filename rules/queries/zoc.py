@@ -50,6 +50,58 @@ def _enemy_controlled(state: State, side: Side) -> set[str]:
     return out
 
 
+class EnemyZones:
+    """``hex_ in EnemyZones(state, side)`` answers ``hex_ in enemy_controlled(state, side)`` for one hex
+    at a time, from the hexes whose units would control it: for a move's path of a few hexes, cheaper
+    than working out the whole set (6.0; revised 9.64, 10.39; Chickamauga 19.3; Road to Vicksburg
+    18.3, as ``enemy_controlled``)."""
+
+    __slots__ = ("_sources", "_held", "_trenches")
+
+    def __init__(self, state: State, side: Side) -> None:
+        game = state.game
+        self._sources = zone_sources(game)
+        self._held = set(map(state.positions.get, zone_units(game, other_side(side))))
+        self._trenches = trench_facings(state)
+
+    def __contains__(self, hex_: str) -> bool:
+        held, trenches = self._held, self._trenches
+        for h in self._sources.get(hex_, ()):
+            if h in held and not (trenches and zoc_blocked(trenches, h, hex_)):
+                return True
+        return False
+
+
+def zone_units(game, side: Side) -> tuple[str, ...]:
+    """The units of ``side`` that have a zone of control: not gunboats (revised 9.64), nor trains
+    without one (Chickamauga 19.3), nor symbolic units (Road to Vicksburg 18.3). Kept on the game."""
+    key = "_zone_units " + side
+    found = game.__dict__.get(key)
+    if found is None:
+        t = game.battle.trains
+        trains = t.units if t is not None and not t.zone_of_control else ()
+        symbolic = game.battle.symbolic_units
+        if symbolic is not None:
+            trains = (*trains, *symbolic.units)
+        found = game.__dict__[key] = tuple(
+            u for u in game.side_units[side] if game.units[u].type != GUNBOAT and u not in trains
+        )
+    return found
+
+
+def zone_sources(game) -> dict[str, tuple[str, ...]]:
+    """For each hex, the hexes whose units exert a zone of control into it (``zoc_into`` turned
+    around). Kept on the game."""
+    found = game.__dict__.get("_zone_sources")
+    if found is None:
+        sources: dict[str, list[str]] = {}
+        for h, into in game.zoc_into.items():
+            for n in into:
+                sources.setdefault(n, []).append(h)
+        found = game.__dict__["_zone_sources"] = {n: tuple(hs) for n, hs in sources.items()}
+    return found
+
+
 def enemy_occupied(state: State, side: Side) -> set[str]:
     """Hexes holding a unit of the other side (5.12)."""
     out = set(map(state.positions.get, state.game.side_units[other_side(side)]))

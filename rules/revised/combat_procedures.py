@@ -944,8 +944,8 @@ def record_stationary(state: State) -> list[Event]:
     """11.21, 12.16: remember which phasing units did not move in the Movement Phase now ending."""
     if state.phase != MOVEMENT:
         return []
-    units = state.game.units
-    still = tuple(sorted(u for u in state.positions if units[u].side == state.phasing and u not in state.moved))
+    positions, moved = state.positions, state.moved
+    still = tuple(sorted(u for u in state.game.side_units[state.phasing] if u in positions and u not in moved))
     return [StationaryRecorded(units=still)]
 
 

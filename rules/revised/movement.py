@@ -612,9 +612,7 @@ def remove_unfinished_breastworks(state: State) -> list:
             continue
         if state.positions.get(marker.unit) != hex_:
             out.append(BreastworksRemoved(hex=hex_, reason="its unit left the hex"))
-        elif state.phase == "combat" and any(
-            state.game.units[u].side != marker.side for n in state.game.neighbours[hex_] for u in state.units_in(n)
-        ):
+        elif state.phase == "combat" and not enemy_occupied(state, marker.side).isdisjoint(state.game.neighbours[hex_]):
             out.append(BreastworksRemoved(hex=hex_, reason="an enemy unit ended the Combat Phase adjacent to it"))
     return out
 
