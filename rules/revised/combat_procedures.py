@@ -636,16 +636,14 @@ class RevisedCombat:
         # 8.45: the defender's terrain choice, if there is one once the retreats are made, comes last
         terrain = PendingBeforeCombat(side=other_side(attack.side), what="terrain", units=())
         decisions.append(terrain)
-        scratch = state.copy()
-        apply(scratch, declared)
-        emit = Emitter(scratch)
-        emit(DecisionsAwaited(decisions=tuple(decisions), first=True))
+        emit = Emitter(state)
+        emit(declared, DecisionsAwaited(decisions=tuple(decisions), first=True))
         if len(decisions) == 1:  # no retreat before combat: the choices are the declared attack's own
             if len(s.choices) > 1:
-                return [declared, *emit.events]  # the defender chooses (8.45)
+                return emit.events  # the defender chooses (8.45)
             emit(no_terrain_choice(terrain))
         settle(emit)
-        return [declared, *emit.events]
+        return emit.events
 
     def reductions(self, state: State, head: PendingAttack) -> list[str]:
         found = table.reductions(head.odds)
