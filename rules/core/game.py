@@ -105,7 +105,7 @@ class Game:
                 side = next(self.units[u].side for u in bound if self.units[u].type == t)
                 self.train_steps[t] = {
                     a: tuple((b, c) for b, c in s if any(r in m.features(a, b) for r in routes))
-                    for a, s in self.side_steps.get((side, t), self.steps_by_type[t]).items()
+                    for a, s in self.steps_of(side, t).items()
                 }
                 self.train_step_cost[t] = {(a, b): c for a, s in self.train_steps[t].items() for b, c in s}
         # Olustee 19.2: the Rail Gun moves only along railway hexsides (its type's steps through them).
@@ -182,11 +182,13 @@ class Game:
             return self.rail_steps[u.type]  # Olustee 19.2
         if self.road_bound(unit_id):
             return self.train_steps[u.type]
-        if self.side_steps:  # Wilderness 18.13, 18.21
-            own = self.side_steps.get((u.side, u.type))
-            if own is not None:
-                return own
-        return self.steps_by_type[u.type]
+        return self.steps_of(u.side, u.type)
+
+    def steps_of(self, side: str, type_: str) -> dict[str, tuple]:
+        """The step table of a unit of ``side`` and ``type_`` (neither rail- nor road-bound): its side's own
+        (Wilderness 18.13, 18.21: the battle's ``terrain_costs``), else its type's."""
+        own = self.side_steps.get((side, type_)) if self.side_steps else None
+        return self.steps_by_type[type_] if own is None else own
 
     def step_cost_for(self, unit_id: str) -> dict[tuple[str, str], int]:
         u = self.units[unit_id]
@@ -194,11 +196,12 @@ class Game:
             return self.rail_step_cost[u.type]  # Olustee 19.2
         if self.road_bound(unit_id):
             return self.train_step_cost[u.type]  # Chickamauga 19.23
-        if self.side_step_cost:  # Wilderness 18.13, 18.21
-            own = self.side_step_cost.get((u.side, u.type))
-            if own is not None:
-                return own
-        return self.step_cost_by_type[u.type]
+        return self.step_cost_of(u.side, u.type)
+
+    def step_cost_of(self, side: str, type_: str) -> dict[tuple[str, str], int]:
+        """What each step costs a unit of ``side`` and ``type_`` (as ``steps_of``)."""
+        own = self.side_step_cost.get((side, type_)) if self.side_step_cost else None
+        return self.step_cost_by_type[type_] if own is None else own
 
     def road_bound(self, unit_id: str) -> bool:
         """Chickamauga 19.23, Road to Richmond 21.15, 21.23: a unit that moves and retreats only along
@@ -232,9 +235,13 @@ class Game:
         """Revised 7.2: what a step into an enemy-controlled hex costs this unit's type, or None when
         it costs what any step costs (1975)."""
         u = self.units[unit_id]
-        if self.side_zoc_cost and (u.side, u.type) in self.side_zoc_cost:  # Wilderness 18.13
-            return self.side_zoc_cost[u.side, u.type]
-        return self.zoc_cost_by_type.get(u.type)
+        return self.zoc_cost_of(u.side, u.type)
+
+    def zoc_cost_of(self, side: str, type_: str) -> dict[tuple[str, str], int] | None:
+        """Revised 7.2 for a unit of ``side`` and ``type_``: its side's own (Wilderness 18.13), else its type's."""
+        if self.side_zoc_cost and (side, type_) in self.side_zoc_cost:
+            return self.side_zoc_cost[side, type_]
+        return self.zoc_cost_by_type.get(type_)
 
     def bombard_range(self, unit_id: str) -> int:
         """How far the unit bombards: the rule set's artillery range (8.11, 9.12), six for a gunboat

@@ -13,7 +13,7 @@ and never ask which book is in force.
 
 - ``movement_costs(game) -> (steps by unit type, zoc step cost by unit type)``: the movement points
   of every step (1975 5.2, 9.0; revised 6.2x, 7.2, 10.1);
-- ``zoc_rules(state, side, unit) -> ZocRules``: how enemy zones of control bind a moving unit (1975
+- ``zoc_rules(state, side, unit, here) -> ZocRules``: how enemy zones of control bind a moving unit (1975
   6.0, 10.2, 17.2; revised 7.0, 11.12);
 - ``reinforcement_entry``: where and at what cost a reinforcement enters (1975 15.1x; revised 5.0-5.5);
 - ``line_of_sight(game, firer, target) -> str | None``: what blocks an artillery unit's line of sight
@@ -85,7 +85,7 @@ class Procedures:
     """One rule book's implementation of each step where the books differ (see the module)."""
 
     movement_costs: Callable[[Game], tuple[dict, dict]]
-    zoc_rules: Callable[[State, Side, str | None], ZocRules]
+    zoc_rules: Callable[[State, Side, str | None, str | None], ZocRules]
     reinforcement_entry: ReinforcementEntry
     line_of_sight: Callable[[Game, str, str], str | None]
     combat: CombatProcedures

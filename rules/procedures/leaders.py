@@ -53,7 +53,6 @@ from rules.core.scenario import other_side
 from rules.core.state import MOVEMENT, State
 from rules.procedures.movement import Reach, at_night
 from rules.procedures.night import zoc_rules
-from rules.procedures.sequence import night_turn
 from rules.queries.zoc import enemy_controlled, enemy_occupied
 
 
@@ -157,19 +156,16 @@ class _Terms:
         game = state.game
         rule = game.battle.leaders
         side = leader.side
-        self.steps = game.side_steps.get((side, "infantry")) or game.steps_by_type["infantry"]  # 10.1, 22.11
-        self.step_cost = game.side_step_cost.get((side, "infantry")) or game.step_cost_by_type["infantry"]
-        self.zoc_cost = game.side_zoc_cost.get((side, "infantry")) or game.zoc_cost_by_type.get("infantry")  # 7.2
+        self.steps = game.steps_of(side, "infantry")  # 10.1, 22.11
+        self.step_cost = game.step_cost_of(side, "infantry")
+        self.zoc_cost = game.zoc_cost_of(side, "infantry")  # 7.2
         self.ezoc = enemy_controlled(state, side)  # 7.0
         self.enemies = enemy_occupied(state, side)  # 6.12
         ferries = game.battle.ferries
         self.closed = game.ferry_hexes if ferries is not None and ferries.closed_to(state, side) else frozenset()
         self.start = rule.hex_of(state, leader)
-        rules = zoc_rules(state, side)
-        may_enter = rules.may_enter
-        if night_turn(state) and self.start in self.ezoc:
-            may_enter = False  # 11.12: "may not subsequently re-enter"
-        self.may_enter, self.may_exit = may_enter, rules.may_exit
+        rules = zoc_rules(state, side, here=self.start)  # 7.0; revised 11.12 from the hex he begins in
+        self.may_enter, self.may_exit = rules.may_enter, rules.may_exit
         self.allowance = at_night(state, rule.movement_allowance)  # 23.51, 11.11
         self.forced = at_night(state, rule.forced_march) if rule.forced_march is not None else None
 

@@ -29,19 +29,20 @@ class ZocRules(NamedTuple):
     case: str  # the rule name that forbids entering (for the error)
 
 
-def zoc_rules(state: State, side: Side, unit: str | None = None) -> ZocRules:
-    """How enemy zones of control bind a unit of ``side`` moving now (``unit``: that unit, for 11.2)."""
+def zoc_rules(state: State, side: Side, unit: str | None = None, here: str | None = None) -> ZocRules:
+    """How enemy zones of control bind a unit of ``side`` moving now (``unit``: that unit, for 11.2; ``here``:
+    where a mover that is no unit begins, a Leader's hex (Grand Chancellorsville 23.51), for revised 11.12)."""
     if unit is not None and unit in state.ineffective:
         # 11.2: an ineffective unit may not enter an enemy controlled hex until it recovers.
         rules = zoc_rules(state, side)
         return rules._replace(may_enter=False, case="ineffective_zoc") if rules.may_enter else rules
-    rules = state.game.ruleset.procedures.zoc_rules(state, side, unit)  # revised 11.12
+    rules = state.game.ruleset.procedures.zoc_rules(state, side, unit, here)  # revised 11.12
     if unit is not None and rules.may_enter and state.game.battle.reinforcements.marching(state.turn, state.game.units[unit]):
         return rules._replace(may_enter=False, case="reinforcements.march")  # Road to Richmond 17.2
     return rules
 
 
-def standard_zoc_rules(state: State, side: Side, unit: str | None = None) -> ZocRules:
+def standard_zoc_rules(state: State, side: Side, unit: str | None = None, here: str | None = None) -> ZocRules:
     """The 1975 rule (the rule set's procedure ``zoc_rules``): by day a unit enters an enemy zone and
     stops (6.0), never leaves one during movement (5.13); at night neither (10.2), or as the scenario's
     ``night_movement`` says (17.2)."""

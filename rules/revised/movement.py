@@ -138,20 +138,21 @@ def movement_costs(game, side: Side | None = None):
     return steps_by_type, zoc_by_type
 
 
-def zoc_rules(state: State, side: Side, unit: str | None = None) -> ZocRules:
+def zoc_rules(state: State, side: Side, unit: str | None = None, here: str | None = None) -> ZocRules:
     """11.12 at night: a unit may leave an enemy-controlled hex; one that begins in one may not enter
     another this Game-Turn. A scenario's ``night_movement`` may say otherwise
     (``may_enter_enemy_zoc``, ``may_exit_enemy_zoc``). By day: the shared rule (7.0, 6.13)."""
     if not night_turn(state):
-        return standard_zoc_rules(state, side, unit)
+        return standard_zoc_rules(state, side, unit, here)
     night = state.game.battle.night_movement
     may_exit = night is None or night.may_exit_enemy_zoc
     may_enter = night is None or night.may_enter_enemy_zoc
-    if unit is not None and may_enter:
+    if unit is not None:
+        here = state.positions.get(unit)
+    if here is not None and may_enter:
         from rules.queries.zoc import enemy_controlled
 
-        here = state.positions.get(unit)
-        if here is not None and here in enemy_controlled(state, side):
+        if here in enemy_controlled(state, side):
             may_enter = False  # 11.12: "may not subsequently re-enter"
     return ZocRules(may_enter, may_exit, "night_zoc")
 
