@@ -56,11 +56,12 @@ def leaders_on_map(state: State | None) -> list[LeaderView]:
     if rule is None:
         return []
     out = []
+    places = rule.places(state)
     for x in rule.leaders:
-        hex_ = rule.hex_of(state, x)
-        if hex_ is None:
+        place = places[x.id]
+        if place.hex is None:
             continue
-        out.append(LeaderView(id=x.id, name=x.name, side=x.side, stars=x.stars, hex=hex_, unit=rule.unit_of(state, x), alone=rule.alone(state, x)))
+        out.append(LeaderView(id=x.id, name=x.name, side=x.side, stars=x.stars, hex=place.hex, unit=place.unit, alone=rule.alone(state, x, place)))
     return out
 
 

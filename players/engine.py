@@ -561,9 +561,10 @@ def leader_command(state: State, legal: Choices, idle: set[str] | None = None) -
         if units[u].side == state.phasing and h in front and units[u].type != "artillery":
             strength[h] = strength.get(h, 0) + units[u].strength
     idle = set() if idle is None else idle
+    places = rule.places(state)
     for lid in legal.may_move_leader:
         leader = rule.leader(lid)
-        if f"leader:{lid}" in idle or rule.hex_of(state, leader) in front:
+        if f"leader:{lid}" in idle or places[lid].hex in front:
             continue
         dests = leader_destinations(state, lid)
         best = max(

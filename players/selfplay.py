@@ -522,8 +522,9 @@ class Referee:
                     f"{game.designation(u)} is at {h} ({kind}): off the map, in a river or a ferry hex"
                 )
         leaders = game.battle.leaders
+        places = leaders.places(state) if leaders is not None else {}
         for x in leaders.leaders if leaders is not None else ():  # Grand Chancellorsville 23.54
-            h = leaders.hex_of(state, x)
+            h = places[x.id].hex
             if h is not None and any(p == h and game.units[u].side != x.side for u, p in state.positions.items()):
                 raise InvariantBroken(f"23.54: {x.name} is at {h} with an enemy unit")
         self.log.extend(events)

@@ -206,7 +206,8 @@ def strategic_movers(state: State, free: list[str]) -> list[str]:
 def leader_movers(state: State) -> list[str]:
     """Grand Chancellorsville 23.51: the phasing side's Leaders who may start a move of their own now."""
     rule = state.game.battle.leaders
-    return [x.id for x in rule.leaders if x.side == state.phasing and leaders.why_leader_may_not_move(state, x.id) is None]
+    places = rule.places(state)  # each Leader's marks read once
+    return [x.id for x in rule.leaders if x.side == state.phasing and leaders.why_leader_may_not_move(state, x.id, places) is None]
 
 
 def leader_destinations(state: State, leader: str) -> dict[str, Destination]:

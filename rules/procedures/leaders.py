@@ -28,7 +28,7 @@ import heapq
 
 from rules.core.arith import movement_points
 from rules.core.commands import MoveLeader
-from rules.core.components.leaders import AT, KILLED, MOVED, REMOVED, WITH, Leader, Leaders
+from rules.core.components.leaders import AT, KILLED, MOVED, REMOVED, WITH, Leader, Leaders, Place
 from rules.core.errors import RuleViolation
 from rules.core.events import (
     Event,
@@ -70,11 +70,12 @@ def fates(state: State, events: list[Event], after: State, dice: Dice | None) ->
     game = state.game
     hexes = {state.positions.get(u) for u in gone} - {None}
     out: list[Event] = []
+    places = rule.places(state)
     for leader in rule.leaders:
         if not rule.in_play(after, leader):
             continue
-        was = rule.hex_of(state, leader)
-        carried_off = rule.unit_of(state, leader) in gone
+        was, unit = places[leader.id].hex, places[leader.id].unit
+        carried_off = unit in gone
         if was not in hexes and not carried_off:
             continue
         left = _command_left(after, rule, leader)
@@ -89,7 +90,7 @@ def fates(state: State, events: list[Event], after: State, dice: Dice | None) ->
                 VictoryPointsAwarded(side=side, points=rule.points(leader), kind="leader", subject=leader.id, case=game.case("leaders.points"))
             )  # 23.58
             continue
-        origin = was or state.positions.get(rule.unit_of(state, leader))
+        origin = was or state.positions.get(unit)
         out.append(LeaderPlaced(leader=leader.id, unit=_nearest(after, left, origin), roll=die, case=game.case("leaders.killed")))
     return out
 
@@ -128,8 +129,9 @@ def apply_placed(state: State, event: LeaderPlaced | LeaderJoined) -> None:
 
 
 # -- 23.51: a Leader's own move ----------------------------------------------------------------------
-def why_leader_may_not_move(state: State, leader_id: str) -> RuleViolation | None:
-    """23.51: the reason the Leader ``leader_id`` may not start a move of his own now, or None."""
+def why_leader_may_not_move(state: State, leader_id: str, places: dict[str, Place] | None = None) -> RuleViolation | None:
+    """23.51: the reason the Leader ``leader_id`` may not start a move of his own now, or None.
+    ``places``: the Leaders' places (``Leaders.places``) when a caller asks after several Leaders."""
     game = state.game
     rule = game.battle.leaders
     if rule is None or rule.movement_allowance is None:
@@ -139,11 +141,12 @@ def why_leader_may_not_move(state: State, leader_id: str) -> RuleViolation | Non
         return game.violation("movement", f"there is no Leader {leader_id!r} in this game")
     if state.phase != MOVEMENT or leader.side != state.phasing or state.pending:
         return game.violation("out_of_sequence", f"{leader.name} may not move now: Leaders move only in their own side's Movement Phase")
-    if rule.hex_of(state, leader) is None:
+    place = places[leader.id] if places is not None else rule.place(state, leader)
+    if place.hex is None:
         return game.violation("movement", f"{leader.name} is not on the map")
     if rule.moved(state, leader):
         return game.violation("leaders.move", f"{leader.name} has already moved this Movement Phase")
-    unit = rule.unit_of(state, leader)
+    unit = place.unit
     if unit is not None and unit in state.moved:  # ruling: his unit's move carried him; it was his move
         return game.violation("leaders.move", f"{leader.name} moved with {game.designation(unit)} this Movement Phase")
     return None
@@ -294,8 +297,9 @@ def join(state: State) -> list[Event]:
     if rule is None or rule.movement_allowance is None:
         return []
     out: list[Event] = []
+    places = rule.places(state)
     for leader in rule.leaders:
-        at = rule.standing(state, leader) if rule.in_play(state, leader) else None
+        at = places[leader.id].standing if rule.in_play(state, leader) else None
         unit = rule.rides_with(state, leader, at) if at is not None else None
         if unit is not None:
             out.append(LeaderJoined(leader=leader.id, unit=unit, case=state.game.case("leaders.move")))
@@ -335,12 +339,14 @@ def overrun(state: State, events: list[Event], after: State) -> list[Event]:
     for u, hexes in moves:
         entered.setdefault(game.units[u].side, set()).update(hexes)
     out: list[Event] = []
+    places = None  # read once, for the first Leader whose enemy entered some hex
     for leader in rule.leaders:
         enemy = other_side(leader.side)
         by_enemy = entered.get(enemy)
         if not by_enemy:
             continue
-        here = rule.hex_of(state, leader)
+        places = places or rule.places(state)
+        here = places[leader.id].hex
         if here not in by_enemy:
             continue  # the cheap test first: no enemy unit entered his hex
         if rule.his_side_in(state, leader, here) or not rule.in_play(after, leader):

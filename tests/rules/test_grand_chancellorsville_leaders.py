@@ -20,6 +20,7 @@ from rules.core.commands import (
     RollRally,
     StrategicMove,
 )
+from rules.core.components.leaders import Place
 from rules.core.errors import RuleViolation
 from rules.core.events import (
     DisruptionSaved,
@@ -530,3 +531,28 @@ def log_to(state, side, phase, log):
         s, events = execute(s, EndPhase())
         out += events
     raise AssertionError("never reached")
+
+
+def test_every_leaders_place_read_at_once_23_51_23_59():
+    # 23.59: a Leader is in the hex of the unit he rides with (none while it has not arrived); 23.51: one
+    # who moved on his own stands in his hex with no unit. Leaders.places reads them all in one pass over
+    # the marks, and agrees with the questions asked of each one
+    units = [union("a", "0102"), union("b", "0902"), union("z", None), rebel("r", "3003")]
+    chiefs = [leader("couch", "union", 1, "a", ["a"]), leader("meade", "union", 1, "b", ["b"]), leader("howard", "union", 1, "z", ["z"])]
+    s = moving(units, chiefs)
+    rule = s.game.battle.leaders
+    s, _ = execute(s, MoveLeader(leader="couch", path=row(1, 5)))
+    places = rule.places(s)
+    assert places == {
+        "couch": Place(unit=None, standing="0502", hex="0502"),
+        "meade": Place(unit="b", standing=None, hex="0902"),
+        "howard": Place(unit="z", standing=None, hex=None),
+    }
+    for x in rule.leaders:
+        assert (rule.unit_of(s, x), rule.standing(s, x), rule.hex_of(s, x)) == places[x.id]
+    assert legal.choices(s).may_move_leader == ["meade"]  # couch has moved, howard is not on the map
+
+
+def test_a_leaders_id_has_no_colon_the_separator_of_his_marks():
+    with pytest.raises(ValueError, match="has no ':'"):
+        moving([union("a", "0102")], [leader("us:couch", "union", 1, "a", ["a"])])

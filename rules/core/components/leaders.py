@@ -45,12 +45,11 @@ The rules it answers (rules/procedures/leaders.py):
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 import msgspec
 
 from rules.core.components.values import Component, Count, DieFace, UnitId
-from rules.core.marks import marks
 from rules.core.scenario import Side
 
 if TYPE_CHECKING:
@@ -61,6 +60,15 @@ KILLED = "leader_killed:"
 REMOVED = "leader_removed:"
 AT = "leader_at:"
 MOVED = "leader_moved:"
+PLACED = (WITH, AT)
+
+
+class Place(NamedTuple):
+    """Where a Leader is, read from his marks (``Leaders.places``)."""
+
+    unit: str | None  # 23.59: the unit he rides with; None while he stands on his own (23.51)
+    standing: str | None  # 23.51: the hex he stands in on his own, or None
+    hex: str | None  # his hex (his own, or his unit's), or None (killed, removed, not yet arrived)
 
 
 class Leader(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
@@ -89,6 +97,8 @@ class Leaders(Component, frozen=True):
         for x in self.leaders:
             if x.command and x.with_ not in x.command:
                 raise ValueError(f"{x.id} is deployed with a unit of his command (23.59)")
+            if ":" in x.id:
+                raise ValueError(f"{x.id}: a leader's id has no ':' (it separates the details of his marks)")
 
     def leader(self, leader_id: str) -> Leader:
         return next(x for x in self.leaders if x.id == leader_id)
@@ -97,33 +107,55 @@ class Leaders(Component, frozen=True):
         """Neither killed (23.56) nor removed from play (23.53)."""
         return f"{KILLED}{leader.id}" not in state.scored and f"{REMOVED}{leader.id}" not in state.scored
 
+    def places(self, state: State) -> dict[str, Place]:
+        """Every Leader's ``Place`` by id, from one pass over ``state.scored`` (his last ``leader_with:``
+        mark, else the unit he was deployed with; his ``leader_at:``; 23.56, 23.53: killed or removed): a
+        caller asking after several Leaders reads them once."""
+        rides: dict[str, str] = {}
+        stands: dict[str, str] = {}
+        for s in state.scored:
+            if not s.startswith(PLACED):
+                continue
+            if s.startswith(WITH):
+                found, details = rides, s[len(WITH) :]
+            else:
+                found, details = stands, s[len(AT) :]
+            leader_id, sep, detail = details.partition(":")
+            if sep:
+                found.setdefault(leader_id, detail)  # the first of the set's order, as ever
+        positions = state.positions
+        out = {}
+        for x in self.leaders:
+            at = stands.get(x.id)
+            unit = rides.get(x.id, x.with_)
+            if not self.in_play(state, x):
+                here = None
+            else:
+                here = at if at is not None else positions.get(unit)  # not standing: riding
+            out[x.id] = Place(unit=unit if at is None else None, standing=at, hex=here)
+        return out
+
+    def place(self, state: State, leader: Leader) -> Place:
+        """``leader``'s ``Place`` (``places`` for several Leaders)."""
+        return self.places(state)[leader.id]
+
     def unit_of(self, state: State, leader: Leader) -> str | None:
         """23.59: the unit ``leader`` rides with now (the one he was deployed with, until he changed);
         None while he stands in a hex on his own (23.51: since his own move)."""
-        if self.standing(state, leader) is not None:
-            return None
-        return self._rides(state, leader)
-
-    def _rides(self, state: State, leader: Leader) -> str:
-        """The unit ``leader`` was last with (``leader_with:``), else the one he was deployed with."""
-        return next(iter(marks(state.scored, f"{WITH}{leader.id}:")), leader.with_)
+        return self.place(state, leader).unit
 
     def standing(self, state: State, leader: Leader) -> str | None:
         """23.51: the hex ``leader`` stands in on his own (riding with no unit), or None."""
-        return next(iter(marks(state.scored, f"{AT}{leader.id}:")), None)
+        return self.place(state, leader).standing
 
     def hex_of(self, state: State, leader: Leader) -> str | None:
         """The hex of ``leader`` (his own, or his unit's), or None (killed, removed, not yet arrived)."""
-        if not self.in_play(state, leader):
-            return None
-        at = self.standing(state, leader)
-        if at is not None:
-            return at
-        return state.positions.get(self._rides(state, leader))  # not standing: riding
+        return self.place(state, leader).hex
 
-    def alone(self, state: State, leader: Leader) -> bool:
-        """23.54: is ``leader`` on the map in a hex without a combat unit of his side?"""
-        here = self.hex_of(state, leader)
+    def alone(self, state: State, leader: Leader, place: Place | None = None) -> bool:
+        """23.54: is ``leader`` on the map in a hex without a combat unit of his side? ``place``: his
+        ``Place`` when already read."""
+        here = (place or self.place(state, leader)).hex
         if here is None:
             return False
         return not self.his_side_in(state, leader, here)
@@ -143,7 +175,8 @@ class Leaders(Component, frozen=True):
         units = state.game.units
         barred = {h for u, h in state.positions.items() if units[u].side == leader.side and not self.commands(state, leader, u)}
         if barred:
-            barred -= {self.hex_of(state, x) for x in self.leaders if x.side == leader.side and x.stars > leader.stars}
+            places = self.places(state)
+            barred -= {places[x.id].hex for x in self.leaders if x.side == leader.side and x.stars > leader.stars}
         return frozenset(barred)
 
     def rides_with(self, state: State, leader: Leader, hex_: str) -> str | None:
@@ -172,7 +205,8 @@ class Leaders(Component, frozen=True):
         if here is None:
             return []
         side = state.game.units[unit].side
-        found = [x for x in self.leaders if x.side == side and self.hex_of(state, x) == here]
+        places = self.places(state)
+        found = [x for x in self.leaders if x.side == side and places[x.id].hex == here]
         return sorted(found, key=lambda x: -x.stars)
 
     def saving(self, state: State, unit: str) -> Leader | None:
