@@ -21,7 +21,7 @@ from rules.core.commands import Command
 from rules.core.errors import RuleViolation
 from rules.core.events import Event
 from rules.core.game import Game
-from rules.core.handlers import Dice, apply
+from rules.core.handlers import Dice, Emitted, apply
 from rules.core.scenario import Scenario, other_side
 from rules.core.state import State
 from rules.procedures import variable_reinforcements
@@ -106,8 +106,12 @@ def decide(state: State, command: Command, dice: Dice | None = None) -> list[Eve
         events = [*rolled, *handler(fold(state, rolled), command, dice)]
     else:
         events = handler(state, command, dice)
+    after = None
+    if type(events) is Emitted:  # the decider's events with its own scratch state after them
+        after, events = events.after, list(events)
     if handlers.after_command or handlers.after_command_rolls:  # what follows from any command's events (victory points, 20.11)
-        after = fold(state, events)  # one scratch state for every hook, kept up to date
+        if after is None:
+            after = fold(state, events)  # one scratch state for every hook, kept up to date
         for hook in handlers.after_command:
             more = hook(state, events, after)
             if more:

@@ -118,3 +118,15 @@ class Handlers:
 def apply(state: State, event: Event) -> None:
     """Apply one event to ``state`` in place, by the evolver of the rule set in force."""
     state.game.ruleset.handlers.evolvers[type(event)](state, event)
+
+
+class Emitted(list):
+    """A decider's events together with ``after``, its own scratch state with them applied (a copy
+    of the state it decided on, nothing else changed): ``rules.reducer.decide`` gives it to the
+    after-command hooks instead of folding the same events again."""
+
+    __slots__ = ("after",)
+
+    def __init__(self, after: State) -> None:
+        super().__init__()
+        self.after = after

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from rules.core.decisions import PendingRetreat
 from rules.core.events import DecisionDeclined, DecisionsAwaited, Event, UnitEliminated
-from rules.core.handlers import apply
+from rules.core.handlers import Emitted, apply
 from rules.core.state import State
 
 #: Option name: apply a pending decision by itself when it has exactly one legal option.
@@ -54,7 +54,7 @@ class Emitter:
 
     def __init__(self, state: State):
         self.state = state.copy()
-        self.events: list[Event] = []
+        self.events: list[Event] = Emitted(self.state)  # a decider may return them with their state
 
     def __call__(self, *events: Event) -> None:
         for e in events:

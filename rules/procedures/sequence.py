@@ -12,7 +12,7 @@ from __future__ import annotations
 from rules.core.commands import EndPhase
 from rules.core.errors import RuleViolation
 from rules.core.events import Event, GameEnded, GameTurnAdvanced, PhaseBegan, PhaseEnded
-from rules.core.handlers import Dice, apply
+from rules.core.handlers import Dice, Emitted, apply
 from rules.core.scenario import Side, other_side
 from rules.core.state import State
 
@@ -88,7 +88,7 @@ def decide_end_phase(state: State, command: EndPhase, dice: Dice | None) -> list
         raise problem
     hooks = state.game.handlers  # the rule set's, without the hooks of battle rules this battle lacks
     scratch = state.copy()
-    events: list[Event] = []
+    events: list[Event] = Emitted(scratch)
 
     def emit(new: list[Event]) -> None:
         for e in new:
