@@ -12,13 +12,16 @@ That is floor(x + 1/2) on exact values, never Python's ``round()`` (banker's rou
 
 from __future__ import annotations
 
-import math
 from fractions import Fraction
 
 
 def nearest(x: Fraction | int) -> int:
-    """8.32: ``x`` rounded to the nearest integer, one half rounding up: floor(x + 1/2), exactly."""
-    return math.floor(Fraction(x) + Fraction(1, 2))
+    """8.32: ``x`` rounded to the nearest integer, one half rounding up: floor(x + 1/2), exactly
+    (in whole numbers: floor((2n + d) / 2d) for x = n/d, d > 0)."""
+    if type(x) is float:
+        x = Fraction(x)
+    n, d = x.numerator, x.denominator
+    return (2 * n + d) // (2 * d)
 
 
 MovementPoints = int | str  # on the wire and in the log: a whole number, or an exact fraction "n/d"

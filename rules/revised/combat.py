@@ -45,6 +45,7 @@ LEFT_SHIFT_HEXSIDE = {"redoubt": 1, "entrenchment": 1, "breastworks": 1}
 RIGHT_SHIFT_HEX = {"bridge_hex": 2, "ford_hex": 1}  # the defender is in a bridge or ford hex
 FOREST = "forest"
 
+ONE, HALF, TWO_THIRDS, ONE_AND_A_HALF = Fraction(1), Fraction(1, 2), Fraction(2, 3), Fraction(3, 2)
 NIGHT_FACTOR = {1: Fraction(2), 2: Fraction(1), 3: Fraction(1), 4: Fraction(1, 2), 5: Fraction(1, 2), 6: Fraction(1, 2)}
 
 
@@ -53,7 +54,7 @@ def stage(strength: int, factor: Fraction | int = 1) -> int:
     never below 1."""
     if factor == 1:  # most stages change nothing: no fraction to round
         return max(1, strength)
-    return max(1, nearest(Fraction(strength) * factor))
+    return max(1, nearest(strength * factor))
 
 
 def adjusted(printed: int, *, range_factor: Fraction | int = 1, morale_factor: Fraction | int = 1, halved: bool = False) -> int:
@@ -64,7 +65,7 @@ def adjusted(printed: int, *, range_factor: Fraction | int = 1, morale_factor: F
     """
     s = stage(printed, range_factor)
     s = stage(s, morale_factor)
-    return stage(s, Fraction(1, 2) if halved else 1)
+    return stage(s, HALF if halved else 1)
 
 
 def night_total(total: int, die: int) -> int:
@@ -76,12 +77,12 @@ def range_factor(kind: str, distance: int, adjacent_attack: bool, gunboat_types:
     """Stage 1 for an attacking unit: 9.19/9.25 (artillery at three hexes: -1/3), 9.48 (adjacent: +1/2),
     9.65 (gunboats: neither)."""
     if kind in gunboat_types or kind != "artillery":
-        return Fraction(1)
+        return ONE
     if adjacent_attack:
-        return Fraction(3, 2)
+        return ONE_AND_A_HALF
     if distance >= 3:
-        return Fraction(2, 3)
-    return Fraction(1)
+        return TWO_THIRDS
+    return ONE
 
 
 @dataclass(frozen=True)
@@ -177,5 +178,5 @@ def defence_factor(level: str, artillery: bool, supported: bool, adjacent_attack
     """Stage 1 and stage 2 for a defending unit: 9.53 (artillery +1/2 when the attack includes adjacent
     units, the battery is not Routed (12.36) and is supported by friendly infantry or cavalry) and the
     morale factor (12.22, 12.23)."""
-    bonus = Fraction(3, 2) if artillery and supported and adjacent_attack and level != morale_.ROUTED else Fraction(1)
+    bonus = ONE_AND_A_HALF if artillery and supported and adjacent_attack and level != morale_.ROUTED else ONE
     return bonus, morale_.defence_factor(level)

@@ -42,12 +42,16 @@ def disorder_roll(die: int) -> bool:
 
 def attack_factor(level: str) -> Fraction | None:
     """12.21-12.23: the attacker's strength multiplier (None: a Routed unit may not attack)."""
-    return {GOOD: Fraction(1), DISORDERED: Fraction(2, 3), SHAKEN: Fraction(1, 3), ROUTED: None}[level]
+    return _ATTACK_FACTOR[level]
 
 
 def defence_factor(level: str) -> Fraction:
     """12.21-12.23: the defender's strength multiplier (Disordered defends unaffected)."""
-    return {GOOD: Fraction(1), DISORDERED: Fraction(1), SHAKEN: Fraction(2, 3), ROUTED: Fraction(1, 3)}[level]
+    return _DEFENCE_FACTOR[level]
+
+
+_ATTACK_FACTOR = {GOOD: Fraction(1), DISORDERED: Fraction(2, 3), SHAKEN: Fraction(1, 3), ROUTED: None}
+_DEFENCE_FACTOR = {GOOD: Fraction(1), DISORDERED: Fraction(1), SHAKEN: Fraction(2, 3), ROUTED: Fraction(1, 3)}
 
 
 def rally(level: str, die: int, town: bool = False) -> str:
