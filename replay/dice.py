@@ -82,18 +82,21 @@ def rolls(seed: bytes, game_id: str, version: int, nonces: str, n: int) -> list[
 class Dice:
     """The die of one command: a callable for `rules.reducer.decide` that remembers its rolls.
 
-    `Dice(seed, game_id, version, nonces)()` returns roll 0, then roll 1, ...; `rolls` lists them."""
+    `Dice(seed, game_id, version, nonces)()` returns roll 0, then roll 1, ...; `rolls` lists them.
+    `known`: the first rolls, already derived from the same seed (`rolls`), not derived again."""
 
-    __slots__ = ("seed", "game_id", "version", "nonces", "rolls")
+    __slots__ = ("seed", "game_id", "version", "nonces", "rolls", "known")
 
-    def __init__(self, seed: bytes, game_id: str, version: int, nonces: str) -> None:
+    def __init__(self, seed: bytes, game_id: str, version: int, nonces: str, known: Sequence[int] = ()) -> None:
         self.seed = seed
         self.game_id = game_id
         self.version = version
         self.nonces = nonces
         self.rolls: list[int] = []
+        self.known = known
 
     def __call__(self) -> int:
-        value = roll(self.seed, self.game_id, self.version, len(self.rolls), self.nonces)
+        i = len(self.rolls)
+        value = self.known[i] if i < len(self.known) else roll(self.seed, self.game_id, self.version, i, self.nonces)
         self.rolls.append(value)
         return value

@@ -180,7 +180,7 @@ def _redecide(game_id, history, state_before, item: CommandApplied, seed, versio
     if derived != list(item.rolls):
         problems.append(f"version {version}: rolls {list(item.rolls)} recorded, the seed gives {derived}")
         return None
-    rolled = dice_module.Dice(seed, game_id, version, nonces)
+    rolled = dice_module.Dice(seed, game_id, version, nonces, known=derived)  # the same rolls, not derived twice
     try:
         events = decide(state_before, decode_command(bytes(item.command)), rolled)
     except (RuleViolation, msgspec.ValidationError) as exc:

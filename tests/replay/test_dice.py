@@ -54,6 +54,14 @@ def test_dice_remember_their_rolls_in_order():
     assert d.rolls == rolled == dice.rolls(SEED, "g", 9, "n", 5)
 
 
+def test_dice_given_known_rolls_use_them_first_then_derive_the_rest():
+    known = dice.rolls(SEED, "g", 9, "n", 2)
+    d = dice.Dice(SEED, "g", 9, "n", known=known)
+    assert [d() for _ in range(5)] == d.rolls == dice.rolls(SEED, "g", 9, "n", 5)
+    forged = dice.Dice(SEED, "g", 9, "n", known=[6, 6])  # verify passes them only once checked equal
+    assert [forged() for _ in range(3)] == [6, 6, dice.roll(SEED, "g", 9, 2, "n")]
+
+
 def test_commitment_and_nonces():
     assert dice.seed_hash(SEED) == hashlib.sha256(SEED).hexdigest()
     assert dice.new_seed() != dice.new_seed() and len(dice.new_seed()) == 32
