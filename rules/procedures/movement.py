@@ -389,8 +389,8 @@ def check_path(
     allowance = allowance_now(state, unit) if allowance is None else allowance
     marching = False  # Grand Chancellorsville 23.2: the move spends more than its allowance
     gunboat = game.units[unit].type == GUNBOAT
-    ezoc = EnemyZones(state, side) if not gunboat else frozenset()  # asked of the path's hexes only (revised 9.64)
     enemies = enemy_occupied(state, side)
+    ezoc = EnemyZones(state, side, enemies) if not gunboat else frozenset()  # asked of the path's hexes only (revised 9.64)
     closed = no_entry(state, unit)  # Chickamauga 19.21, 19.22
     rules = zoc_rules(state, side, unit)
     step_cost = game.step_cost_for(unit)

@@ -58,10 +58,17 @@ class EnemyZones:
 
     __slots__ = ("_sources", "_held", "_trenches")
 
-    def __init__(self, state: State, side: Side) -> None:
+    def __init__(self, state: State, side: Side, occupied: frozenset[str] | set[str] | None = None) -> None:
+        """``occupied``: ``enemy_occupied(state, side)``, when the caller has it (the hexes of the enemy's
+        units with a zone are those, in a battle where every unit has one)."""
         game = state.game
+        enemy = other_side(side)
+        units = zone_units(game, enemy)
         self._sources = zone_sources(game)
-        self._held = set(map(state.positions.get, zone_units(game, other_side(side))))
+        if occupied is not None and units is game.side_units[enemy]:
+            self._held = occupied
+        else:
+            self._held = set(map(state.positions.get, units))
         self._trenches = trench_facings(state)
 
     def __contains__(self, hex_: str) -> bool:
@@ -75,18 +82,18 @@ class EnemyZones:
 def zone_units(game, side: Side) -> tuple[str, ...]:
     """The units of ``side`` that have a zone of control: not gunboats (revised 9.64), nor trains
     without one (Chickamauga 19.3), nor symbolic units (Road to Vicksburg 18.3). Kept on the game."""
-    key = "_zone_units " + side
-    found = game.__dict__.get(key)
-    if found is None:
+    kept = game.__dict__.get("_zone_units")
+    if kept is None:
         t = game.battle.trains
         trains = t.units if t is not None and not t.zone_of_control else ()
         symbolic = game.battle.symbolic_units
         if symbolic is not None:
             trains = (*trains, *symbolic.units)
-        found = game.__dict__[key] = tuple(
-            u for u in game.side_units[side] if game.units[u].type != GUNBOAT and u not in trains
-        )
-    return found
+        kept = game.__dict__["_zone_units"] = {}
+        for s, units in game.side_units.items():
+            have = tuple(u for u in units if game.units[u].type != GUNBOAT and u not in trains)
+            kept[s] = units if have == units else have  # the same tuple when every unit has a zone
+    return kept[side]
 
 
 def zone_sources(game) -> dict[str, tuple[str, ...]]:

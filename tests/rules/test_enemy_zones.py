@@ -13,7 +13,7 @@ from test_revised_movement import game as small_game
 
 from players.selfplay import play
 from replay.games import GameCache
-from rules.queries.zoc import EnemyZones, enemy_controlled, zone_sources
+from rules.queries.zoc import EnemyZones, enemy_controlled, enemy_occupied, zone_sources
 from rules.reducer import fold, new_game
 
 
@@ -31,8 +31,8 @@ def test_enemy_zones_agree_with_the_whole_set(scenario, ruleset):
         state = fold(before, events)
         for side in ("union", "confederate"):
             whole = enemy_controlled(state, side)
-            zones = EnemyZones(state, side)
-            assert {h for h in hexes if h in zones} == whole, f"{scenario} {ruleset}, command {i}, {side}"
+            for zones in (EnemyZones(state, side), EnemyZones(state, side, enemy_occupied(state, side))):
+                assert {h for h in hexes if h in zones} == whole, f"{scenario} {ruleset}, command {i}, {side}"
             checked += 1
     assert checked > 40
 
