@@ -177,6 +177,10 @@ def decode_entry(envelope: Envelope) -> Record | Event:
         item = records.decode(envelope.payload)
     else:
         item = rules_events.decode(envelope.payload)
+    return _checked_tag(item, envelope)
+
+
+def _checked_tag(item: Record | Event, envelope: Envelope) -> Record | Event:
     if item.__struct_config__.tag != envelope.type:
         raise msgspec.ValidationError(
             f"the payload is a {item.__struct_config__.tag}, the envelope says {envelope.type}"
@@ -233,18 +237,24 @@ class History:
 
     # -- folding ---------------------------------------------------------------------------------
     def apply(
-        self, envelope: Envelope, *, target: State | None = None, check_digest: bool = False
+        self,
+        envelope: Envelope,
+        *,
+        target: State | None = None,
+        check_digest: bool = False,
+        decoded: Event | None = None,
     ) -> Record | Event:
         """Fold one more envelope (the next version, linked to the current head). `target` is the
         live state at an undo's target, when `NeedsState` asked for it. With `check_digest` the
-        state afterwards must have the digest the envelope recorded."""
+        state afterwards must have the digest the envelope recorded. `decoded`: the rules event the
+        envelope holds, when the caller has it already (its encoding is the payload's very bytes)."""
         v = envelope.version
         if v != self.version + 1:
             raise HistoryError(self.game_id, v, f"expected version {self.version + 1}")
         if envelope.prev != self.head:
             raise HistoryError(self.game_id, v, "does not link to the hash of the event before it")
         try:
-            item = decode_entry(envelope)
+            item = decode_entry(envelope) if decoded is None else _checked_tag(decoded, envelope)
         except msgspec.ValidationError as exc:
             raise HistoryError(self.game_id, v, f"unreadable {envelope.type!r} payload: {exc}") from None
         if self.session.created is None and not isinstance(item, GameCreated):
