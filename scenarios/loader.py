@@ -18,7 +18,7 @@ import msgspec
 from rules.core.hexes import hexside
 from rules.core.scenario import CombatResultsTable, Hexside, Map, Scenario, ScenarioOption, Unit
 from scenarios import template, validate
-from scenarios.source import FILES, Files, Problem, ScenarioError, map_path, sheets_of
+from scenarios.source import FILES, Files, Problem, ScenarioError, Source, map_path, sheets_of
 
 #: The folder holding one sub-folder per battle (this package's own folder).
 SCENARIOS_DIR = Path(__file__).resolve().parent
@@ -48,7 +48,7 @@ def list_scenarios() -> list[tuple[str, str]]:
     out = []
     completed = [f for f in template_folders() if (f / template.SETUP).is_file()]
     for folder in scenario_folders() + completed:
-        data = Files(folder).scenario.data or {}
+        data = Source(folder / "scenario.toml").data or {}  # its id and name only: not the map, nor the units
         out.append((data.get("id", folder.name), data.get("name", "")))
     return out
 
