@@ -407,7 +407,7 @@ def check_path(
                 f"(surprise assault, Game-Turns {', '.join(map(str, game.battle.surprise_assault.turns))})",
             )
     cost = spent
-    zoc = [h in ezoc for h in path]  # each hex asked once
+    zoc = ezoc.of(path) if not gunboat else [False] * len(path)  # each hex asked once
     for i in range(1, len(path)):
         a, b = path[i - 1], path[i]
         if b not in game.terrain:

@@ -78,6 +78,13 @@ class EnemyZones:
                 return True
         return False
 
+    def of(self, hexes) -> list[bool]:
+        """``[h in self for h in hexes]``."""
+        if self._trenches:
+            return [h in self for h in hexes]
+        held, sources = self._held, self._sources
+        return [not held.isdisjoint(sources.get(h, ())) for h in hexes]  # no trench: any controlling unit
+
 
 def zone_units(game, side: Side) -> tuple[str, ...]:
     """The units of ``side`` that have a zone of control: not gunboats (revised 9.64), nor trains

@@ -33,6 +33,7 @@ def test_enemy_zones_agree_with_the_whole_set(scenario, ruleset):
             whole = enemy_controlled(state, side)
             for zones in (EnemyZones(state, side), EnemyZones(state, side, enemy_occupied(state, side))):
                 assert {h for h in hexes if h in zones} == whole, f"{scenario} {ruleset}, command {i}, {side}"
+                assert zones.of(hexes) == [h in whole for h in hexes]
             checked += 1
     assert checked > 40
 
@@ -55,4 +56,5 @@ def test_enemy_zones_stop_at_a_trench_hexside_10_39(enemy_at):
     zones = EnemyZones(state, "union")
     whole = enemy_controlled(state, "union")
     assert {h for h in state.game.terrain if h in zones} == whole
+    assert zones.of(sorted(state.game.terrain)) == [h in whole for h in sorted(state.game.terrain)]
     assert ("0505" in zones) == (enemy_at not in ("0604", "0605", "0506"))
