@@ -23,7 +23,6 @@ from __future__ import annotations
 import heapq
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
-from operator import countOf
 
 from rules.core.arith import movement_points
 from rules.core.commands import MoveUnit
@@ -592,7 +591,8 @@ def kept_ends(memo: dict) -> Callable[[State, str], Iterable[str]]:
 
 def within_limit_after(state: State, unit: str, dest: str) -> bool:
     """5.32: once ``unit`` is in ``dest``, ``dest`` and every hex of its side are within the stacking
-    limit (then no dead end can follow; ``state`` is the state before the move)."""
+    limit: then no dead end can follow (``state`` is the state before the move). A quick test, never
+    True wrongly; when False, ``check_no_dead_end`` decides."""
     game = state.game
     side = game.units[unit].side
     n = stacking.limit(state)
@@ -612,13 +612,15 @@ def within_limit_after(state: State, unit: str, dest: str) -> bool:
             after[here_now] -= mine
         after[dest] += mine
         return max(after.values(), default=0) <= n and after[dest] + stacking.counts(state, other_side(side)).get(dest, 0) <= n
-    here = Counter(map(where, game.side_units[side]))  # the side's units by hex (None: off the map)
-    here[where(unit)] -= 1
+    # Both sides' units by hex: a hex holds one side's units only, and ``dest``'s count is then the
+    # side's and the enemy's at once. (An enemy hex over the limit, which no phase ends with, would
+    # make the answer False: the caller then checks precisely.)
+    here = Counter(state.positions.values())
+    origin = where(unit)
+    if origin is not None:
+        here[origin] -= 1
     here[dest] += 1
-    del here[None]
-    if max(here.values()) > n:
-        return False
-    return here[dest] + countOf(map(where, game.side_units[other_side(side)]), dest) <= n
+    return max(here.values()) <= n
 
 
 def check_no_dead_end(after: State, unit: str, cache: dict | None = None) -> None:
