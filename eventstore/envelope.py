@@ -83,23 +83,38 @@ def chain_hash(
     digest: bytes,
 ) -> bytes:
     """SHA-256 over the canonical length-framed encoding of an envelope's fields and `prev`."""
-    v, t, s, a, c, tm = b"%d" % version, type.encode(), b"%d" % schema, actor.encode(), command_id.encode(), b"%d" % time
+    v, c, tm = b"%d" % version, command_id.encode(), b"%d" % time
     return _sha256(
         b"".join(  # one call: the same bytes as an update per item (a verify hashes every event: spelt out)
             (
                 _FRAMED_DOMAIN,
                 _length(len(prev)), prev,
                 _length(len(v)), v,
-                _length(len(t)), t,
-                _length(len(s)), s,
+                _framed(type),
+                _framed(b"%d" % schema),
                 _length(len(payload)), payload,
-                _length(len(a)), a,
+                _framed(actor),
                 _length(len(c)), c,
                 _length(len(tm)), tm,
                 _length(len(digest)), digest,
             )
         )
     ).digest()
+
+
+def _framed(item: str | bytes) -> bytes:
+    """An item of few values (an event type, an actor, a schema number) with its length before it,
+    kept once made."""
+    framed = _FRAMED.get(item)
+    if framed is None:
+        data = item.encode() if isinstance(item, str) else item
+        framed = _length(len(data)) + data
+        if len(_FRAMED) < 4096:
+            _FRAMED[item] = framed
+    return framed
+
+
+_FRAMED: dict[str | bytes, bytes] = {}
 
 
 _length = struct.Struct(">Q").pack  # an item's 8-byte big-endian length
