@@ -209,15 +209,19 @@ def digest_bytes(state: State) -> bytes:
 class Digester:
     """``digest_bytes`` of the states of one game in turn (a fold, event after event), the same bytes
     hashed: the canonical encoding of its largest containers, sorted each time, is kept and used
-    again while they are unchanged (most events move no unit)."""
+    again while they are unchanged (most events move no unit); and the hash of the encoding's first
+    part, up to the units' hexes, is taken once while that part is unchanged."""
 
-    __slots__ = ("_kept",)
+    __slots__ = ("_kept", "_head")
 
     #: The containers whose encoding is kept: the units' hexes and the stationary units (11.21).
     PARTS = ("positions", "stationary")
 
     def __init__(self) -> None:
         self._kept: dict[str, tuple[Any, msgspec.Raw]] = {}  # part -> (a copy of it, its encoding)
+        # The encoding up to the end of the units' hexes (the first fields: the same from event to
+        # event until a unit moves or a phase ends) and the SHA-256 state after it, hashed once.
+        self._head: tuple[bytes, Any] | None = None
 
     def digest(self, state: State) -> bytes:
         shadow = state.__copy__()  # the same fields; the kept parts replaced by their encoding
@@ -228,4 +232,12 @@ class Digester:
             if part is None or part[0] != value:
                 part = kept[name] = (value.copy(), msgspec.Raw(_encoder.encode(value)))
             setattr(shadow, name, part[1])
-        return hashlib.sha256(_encoder.encode(shadow)).digest()
+        data = _encoder.encode(shadow)
+        head = self._head
+        if head is None or not data.startswith(head[0]):
+            positions = bytes(shadow.positions)
+            end = data.find(positions) + len(positions)  # any split of the bytes hashes alike
+            head = self._head = (data[:end], hashlib.sha256(data[:end]))
+        sha = head[1].copy()
+        sha.update(memoryview(data)[len(head[0]) :])
+        return sha.digest()
