@@ -394,7 +394,6 @@ def check_path(
     rules = zoc_rules(state, side, unit)
     step_cost = game.step_cost_for(unit)
     zoc_cost = game.zoc_cost_for(unit)  # revised 7.2
-    held = artillery_support(state, unit)  # revised 7.3
     one_hex = game.ruleset.always_one_hex and spent == 0 and len(path) == 2 and not entering  # revised 6.16
     restricted = terrain_restricted(state, unit)  # Wilderness 18.11, 18.12
     if not entering and spent == 0 and game.battle.surprise_assault is not None:
@@ -407,6 +406,7 @@ def check_path(
             )
     cost = spent
     zoc = ezoc.of(path) if not gunboat else [False] * len(path)  # each hex asked once
+    held = artillery_support(state, unit) if any(zoc) else None  # revised 7.3
     for i in range(1, len(path)):
         a, b = path[i - 1], path[i]
         if b not in game.terrain:
