@@ -73,7 +73,9 @@ def counts(state: State, side: str | None = None) -> Counter:
         return Counter([h for u, h in state.positions.items() if (side is None or units[u].side == side) and not symbolic.binds(u)])
     if side is None:
         return Counter(state.positions.values())
-    return Counter([h for u, h in state.positions.items() if units[u].side == side])
+    out = Counter(map(state.positions.get, state.game.side_units[side]))
+    out.pop(None, None)  # the side's units not on the map
+    return out
 
 
 def overstacked(state: State, side: str | None = None) -> dict[str, int]:
