@@ -81,7 +81,10 @@ def counts(state: State, side: str | None = None) -> Counter:
 def overstacked(state: State, side: str | None = None) -> dict[str, int]:
     """Hexes over the limit, with how many units too many."""
     n = limit(state)
-    return {h: c - n for h, c in counts(state, side).items() if c > n}
+    found = counts(state, side)
+    if max(found.values(), default=0) <= n:  # the usual answer, without a Python loop
+        return {}
+    return {h: c - n for h, c in found.items() if c > n}
 
 
 def check_stacking_at_end_of_phase(state: State) -> None:
