@@ -957,7 +957,6 @@ def combat_phase_begins(state: State) -> list[Event]:
     freed: rules/procedures/effectiveness.py ``retreat_engaged``)."""
     if state.phase != COMBAT:
         return []
-    state = state.copy()  # the hook's events are applied by the caller; here only to a copy, in order
     side = state.phasing
     units = state.game.units
     ezoc = enemy_controlled(state, side)
@@ -974,20 +973,17 @@ def combat_phase_begins(state: State) -> list[Event]:
         changes = tuple((u, lv) for u, lv in changes if lv != state.morale.get(u, morale.GOOD))
         if changes:
             event = MoraleChanged(changes=changes, case=state.game.case("night_recovery"))
-            apply(state, event)
+            state = state.copy()  # the caller applies the events; the rally and the routed units below
+            apply(state, event)  # are read after the recovery
             out.append(event)
     rallying = tuple(sorted(u for u in state.rallying if u in state.positions and units[u].side == side))
-    if rallying:
-        event = DecisionsAwaited(decisions=(PendingRally(side=side, units=rallying),))
-        apply(state, event)
-        out.append(event)
+    if rallying:  # (what follows reads nothing this decision changes)
+        out.append(DecisionsAwaited(decisions=(PendingRally(side=side, units=rallying),)))
     routed = tuple(
         sorted(u for u, lv in state.morale.items() if lv == morale.ROUTED and units[u].side == side and state.positions.get(u) in ezoc)
     )
     if routed:
-        event = IneffectiveUnitsEngaged(units=routed)
-        apply(state, event)
-        out.append(event)
+        out.append(IneffectiveUnitsEngaged(units=routed))
     return out
 
 
