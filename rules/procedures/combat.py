@@ -449,9 +449,13 @@ def allowed(state: State, attackers, defenders, eng: Engagement | None = None) -
     if game.battle.trains is not None and not game.battle.trains.zone_of_control:  # Chickamauga 19.3: no zone of control, yet attacked from beside it
         trains_at = (h for u, h in state.positions.items() if game.is_train(u) and game.units[u].side != side)
         beside_trains = {n for h in trains_at for n in game.zoc_into[h]} - ezoc
-    enemy_at = {h for h, us in occ.items() if game.units[us[0]].side != side}
     # 10.39: a unit in a trench with enemies across it is in no enemy zone, but may attack them from there
-    trenched = {t for t, f in trench_facings(state).items() if f & enemy_at}
+    facings = trench_facings(state)
+    if facings:
+        enemy_at = {h for h, us in occ.items() if game.units[us[0]].side != side}
+        trenched = {t for t, f in facings.items() if f & enemy_at}
+    else:
+        trenched = set()
     adjacent: list[str] = []
     bombarding: list[str] = []
     hexes_used: dict[str, list[str]] = {}

@@ -409,6 +409,7 @@ def check_path(
     held = artillery_support(state, unit) if any(zoc) else None  # revised 7.3
     for i in range(1, len(path)):
         a, b = path[i - 1], path[i]
+        step = (a, b)
         if b not in game.terrain:
             raise game.violation("movement", f"{name} may not move to {b}: it is not on the map")
         if b not in game.neighbours[a]:
@@ -470,13 +471,13 @@ def check_path(
                 f"{name} is artillery and may not enter the enemy zone of control at {b} unless a friendly "
                 "infantry or cavalry unit is already there",
             )
-        if (a, b) not in step_cost and game.rail_bound(unit):
+        if step not in step_cost and game.rail_bound(unit):
             raise game.violation("train_artillery.railway", f"{name} moves only on railway hexes: not from {a} to {b}")  # Olustee 19.2
-        if (a, b) not in step_cost:
+        if step not in step_cost:
             raise game.violation("terrain", f"{name} may not move from {a} to {b}: its type may not enter {b}")
         if restricted is not None and (why := restricted.step_problem(game, state.turn, side, a, b, zoc[i])):
             raise game.violation(restricted.rule(state.turn), f"{name} may not move from {a} to {b}: {why}")
-        cost += zoc_cost[(a, b)] if zoc_cost is not None and zoc[i] else step_cost[(a, b)]
+        cost += zoc_cost[step] if zoc_cost is not None and zoc[i] else step_cost[step]
         if cost > allowance and not one_hex:
             if forced is not None and cost <= forced[0]:
                 marching = True  # 23.2: a Forced March
