@@ -123,6 +123,23 @@ class Game:
         self.zoc_into: dict[str, tuple[str, ...]] = {
             h: tuple(n for n in around if self._zoc_extends(h, n)) for h, around in self.neighbours.items()
         }
+        # zoc_from[n]: the hexes whose units exert a zone of control into n (zoc_into turned around).
+        zoc_from: dict[str, list[str]] = {}
+        for h, into in self.zoc_into.items():
+            for n in into:
+                zoc_from.setdefault(n, []).append(h)
+        self.zoc_from: dict[str, tuple[str, ...]] = {n: tuple(hs) for n, hs in zoc_from.items()}
+        # Each side's units with a zone of control: not gunboats (revised 9.64), nor trains without one
+        # (Chickamauga 19.3), nor symbolic units (Road to Vicksburg 18.3); the side's own tuple when all.
+        t = self.battle.trains
+        without = {*(t.units if t is not None and not t.zone_of_control else ())}
+        if self.battle.symbolic_units is not None:
+            without |= {*self.battle.symbolic_units.units}
+        without |= self.gunboats
+        self.zone_units: dict[str, tuple[str, ...]] = {
+            s: us if without.isdisjoint(us) else tuple(u for u in us if u not in without)
+            for s, us in self.side_units.items()
+        }
         # 5.24, 19.12; revised 6.28: river ferry and pontoon hexes, never ended in.
         self.ferry_hexes = frozenset(
             h for h, t in self.terrain.items() if t in (terrain.FERRY, terrain.PONTOON)

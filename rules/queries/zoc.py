@@ -31,22 +31,18 @@ def enemy_controlled(state: State, side: Side) -> set[str]:
 
 def _enemy_controlled(state: State, side: Side) -> set[str]:
     game = state.game
-    units = game.units
     zoc_into = game.zoc_into
     out: set[str] = set()
     trenches = trench_facings(state)  # revised 10.39
-    t = game.battle.trains
-    trains = t.units if t is not None and not t.zone_of_control else ()  # Chickamauga 19.3; Wilderness 18.3
-    symbolic = game.battle.symbolic_units  # Road to Vicksburg 18.3: "The Train unit has no Zone of Control"
-    if symbolic is not None:
-        trains = (*trains, *symbolic.units)
-    for u, h in state.positions.items():
-        unit = units[u]
-        if unit.side != side and unit.type != GUNBOAT and u not in trains:
-            if trenches:
-                out.update(t for t in zoc_into[h] if not zoc_blocked(trenches, h, t))
-            else:
-                out.update(zoc_into[h])
+    # Chickamauga 19.3, Wilderness 18.3: trains; Road to Vicksburg 18.3: "The Train unit has no Zone of
+    # Control"; revised 9.64: gunboats (Game.zone_units)
+    for h in map(state.positions.get, game.zone_units[other_side(side)]):
+        if h is None:
+            continue  # not on the map
+        if trenches:
+            out.update(t for t in zoc_into[h] if not zoc_blocked(trenches, h, t))
+        else:
+            out.update(zoc_into[h])
     return out
 
 
@@ -63,8 +59,8 @@ class EnemyZones:
         units with a zone are those, in a battle where every unit has one)."""
         game = state.game
         enemy = other_side(side)
-        units = zone_units(game, enemy)
-        self._sources = zone_sources(game)
+        units = game.zone_units[enemy]
+        self._sources = game.zoc_from
         if occupied is not None and units is game.side_units[enemy]:
             self._held = occupied
         else:
@@ -84,36 +80,6 @@ class EnemyZones:
             return [h in self for h in hexes]
         held, sources = self._held, self._sources
         return [not held.isdisjoint(sources.get(h, ())) for h in hexes]  # no trench: any controlling unit
-
-
-def zone_units(game, side: Side) -> tuple[str, ...]:
-    """The units of ``side`` that have a zone of control: not gunboats (revised 9.64), nor trains
-    without one (Chickamauga 19.3), nor symbolic units (Road to Vicksburg 18.3). Kept on the game."""
-    kept = game.__dict__.get("_zone_units")
-    if kept is None:
-        t = game.battle.trains
-        trains = t.units if t is not None and not t.zone_of_control else ()
-        symbolic = game.battle.symbolic_units
-        if symbolic is not None:
-            trains = (*trains, *symbolic.units)
-        kept = game.__dict__["_zone_units"] = {}
-        for s, units in game.side_units.items():
-            have = tuple(u for u in units if game.units[u].type != GUNBOAT and u not in trains)
-            kept[s] = units if have == units else have  # the same tuple when every unit has a zone
-    return kept[side]
-
-
-def zone_sources(game) -> dict[str, tuple[str, ...]]:
-    """For each hex, the hexes whose units exert a zone of control into it (``zoc_into`` turned
-    around). Kept on the game."""
-    found = game.__dict__.get("_zone_sources")
-    if found is None:
-        sources: dict[str, list[str]] = {}
-        for h, into in game.zoc_into.items():
-            for n in into:
-                sources.setdefault(n, []).append(h)
-        found = game.__dict__["_zone_sources"] = {n: tuple(hs) for n, hs in sources.items()}
-    return found
 
 
 def enemy_occupied(state: State, side: Side) -> set[str]:

@@ -13,7 +13,7 @@ from test_revised_movement import game as small_game
 
 from players.selfplay import play
 from replay.games import GameCache
-from rules.queries.zoc import EnemyZones, enemy_controlled, enemy_occupied, zone_sources
+from rules.queries.zoc import EnemyZones, enemy_controlled, enemy_occupied
 from rules.reducer import fold, new_game
 
 
@@ -38,9 +38,9 @@ def test_enemy_zones_agree_with_the_whole_set(scenario, ruleset):
     assert checked > 40
 
 
-def test_zone_sources_turn_zoc_into_around():
+def test_zoc_from_turns_zoc_into_around():
     game = GameCache().game("chattanooga", "revised")
-    sources = zone_sources(game)
+    sources = game.zoc_from
     # 6.0, 6.6: h controls n exactly when n is among the hexes h exerts its zone into
     for h, into in game.zoc_into.items():
         for n in into:
