@@ -291,7 +291,7 @@ def _reach(
     return Reach(start, cost, prev, list(filter(_may_end(state, unit, start), cost)))  # 5.24, 19.12
 
 
-def _may_end(state: State, unit: str, start: str):
+def _may_end(state: State, unit: str, start: str) -> Callable[[str], bool]:
     """Is a reached hex one ``unit``'s move may end in (a function of the hex)?"""
     game = state.game
     ferries = game.no_end_hexes  # 5.24, 19.12 (Grand Chancellorsville 22.11: a River ferry hex may be ended in)
