@@ -221,7 +221,7 @@ class Digester:
     PARTS = ("positions", "stationary")
 
     def __init__(self) -> None:
-        self._kept: dict[str, tuple[Any, msgspec.Raw, int]] = {}  # part -> (a copy of it, its encoding, its length)
+        self._kept: dict[str, tuple[Any, msgspec.Raw]] = {}  # part -> (a copy of it, its encoding)
         # The encoding up to the end of the units' hexes (the first fields: the same from event to
         # event until a unit moves or a phase ends) and the SHA-256 state after it, hashed once.
         self._head: tuple[bytes, Any] | None = None
@@ -233,14 +233,13 @@ class Digester:
             value = getattr(state, name)
             part = kept.get(name)
             if part is None or part[0] != value:
-                encoded = _encoder.encode(value)
-                part = kept[name] = (value.copy(), msgspec.Raw(encoded), len(encoded))
+                part = kept[name] = (value.copy(), msgspec.Raw(_encoder.encode(value)))
             setattr(shadow, name, part[1])
         data = _encoder.encode(shadow)
         head = self._head
         if head is None or not data.startswith(head[0]):
             # any split of the bytes hashes alike: this one ends after the units' hexes
-            end = data.find(_POSITIONS_KEY) + len(_POSITIONS_KEY) + kept["positions"][2]
+            end = data.find(_POSITIONS_KEY) + len(_POSITIONS_KEY) + len(kept["positions"][1])
             head = self._head = (data[:end], hashlib.sha256(data[:end]))
         sha = head[1].copy()
         sha.update(memoryview(data)[len(head[0]) :])
