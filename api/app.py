@@ -10,28 +10,15 @@ games. On shutdown every websocket is closed (clients reconnect with their last 
 
 from __future__ import annotations
 
-import asyncio
 import logging
 from collections.abc import AsyncIterator
 
 from aiohttp import web
 
-from api.app_keys import (
-    CONFIG,
-    GAMES,
-    LIBRARY,
-    LIVE,
-    OPPONENTS,
-    REVIEWS,
-    SCENARIOS_LOADED,
-    SEATS,
-    SERVER_VERSION,
-    STORE,
-    TAIL,
-)
+from api.app_keys import CONFIG, GAMES, LIBRARY, LIVE, OPPONENTS, REVIEWS, SEATS, SERVER_VERSION, STORE, TAIL
 from api.config import ServerConfig
 from api.engine_review import ReviewCache
-from api.http import errors, scenario_list
+from api.http import errors
 from api.live import LiveGames
 from api.opponents import Opponents
 from api.routes import setup_routes
@@ -63,7 +50,6 @@ def make_app(config: ServerConfig, games: GameCache | None = None) -> web.Applic
     app.cleanup_ctx.append(_store)
     app.cleanup_ctx.append(_live)
     app.cleanup_ctx.append(_opponents)
-    app.cleanup_ctx.append(_scenarios)
     app.on_shutdown.append(_close_sockets)
     setup_routes(app)
     return app
@@ -127,22 +113,6 @@ async def _live(app: web.Application) -> AsyncIterator[None]:
 async def _close_sockets(app: web.Application) -> None:
     if LIVE in app:
         await app[LIVE].close()
-
-
-async def _scenarios(app: web.Application) -> AsyncIterator[None]:
-    """The scenario list loaded as the server starts, in a thread (start-up does not wait for it): the
-    first ``GET /api/scenarios`` is answered from the games' cache instead of loading every scenario
-    (about a second); one made meanwhile waits for this loading (api/http.py ``scenarios``)."""
-    loading = asyncio.get_running_loop().run_in_executor(None, scenario_list, app[GAMES], app[LIBRARY])
-    loading.add_done_callback(_log_failure)
-    app[SCENARIOS_LOADED] = loading
-    yield
-    await asyncio.wait([loading])  # a thread is not cancelled: the server stops once it is done
-
-
-def _log_failure(loading: asyncio.Future) -> None:
-    if not loading.cancelled() and loading.exception() is not None:
-        logging.getLogger(__name__).error("loading the scenario list failed", exc_info=loading.exception())
 
 
 async def _opponents(app: web.Application) -> AsyncIterator[None]:

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
-
 from aiohttp import web
 
 from api.config import ServerConfig
@@ -26,5 +24,3 @@ LIVE = web.AppKey("live", LiveGames)
 OPPONENTS = web.AppKey("opponents", Opponents)
 REVIEWS = web.AppKey("reviews", ReviewCache)
 LIBRARY = web.AppKey("library", Library)
-#: The scenario list's loading, started with the server in a thread (api/app.py ``_scenarios``)
-SCENARIOS_LOADED = web.AppKey("scenarios_loaded", asyncio.Future)

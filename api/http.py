@@ -13,22 +13,10 @@ import msgspec
 from aiohttp import web
 
 from api import games as game_service
-from api.app_keys import (
-    CONFIG,
-    GAMES,
-    LIBRARY,
-    LIVE,
-    OPPONENTS,
-    SCENARIOS_LOADED,
-    SEATS,
-    SERVER_VERSION,
-    STORE,
-)
+from api.app_keys import CONFIG, GAMES, LIBRARY, LIVE, OPPONENTS, SEATS, SERVER_VERSION, STORE
 from api.protocol import RETRY_AFTER_UNAVAILABLE, ErrorCode
 from eventstore.errors import store_unavailable
-from replay.games import GameCache
 from rules import RULES_VERSION
-from scenarios.library import Library
 from scenarios.loader import ScenarioError, list_scenarios
 
 log = logging.getLogger(__name__)
@@ -157,33 +145,22 @@ async def inspect_game(request: web.Request) -> web.Response:
 
 
 async def scenarios(request: web.Request) -> web.Response:
-    """Every scenario that loads, with what the lobby shows of it (scenarios/describe.py ``listing``).
-    Loaded as the server starts (api/app.py ``_scenarios``): a request made meanwhile waits for that
-    loading rather than doing it again."""
-    loading = request.app.get(SCENARIOS_LOADED)
-    if loading is not None and not loading.done():
-        await asyncio.wait([loading])
-    return json(scenario_list(request.app[GAMES], request.app[LIBRARY]))
-
-
-def scenario_list(games: GameCache, library: Library) -> list[dict]:
-    """The lines of ``GET /api/scenarios``: the shipped battles ``games`` loads, then the ``library``'s
-    saved scenarios (loading each one the first time: GameCache and Library keep them)."""
+    """Every scenario that loads, with what the lobby shows of it (scenarios/describe.py ``listing``)."""
     from scenarios.describe import listing
 
     out = []
     for sid, _name in list_scenarios():
         try:
-            out.append(listing(games.scenario(sid)))
+            out.append(listing(request.app[GAMES].scenario(sid)))
         except ScenarioError:
             continue  # a broken scenario is not offered (bluegray scenario validate says why)
-    for saved in library.saved():  # saved from the editor or imported (scenarios/library.py)
+    for saved in request.app[LIBRARY].saved():  # saved from the editor or imported (scenarios/library.py)
         try:
-            found = listing(library.load(saved.ref))
+            found = listing(request.app[LIBRARY].load(saved.ref))
         except ScenarioError:
             continue
         out.append({**found, "id": saved.name, "saved": True, "derived_from": saved.derived_from})
-    return out
+    return json(out)
 
 
 async def scenario(request: web.Request) -> web.Response:
