@@ -157,6 +157,9 @@ class Game:
         self.bombard_pairs: dict[tuple[str, str, int | None], bool] = {}
         # What rules.core.state.kept computed for a position, by (question, the state's encoding).
         self.positions_seen: dict[tuple[str, bytes], Any] = {}
+        # The units' hexes last found with every hex within the stacking limit (5.32), or None
+        # (rules/queries/stacking.py ``known_within_limit``).
+        self.within_limit: dict[str, str] | None = None
 
     # -- names ---------------------------------------------------------------------------------
     def case(self, name: str) -> str:

@@ -23,6 +23,7 @@ from __future__ import annotations
 import heapq
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
+from operator import countOf
 
 from rules.core.arith import movement_points
 from rules.core.commands import MoveUnit
@@ -616,12 +617,19 @@ def within_limit_after(state: State, unit: str, dest: str) -> bool:
     # Both sides' units by hex: a hex holds one side's units only, and ``dest``'s count is then the
     # side's and the enemy's at once. (An enemy hex over the limit, which no phase ends with, would
     # make the answer False: the caller then checks precisely.)
-    here = Counter(state.positions.values())
+    positions = state.positions
     origin = where(unit)
-    if origin is not None:
-        here[origin] -= 1
-    here[dest] += 1
-    return max(here.values()) <= n
+    if origin != dest and stacking.known_within_limit(state):
+        ok = countOf(positions.values(), dest) < n  # every other hex stays within the limit
+    else:
+        here = Counter(positions.values())
+        if origin is not None:
+            here[origin] -= 1
+        here[dest] += 1
+        ok = max(here.values()) <= n
+    if ok:  # the next move of the phase starts from this position
+        stacking.note_within_limit(game, {**positions, unit: dest})
+    return ok
 
 
 def check_no_dead_end(after: State, unit: str, cache: dict | None = None) -> None:

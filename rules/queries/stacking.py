@@ -80,11 +80,27 @@ def counts(state: State, side: str | None = None) -> Counter:
 
 def overstacked(state: State, side: str | None = None) -> dict[str, int]:
     """Hexes over the limit, with how many units too many."""
+    if known_within_limit(state):
+        return {}
     n = limit(state)
     found = counts(state, side)
     if max(found.values(), default=0) <= n:  # the usual answer, without a Python loop
+        if side is None:
+            note_within_limit(state.game, state.positions.copy())
         return {}
     return {h: c - n for h, c in found.items() if c > n}
+
+
+def known_within_limit(state: State) -> bool:
+    """Are these the units' hexes last found with every hex within the limit (``note_within_limit``)?
+    One position is kept per Game: each move of a Movement Phase starts where the one before ended,
+    and the phase ends where the last one did."""
+    return state.positions == state.game.within_limit
+
+
+def note_within_limit(game, positions: dict[str, str]) -> None:
+    """Keep ``positions`` (a copy no one changes) as a position with every hex within the limit."""
+    game.within_limit = positions
 
 
 def check_stacking_at_end_of_phase(state: State) -> None:

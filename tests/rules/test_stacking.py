@@ -144,3 +144,18 @@ def test_no_more_than_one_brigade_sized_unit_in_a_hex_19_4():
     state = start(units, cases=CASES)
     state, _ = execute(state, MoveUnit("b2", ("0103", "0102", "0101")))
     assert sorted(state.units_in("0101")) == ["b1", "b2"]
+
+
+def test_the_position_kept_within_the_limit_is_compared_by_content():
+    # 5.32: each move starts where the last ended, so the last position found within the limit is kept
+    # (rules/queries/stacking.py ``known_within_limit``); changing the units' hexes in place, as a scratch
+    # state may, must not leave that answer standing
+    from rules.queries.stacking import known_within_limit, overstacked
+
+    state = start([union("a", "0101"), union("b", "0103"), union("d", "0105"), rebel("c", "0808")])
+    state, _ = execute(state, MoveUnit("b", ("0103", "0102", "0101")))
+    assert known_within_limit(state) and overstacked(state) == {}
+    state.positions["d"] = "0101"  # a third unit put in the hex by hand
+    assert not known_within_limit(state)
+    assert overstacked(state) == {"0101": 1}
+    assert refused(state, EndPhase()) == "5.32"
