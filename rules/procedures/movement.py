@@ -430,51 +430,52 @@ def check_path(
                 )
         if b in enemies:
             raise game.violation("enemy_occupied", f"{name} may not enter {b}: it holds an enemy unit")
-        crossing = game.battle.crossing_die
-        if b in closed and crossing is not None and b in crossing.closed(state, unit):  # Hooker and Lee 19.14
-            why = (
-                "it may cross only by its own River ferry hex" if b != crossing.hex or crossing.allowed(state)
-                else "the die has not yet allowed its crossing (a '1')"
-            )
-            raise game.violation("crossing_die", f"{name} may not enter {b}: {why}")
-        if b in closed and b in game.ferry_hexes:
-            raise game.violation("ferries.use", f"{name} may not enter {b}: {ferry_closed(state, unit)}")  # Shiloh 20.0
-        if b in closed and b in restraints.too_far(state, unit):  # Road to Vicksburg 17.1
-            raise game.violation(
-                "restraints", f"{name} may not move more than {game.battle.restraints.within(state, unit)} hexes from its initial position ({b}) until released"
-            )
-        if b in closed and b in zone_closed(state, unit):
-            raise game.violation(
-                "command_control_zone", f"{name} may not enter {b}: the Command Control Zone is closed to it until its Game-Turn comes"
-            )  # Road to Richmond 20.1
-        if b in closed:
+        if b in closed:  # each reason a hex is closed to the unit, in turn
+            crossing = game.battle.crossing_die
+            if crossing is not None and b in crossing.closed(state, unit):  # Hooker and Lee 19.14
+                why = (
+                    "it may cross only by its own River ferry hex" if b != crossing.hex or crossing.allowed(state)
+                    else "the die has not yet allowed its crossing (a '1')"
+                )
+                raise game.violation("crossing_die", f"{name} may not enter {b}: {why}")
+            if b in game.ferry_hexes:
+                raise game.violation("ferries.use", f"{name} may not enter {b}: {ferry_closed(state, unit)}")  # Shiloh 20.0
+            if b in restraints.too_far(state, unit):  # Road to Vicksburg 17.1
+                raise game.violation(
+                    "restraints", f"{name} may not move more than {game.battle.restraints.within(state, unit)} hexes from its initial position ({b}) until released"
+                )
+            if b in zone_closed(state, unit):
+                raise game.violation(
+                    "command_control_zone", f"{name} may not enter {b}: the Command Control Zone is closed to it until its Game-Turn comes"
+                )  # Road to Richmond 20.1
             raise game.violation(
                 "trains", f"{name} may not enter {b}: no unit moves through or stacks with a train, nor a train with another unit"
             )
         problem = gunboat_step_problem(game, a, b) if gunboat else game.step_problem(a, b)
         if problem is not None:
             raise game.violation(problem[0], f"{name} may not move from {a} to {b}: {problem[1]}")
-        if zoc[i] and not rules.may_enter:
-            raise game.violation(
-                rules.case,
-                f"{name} may not enter the enemy zone of control at {b} "
-                + (game.ruleset.ineffective_until if rules.case == "ineffective_zoc" else "during a night Game-Turn"),
-            )
-        if zoc[i] and restraints.barred_from_enemy_zoc(state, unit):  # Road to Vicksburg 17.1, 17.3 ii, 17.4
-            raise game.violation("restraints", f"{name} may not enter an enemy zone of control ({b}) until released")
-        if zoc[i] and out_of_ammunition(state, unit):
-            raise game.violation("ammunition", f"{name} is out of ammunition and may not enter an Enemy Zone of Control ({b})")  # Olustee 19.1
-        if zoc[i] and barred_from_enemy_zoc(state, unit):
-            raise game.violation("trains.enemy_zoc", f"{name} may never enter an enemy controlled hex ({b})")  # Wilderness 18.32
-        if held is not None and zoc[i] and b not in held:
-            raise game.violation(
-                "artillery_zoc",
-                f"{name} is artillery and may not enter the enemy zone of control at {b} unless a friendly "
-                "infantry or cavalry unit is already there",
-            )
-        if step not in step_cost and game.rail_bound(unit):
-            raise game.violation("train_artillery.railway", f"{name} moves only on railway hexes: not from {a} to {b}")  # Olustee 19.2
+        if zoc[i]:  # entering an enemy zone of control
+            if not rules.may_enter:
+                raise game.violation(
+                    rules.case,
+                    f"{name} may not enter the enemy zone of control at {b} "
+                    + (game.ruleset.ineffective_until if rules.case == "ineffective_zoc" else "during a night Game-Turn"),
+                )
+            if restraints.barred_from_enemy_zoc(state, unit):  # Road to Vicksburg 17.1, 17.3 ii, 17.4
+                raise game.violation("restraints", f"{name} may not enter an enemy zone of control ({b}) until released")
+            if out_of_ammunition(state, unit):
+                raise game.violation("ammunition", f"{name} is out of ammunition and may not enter an Enemy Zone of Control ({b})")  # Olustee 19.1
+            if barred_from_enemy_zoc(state, unit):
+                raise game.violation("trains.enemy_zoc", f"{name} may never enter an enemy controlled hex ({b})")  # Wilderness 18.32
+            if held is not None and b not in held:
+                raise game.violation(
+                    "artillery_zoc",
+                    f"{name} is artillery and may not enter the enemy zone of control at {b} unless a friendly "
+                    "infantry or cavalry unit is already there",
+                )
         if step not in step_cost:
+            if game.rail_bound(unit):
+                raise game.violation("train_artillery.railway", f"{name} moves only on railway hexes: not from {a} to {b}")  # Olustee 19.2
             raise game.violation("terrain", f"{name} may not move from {a} to {b}: its type may not enter {b}")
         if restricted is not None and (why := restricted.step_problem(game, state.turn, side, a, b, zoc[i])):
             raise game.violation(restricted.rule(state.turn), f"{name} may not move from {a} to {b}: {why}")
