@@ -141,11 +141,17 @@ class State(msgspec.Struct, dict=True, kw_only=True):
         return self.game.units[unit_id].side
 
     def occupants(self) -> dict[str, list[str]]:
-        """Every occupied hex with its units."""
-        out: dict[str, list[str]] = {}
-        for u, h in self.positions.items():
-            out.setdefault(h, []).append(u)
-        return out
+        """Every occupied hex with its units (in the order of ``positions``). Worked out once per
+        position (``kept``: an attack's validation, its strengths and the engagement all ask), so the
+        dict and its lists are shared: no one may change them."""
+        return kept(self, "occupants", _occupants, (self.positions,))
+
+
+def _occupants(state: State) -> dict[str, list[str]]:
+    out: dict[str, list[str]] = {}
+    for u, h in state.positions.items():
+        out.setdefault(h, []).append(u)
+    return out
 
 
 #: The fields of a State that hold a dict, a list or a set (State.copy copies them).
