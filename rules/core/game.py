@@ -40,6 +40,9 @@ class Game:
             s: tuple(u.id for u in scenario.units if u.side == s) for s in SIDES
         }
         self.gunboats = frozenset(u.id for u in scenario.units if u.type == gunboats.GUNBOAT)  # revised 9.6
+        # The units that arrive during play by the chart (15.11) or as a group a table brings (Savage's
+        # Station 17.1), in scenario order: rules/procedures/reinforcements.py ``waiting`` asks of these.
+        self.scheduled = tuple(u for u in scenario.units if u.arrives is not None or u.group is not None)
         # The battle's exclusive rules under this rule set (rules/core/components; raises BattleError).
         self.battle: battle.Battle = battle.decode(
             scenario.exclusive, scenario.exclusive_overrides.get(self.ruleset.name)

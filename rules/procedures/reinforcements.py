@@ -86,9 +86,11 @@ def waiting(state: State, side: str | None = None) -> list[str]:
     brought = table.brought(state) if table is not None else {}
     flank = state.game.battle.exit_and_return
     returning = flank.returning(state.scored) if flank is not None else {}  # Hooker and Lee 18.23
+    # every unit may be one that returns (Hooker and Lee 18.23); else only those scheduled to arrive
+    candidates = state.game.scenario.units if flank is not None else state.game.scheduled
     return [
         u.id
-        for u in state.game.scenario.units
+        for u in candidates
         if (u.arrives is not None or (u.group is not None and u.group in brought) or u.id in returning)
         and u.id not in state.positions
         and u.id not in gone
