@@ -184,7 +184,7 @@ def kept(state: State, name: str, compute: Callable[[State], T], reads: tuple = 
     what several steps ask of one position (a self-played command asks for the choices, then decides).
     ``reads``: the only parts of the state ``compute`` reads (its containers), when it names them; then
     those alone are the key, cheaper to encode than the whole state."""
-    key = (name, *map(_raw_encoder.encode, reads)) if reads else (name, _raw_encoder.encode(state))
+    key = (name, _raw_encoder.encode(reads if reads else state))
     seen = state.game.positions_seen
     value = seen.get(key, _UNSEEN)
     if value is not _UNSEEN:
