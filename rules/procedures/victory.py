@@ -119,10 +119,10 @@ _SCORING = frozenset(
 def award_during_play(state: State, events: list[Event], after: State) -> list[Event]:
     """20.11: award what a command's events earned (an elimination, a first control, Savage's Station
     19.11 ii) a first occupation); ``after`` is the state after them."""
-    if not params(state) or not events or isinstance(events[-1], GameEnded):
+    if state.game.battle.victory is None or not events or isinstance(events[-1], GameEnded):
         return []
     occupied = first_occupations(state, events)
-    if not any(type(e) in _SCORING for e in events):
+    if _SCORING.isdisjoint(map(type, events)):
         return list(occupied)
     return [*due(after), *occupied]
 
