@@ -257,32 +257,34 @@ class History:
             item = decode_entry(envelope) if decoded is None else _checked_tag(decoded, envelope)
         except msgspec.ValidationError as exc:
             raise HistoryError(self.game_id, v, f"unreadable {envelope.type!r} payload: {exc}") from None
-        if self.session.created is None and not isinstance(item, GameCreated):
+        s = self.session
+        if s.created is None and not isinstance(item, GameCreated):
             raise HistoryError(self.game_id, v, "a game's first event must be game_created")
-        if self.session.finished is not None:
+        if s.finished is not None:
             raise HistoryError(self.game_id, v, "an event after game_finished")
-        if isinstance(item, UndoAccepted) and target is None:
-            if not 0 < item.back_to <= self.version:
-                raise HistoryError(
-                    self.game_id, v, f"an undo to version {item.back_to}, which is not a valid target"
-                )
-            target = self.state_at(item.back_to)  # NeedsState leaves the history untouched
         if isinstance(item, Record):
+            if type(item) is UndoAccepted and target is None:
+                if not 0 < item.back_to <= self.version:
+                    raise HistoryError(
+                        self.game_id, v, f"an undo to version {item.back_to}, which is not a valid target"
+                    )
+                target = self.state_at(item.back_to)  # NeedsState leaves the history untouched
             self._record(item, envelope, target)
         else:
-            if not self.session.started:
+            if s.start <= 0:  # not started
                 raise HistoryError(self.game_id, v, "a rules event before both seats joined")
-            if not self.session.commands or self.session.commands[-1].last != v - 1:
+            commands = s.commands
+            if not commands or commands[-1].last != v - 1:
                 raise HistoryError(self.game_id, v, "a rules event that follows no command")
             apply_event(self.state, item)
             self._changes += 1
             self._events.append((v, item))
-            self.session.commands[-1].last = v
-            self.session.material = v
+            commands[-1].last = v
+            s.material = v
         self.version = v
         self.head = envelope.hash
         self.time = envelope.time
-        self._waiting(envelope, settled=not isinstance(item, GameTurnAdvanced))
+        self._waiting(envelope, settled=type(item) is not GameTurnAdvanced)
         if check_digest and envelope.digest != self.digest():
             raise DigestMismatch(self.game_id, v, "the state after this event is not the one it recorded")
         return item
@@ -296,7 +298,11 @@ class History:
         if item.__struct_config__.tag in GAME_ACTIONS:
             s.undo = None
             s.draw = None
-        match item:
+        match item:  # the commands first: most records are
+            case CommandApplied():
+                if not s.started:
+                    raise HistoryError(self.game_id, v, "a command before both seats joined")
+                s.commands.append(CommandRef(v, v, item.seat, len(item.rolls), bytes(item.command)))
             case GameCreated():
                 if v != 1 or item.game_id != self.game_id:
                     raise HistoryError(
@@ -318,10 +324,6 @@ class History:
                 s.nonces.append(item.nonce)
                 if len(s.joined) == 2:
                     s.start = v
-            case CommandApplied():
-                if not s.started:
-                    raise HistoryError(self.game_id, v, "a command before both seats joined")
-                s.commands.append(CommandRef(v, v, item.seat, len(item.rolls), bytes(item.command)))
             case UndoRequested():
                 s.undo = PendingUndo(v, item.seat, item.back_to, [t.version for t in item.takes_back])
             case UndoAccepted():
@@ -369,7 +371,7 @@ class History:
         """Whom the game waits for, since when, and the clocks. (`settled`: the state is not the
         passing one between a new Game-Turn and its first phase, whose Player-Turn is none.)"""
         s = self.session
-        now = None if (s.finished or not s.started or self.state is None) else to_act(self.state)
+        now = None if (s.finished or s.start <= 0 or self.state is None) else to_act(self.state)  # s.started
         if now != s.to_act or (now is not None and envelope.actor == now):
             s.waiting_since = envelope.time
         options = s.created.options.clock if s.created is not None else None
