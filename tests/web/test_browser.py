@@ -169,6 +169,7 @@ async def test_play_watch_undo_attack(browser, server, shot):
     await union.keyboard.press("Escape")
 
     # -- end the phase: the Combat Phase; plan the attack and see the odds before declaring ------------
+    await until(union, "() => !bluegray.busy")  # a key pressed while an action awaits its answer is ignored
     await union.keyboard.press("e")
     await until(
         union, "() => bluegray.board.state.phase === 'combat' && bluegray.validChoices()?.attacks?.length > 0"
@@ -229,7 +230,7 @@ async def test_play_watch_undo_attack(browser, server, shot):
     # -- the spectator drops its connection, misses events, and catches up by itself -------------------
     await js(watcher, "() => bluegray.conn.drop()")
     await until(watcher, "() => bluegray.conn.state !== 'live'")
-    await until(union, "() => bluegray.validChoices() !== null")
+    await until(union, "() => bluegray.validChoices() !== null && !bluegray.busy")
     assert await js(union, "() => bluegray.validChoices().may_end_phase"), await union.inner_text("#action")
     await union.keyboard.press("e")
     await until(union, "() => bluegray.board.state.phasing === 'confederate'")
@@ -326,7 +327,7 @@ async def test_reinforcements_enter_on_turn_two(browser, server, shot):
     # Four phases end (Union movement and combat, Confederate movement and combat): Game-Turn 2.
     for page, phase in ((union, "movement"), (union, "combat"), (confed, "movement"), (confed, "combat")):
         await until(
-            page, "(p) => bluegray.board.state.phase === p && bluegray.validChoices()?.may_end_phase", phase
+            page, "(p) => bluegray.board.state.phase === p && bluegray.validChoices()?.may_end_phase && !bluegray.busy", phase
         )
         await page.keyboard.press("e")
         await until(page, "(p) => bluegray.board.state.phase !== p", phase)
@@ -447,7 +448,7 @@ async def test_replay_steps_back_and_returns_to_live(browser, server, shot):
     await union.wait_for_selector(f"#overlay .shade.reach[data-hex='{DEST}']", timeout=PATIENCE)
     await click_hex(union, DEST)
     await until(union, "([u, h]) => bluegray.board.state.positions[u] === h", [MOVER, DEST])
-    await until(union, "() => bluegray.validChoices() !== null")
+    await until(union, "() => bluegray.validChoices() !== null && !bluegray.busy")
     await union.keyboard.press("e")
     await until(union, "() => bluegray.board.state.phase === 'combat'")
     live_version = await version(union)
@@ -496,7 +497,7 @@ async def test_fork_a_what_if_and_play_both_sides(browser, server, shot):
     # One player plays both sides: when the Confederate is to act, the page takes his seat.
     for phase in ("movement", "combat"):
         await until(
-            union, "(p) => bluegray.board.state.phase === p && bluegray.validChoices()?.may_end_phase", phase
+            union, "(p) => bluegray.board.state.phase === p && bluegray.validChoices()?.may_end_phase && !bluegray.busy", phase
         )
         await union.keyboard.press("e")
         await until(union, "(p) => bluegray.board.state.phase !== p", phase)

@@ -38,7 +38,7 @@ async def test_the_combat_panel_names_each_modifier_with_its_case(browser, serve
     await until(page, "() => bluegray.validChoices() !== null")
     await js(page, "([u, p]) => bluegray.command({type: 'move', unit: u, path: p})", [unit, list(path)])
     await until(page, "([u, h]) => bluegray.board.state.positions[u] === h", [unit, path[-1]])
-    await until(page, "() => bluegray.validChoices()?.may_end_phase")
+    await until(page, "() => bluegray.validChoices()?.may_end_phase && !bluegray.busy")  # a key is ignored while busy
     await page.keyboard.press("e")
     await until(page, "() => bluegray.board.state.phase === 'combat' && bluegray.validChoices()?.attacks?.length > 0")
     await click_hex(page, target)
@@ -74,7 +74,7 @@ async def to_combat(page, moves) -> None:
     for unit, path in moves:
         await js(page, "([u, p]) => bluegray.command({type: 'move', unit: u, path: p})", [unit, list(path)])
         await until(page, "([u, h]) => bluegray.board.state.positions[u] === h", [unit, path[-1]])
-    await until(page, "() => bluegray.validChoices()?.may_end_phase")
+    await until(page, "() => bluegray.validChoices()?.may_end_phase && !bluegray.busy")  # a key is ignored while busy
     await page.keyboard.press("e")
     await until(page, "() => bluegray.board.state.phase === 'combat' && bluegray.validChoices()?.attacks?.length > 0")
 

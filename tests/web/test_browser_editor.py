@@ -261,7 +261,8 @@ async def test_complete_the_first_bull_run_template_and_play_it_under_its_exclus
     await page.mouse.click(x, y)
     await until(other, "() => bluegray.board.state.positions.u1 === '0505'")
     for phase in ("movement", "combat"):
-        await until(page, "(p) => bluegray.board.state.phase === p && bluegray.validChoices()?.may_end_phase", phase)
+        # (not busy: a key pressed while the move awaits its answer is ignored)
+        await until(page, "(p) => bluegray.board.state.phase === p && bluegray.validChoices()?.may_end_phase && !bluegray.busy", phase)
         await page.keyboard.press("e")
         await until(page, "(p) => bluegray.board.state.phase !== p", phase)
     await until(other, "() => bluegray.board.state.phasing === 'confederate' && bluegray.board.state.phase === 'movement' && bluegray.validChoices() !== null")
