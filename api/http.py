@@ -145,22 +145,29 @@ async def inspect_game(request: web.Request) -> web.Response:
 
 
 async def scenarios(request: web.Request) -> web.Response:
-    """Every scenario that loads, with what the lobby shows of it (scenarios/describe.py ``listing``)."""
+    """GET /api/scenarios: ``scenario_listing``."""
+    return json(scenario_listing(request.app[GAMES], request.app[LIBRARY]))
+
+
+def scenario_listing(games, library) -> list[dict]:
+    """Every scenario that loads, with what the lobby shows of it (scenarios/describe.py ``listing``):
+    the shipped ones through the games' cache (the first time, loading them takes about a second:
+    ``bluegray serve`` does it before it listens), then those saved in the library."""
     from scenarios.describe import listing
 
     out = []
     for sid, _name in list_scenarios():
         try:
-            out.append(listing(request.app[GAMES].scenario(sid)))
+            out.append(listing(games.scenario(sid)))
         except ScenarioError:
             continue  # a broken scenario is not offered (bluegray scenario validate says why)
-    for saved in request.app[LIBRARY].saved():  # saved from the editor or imported (scenarios/library.py)
+    for saved in library.saved():  # saved from the editor or imported (scenarios/library.py)
         try:
-            found = listing(request.app[LIBRARY].load(saved.ref))
+            found = listing(library.load(saved.ref))
         except ScenarioError:
             continue
         out.append({**found, "id": saved.name, "saved": True, "derived_from": saved.derived_from})
-    return json(out)
+    return out
 
 
 async def scenario(request: web.Request) -> web.Response:

@@ -97,7 +97,9 @@ async def _serve(args, url: str) -> int:
     from aiohttp import web
 
     from api.app import make_app
+    from api.app_keys import GAMES, LIBRARY
     from api.config import ServerConfig
+    from api.http import scenario_listing
 
     config = ServerConfig(
         redis_url=url,
@@ -108,9 +110,13 @@ async def _serve(args, url: str) -> int:
         scenarios_dir=args.data_dir / "scenarios",
         allow_uploads=args.allow_uploads,
     )
-    runner = web.AppRunner(make_app(config), handle_signals=False, access_log=None)
+    app = make_app(config)
+    runner = web.AppRunner(app, handle_signals=False, access_log=None)
     await runner.setup()
     try:
+        # The lobby's scenario list loaded here, before the server listens and in this thread: the
+        # first GET /api/scenarios is answered from the cache, not after a second of loading.
+        scenario_listing(app[GAMES], app[LIBRARY])
         site = web.TCPSite(runner, args.host, args.port)
         try:
             await site.start()
