@@ -21,7 +21,6 @@ the same rules, step by step:
 from __future__ import annotations
 
 import heapq
-from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
 from operator import countOf
 
@@ -390,7 +389,6 @@ def check_path(
     marching = False  # Grand Chancellorsville 23.2: the move spends more than its allowance
     gunboat = game.units[unit].type == GUNBOAT
     enemies = enemy_occupied(state, side)
-    ezoc = EnemyZones(state, side, enemies) if not gunboat else frozenset()  # asked of the path's hexes only (revised 9.64)
     closed = no_entry(state, unit)  # Chickamauga 19.21, 19.22
     rules = zoc_rules(state, side, unit)
     step_cost = game.step_cost_for(unit)
@@ -406,7 +404,9 @@ def check_path(
                 f"(surprise assault, Game-Turns {', '.join(map(str, game.battle.surprise_assault.turns))})",
             )
     cost = spent
-    zoc = ezoc.of(path) if not gunboat else [False] * len(path)  # each hex asked once
+    # whether each of the path's hexes is in an enemy zone of control, each asked once (revised 9.64: a
+    # gunboat minds none)
+    zoc = [False] * len(path) if gunboat else EnemyZones(state, side, enemies).of(path)
     held = artillery_support(state, unit) if any(zoc) else None  # revised 7.3
     for i in range(1, len(path)):
         a, b = path[i - 1], path[i]
@@ -490,7 +490,7 @@ def check_path(
                 f"{name} would spend {cost} movement points reaching {b}; its movement allowance is {allowance}{more}",
             )
     if marching:
-        check_forced_march(state, unit, path, ezoc, forced[1])
+        check_forced_march(state, unit, path, zoc, forced[1])
     if path[-1] in game.no_end_hexes:
         raise game.violation(
             "ferries.end" if game.battle.ferries is not None else "ferry",
@@ -500,14 +500,16 @@ def check_path(
     return cost
 
 
-def check_forced_march(state: State, unit: str, path: tuple[str, ...], ezoc, region: frozenset[str] | None) -> None:
-    """Grand Chancellorsville 23.21-23.23: a Forced March "may not enter Enemy Zones of Control"; the
-    Union's (23.21) lies in "hexes north of the Rappahannock River; not including the River ferry or
-    pontoon hexes" (``region``), its first hex included."""
+def check_forced_march(
+    state: State, unit: str, path: tuple[str, ...], zoc: list[bool], region: frozenset[str] | None
+) -> None:
+    """Grand Chancellorsville 23.21-23.23: a Forced March "may not enter Enemy Zones of Control" (``zoc``:
+    whether each hex of ``path`` is in one); the Union's (23.21) lies in "hexes north of the Rappahannock
+    River; not including the River ferry or pontoon hexes" (``region``), its first hex included."""
     game = state.game
     name = game.designation(unit)
     n = game.battle.forced_march.allowance
-    into = next((h for h in path[1:] if h in ezoc), None)
+    into = next((h for h, z in zip(path[1:], zoc[1:], strict=True) if z), None)
     if into is not None:
         raise game.violation(
             "forced_march", f"{name} may not enter the enemy zone of control at {into} on a Forced March (more than its movement allowance, up to {n})"
@@ -623,7 +625,7 @@ def within_limit_after(state: State, unit: str, dest: str) -> bool:
     if origin != dest and stacking.known_within_limit(state):
         ok = countOf(positions.values(), dest) < n  # every other hex stays within the limit
     else:
-        here = Counter(positions.values())
+        here = stacking.counts(state)  # both sides' (neither Olustee's points nor symbolic units here)
         if origin is not None:
             here[origin] -= 1
         here[dest] += 1
