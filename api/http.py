@@ -17,6 +17,7 @@ from api.app_keys import CONFIG, GAMES, LIBRARY, LIVE, OPPONENTS, SEATS, SERVER_
 from api.protocol import RETRY_AFTER_UNAVAILABLE, ErrorCode
 from eventstore.errors import store_unavailable
 from rules import RULES_VERSION
+from rules.core.decoding import json_mismatch, mismatch
 from scenarios.loader import ScenarioError, list_scenarios
 
 log = logging.getLogger(__name__)
@@ -60,19 +61,24 @@ def error(status: int, code: ErrorCode, message: str, retry_after: float | None 
 
 
 async def _body(request: web.Request, type_):
+    """The request's JSON body as `type_`; HttpError 400 naming the first thing wrong otherwise."""
+    raw = await request.read()
     try:
-        return msgspec.json.decode(await request.read(), type=type_)
-    except msgspec.DecodeError as exc:
-        raise game_service.HttpError(400, "malformed", str(exc)) from None
+        return msgspec.json.decode(raw, type=type_)
+    except msgspec.DecodeError:
+        found = json_mismatch(raw, type_)
+    raise game_service.HttpError(400, "malformed", f"the request body: {found.sentence()}")
 
 
 def query(request: web.Request, type_):
     """The request's query parameters as the Struct `type_` (its fields' types and ranges checked);
     HttpError 400 naming the parameter and its range otherwise."""
+    values = dict(request.query)
     try:
-        return msgspec.convert(dict(request.query), type=type_, strict=False)
-    except msgspec.ValidationError as exc:
-        raise game_service.HttpError(400, "malformed", f"a query parameter: {exc}") from None
+        return msgspec.convert(values, type=type_, strict=False)
+    except msgspec.ValidationError:
+        found = mismatch(values, type_, strict=False)
+    raise game_service.HttpError(400, "malformed", f"a query parameter: {found.sentence()}")
 
 
 @web.middleware

@@ -44,6 +44,7 @@ from replay.visibility import delayed, listing, visible_version
 from rules.combat_choices import combat_breakdown
 from rules.core import commands as rules_commands
 from rules.core import state as rules_state
+from rules.core.decoding import json_mismatch
 from rules.core.errors import RuleViolation
 from rules.legal import Refusal
 from rules.legal import choices as legal_choices
@@ -919,15 +920,18 @@ def _reused(command_id: str) -> ProtocolError:
 
 
 def _rules_command(message: protocol.SendCommand):
+    """The rules command a message carries; ``unknown_type`` when its type names none, ``malformed``
+    naming the first thing wrong otherwise (rules/core/decoding.py: never msgspec's own words)."""
+    raw = bytes(message.command)
     try:
-        return rules_commands.decode(bytes(message.command))
-    except msgspec.ValidationError as exc:
-        text = str(exc)
-        if "`$.type`" in text or "missing required field `type`" in text:
-            raise ProtocolError("unknown_type", f"no rules command of that type: {exc}") from None
-        raise ProtocolError("malformed", f"a malformed command: {exc}") from None
-    except msgspec.DecodeError as exc:
-        raise ProtocolError("malformed", f"a malformed command: {exc}") from None
+        return rules_commands.decode(raw)
+    except msgspec.DecodeError:  # a ValidationError too
+        found = json_mismatch(raw, rules_commands.AnyCommand)
+    if found.kind == "unknown_tag" and found.path == ("type",):
+        raise ProtocolError("unknown_type", f"no rules command has type {found.got}") from None
+    if found.kind == "missing_field" and found.path == () and found.got == "type":
+        raise ProtocolError("unknown_type", "a rules command needs its 'type'") from None
+    raise ProtocolError("malformed", f"a malformed command: {found.sentence()}") from None
 
 
 class LiveGames:

@@ -18,6 +18,7 @@ from api.glance import Glance
 from replay.gamerecord import RecordLine
 from replay.records import GameFinished, SessionOptions
 from rules.core.breakdown import CombatBreakdown
+from rules.core.decoding import json_mismatch
 from rules.legal import Destination, Refusal
 
 ErrorCode = Literal[
@@ -546,33 +547,23 @@ CLIENT_TAGS = frozenset(cls.__struct_config__.tag for cls in ClientMessageType._
 
 
 def decode(data: bytes | str) -> ClientMessage:
-    """The client message in `data`, or ProtocolError ``malformed`` / ``unknown_type``."""
+    """The client message in `data`, or ProtocolError ``malformed`` / ``unknown_type`` naming the
+    first thing wrong in our own words (rules/core/decoding.py), never msgspec's."""
     try:
         return _decoder.decode(data)
     except RecursionError:
         raise ProtocolError("malformed", "not a message: nested too deeply") from None
-    except UnicodeDecodeError as exc:
-        raise ProtocolError("malformed", f"not UTF-8 text: {exc}") from None
-    except msgspec.DecodeError as exc:
-        if isinstance(exc, msgspec.ValidationError):
-            try:
-                tag = _tag_decoder.decode(data).type
-            except (msgspec.DecodeError, RecursionError, UnicodeDecodeError):
-                raise ProtocolError("malformed", f"not a message: {exc}") from None
-            if tag not in CLIENT_TAGS:
-                raise ProtocolError("unknown_type", f"no message has type {tag!r}") from None
-            raise ProtocolError("malformed", f"a {tag!r} message: {exc}") from None
-        if isinstance(data, bytes) and not _utf8(data):
-            raise ProtocolError("malformed", "not UTF-8 text") from None
-        raise ProtocolError("malformed", f"not JSON: {exc}") from None
-
-
-def _utf8(data: bytes) -> bool:
-    try:
-        data.decode()
-    except UnicodeDecodeError:
-        return False
-    return True
+    except (msgspec.DecodeError, UnicodeDecodeError):  # a ValidationError is a DecodeError
+        found = json_mismatch(data, ClientMessageType)
+    if found.kind in ("not_utf8", "not_json"):
+        raise ProtocolError("malformed", found.reason())
+    if found.kind == "unknown_tag" and found.path == ("type",):
+        raise ProtocolError("unknown_type", f"no message has type {found.got}")
+    untyped = found.kind == "missing_field" and found.got == "type"
+    if found.path == () and (untyped or found.kind in ("wrong_type", "too_deep", "unexplained")):
+        raise ProtocolError("malformed", f"not a message: {found.reason()}")
+    tag = _tag_decoder.decode(data).type
+    raise ProtocolError("malformed", f"a {tag!r} message: {found.sentence()}")
 
 
 def encode(message: ServerMessage) -> bytes:

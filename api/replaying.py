@@ -43,6 +43,7 @@ from replay.timeline import Timeline
 from replay.visibility import seen_by
 from rules.combat_choices import declared_breakdown
 from rules.core import state as rules_state
+from rules.core.decoding import json_mismatch
 
 log = logging.getLogger(__name__)
 
@@ -176,10 +177,11 @@ async def fork_game(request: web.Request) -> web.Response:
 
     app = request.app
     game_id = request.match_info["game_id"]
+    raw = await request.read()
     try:
-        body = msgspec.json.decode(await request.read(), type=ForkRequest)
-    except msgspec.DecodeError as exc:
-        raise HttpError(400, "malformed", str(exc)) from None
+        body = msgspec.json.decode(raw, type=ForkRequest)
+    except msgspec.DecodeError:
+        raise HttpError(400, "malformed", f"the request body: {json_mismatch(raw, ForkRequest).sentence()}") from None
     head = await _head(request, game_id)
     seen = seen_by(head, await _seat(request, game_id))
     if not 1 <= body.version <= seen:

@@ -9,6 +9,7 @@ prints it) and served at ``GET /protocol.schema.json``.
 from __future__ import annotations
 
 import functools
+import inspect
 import json
 from typing import Union
 
@@ -48,6 +49,7 @@ def schema() -> dict:
     (client, server, command, data, offered, *http), components = msgspec.json.schema_components(
         [protocol.ClientMessageType, protocol.ServerMessageType, commands, events, Choices, *bodies.values()]
     )
+    components = {name: _cleaned(definition) for name, definition in components.items()}
     return {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "title": "Blue & Gray game server protocol",
@@ -65,6 +67,15 @@ def schema() -> dict:
             "http": {"type": "object", "properties": dict(zip(bodies, http, strict=True))},
         },
     }
+
+
+def _cleaned(definition: dict) -> dict:
+    """A definition with its docstring ``description`` cleaned by ``inspect.cleandoc`` ourselves:
+    msgspec 0.22 kept the docstring's indentation and 0.23 removes it, and the schema a client reads
+    must not change with the library's release."""
+    if "description" in definition:
+        definition = {**definition, "description": inspect.cleandoc(definition["description"])}
+    return definition
 
 
 @functools.cache

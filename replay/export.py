@@ -19,6 +19,7 @@ import msgspec
 from eventstore.envelope import Envelope
 from replay import records
 from replay.records import GameCreated
+from rules.core.decoding import json_mismatch
 
 _decoder = msgspec.json.Decoder(Envelope)
 
@@ -45,8 +46,9 @@ def carried_scenario(data: bytes) -> bytes | None:
         return None
     try:
         return bytes(msgspec.json.decode(first, type=_Carried).scenario_document)
-    except msgspec.DecodeError as exc:
-        raise msgspec.DecodeError(f"line 1 is not a scenario document: {exc}") from None
+    except (msgspec.DecodeError, UnicodeDecodeError, RecursionError):
+        found = json_mismatch(first, _Carried)
+    raise msgspec.DecodeError(f"line 1 is not a scenario document: {found.sentence()}")
 
 
 def loads(data: bytes) -> list[Envelope]:
@@ -59,8 +61,9 @@ def loads(data: bytes) -> list[Envelope]:
         if line.strip():
             try:
                 envelopes.append(_decoder.decode(line))
-            except (UnicodeDecodeError, RecursionError) as exc:  # msgspec lets these through
-                raise msgspec.DecodeError(f"line {n} is not an envelope: {exc}") from None
+            except (msgspec.DecodeError, UnicodeDecodeError, RecursionError):  # msgspec lets the last two through
+                found = json_mismatch(line, Envelope)
+                raise msgspec.DecodeError(f"line {n} is not an envelope: {found.sentence()}") from None
     return envelopes
 
 

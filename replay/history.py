@@ -48,6 +48,7 @@ from replay.records import (
 from rules import RULES_VERSION
 from rules.core import events as rules_events
 from rules.core import state as rules_state
+from rules.core.decoding import json_mismatch
 from rules.core.events import Event, GameTurnAdvanced
 from rules.core.game import Game
 from rules.core.handlers import apply as apply_event
@@ -180,6 +181,13 @@ def decode_entry(envelope: Envelope) -> Record | Event:
     return _checked_tag(item, envelope)
 
 
+def payload_problem(envelope: Envelope) -> str:
+    """Why ``decode_entry`` refused an envelope's payload, in our own words (rules/core/decoding.py)."""
+    type_ = records.RecordType if envelope.type in records.RECORD_TYPES else rules_events.AnyEvent
+    found = json_mismatch(envelope.payload, type_)
+    return f"the payload is not a {envelope.type}" if found.kind == "unexplained" else found.sentence()
+
+
 def _checked_tag(item: Record | Event, envelope: Envelope) -> Record | Event:
     if item.__struct_config__.tag != envelope.type:
         raise msgspec.ValidationError(
@@ -255,8 +263,8 @@ class History:
             raise HistoryError(self.game_id, v, "does not link to the hash of the event before it")
         try:
             item = decode_entry(envelope) if decoded is None else _checked_tag(decoded, envelope)
-        except msgspec.ValidationError as exc:
-            raise HistoryError(self.game_id, v, f"unreadable {envelope.type!r} payload: {exc}") from None
+        except msgspec.ValidationError:
+            raise HistoryError(self.game_id, v, f"unreadable {envelope.type!r} payload: {payload_problem(envelope)}") from None
         s = self.session
         if s.created is None and not isinstance(item, GameCreated):
             raise HistoryError(self.game_id, v, "a game's first event must be game_created")

@@ -28,7 +28,9 @@ from replay.history import History, HistoryError
 from replay.records import CommandApplied, GameCreated, GameFinished, Record
 from rules import RULES_VERSION
 from rules.core import events as rules_events
+from rules.core.commands import AnyCommand
 from rules.core.commands import decode as decode_command
+from rules.core.decoding import json_mismatch
 from rules.core.errors import RuleViolation
 from rules.reducer import decide
 
@@ -102,8 +104,8 @@ def verify(game_id: str, envelopes: Iterable[Envelope], games: GameCache | None 
     # The seed, if it may be known.
     try:
         seed, created = _seed(envelopes)
-    except msgspec.ValidationError as exc:
-        problems.append(f"an unreadable session record: {exc}")
+    except msgspec.ValidationError:
+        problems.append("an unreadable session record: game_created or game_finished does not decode")
         return report
     if created is None:
         problems.append("the log does not begin with game_created")
@@ -186,8 +188,12 @@ def _redecide(game_id, history, state_before, item: CommandApplied, seed, versio
     rolled = dice_module.Dice(seed, game_id, version, nonces, known=derived)  # the same rolls, not derived twice
     try:
         events = decide(state_before, decode_command(bytes(item.command)), rolled)
-    except (RuleViolation, msgspec.ValidationError) as exc:
+    except RuleViolation as exc:
         problems.append(f"version {version}: the command is refused when decided again: {exc}")
+        return None
+    except msgspec.ValidationError:
+        found = json_mismatch(bytes(item.command), AnyCommand)
+        problems.append(f"version {version}: the recorded command does not decode: {found.sentence()}")
         return None
     if rolled.rolls != list(item.rolls):
         problems.append(

@@ -22,6 +22,7 @@ from typing import Any, Literal
 
 import msgspec
 
+from rules.core.decoding import json_mismatch, mismatch
 from scenarios import template, validate
 from scenarios.source import DataSource, Files, Problem, ScenarioError
 
@@ -104,7 +105,7 @@ def decode(data: bytes, filename: str = "") -> Document:
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
-        raise DocumentError("malformed", f"the file is not UTF-8 text: {exc}") from None
+        raise DocumentError("malformed", f"the file is not UTF-8 text (byte {exc.start})") from None
     as_json = filename.endswith(".json") or text.lstrip().startswith("{")
     try:
         if as_json:
@@ -112,10 +113,11 @@ def decode(data: bytes, filename: str = "") -> Document:
         return msgspec.convert(tomllib.loads(text), type=Document)
     except tomllib.TOMLDecodeError as exc:
         raise DocumentError("malformed", f"the file is neither JSON nor valid TOML: {exc}") from None
-    except msgspec.ValidationError as exc:
-        raise DocumentError("malformed", f"not a scenario file ({FORMAT}): {exc}") from None
-    except (msgspec.DecodeError, RecursionError) as exc:
-        raise DocumentError("malformed", f"the file is not valid JSON: {exc}") from None
+    except msgspec.ValidationError:
+        found = json_mismatch(data, Document) if as_json else mismatch(tomllib.loads(text), Document)
+        raise DocumentError("malformed", f"not a scenario file ({FORMAT}): {found.sentence()}") from None
+    except (msgspec.DecodeError, RecursionError):
+        raise DocumentError("malformed", f"the file is not valid JSON: {json_mismatch(data, Document).reason()}") from None
 
 
 def encode(document: Document) -> bytes:
@@ -140,14 +142,13 @@ def from_folder(folder: Path, name: str, derived_from: str | None = None) -> Doc
     if problems:
         raise ScenarioError(problems)
     scenario = {k: v for k, v in files.scenario.data.items() if k not in ("map_file", "map_changes", "template")}
+    files_document = {"format": FORMAT, "name": name, "derived_from": derived_from, "scenario": scenario,
+                      "map": files.map.data, "oob": files.oob.data}
     try:
-        return msgspec.convert(
-            {"format": FORMAT, "name": name, "derived_from": derived_from, "scenario": scenario,
-             "map": files.map.data, "oob": files.oob.data},
-            type=Document,
-        )
-    except msgspec.ValidationError as exc:  # a key the validator allows and the schema does not
-        raise ScenarioError([Problem(str(folder), None, "scenario", f"cannot be written as one file: {exc}")]) from None
+        return msgspec.convert(files_document, type=Document)
+    except msgspec.ValidationError:  # a key the validator allows and the schema does not
+        found = mismatch(files_document, Document)
+        raise ScenarioError([Problem(str(folder), None, "scenario", f"cannot be written as one file: {found.sentence()}")]) from None
 
 
 def files_of(document: Document) -> Files:

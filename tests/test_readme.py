@@ -44,14 +44,18 @@ def test_every_shell_block_is_the_quick_start_or_the_command_list():
 
 def test_the_quick_start_is_what_ci_runs():
     ci = (ROOT / ".ci" / "run").read_text()
-    venv, activate, install, serve, tests = quick_start()
+    venv, activate, lock, install, serve, tests = quick_start()
     assert venv.startswith("python3 -m venv ") and "python3 -m venv " in ci
     assert (
         activate.startswith(". ")
         and activate.endswith("/bin/activate")
         and 'source "$venv/bin/activate"' in ci
     )
-    assert install == "pip install -e '.[test]'" and "python -m pip install --quiet -e '.[test]'" in ci
+    assert lock == "pip install --require-hashes -r requirements/lock.txt"
+    assert "python -m pip install --quiet --require-hashes -r requirements/lock.txt" in ci
+    assert install == "pip install --no-deps --no-build-isolation -e ."
+    assert "python -m pip install --quiet --no-deps --no-build-isolation -e ." in ci
+    assert not re.search(r"pip install(?! --quiet --require-hashes -r requirements/lock.txt| --quiet --no-deps)", ci)
     assert serve == "bluegray serve"
     assert tests == "python -m pytest -q" and re.search(r"^python -m pytest -q$", ci, re.M)
 

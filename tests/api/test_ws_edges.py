@@ -186,7 +186,7 @@ async def test_numbers_out_of_range_are_refused_with_the_key_and_the_range(clien
     gid = game["game_id"]
     for path, key, bound in (("/api/games?limit=500", "limit", "<= 200"), ("/api/games?offset=-1", "offset", ">= 0"),
                              (f"/api/games/{gid}/export?to=99", "to", "1..3"), (f"/api/games/{gid}/report?to=0", "to", ">= 1"),
-                             ("/api/games?limit=many", "limit", "int")):  # fmt: skip
+                             ("/api/games?limit=many", "limit", "expected a whole number, got a string")):  # fmt: skip
         async with client.get(path) as response:
             error = (await response.json())["error"]
             assert response.status == 400 and error["code"] == "malformed", path

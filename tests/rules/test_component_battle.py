@@ -87,8 +87,8 @@ def test_absent_components_keep_the_standard_rules():
         ),
         (
             {"victory": {"per_enemy_unit_eliminated": {"union": -2}}},
-            "exclusive.victory.per_enemy_unit_eliminated",
-            "each value: expected a whole number >= 0",
+            "exclusive.victory.per_enemy_unit_eliminated.union",
+            "expected a whole number >= 0",
         ),
     ],
 )
