@@ -15,15 +15,31 @@ from collections.abc import AsyncIterator
 
 from aiohttp import web
 
-from api.app_keys import CONFIG, GAMES, LIBRARY, LIVE, OPPONENTS, REVIEWS, SEATS, SERVER_VERSION, STORE, TAIL
+from api.app_keys import (
+    CONFIG,
+    GAMES,
+    LIBRARY,
+    LIVE,
+    METRICS,
+    OPPONENTS,
+    REVIEWS,
+    SEATS,
+    SERVER_VERSION,
+    SHUTDOWN,
+    SOCKETS,
+    STORE,
+    TAIL,
+)
 from api.config import ServerConfig
 from api.engine_review import ReviewCache
 from api.http import errors
 from api.live import LiveGames
+from api.metrics import Metrics
 from api.opponents import Opponents
 from api.routes import setup_routes
 from api.seats import Seats
-from eventstore.connect import AnyRedis, client_for
+from api.shutdown import Shutdown
+from eventstore.connect import AnyRedis, client_for, retried
 from eventstore.errors import UnsafeServer
 from eventstore.safety import check_server
 from eventstore.store import RedisEventStore
@@ -47,6 +63,10 @@ def make_app(config: ServerConfig, games: GameCache | None = None) -> web.Applic
     app[LIBRARY] = Library(config.scenarios_dir, config.max_saved_scenarios)
     app[GAMES] = games or library_games(app[LIBRARY])
     app[REVIEWS] = ReviewCache()  # the computer's eye of reports (api/engine_review.py)
+    app[SOCKETS] = set()  # the open websockets (api/ws.py)
+    app[METRICS] = Metrics()  # GET /metrics (api/metrics.py)
+    app[METRICS].sockets = app[SOCKETS]
+    app[SHUTDOWN] = Shutdown()  # a graceful stop on SIGTERM (api/shutdown.py, api/commands/serve.py)
     app.cleanup_ctx.append(_store)
     app.cleanup_ctx.append(_live)
     app.cleanup_ctx.append(_opponents)
@@ -92,6 +112,8 @@ async def _store(app: web.Application) -> AsyncIterator[None]:
             logging.getLogger(__name__).warning("%s; running anyway", message)
         app[STORE] = store
         app[SEATS] = Seats(store)
+        store.observe = app[METRICS].observe_store
+        app[METRICS].store_retries = lambda: retried(store.redis)
         yield
     finally:
         await store.aclose()
@@ -103,6 +125,7 @@ async def _live(app: web.Application) -> AsyncIterator[None]:
     await tail.start()
     app[TAIL] = tail
     app[LIVE] = LiveGames(app[STORE], tail, app[GAMES], config)
+    app[METRICS].games_live = app[LIVE].count
     try:
         yield
     finally:

@@ -7,8 +7,10 @@ from aiohttp import web
 from api.config import ServerConfig
 from api.engine_review import ReviewCache
 from api.live import LiveGames
+from api.metrics import Metrics
 from api.opponents import Opponents
 from api.seats import Seats
+from api.shutdown import Shutdown
 from eventstore.store import RedisEventStore
 from eventstore.tail import Tail
 from replay.games import GameCache
@@ -24,3 +26,7 @@ LIVE = web.AppKey("live", LiveGames)
 OPPONENTS = web.AppKey("opponents", Opponents)
 REVIEWS = web.AppKey("reviews", ReviewCache)
 LIBRARY = web.AppKey("library", Library)
+METRICS = web.AppKey("metrics", Metrics)
+SHUTDOWN = web.AppKey("shutdown", Shutdown)
+#: The open websockets (api/ws.py's one object per connection), for the metrics and the shutdown.
+SOCKETS = web.AppKey("sockets", set)

@@ -13,7 +13,8 @@ import msgspec
 from aiohttp import web
 
 from api import games as game_service
-from api.app_keys import CONFIG, GAMES, LIBRARY, LIVE, OPPONENTS, SEATS, SERVER_VERSION, STORE
+from api.app_keys import CONFIG, GAMES, LIBRARY, LIVE, METRICS, OPPONENTS, SEATS, SERVER_VERSION, STORE
+from api.metrics import CONTENT_TYPE
 from api.protocol import RETRY_AFTER_UNAVAILABLE, ErrorCode
 from eventstore.errors import store_unavailable
 from rules import RULES_VERSION
@@ -193,3 +194,8 @@ async def healthz(request: web.Request) -> web.Response:
     except Exception as exc:  # noqa: BLE001 - any failure means unhealthy
         return json(Health(ok=False, redis=str(exc) or type(exc).__name__), 503)
     return json(Health(ok=True, server_version=request.app[SERVER_VERSION], rules_version=RULES_VERSION))
+
+
+async def metrics(request: web.Request) -> web.Response:
+    """GET /metrics: the Prometheus text format (api/metrics.py; docs/OPERATIONS.md lists them)."""
+    return web.Response(body=request.app[METRICS].text(), headers={"Content-Type": CONTENT_TYPE})

@@ -945,6 +945,10 @@ class LiveGames:
         self._live: dict[str, LiveGame] = {}
         self._opening: dict[str, asyncio.Future] = {}
 
+    def count(self) -> int:
+        """The games open in this process."""
+        return len(self._live)
+
     def peek(self, game_id: str) -> LiveGame | None:
         return self._live.get(game_id)
 

@@ -18,6 +18,7 @@ from api.glance import Glance
 from replay.gamerecord import RecordLine
 from replay.records import GameFinished, SessionOptions
 from rules.core.breakdown import CombatBreakdown
+from rules.core.commands import COMMAND_TYPES
 from rules.core.decoding import json_mismatch
 from rules.legal import Destination, Refusal
 
@@ -34,6 +35,7 @@ ErrorCode = Literal[
     "not_found",
     "unavailable",
     "internal",
+    "server_restarting",
 ]
 
 #: The seconds a client waits before sending again what was answered ``unavailable``.
@@ -49,6 +51,7 @@ CLOSE_TOO_SLOW = 4008  # the socket fell too far behind: reconnect with your las
 CLOSE_FULL = 4009  # the game has as many connections as it accepts
 CLOSE_GONE = 4004  # the game cannot be served any more (its log failed to verify)
 CLOSE_ABUSE = 4029  # the connection kept sending far faster than it may (ServerConfig.rate_abuse)
+CLOSE_RESTART = 1012  # RFC 6455 "service restart": the server is stopping; reconnect (to another one)
 
 
 # -- client to server -------------------------------------------------------------------------------
@@ -517,9 +520,18 @@ class ReplayFollowing(ServerMessage, frozen=True, kw_only=True, tag="replay_foll
     version: int
 
 
+class ServerRestarting(ServerMessage, frozen=True, kw_only=True, tag="server_restarting"):
+    """The server is stopping (SIGTERM, an upgrade): every action in flight was answered before this;
+    the socket closes next (1012). Reconnect after ``retry_after`` seconds with the last version seen
+    (to this server once it is back, or to another behind the same balancer)."""
+
+    retry_after: float
+
+
 ServerMessageType = Union[  # noqa: UP007
-    Welcome, Events, Snapshot, ViewOut, ChoicesOut, ReachOut, CombatOut, Ack, Error, ReplayFrame, ReplayFollowing
-]
+    Welcome, Events, Snapshot, ViewOut, ChoicesOut, ReachOut, CombatOut, Ack, Error, ReplayFrame, ReplayFollowing,
+    ServerRestarting,
+]  # fmt: skip
 
 
 # -- decoding and encoding --------------------------------------------------------------------------
@@ -564,6 +576,23 @@ def decode(data: bytes | str) -> ClientMessage:
         raise ProtocolError("malformed", f"not a message: {found.reason()}")
     tag = _tag_decoder.decode(data).type
     raise ProtocolError("malformed", f"a {tag!r} message: {found.sentence()}")
+
+
+_RULES_TAGS = frozenset(cls.__struct_config__.tag for cls in COMMAND_TYPES)
+
+
+def metric_type(message: ClientMessage | None) -> str:
+    """A message's type for the metrics: its tag, a rules command's own type (``move``), and
+    ``unreadable`` for what did not decode (a fixed, small set of labels)."""
+    if message is None:
+        return "unreadable"
+    if isinstance(message, SendCommand):
+        try:
+            tag = _tag_decoder.decode(message.command).type
+        except (msgspec.DecodeError, RecursionError, UnicodeDecodeError):
+            return "command"
+        return tag if tag in _RULES_TAGS else "command"
+    return message.__struct_config__.tag
 
 
 def encode(message: ServerMessage) -> bytes:

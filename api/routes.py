@@ -24,6 +24,7 @@ def setup_routes(app: web.Application) -> None:
     app.router.add_get("/api/scenarios/{scenario_id}", http.scenario)
     setup_template_routes(app)  # the battle templates the editor completes (api/editor_templates.py)
     app.router.add_get("/healthz", http.healthz)
+    app.router.add_get("/metrics", http.metrics)
     app.router.add_get("/protocol.schema.json", schema.serve_schema)
     app.router.add_get("/ws", ws.websocket)
     setup_web_client(app)  # the browser client: pages and /static/ (api/webclient.py)

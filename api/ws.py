@@ -19,9 +19,9 @@ import time
 from aiohttp import WSMsgType, web
 
 from api import protocol
-from api.app_keys import CONFIG, LIVE, SEATS
+from api.app_keys import CONFIG, LIVE, METRICS, SEATS, SHUTDOWN, SOCKETS
 from api.live import Connection, GameNotFound, LiveGame
-from api.protocol import Combat, Error, Hello, ProtocolError, Reach
+from api.protocol import Action, Combat, Error, Hello, ProtocolError, Reach
 from api.replaying import REPLAY_MESSAGES, ReplayCursor, replay_cursor
 from eventstore.errors import store_unavailable
 
@@ -72,6 +72,7 @@ async def websocket(request: web.Request) -> web.WebSocketResponse:
     conn = Connection(ws, config.queue_size)
     conn.start(request.transport)
     socket = _Socket(app, conn)
+    app[SOCKETS].add(socket)
     try:
         async for frame in ws:
             if frame.type not in (WSMsgType.TEXT, WSMsgType.BINARY):
@@ -82,6 +83,7 @@ async def websocket(request: web.Request) -> web.WebSocketResponse:
             if len(conn.pending) >= conn.queue_size // 2:
                 await asyncio.sleep(0)  # a burst of messages read at once: let their answers go out
     finally:
+        app[SOCKETS].discard(socket)
         await socket.close()
         await conn.drain_and_stop()
     return ws
@@ -99,14 +101,44 @@ class _Socket:
         self.live: LiveGame | None = None
         self.cursor: ReplayCursor | None = None  # this connection's replay (api/replaying.py)
 
+    @property
+    def role(self) -> str:
+        """For the metrics: player, spectator, or connecting (no hello yet)."""
+        if self.live is None:
+            return "connecting"
+        return "spectator" if self.conn.seat is None else "player"
+
+    @property
+    def queued(self) -> int:
+        return len(self.conn.pending)
+
     async def receive(self, data: bytes) -> None:
-        """Answer one message (exactly once)."""
+        """Answer one message (exactly once); count it by type and outcome, and log each action."""
+        start = time.perf_counter()
+        message, outcome = await self._receive(data)
+        action = isinstance(message, Action)
+        kind = protocol.metric_type(message)
+        self.app[METRICS].observe_message(kind, outcome, time.perf_counter() - start, action)
+        if action:
+            game, seat = self.live.game_id if self.live else "-", self.conn.seat or "-"
+            log.info(
+                "game %s seat %s command %s (%s): %s", game, seat, message.command_id, kind, outcome,
+                extra={"game": game, "seat": seat, "command_id": message.command_id, "outcome": outcome},
+            )  # fmt: skip
+
+    async def _receive(self, data: bytes) -> tuple[object, str]:
+        """The message (None: it did not decode) and the outcome of its one answer: ok, or the code
+        of the error sent."""
         conn = self.conn
+        shutdown = self.app[SHUTDOWN]
+        if shutdown.stopping:
+            conn.send_message(shutdown.refusal(_command_id_of(data)))
+            return None, "server_restarting"
         if len(data) > self.config.max_message_bytes:
             conn.send_message(
                 Error(code="too_large", message=f"a message is at most {self.config.max_message_bytes} bytes")
             )
-            return
+            return None, "too_large"
         wait = self.limit.take()
         if wait:
             conn.send_message(_rate_limited(wait, _command_id_of(data)))
@@ -114,18 +146,23 @@ class _Socket:
                 await conn.close_after_sending(
                     protocol.CLOSE_ABUSE, "too many messages: slow down, then reconnect"
                 )
-            return
-        command_id = None
+            return None, "rate_limited"
+        command_id = message = None
         try:
-            message = protocol.decode(data)
-            command_id = getattr(message, "command_id", None)
-            await self._answer(message)
+            with shutdown.answering():
+                message = protocol.decode(data)
+                command_id = getattr(message, "command_id", None)
+                await self._answer(message)
         except ProtocolError as exc:
             conn.send_message(exc.to_message(command_id))
             if exc.code == "rate_limited":  # the game is full
                 await conn.close_after_sending(protocol.CLOSE_FULL, "the game is full")
+            return message, exc.code
         except Exception as exc:  # noqa: BLE001 - whatever failed, the message gets its one answer
-            conn.send_message(self._failure(exc, command_id))
+            failure = self._failure(exc, command_id)
+            conn.send_message(failure)
+            return message, failure.code
+        return message, "ok"
 
     def _failure(self, exc: Exception, command_id: str | None) -> Error:
         game = self.live.game_id if self.live is not None else "-"

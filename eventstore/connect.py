@@ -59,6 +59,28 @@ def tcp_endpoints(url: str) -> list[tuple[str, int]]:
     return []
 
 
+class CountedRetry(Retry):
+    """redis-py's Retry, counting the failures it tried again after (`retried`: each one a lost
+    connection and a reconnect), for the server's metrics."""
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.retried = 0
+
+    async def call_with_retry(self, do, fail, *args, **kwargs):
+        async def counted(error, *rest):
+            self.retried += 1
+            return await fail(error, *rest)
+
+        return await super().call_with_retry(do, counted, *args, **kwargs)
+
+
+def retried(client: AnyRedis) -> int:
+    """The commands `client` (made by `client_for`) tried again after a lost connection."""
+    retry = connection_options(client).get("retry")
+    return retry.retried if isinstance(retry, CountedRetry) else 0
+
+
 def client_for(
     url: str,
     *,
@@ -73,7 +95,7 @@ def client_for(
     A single server's pool blocks a request until a connection is free (`max_connections`); a
     cluster client opens connections to each node as needed (its pool would refuse a request
     rather than wait) and refreshes its map of the slots when a node is lost or answers MOVED."""
-    retry = Retry(ExponentialWithJitterBackoff(base=0.01, cap=1.0), retries)
+    retry = CountedRetry(ExponentialWithJitterBackoff(base=0.01, cap=1.0), retries)
     common = dict(
         decode_responses=False,
         socket_timeout=socket_timeout,

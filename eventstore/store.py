@@ -30,10 +30,11 @@ state digest (the store knows nothing of the rules).
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import hashlib
 import re
 import time
-from collections.abc import AsyncIterator, Container, Sequence
+from collections.abc import AsyncIterator, Callable, Container, Iterator, Sequence
 from dataclasses import dataclass, field
 from importlib import resources
 from typing import NamedTuple, Protocol, runtime_checkable
@@ -210,6 +211,23 @@ class RedisEventStore:
         self.cluster = is_cluster(redis)
         self._append_script = redis.register_script(_APPEND_LUA)
         self._heads: dict[str, tuple[int, bytes]] = {}  # the newest (version, hash) seen per game
+        #: Told of each append and each page read: (operation, seconds, the exception or None), for
+        #: the server's metrics (api/metrics.py); None: nobody listens.
+        self.observe: Callable[[str, float, BaseException | None], None] | None = None
+
+    @contextlib.contextmanager
+    def _timed(self, op: str) -> Iterator[None]:
+        """Tell `observe` how long the round trip inside took, and whether it failed."""
+        if self.observe is None:
+            yield
+            return
+        start = time.perf_counter()
+        try:
+            yield
+        except BaseException as exc:
+            self.observe(op, time.perf_counter() - start, exc)
+            raise
+        self.observe(op, time.perf_counter() - start, None)
 
     @classmethod
     def from_url(cls, url: str, **options) -> RedisEventStore:
@@ -352,6 +370,11 @@ class RedisEventStore:
         return ("WAIT", self.wait_replicas, self.wait_timeout_ms)
 
     async def _run_append(self, game_id: str, keys: list[str], args: list) -> list:
+        """`_append_and_wait`, its round trip told to `observe`."""
+        with self._timed("append"):
+            return await self._append_and_wait(game_id, keys, args)
+
+    async def _append_and_wait(self, game_id: str, keys: list[str], args: list) -> list:
         """Run the append script; with `wait_replicas`, WAIT (or WAITAOF) after it on the same
         connection (both wait for the last write of their own connection: on another one they would
         not wait for this append) and raise NotReplicated when too few replicas have it in time."""
@@ -476,7 +499,8 @@ class RedisEventStore:
         cursor = f"{expected}-0"
         end = f"{to_version}-0" if to_version is not None else "+"
         while True:
-            entries = await self.redis.xrange(log, cursor, end, count=self.page_size)
+            with self._timed("read"):
+                entries = await self.redis.xrange(log, cursor, end, count=self.page_size)
             for entry in entries:
                 envelope = self.decode(game_id, entry, expected, prev)
                 prev = envelope.hash

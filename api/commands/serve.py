@@ -61,12 +61,30 @@ def add_arguments(parser) -> None:
         choices=["DEBUG", "INFO", "WARNING", "ERROR"],
         help="logging level (default INFO)",
     )
+    parser.add_argument(
+        "--log-format",
+        default="text",
+        choices=["text", "json"],
+        help="text lines (default), or json: one object a line (time, level, game, seat, command id, outcome)",
+    )
+    parser.add_argument(
+        "--shutdown-seconds",
+        type=_args.positive,
+        default=8.0,
+        metavar="S",
+        help="on SIGTERM, how long in-flight actions may take before the sockets are told server_restarting "
+        "and closed (default 8; the process exits within S + 2 seconds)",
+    )
+    _args.from_environment(parser, "BLUEGRAY_")
 
 
 def run(args) -> int:
+    from api.logs import configure
     from eventstore.errors import EventStoreError, UnsafeServer
 
-    logging.basicConfig(level=args.log_level, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    if args.environment_errors:
+        raise CommandError("; ".join(args.environment_errors))
+    configure(args.log_level, args.log_format)
     try:
         with store_url(args, own=True, create=True) as url:
             return asyncio.run(_serve(args, url))
@@ -97,7 +115,7 @@ async def _serve(args, url: str) -> int:
     from aiohttp import web
 
     from api.app import make_app
-    from api.app_keys import GAMES, LIBRARY
+    from api.app_keys import GAMES, LIBRARY, SHUTDOWN, SOCKETS
     from api.config import ServerConfig
     from api.http import scenario_listing
 
@@ -111,7 +129,8 @@ async def _serve(args, url: str) -> int:
         allow_uploads=args.allow_uploads,
     )
     app = make_app(config)
-    runner = web.AppRunner(app, handle_signals=False, access_log=None)
+    # shutdown_timeout: by then every websocket was closed (api/shutdown.py), only slow HTTP is left
+    runner = web.AppRunner(app, handle_signals=False, access_log=None, shutdown_timeout=1.0)
     await runner.setup()
     try:
         # The lobby's scenario list loaded here, before the server listens and in this thread: the
@@ -130,6 +149,9 @@ async def _serve(args, url: str) -> int:
         for sig in (signal.SIGINT, signal.SIGTERM):
             loop.add_signal_handler(sig, stop.set)
         await stop.wait()
+        logging.getLogger(__name__).info("stopping: no new connections; answering what is in flight")
+        await site.stop()  # no new connection (a balancer's health check now fails: it sends them elsewhere)
+        await app[SHUTDOWN].drain(app[SOCKETS], args.shutdown_seconds)
     finally:
         await runner.cleanup()
     return 0
