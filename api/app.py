@@ -15,13 +15,20 @@ from collections.abc import AsyncIterator
 
 from aiohttp import web
 
+from accounts.limits import LoginLimits
+from accounts.passwords import Passwords
+from accounts.store import Accounts
+from api.accounts import guard
 from api.app_keys import (
+    ACCOUNTS,
     CONFIG,
     GAMES,
     LIBRARY,
     LIVE,
+    LOGIN_LIMITS,
     METRICS,
     OPPONENTS,
+    PASSWORDS,
     REVIEWS,
     SEATS,
     SERVER_VERSION,
@@ -57,7 +64,7 @@ def server_version() -> str:
 def make_app(config: ServerConfig, games: GameCache | None = None) -> web.Application:
     """The server application for `config` (`games`: a shared cache of scenarios and rules tables;
     with `config.scenarios_dir` it must load through the same library: `library_games`)."""
-    app = web.Application(middlewares=[errors], client_max_size=config.max_message_bytes)
+    app = web.Application(middlewares=[errors, guard], client_max_size=config.max_message_bytes)
     app[CONFIG] = config
     app[SERVER_VERSION] = server_version()
     app[LIBRARY] = Library(config.scenarios_dir, config.max_saved_scenarios)
@@ -66,6 +73,7 @@ def make_app(config: ServerConfig, games: GameCache | None = None) -> web.Applic
     app[SOCKETS] = set()  # the open websockets (api/ws.py)
     app[METRICS] = Metrics()  # GET /metrics (api/metrics.py)
     app[METRICS].sockets = app[SOCKETS]
+    app[PASSWORDS] = Passwords(config.password_cost)  # Argon2id, in threads (accounts/passwords.py)
     app[SHUTDOWN] = Shutdown()  # a graceful stop on SIGTERM (api/shutdown.py, api/commands/serve.py)
     app.cleanup_ctx.append(_store)
     app.cleanup_ctx.append(_live)
@@ -112,6 +120,8 @@ async def _store(app: web.Application) -> AsyncIterator[None]:
             logging.getLogger(__name__).warning("%s; running anyway", message)
         app[STORE] = store
         app[SEATS] = Seats(store)
+        app[ACCOUNTS] = Accounts(store.redis, config.prefix)
+        app[LOGIN_LIMITS] = LoginLimits(store.redis, config.prefix, config.login_limit)
         store.observe = app[METRICS].observe_store
         app[METRICS].store_retries = lambda: retried(store.redis)
         yield

@@ -4,6 +4,9 @@ from __future__ import annotations
 
 from aiohttp import web
 
+from accounts.limits import LoginLimits
+from accounts.passwords import Passwords
+from accounts.store import Accounts
 from api.config import ServerConfig
 from api.engine_review import ReviewCache
 from api.live import LiveGames
@@ -30,3 +33,7 @@ METRICS = web.AppKey("metrics", Metrics)
 SHUTDOWN = web.AppKey("shutdown", Shutdown)
 #: The open websockets (api/ws.py's one object per connection), for the metrics and the shutdown.
 SOCKETS = web.AppKey("sockets", set)
+#: Players' accounts and sessions, password hashing and the limit on failed log-ins (api/accounts.py).
+ACCOUNTS = web.AppKey("accounts", Accounts)
+PASSWORDS = web.AppKey("passwords", Passwords)
+LOGIN_LIMITS = web.AppKey("login_limits", LoginLimits)

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
+
+from accounts.limits import LoginLimit
+from accounts.passwords import Cost
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -75,3 +78,12 @@ class ServerConfig:
     allow_uploads: bool = False
     #: Saved scenario versions kept in all; a save past it is refused.
     max_saved_scenarios: int = 500
+
+    # -- accounts (accounts/, api/accounts.py) ------------------------------------------------------
+    #: The Argon2id cost of a password hash (RFC 9106's second recommendation; tests lower it).
+    password_cost: Cost = field(default_factory=Cost)
+    #: Failed log-ins allowed per account and per address in a window.
+    login_limit: LoginLimit = field(default_factory=LoginLimit)
+    #: Take a client's address from X-Forwarded-For (its last entry, as HAProxy's `option forwardfor`
+    #: adds it): only behind a proxy that sets it.
+    trust_forwarded_for: bool = False

@@ -33,11 +33,12 @@ MAX_SILENCE_SECONDS = 365 * DAY_SECONDS  # a year
 class HttpError(Exception):
     """An HTTP request refused: the status, a protocol error code and a sentence."""
 
-    def __init__(self, status: int, code: str, message: str) -> None:
+    def __init__(self, status: int, code: str, message: str, retry_after: float | None = None) -> None:
         super().__init__(message)
         self.status = status
         self.code = code
         self.message = message
+        self.retry_after = retry_after
 
 
 class CreateOptions(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):

@@ -61,7 +61,7 @@ def error(status: int, code: ErrorCode, message: str, retry_after: float | None 
     return response
 
 
-async def _body(request: web.Request, type_):
+async def read_body(request: web.Request, type_):
     """The request's JSON body as `type_`; HttpError 400 naming the first thing wrong otherwise."""
     raw = await request.read()
     try:
@@ -89,7 +89,7 @@ async def errors(request: web.Request, handler):
     try:
         return await handler(request)
     except game_service.HttpError as exc:
-        return error(exc.status, exc.code, exc.message)
+        return error(exc.status, exc.code, exc.message, exc.retry_after)
     except ValueError as exc:  # a malformed game id
         return error(400, "malformed", str(exc))
     except web.HTTPRequestEntityTooLarge:
@@ -111,7 +111,7 @@ async def errors(request: web.Request, handler):
 
 async def create_game(request: web.Request) -> web.Response:
     app = request.app
-    body = await _body(request, game_service.CreateGame)
+    body = await read_body(request, game_service.CreateGame)
     created = await game_service.create_game(
         app[STORE], app[SEATS], app[GAMES], app[LIVE], app[CONFIG], body, app[SERVER_VERSION]
     )
@@ -124,7 +124,7 @@ async def create_game(request: web.Request) -> web.Response:
 
 async def join_game(request: web.Request) -> web.Response:
     app = request.app
-    body = await _body(request, game_service.JoinGame)
+    body = await read_body(request, game_service.JoinGame)
     joined = await game_service.join_game(
         app[STORE], app[SEATS], app[GAMES], app[LIVE], request.match_info["game_id"], body
     )

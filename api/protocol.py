@@ -36,6 +36,8 @@ ErrorCode = Literal[
     "unavailable",
     "internal",
     "server_restarting",
+    "forbidden",
+    "name_taken",
 ]
 
 #: The seconds a client waits before sending again what was answered ``unavailable``.

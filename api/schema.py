@@ -16,7 +16,7 @@ from typing import Union
 import msgspec
 from aiohttp import web
 
-from api import games, http, protocol, replaying, views
+from api import accounts, games, http, protocol, replaying, views
 from replay.records import RecordType
 from rules.core.commands import COMMAND_TYPES
 from rules.core.events import EVENT_TYPES
@@ -38,6 +38,9 @@ def http_types() -> dict[str, type]:
         "forked": replaying.Forked,
         "error": http.ErrorReply,
         "health": http.Health,
+        "credentials": accounts.Credentials,
+        "password_change": accounts.PasswordChange,
+        "me": accounts.Me,
     }
 
 

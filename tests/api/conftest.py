@@ -9,13 +9,17 @@ import pytest
 from aiohttp.test_utils import TestClient, TestServer
 from apiharness import GAMES
 
+from accounts.passwords import Cost
 from api.app import make_app
 from api.config import ServerConfig
+
+#: Argon2id at its least cost: the tests hash many passwords, and the cost is not what they check.
+LIGHT = Cost(time_cost=1, memory_kib=1024, parallelism=1)
 
 
 @pytest.fixture
 def config(redis_url, key_prefix) -> ServerConfig:
-    return ServerConfig(redis_url=redis_url, prefix=key_prefix, tail_block_ms=200, rate_per_second=10_000, rate_burst=10_000)
+    return ServerConfig(redis_url=redis_url, prefix=key_prefix, tail_block_ms=200, rate_per_second=10_000, rate_burst=10_000, password_cost=LIGHT)
 
 
 @pytest.fixture

@@ -106,6 +106,9 @@ HTTP_SECTIONS = {
     "forked": "Over HTTP",
     "error": "## HTTP",
     "health": "Scenarios and health",
+    "credentials": "Accounts",
+    "password_change": "Accounts",
+    "me": "Accounts",
 }
 
 
