@@ -14,7 +14,7 @@ from api.live import LiveGames
 from api.seats import Seats
 from api.views import GameView, game_view
 from eventstore.errors import Conflict
-from eventstore.store import RedisEventStore
+from eventstore.store import GameInfo, RedisEventStore
 from replay import clock, dice, session
 from replay.games import GameCache
 from replay.history import load
@@ -249,42 +249,48 @@ async def list_games(store: RedisEventStore, status: str | None, offset: int, li
     silent past the game's limit, or has run out of time on the game's clock; they are listed as
     waiting under ``active`` too."""
     wanted = "active" if status == "waiting" else status
-    now = time.time_ns() // 1_000_000
     found: list[GameSummary] = []
     cursor: int | None = offset
     while cursor is not None and len(found) < limit:
         page, cursor = await store.list_games(cursor, limit - len(found), wanted)
-        async with store.redis.pipeline(transaction=False) as pipe:
-            for info in page:
-                keys = store.keys(info.game_id)
-                pipe.hmget(
-                    keys.info,
-                    ["to_act", "waiting_since", "silence", "sandbox", "shown_version", "shown_to_act", "flag_at"],
-                )
-                pipe.hget(keys.meta, "version")
-            extra = await pipe.execute()
-        for info, listed, head in zip(page, extra[::2], extra[1::2], strict=True):
-            silent, since, silence, sandbox, shown_version, shown_to_act, flag_at = listed
-            version, to_act = head, silent  # the log's own version, always current
-            if shown_version is not None:  # a spectator delay: what spectators may see (visibility.listing)
-                version, to_act = shown_version, shown_to_act
-            shown = info.status
-            if shown == "active" and silent and since and silence is not None:
-                if now - int(since) >= int(silence) * 1000:
-                    shown = "waiting"
-            if shown == "active" and silent and flag_at and 0 < int(flag_at) <= now:  # out of time
-                shown = "waiting"
-            if status == "waiting" and shown != "waiting":
-                continue
-            found.append(
-                GameSummary(
-                    game_id=info.game_id,
-                    scenario=info.scenario,
-                    status=shown,
-                    created=info.created,
-                    version=int(version or 0),
-                    to_act=to_act.decode() if to_act else None,
-                    sandbox=bool(sandbox),
-                )
-            )
+        found += [g for g in await summaries(store, page) if status != "waiting" or g.status == "waiting"]
     return GameList(games=found, next=cursor)
+
+
+async def summaries(store: RedisEventStore, page: list[GameInfo]) -> list[GameSummary]:
+    """What the list shows of each game of `page`: its version and seat to act as spectators may
+    see them, and ``waiting`` for an active game whose seat to act is silent or out of time."""
+    now = time.time_ns() // 1_000_000
+    async with store.redis.pipeline(transaction=False) as pipe:
+        for info in page:
+            keys = store.keys(info.game_id)
+            pipe.hmget(
+                keys.info,
+                ["to_act", "waiting_since", "silence", "sandbox", "shown_version", "shown_to_act", "flag_at"],
+            )
+            pipe.hget(keys.meta, "version")
+        extra = await pipe.execute()
+    found = []
+    for info, listed, head in zip(page, extra[::2], extra[1::2], strict=True):
+        silent, since, silence, sandbox, shown_version, shown_to_act, flag_at = listed
+        version, to_act = head, silent  # the log's own version, always current
+        if shown_version is not None:  # a spectator delay: what spectators may see (visibility.listing)
+            version, to_act = shown_version, shown_to_act
+        shown = info.status
+        if shown == "active" and silent and since and silence is not None:
+            if now - int(since) >= int(silence) * 1000:
+                shown = "waiting"
+        if shown == "active" and silent and flag_at and 0 < int(flag_at) <= now:  # out of time
+            shown = "waiting"
+        found.append(
+            GameSummary(
+                game_id=info.game_id,
+                scenario=info.scenario,
+                status=shown,
+                created=info.created,
+                version=int(version or 0),
+                to_act=to_act.decode() if to_act else None,
+                sandbox=bool(sandbox),
+            )
+        )
+    return found
