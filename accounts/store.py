@@ -4,6 +4,7 @@ tag, so a cluster serves them unchanged; only the name index is a key of its own
 - ``{a:<id>}:account``: a hash: ``name``, ``password`` (the Argon2id hash), ``created``, ``kind``
   (``player`` or ``bot``), ``disabled``;
 - ``{a:<id>}:sessions``: a hash: sha256 of a session's secret -> its JSON (expiry, CSRF token);
+- ``{a:<id>}:games``: a sorted set: the games the account holds a seat in, by when he took it (ms);
 - ``accounts:names``: a hash: a name's skeleton (accounts/names.py) -> the account's id.
 
 A session cookie is ``<account id>.<secret>``: the id says where the session is, the secret (256
@@ -125,6 +126,15 @@ class Accounts:
 
     async def set_disabled(self, account_id: str, disabled: bool) -> None:
         await self.redis.hset(self.key(account_id, "account"), "disabled", int(disabled))
+
+    async def add_game(self, account_id: str, game_id: str) -> None:
+        await self.redis.zadd(self.key(account_id, "games"), {game_id: time.time_ns() // 1_000_000}, nx=True)
+
+    async def games(self, account_id: str, offset: int, limit: int) -> tuple[list[str], int | None]:
+        """A page of the account's games, newest first, and the offset of the next page (or None)."""
+        ids = await self.redis.zrevrange(self.key(account_id, "games"), offset, offset + limit)
+        more = len(ids) > limit
+        return [i.decode() for i in ids[:limit]], (offset + limit if more else None)
 
     # -- sessions --------------------------------------------------------------------------------
 

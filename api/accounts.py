@@ -26,16 +26,14 @@ from accounts.store import SESSION_SECONDS, Account, Accounts, NameTaken, Sessio
 from api.app_keys import ACCOUNTS, CONFIG, LOGIN_LIMITS, PASSWORDS
 from api.games import HttpError
 from api.http import json, read_body
+from api.sessions import COOKIE, signed_in
 
 log = logging.getLogger(__name__)
 
-COOKIE = "bg_session"
 CSRF_HEADER = "X-CSRF-Token"
 UNSAFE = frozenset({"POST", "PUT", "PATCH", "DELETE"})
 #: Requests that open a session: they need no CSRF token (there is no session yet), only the origin.
 OPENING = frozenset({("POST", "/api/accounts"), ("POST", "/api/session")})
-#: The request's account and session, looked up once (`signed_in`).
-SIGNED_IN = web.RequestKey("signed_in", object)
 
 Password = Annotated[str, msgspec.Meta(max_length=MAX_LENGTH)]
 
@@ -66,19 +64,6 @@ class Me(msgspec.Struct, frozen=True, kw_only=True):
 
 def me(account: Account, session: Session) -> Me:
     return Me(id=account.id, name=account.name, kind=account.kind, csrf=session.csrf)
-
-
-async def signed_in(request: web.Request) -> tuple[Account, Session] | None:
-    """The account and session of the request's cookie, if it is a live one (looked up once)."""
-    if SIGNED_IN not in request:
-        cookie = request.cookies.get(COOKIE)
-        request[SIGNED_IN] = None if cookie is None else await request.app[ACCOUNTS].session(cookie)
-    return request[SIGNED_IN]
-
-
-async def account_of(request: web.Request) -> Account | None:
-    found = await signed_in(request)
-    return None if found is None else found[0]
 
 
 def client_address(request: web.Request) -> str:

@@ -257,9 +257,10 @@ async def list_games(store: RedisEventStore, status: str | None, offset: int, li
     return GameList(games=found, next=cursor)
 
 
-async def summaries(store: RedisEventStore, page: list[GameInfo]) -> list[GameSummary]:
+async def summaries(store: RedisEventStore, page: list[GameInfo], delayed: bool = True) -> list[GameSummary]:
     """What the list shows of each game of `page`: its version and seat to act as spectators may
-    see them, and ``waiting`` for an active game whose seat to act is silent or out of time."""
+    see them (`delayed`; else as they are, for its players), and ``waiting`` for an active game whose
+    seat to act is silent or out of time."""
     now = time.time_ns() // 1_000_000
     async with store.redis.pipeline(transaction=False) as pipe:
         for info in page:
@@ -274,7 +275,7 @@ async def summaries(store: RedisEventStore, page: list[GameInfo]) -> list[GameSu
     for info, listed, head in zip(page, extra[::2], extra[1::2], strict=True):
         silent, since, silence, sandbox, shown_version, shown_to_act, flag_at = listed
         version, to_act = head, silent  # the log's own version, always current
-        if shown_version is not None:  # a spectator delay: what spectators may see (visibility.listing)
+        if delayed and shown_version is not None:  # a spectator delay: what spectators may see (visibility.listing)
             version, to_act = shown_version, shown_to_act
         shown = info.status
         if shown == "active" and silent and since and silence is not None:

@@ -13,9 +13,21 @@ import msgspec
 from aiohttp import web
 
 from api import games as game_service
-from api.app_keys import CONFIG, GAMES, LIBRARY, LIVE, METRICS, OPPONENTS, SEATS, SERVER_VERSION, STORE
+from api.app_keys import (
+    ACCOUNTS,
+    CONFIG,
+    GAMES,
+    LIBRARY,
+    LIVE,
+    METRICS,
+    OPPONENTS,
+    SEATS,
+    SERVER_VERSION,
+    STORE,
+)
 from api.metrics import CONTENT_TYPE
 from api.protocol import RETRY_AFTER_UNAVAILABLE, ErrorCode
+from api.sessions import account_of
 from eventstore.errors import store_unavailable
 from rules import RULES_VERSION
 from rules.core.decoding import json_mismatch, mismatch
@@ -119,7 +131,16 @@ async def create_game(request: web.Request) -> web.Response:
         host, port = request.transport.get_extra_info("sockname")[:2]
         url = f"http://[{host}]:{port}" if ":" in host else f"http://{host}:{port}"
         await app[OPPONENTS].start(url, created.game_id, created.invite, body.computer)
+    await _bind_seat(request, created.game_id, created.seat)
     return json(created, 201)
+
+
+async def _bind_seat(request: web.Request, game_id: str, seat: str) -> None:
+    """A signed-in player's seat is his account's: any of his browsers may take it (api/ws.py)."""
+    account = await account_of(request)
+    if account is not None:
+        await request.app[SEATS].bind(game_id, seat, account.id)
+        await request.app[ACCOUNTS].add_game(account.id, game_id)
 
 
 async def join_game(request: web.Request) -> web.Response:
@@ -128,6 +149,7 @@ async def join_game(request: web.Request) -> web.Response:
     joined = await game_service.join_game(
         app[STORE], app[SEATS], app[GAMES], app[LIVE], request.match_info["game_id"], body
     )
+    await _bind_seat(request, joined.game_id, joined.seat)
     return json(joined)
 
 

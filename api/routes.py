@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from aiohttp import web
 
-from api import http, replaying, schema, ws
+from api import http, my_games, replaying, schema, ws
 from api.accounts import setup_account_routes
 from api.editor import setup_editor_routes
 from api.editor_templates import setup_template_routes
@@ -21,6 +21,7 @@ def setup_routes(app: web.Application) -> None:
     app.router.add_post("/api/games/{game_id}/fork", replaying.fork_game)
     app.router.add_get("/games/{game_id}/report", replaying.report_html)  # the report as a page
     setup_account_routes(app)  # accounts and sessions (api/accounts.py)
+    app.router.add_get("/api/me/games", my_games.my_games)
     app.router.add_get("/api/scenarios", http.scenarios)
     setup_editor_routes(app)  # before /api/scenarios/{scenario_id}: check, save, documents (api/editor.py)
     app.router.add_get("/api/scenarios/{scenario_id}", http.scenario)

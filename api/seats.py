@@ -3,7 +3,8 @@
 A game's creator gets his own seat's token and one invite code for the other seat; the invite works
 once, and the joiner gets that seat's token. Nobody ever receives another seat's token. The hashes
 live beside the game's other keys (same hash tag): ``{g:<id>}:seats``, fields ``token:<seat>``,
-``invite`` and ``invite_seat``.
+``invite`` and ``invite_seat``; and ``account:<seat>``, the account a signed-in player took the
+seat with (any of his browsers may then take it by its session, without the token).
 """
 
 from __future__ import annotations
@@ -69,3 +70,23 @@ class Seats:
             if name.startswith("token:") and hmac.compare_digest(value, offered):
                 found = name.removeprefix("token:")
         return found
+
+    async def bind(self, game_id: str, seat: str, account_id: str) -> None:
+        """The seat is the account's (accounts/store.py)."""
+        await self.redis.hset(self.key(game_id), f"account:{seat}", account_id)
+
+    async def accounts(self, game_id: str) -> dict[str, str]:
+        """Each bound seat's account id."""
+        fields = await self.redis.hgetall(self.key(game_id))
+        return {
+            name.decode().removeprefix("account:"): value.decode()
+            for name, value in fields.items()
+            if name.startswith(b"account:")
+        }
+
+    async def seat_of_account(self, game_id: str, account_id: str) -> str | None:
+        """The seat of this game the account took, or None (the first, if he holds both)."""
+        for seat, holder in sorted((await self.accounts(game_id)).items()):
+            if hmac.compare_digest(holder, account_id):
+                return seat
+        return None

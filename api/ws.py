@@ -15,6 +15,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
+from urllib.parse import urlsplit
 
 from aiohttp import WSMsgType, web
 
@@ -23,6 +24,7 @@ from api.app_keys import CONFIG, LIVE, METRICS, SEATS, SHUTDOWN, SOCKETS
 from api.live import Connection, GameNotFound, LiveGame
 from api.protocol import Action, Combat, Error, Hello, ProtocolError, Reach
 from api.replaying import REPLAY_MESSAGES, ReplayCursor, replay_cursor
+from api.sessions import account_of
 from eventstore.errors import store_unavailable
 
 log = logging.getLogger(__name__)
@@ -68,10 +70,11 @@ async def websocket(request: web.Request) -> web.WebSocketResponse:
     ws = web.WebSocketResponse(
         heartbeat=config.heartbeat, compress=False, max_msg_size=config.hard_message_bytes, decode_text=False
     )
+    account = await _account(request)
     await ws.prepare(request)
     conn = Connection(ws, config.queue_size)
     conn.start(request.transport)
-    socket = _Socket(app, conn)
+    socket = _Socket(app, conn, account)
     app[SOCKETS].add(socket)
     try:
         async for frame in ws:
@@ -89,12 +92,24 @@ async def websocket(request: web.Request) -> web.WebSocketResponse:
     return ws
 
 
+async def _account(request: web.Request) -> str | None:
+    """The id of the account the upgrade request is signed in as, if it came from this server's
+    own pages (a page of another site may open a websocket here with the user's cookie: its
+    Origin says so, and its cookie is ignored)."""
+    origin = request.headers.get("Origin")
+    if origin is not None and urlsplit(origin).netloc != request.host:
+        return None
+    account = await account_of(request)
+    return None if account is None else account.id
+
+
 class _Socket:
     """What one connection said so far (its game once it said hello, its replay once it asked for
     one), and the one answer to each message."""
 
-    def __init__(self, app: web.Application, conn: Connection) -> None:
+    def __init__(self, app: web.Application, conn: Connection, account: str | None = None) -> None:
         self.app = app
+        self.account = account  # the signed-in account's id (a seat it holds needs no token)
         self.config = app[CONFIG]
         self.conn = conn
         self.limit = RateLimit(self.config.rate_per_second, self.config.rate_burst, self.config.rate_abuse)
@@ -185,7 +200,7 @@ class _Socket:
         if self.live is None:
             if not isinstance(message, Hello):
                 raise ProtocolError("unauthorized", "say hello first")
-            self.live = await _hello(self.app, conn, message)
+            self.live = await _hello(self.app, conn, message, self.account)
         elif isinstance(message, Hello):
             raise ProtocolError("malformed", "this connection already said hello")
         elif isinstance(message, REPLAY_MESSAGES):
@@ -223,12 +238,13 @@ def _command_id_of(data: bytes) -> str | None:
         return None
 
 
-async def _hello(app: web.Application, conn: Connection, hello: Hello) -> LiveGame:
-    """Authenticate, welcome, catch up and follow; returns the game (acquired)."""
+async def _hello(app: web.Application, conn: Connection, hello: Hello, account: str | None = None) -> LiveGame:
+    """Authenticate, welcome, catch up and follow; returns the game (acquired). Without a token
+    and not spectating, the seat is the one the signed-in `account` holds in the game."""
     if hello.token is not None and hello.spectate:
         raise ProtocolError("malformed", "hello carries a seat token or spectate: true, not both")
-    if hello.token is None and not hello.spectate:
-        raise ProtocolError("unauthorized", "hello needs a seat token, or spectate: true")
+    if hello.token is None and not hello.spectate and account is None:
+        raise ProtocolError("unauthorized", "hello needs a seat token, or spectate: true (or a signed-in session)")
     hub = app[LIVE]
     try:
         live = await hub.acquire(hello.game_id)
@@ -240,6 +256,10 @@ async def _hello(app: web.Application, conn: Connection, hello: Hello) -> LiveGa
             seat = await app[SEATS].seat_of(hello.game_id, hello.token)
             if seat is None:
                 raise ProtocolError("unauthorized", "this token is not a seat of this game")
+        elif not hello.spectate:
+            seat = await app[SEATS].seat_of_account(hello.game_id, account)
+            if seat is None:
+                raise ProtocolError("unauthorized", "your account holds no seat of this game (send its token)")
         live.admit()
         await live.check_last_version(seat, hello.last_version)
         conn.seat = seat

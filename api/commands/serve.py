@@ -55,6 +55,12 @@ def add_arguments(parser) -> None:
         help="let anyone save scenarios (the editor's save and upload) in DATA_DIR/scenarios; off by default",
     )
     parser.add_argument(
+        "--trust-forwarded-for",
+        action="store_true",
+        help="take a client's address (for the limit on failed log-ins) from the last X-Forwarded-For entry: "
+        "only behind a proxy that sets it, such as HAProxy's option forwardfor",
+    )
+    parser.add_argument(
         "--log-level",
         default="INFO",
         type=str.upper,
@@ -127,6 +133,7 @@ async def _serve(args, url: str) -> int:
         ack_replicas_aof=args.ack_replicas_aof,
         scenarios_dir=args.data_dir / "scenarios",
         allow_uploads=args.allow_uploads,
+        trust_forwarded_for=args.trust_forwarded_for,
     )
     app = make_app(config)
     # shutdown_timeout: by then every websocket was closed (api/shutdown.py), only slow HTTP is left

@@ -79,7 +79,7 @@ class WsClient:
                    "choices": choices, **hello}
         if self.token:
             message["token"] = self.token
-        else:
+        elif "spectate" not in hello:  # spectate=False: the seat the signed-in session holds
             message["spectate"] = True
         await self.ws.send_json(message)
         self.welcome = await self.expect(Welcome)

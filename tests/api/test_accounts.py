@@ -12,8 +12,9 @@ import pytest
 from apiharness import create
 
 from accounts.names import NameRefused, check_name, skeleton
-from api.accounts import COOKIE, CSRF_HEADER
+from api.accounts import CSRF_HEADER
 from api.app_keys import PASSWORDS
+from api.sessions import COOKIE
 
 PASSWORD = "correct horse battery"
 

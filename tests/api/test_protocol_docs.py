@@ -109,6 +109,8 @@ HTTP_SECTIONS = {
     "credentials": "Accounts",
     "password_change": "Accounts",
     "me": "Accounts",
+    "my_games_query": "Accounts",
+    "my_games": "Accounts",
 }
 
 
