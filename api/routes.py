@@ -8,6 +8,7 @@ from api import http, my_games, replaying, schema, ws
 from api.accounts import setup_account_routes
 from api.editor import setup_editor_routes
 from api.editor_templates import setup_template_routes
+from api.lobby import setup_lobby_routes
 from api.webclient import setup_web_client
 
 
@@ -22,6 +23,7 @@ def setup_routes(app: web.Application) -> None:
     app.router.add_get("/games/{game_id}/report", replaying.report_html)  # the report as a page
     setup_account_routes(app)  # accounts and sessions (api/accounts.py)
     app.router.add_get("/api/me/games", my_games.my_games)
+    setup_lobby_routes(app)  # seeks and challenges (api/lobby.py)
     app.router.add_get("/api/scenarios", http.scenarios)
     setup_editor_routes(app)  # before /api/scenarios/{scenario_id}: check, save, documents (api/editor.py)
     app.router.add_get("/api/scenarios/{scenario_id}", http.scenario)

@@ -16,7 +16,7 @@ from typing import Union
 import msgspec
 from aiohttp import web
 
-from api import accounts, games, http, my_games, protocol, replaying, views
+from api import accounts, games, http, lobby, my_games, protocol, replaying, views
 from replay.records import RecordType
 from rules.core.commands import COMMAND_TYPES
 from rules.core.events import EVENT_TYPES
@@ -43,6 +43,10 @@ def http_types() -> dict[str, type]:
         "me": accounts.Me,
         "my_games_query": my_games.MyGamesQuery,
         "my_games": my_games.MyGames,
+        "propose": lobby.Propose,
+        "proposal": lobby.Proposal,
+        "lobby": lobby.Lobby,
+        "started": lobby.Started,
     }
 
 

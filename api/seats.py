@@ -3,7 +3,7 @@
 A game's creator gets his own seat's token and one invite code for the other seat; the invite works
 once, and the joiner gets that seat's token. Nobody ever receives another seat's token. The hashes
 live beside the game's other keys (same hash tag): ``{g:<id>}:seats``, fields ``token:<seat>``,
-``invite`` and ``invite_seat``; and ``account:<seat>``, the account a signed-in player took the
+``invite`` and ``invite_seat``; ``rated`` when the lobby started it as a rated game; and ``account:<seat>``, the account a signed-in player took the
 seat with (any of his browsers may then take it by its session, without the token).
 """
 
@@ -90,3 +90,9 @@ class Seats:
             if hmac.compare_digest(holder, account_id):
                 return seat
         return None
+
+    async def mark_rated(self, game_id: str) -> None:
+        await self.redis.hset(self.key(game_id), "rated", 1)
+
+    async def is_rated(self, game_id: str) -> bool:
+        return await self.redis.hget(self.key(game_id), "rated") == b"1"

@@ -111,6 +111,10 @@ HTTP_SECTIONS = {
     "me": "Accounts",
     "my_games_query": "Accounts",
     "my_games": "Accounts",
+    "propose": "Lobby",
+    "proposal": "Lobby",
+    "lobby": "Lobby",
+    "started": "Lobby",
 }
 
 
