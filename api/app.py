@@ -16,6 +16,7 @@ from collections.abc import AsyncIterator
 from aiohttp import web
 
 from accounts.limits import LoginLimits
+from accounts.notifications import Notifications
 from accounts.passwords import Passwords
 from accounts.store import Accounts
 from api.accounts import guard
@@ -27,6 +28,8 @@ from api.app_keys import (
     LIVE,
     LOGIN_LIMITS,
     METRICS,
+    NOTIFICATIONS,
+    NOTIFIER,
     OPPONENTS,
     PASSWORDS,
     REVIEWS,
@@ -42,6 +45,7 @@ from api.engine_review import ReviewCache
 from api.http import errors
 from api.live import LiveGames
 from api.metrics import Metrics
+from api.notifier import Notifier
 from api.opponents import Opponents
 from api.routes import setup_routes
 from api.seats import Seats
@@ -122,6 +126,7 @@ async def _store(app: web.Application) -> AsyncIterator[None]:
         app[SEATS] = Seats(store)
         app[ACCOUNTS] = Accounts(store.redis, config.prefix)
         app[LOGIN_LIMITS] = LoginLimits(store.redis, config.prefix, config.login_limit)
+        app[NOTIFICATIONS] = Notifications(store.redis, config.prefix)
         store.observe = app[METRICS].observe_store
         app[METRICS].store_retries = lambda: retried(store.redis)
         yield
@@ -134,12 +139,16 @@ async def _live(app: web.Application) -> AsyncIterator[None]:
     tail = tail_for(app[STORE], block_ms=config.tail_block_ms)
     await tail.start()
     app[TAIL] = tail
+    app[NOTIFIER] = Notifier(app[STORE], app[SEATS], app[NOTIFICATIONS], config)
+    app[NOTIFIER].start()
     app[LIVE] = LiveGames(app[STORE], tail, app[GAMES], config)
+    app[LIVE].after_action = app[NOTIFIER].after_action
     app[METRICS].games_live = app[LIVE].count
     try:
         yield
     finally:
         await app[LIVE].close()
+        await app[NOTIFIER].stop()
         await tail.stop()
 
 

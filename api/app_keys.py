@@ -5,12 +5,14 @@ from __future__ import annotations
 from aiohttp import web
 
 from accounts.limits import LoginLimits
+from accounts.notifications import Notifications
 from accounts.passwords import Passwords
 from accounts.store import Accounts
 from api.config import ServerConfig
 from api.engine_review import ReviewCache
 from api.live import LiveGames
 from api.metrics import Metrics
+from api.notifier import Notifier
 from api.opponents import Opponents
 from api.seats import Seats
 from api.shutdown import Shutdown
@@ -37,3 +39,6 @@ SOCKETS = web.AppKey("sockets", set)
 ACCOUNTS = web.AppKey("accounts", Accounts)
 PASSWORDS = web.AppKey("passwords", Passwords)
 LOGIN_LIMITS = web.AppKey("login_limits", LoginLimits)
+#: Each player's notification choices, and the worker that sends them (api/notifier.py).
+NOTIFICATIONS = web.AppKey("notifications", Notifications)
+NOTIFIER = web.AppKey("notifier", Notifier)

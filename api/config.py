@@ -87,3 +87,15 @@ class ServerConfig:
     #: Take a client's address from X-Forwarded-For (its last entry, as HAProxy's `option forwardfor`
     #: adds it): only behind a proxy that sets it.
     trust_forwarded_for: bool = False
+
+    # -- notifications (api/notifier.py) ------------------------------------------------------------
+    #: The SMTP server that sends "your move" mail (smtp://host:port); None: no mail.
+    smtp_url: str | None = None
+    mail_from: str = "Blue & Gray <noreply@localhost>"
+    #: The server's address as players reach it (for links in notifications), e.g. https://bg.example.
+    public_url: str | None = None
+    #: Tries of a webhook POST, and the first wait between them (seconds, doubling).
+    webhook_tries: int = 4
+    webhook_backoff: float = 1.0
+    #: Let webhooks go to loopback and private addresses (a test's receiver); off: no SSRF.
+    webhook_private_addresses: bool = False

@@ -16,7 +16,8 @@ from typing import Union
 import msgspec
 from aiohttp import web
 
-from api import accounts, games, http, lobby, my_games, protocol, replaying, views
+from accounts.notifications import Settings
+from api import accounts, games, http, lobby, my_games, notifications, protocol, replaying, views
 from replay.records import RecordType
 from rules.core.commands import COMMAND_TYPES
 from rules.core.events import EVENT_TYPES
@@ -47,6 +48,8 @@ def http_types() -> dict[str, type]:
         "proposal": lobby.Proposal,
         "lobby": lobby.Lobby,
         "started": lobby.Started,
+        "settings": Settings,
+        "mute": notifications.Mute,
     }
 
 

@@ -60,6 +60,9 @@ def add_arguments(parser) -> None:
         help="take a client's address (for the limit on failed log-ins) from the last X-Forwarded-For entry: "
         "only behind a proxy that sets it, such as HAProxy's option forwardfor",
     )
+    parser.add_argument("--smtp-url", metavar="URL", help="the SMTP server for players' e-mail (smtp://host:port); default: none, no mail")
+    parser.add_argument("--mail-from", default="Blue & Gray <noreply@localhost>", help="the From of that mail")
+    parser.add_argument("--public-url", metavar="URL", help="the server's address as players reach it, for links in notifications")
     parser.add_argument(
         "--log-level",
         default="INFO",
@@ -134,6 +137,9 @@ async def _serve(args, url: str) -> int:
         scenarios_dir=args.data_dir / "scenarios",
         allow_uploads=args.allow_uploads,
         trust_forwarded_for=args.trust_forwarded_for,
+        smtp_url=args.smtp_url,
+        mail_from=args.mail_from,
+        public_url=args.public_url,
     )
     app = make_app(config)
     # shutdown_timeout: by then every websocket was closed (api/shutdown.py), only slow HTTP is left

@@ -115,6 +115,8 @@ HTTP_SECTIONS = {
     "proposal": "Lobby",
     "lobby": "Lobby",
     "started": "Lobby",
+    "settings": "Notifications",
+    "mute": "Notifications",
 }
 
 
