@@ -171,6 +171,18 @@ async def whoami(request: web.Request) -> web.Response:
     return json(me(*found))
 
 
+class SessionState(msgspec.Struct, frozen=True, kw_only=True):
+    """GET /api/session: ``account``, who is signed in (as GET /api/me), or null; always 200, so a
+    page can ask without an error in its console."""
+
+    account: Me | None
+
+
+async def session_state(request: web.Request) -> web.Response:
+    found = await signed_in(request)
+    return json(SessionState(account=None if found is None else me(*found)))
+
+
 async def change_password(request: web.Request) -> web.Response:
     """POST /api/me/password: a new password, given the present one; every other session ends."""
     found = await signed_in(request)
@@ -203,4 +215,5 @@ def setup_account_routes(app: web.Application) -> None:
     app.router.add_post("/api/session", log_in)
     app.router.add_delete("/api/session", log_out)
     app.router.add_get("/api/me", whoami)
+    app.router.add_get("/api/session", session_state)
     app.router.add_post("/api/me/password", change_password)

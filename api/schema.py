@@ -42,6 +42,7 @@ def http_types() -> dict[str, type]:
         "credentials": accounts.Credentials,
         "password_change": accounts.PasswordChange,
         "me": accounts.Me,
+        "session_state": accounts.SessionState,
         "my_games_query": my_games.MyGamesQuery,
         "my_games": my_games.MyGames,
         "propose": lobby.Propose,

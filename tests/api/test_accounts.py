@@ -55,6 +55,10 @@ async def test_a_new_account_is_signed_in_by_an_httponly_lax_cookie(client):
     assert "Secure" not in header  # plain HTTP here; behind TLS it is Secure (next test)
     me = await client.get("/api/me")
     assert me.status == 200 and (await me.json()) == body
+    assert (await (await client.get("/api/session")).json()) == {"account": body}
+    async with browser(client) as anonymous:
+        state = await anonymous.get("/api/session")
+        assert state.status == 200 and (await state.json()) == {"account": None}
 
 
 async def test_the_cookie_is_secure_behind_a_tls_proxy(client):

@@ -109,6 +109,7 @@ HTTP_SECTIONS = {
     "credentials": "Accounts",
     "password_change": "Accounts",
     "me": "Accounts",
+    "session_state": "Accounts",
     "my_games_query": "Accounts",
     "my_games": "Accounts",
     "propose": "Lobby",

@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 from aiohttp.test_utils import TestServer
 
+from accounts.passwords import Cost
 from api.app import make_app
 from api.config import ServerConfig
 from replay.games import GameCache
@@ -48,7 +49,8 @@ async def browser():
 @pytest.fixture
 async def server(redis_url, key_prefix):
     """The real application on 127.0.0.1 and a free port; yields its base URL (no trailing slash)."""
-    config = ServerConfig(redis_url=redis_url, prefix=key_prefix, tail_block_ms=200, rate_per_second=1000, rate_burst=1000)
+    config = ServerConfig(redis_url=redis_url, prefix=key_prefix, tail_block_ms=200, rate_per_second=1000, rate_burst=1000,
+                          password_cost=Cost(time_cost=1, memory_kib=1024, parallelism=1))
     srv = TestServer(make_app(config, games=GAMES), host="127.0.0.1")
     await srv.start_server()
     yield str(srv.make_url("")).rstrip("/")

@@ -8,10 +8,32 @@ export async function getJSON(url) {
 }
 
 export async function postJSON(url, data) {
-  const r = await fetch(url, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(data) });
+  return sendJSON("POST", url, data);
+}
+
+/** A changing request: JSON in and out, with the session's CSRF token when signed in. */
+export async function sendJSON(method, url, data) {
+  const r = await fetch(url, { method, headers: { "Content-Type": "application/json", ...csrfHeader() }, body: data === undefined ? undefined : JSON.stringify(data) });
   const body = await r.json().catch(() => ({}));
   if (!r.ok) throw new Error(body?.error?.message || `${url}: HTTP ${r.status}`);
   return body;
+}
+
+// The signed-in account (GET /api/session): {id, name, kind, csrf}, or null. Every changing request of
+// a signed-in browser carries its csrf as X-CSRF-Token (docs/PROTOCOL.md "Accounts").
+let account = null;
+
+export async function signedIn() {
+  account = (await getJSON("/api/session")).account; // 200 whether or not signed in
+  return account;
+}
+
+export function setAccount(found) {
+  account = found;
+}
+
+export function csrfHeader() {
+  return account ? { "X-CSRF-Token": account.csrf } : {};
 }
 
 const KEY = "bluegray.seats";

@@ -4,7 +4,7 @@
 // validator (POST /api/scenarios/check) and each problem shown on its hexes. Undo and redo; save,
 // download, upload. Every name is shown as text (h() and the map's esc()), never as markup.
 
-import { getJSON, h } from "./api.js";
+import { csrfHeader, getJSON, h, signedIn } from "./api.js";
 import { neighbours } from "./geometry.js";
 import { MapView, TERRAIN_STYLE } from "./map.js";
 import * as D from "./editor-doc.js";
@@ -28,6 +28,7 @@ window.editor = ed; // for the browser tests and the curious
 
 // -- start -------------------------------------------------------------------------------------------
 async function start() {
+  await signedIn().catch(() => null); // a signed-in browser's saves carry the session's CSRF token
   root.replaceChildren(
     header(),
     h("main", { class: "start" },
@@ -371,7 +372,7 @@ async function check() {
   const sent = ed.history.current;
   let problems;
   try {
-    const r = await fetch("/api/scenarios/check", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(D.toSend(ed.doc)) });
+    const r = await fetch("/api/scenarios/check", { method: "POST", headers: { "Content-Type": "application/json", ...csrfHeader() }, body: JSON.stringify(D.toSend(ed.doc)) });
     const body = await r.json();
     problems = r.ok ? body.problems || [] : [{ location: "file", message: body.error?.message || `HTTP ${r.status}`, hexes: [] }];
   } catch (err) {
@@ -392,7 +393,7 @@ async function check() {
 async function save() {
   const note = root.querySelector("#saved-note");
   note.textContent = "Saving…";
-  const r = await fetch("/api/scenarios", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(D.toSend(ed.doc)) });
+  const r = await fetch("/api/scenarios", { method: "POST", headers: { "Content-Type": "application/json", ...csrfHeader() }, body: JSON.stringify(D.toSend(ed.doc)) });
   const body = await r.json().catch(() => ({}));
   if (r.status === 201) {
     note.replaceChildren(h("span", { class: "ok", id: "saved-ref", "data-name": body.name }, `Saved as ${body.name}`),
@@ -413,7 +414,7 @@ function download() {
 
 async function upload(file) {
   if (!file) return;
-  const r = await fetch("/api/scenarios/check?echo=1", { method: "POST", body: await file.arrayBuffer() });
+  const r = await fetch("/api/scenarios/check?echo=1", { method: "POST", headers: csrfHeader(), body: await file.arrayBuffer() });
   const body = await r.json().catch(() => ({}));
   if (!r.ok || !body.document) {
     alert(`${file.name}: ${body.error?.message || `HTTP ${r.status}`}`);

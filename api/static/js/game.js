@@ -17,7 +17,7 @@
 // clock.js (the game's clock, when it has one), writedown.js (Road to Richmond 17.6: the reinforcements
 // written down before play).
 
-import { getJSON, h, scenario as loadScenario, seatOf } from "./api.js";
+import { getJSON, h, scenario as loadScenario, seatOf, signedIn } from "./api.js";
 import { BoardView } from "./board.js";
 import { Clock } from "./clock.js";
 import { Combat, combatKey, dieView } from "./combat.js";
@@ -54,14 +54,17 @@ export async function showGame(root, gameId, { watch = false } = {}) {
   }
   const sc = await loadScenario(info.scenario);
   const seat = watch ? null : seatOf(gameId);
-  const view = new GameView(root, gameId, sc, seat, info);
+  // Without a token here, a signed-in player takes the seat his account holds (docs/PROTOCOL.md "hello").
+  const account = watch || seat ? null : await signedIn().catch(() => null);
+  const view = new GameView(root, gameId, sc, seat, info, account);
   view.start();
   return view;
 }
 
 export class GameView {
-  constructor(root, gameId, scenario, seat, info) {
+  constructor(root, gameId, scenario, seat, info, account = null) {
     this.root = root;
+    this.account = account;
     this.gameId = gameId;
     this.scenario = scenario;
     this.seat = seat ? seat.seat : null;
@@ -189,7 +192,7 @@ export class GameView {
     this.conn = new Connection({
       hello: () => ({
         game_id: this.gameId,
-        ...(this.token ? { token: this.token } : { spectate: true }),
+        ...(this.token ? { token: this.token } : { spectate: !this.account }),
         last_version: this.board.version,
         view: true, // the server's view and record, rather than events to fold
       }),
@@ -246,6 +249,13 @@ export class GameView {
         if (this.token && m.seat === null) this.toast("This browser's seat token was not accepted: watching instead.", "error");
         this.seat = m.seat;
         this.viewed = false;
+        if (m.seat && !this.token) {
+          // the seat the signed-in account holds (no token in this browser): the page becomes his
+          const badge = this.$("#seat-badge");
+          badge.className = `seat-badge ${m.seat}`;
+          badge.textContent = `You play ${SIDE_NAME[m.seat]}`;
+          for (const id of ["#end-phase", "#undo-request", "#draw-offer", "#resign", "#chat"]) this.$(id).classList.remove("hidden");
+        }
         if (!m.seat) {
           const badge = this.$("#seat-badge");
           badge.className = "seat-badge watcher";
@@ -282,7 +292,10 @@ export class GameView {
         break;
       case "error":
         if (!m.command_id && (m.code === "unauthorized" || m.code === "not_found") && !this.welcome) {
-          if (this.token && m.code === "unauthorized") {
+          if (!this.token && this.account && m.code === "unauthorized") {
+            this.account = null; // the account holds no seat of this game: watch
+            this.conn.drop();
+          } else if (this.token && m.code === "unauthorized") {
             // This browser's seat token was refused (another server's data, a reset store): watch.
             this.toast(`Your seat was not recognised (${m.message}): watching instead.`, "error", 8000);
             this.token = null;

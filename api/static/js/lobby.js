@@ -2,6 +2,7 @@
 // games (and whether they wait for you), running games to watch, finished games to look at.
 
 import { getJSON, h, postJSON, saveSeat, scenario, seats } from "./api.js";
+import { accountCard } from "./account.js";
 import { randomId } from "./connection.js";
 import { SIDE_NAME } from "./model.js";
 
@@ -11,6 +12,7 @@ export async function showLobby(root) {
     h("header", { class: "site-header" }, h("h1", {}, "Blue & Gray"), h("p", {}, "SPI's Civil War battles, every rule enforced. Play, watch, review."),
       h("a", { href: "/editor", id: "editor-link", class: "button" }, "Scenario editor")),
     h("main", { class: "lobby" },
+      h("section", { class: "card", id: "account" }, h("h2", {}, "Your account"), h("p", { class: "muted" }, "Loading…")),
       h("section", { class: "card", id: "new-game" }, h("h2", {}, "New game"), h("p", { class: "muted" }, "Loading scenarios…")),
       h("section", { class: "card", id: "my-games" }, h("h2", {}, "Your games")),
       h("section", { class: "card", id: "running" }, h("h2", {}, "Games being played"), h("p", { class: "muted" }, "Loading…")),
@@ -18,6 +20,7 @@ export async function showLobby(root) {
     ),
   );
   const list = await getJSON("/api/scenarios").catch((e) => ({ error: e }));
+  await accountCard(root.querySelector("#account"), Array.isArray(list) ? list : []).catch((e) => root.querySelector("#account").append(h("p", { class: "error" }, e.message)));
   newGameForm(root.querySelector("#new-game"), Array.isArray(list) ? list : []);
   myGames(root.querySelector("#my-games"));
   gameList(root.querySelector("#running"), ["active", "open"], "Watch", "/watch/");

@@ -2,7 +2,7 @@
 // sandbox game.
 // Methods of the game page (GameView, game.js), mixed into it there: `this` is the page.
 
-import { h, saveSeat, seatOf } from "./api.js";
+import { csrfHeader, h, saveSeat, seatOf } from "./api.js";
 import { Board, SIDE_NAME } from "./model.js";
 
 export const Replay = {
@@ -61,7 +61,7 @@ export const Replay = {
   async fork() {
     const version = this.replay?.frame?.version;
     if (!version) return;
-    const headers = { "Content-Type": "application/json", ...this.authHeaders() };
+    const headers = { "Content-Type": "application/json", ...this.authHeaders(), ...csrfHeader() };
     let r;
     try {
       r = await fetch(`/api/games/${encodeURIComponent(this.gameId)}/fork`, { method: "POST", headers, body: JSON.stringify({ version }) });

@@ -1,0 +1,131 @@
+// The player's account in the lobby: sign up or log in; once signed in, his games with the ones
+// waiting for him ("your move", also in the page title), the open seeks to accept, a seek to post,
+// and how he is notified. docs/PROTOCOL.md "Accounts", "Lobby", "Notifications".
+
+import { getJSON, h, sendJSON, setAccount, signedIn } from "./api.js";
+import { SIDE_NAME } from "./model.js";
+
+export async function accountCard(card, scenarios) {
+  const me = await signedIn().catch(() => null);
+  if (!me) return signInForms(card);
+  card.replaceChildren(
+    h("h2", {}, "Signed in as ", h("span", { id: "me-name" }, me.name)),
+    h("div", { class: "actions" }, h("button", { type: "button", id: "log-out", onclick: logOut }, "Log out")),
+    h("h3", {}, "Your move ", h("span", { class: "badge", id: "your-move-count" }, "…")),
+    h("ul", { class: "games", id: "account-games" }),
+    h("h3", {}, "Open seeks"),
+    h("ul", { class: "games", id: "seeks" }),
+    seekForm(scenarios),
+    notificationsForm(),
+  );
+  await Promise.all([refreshGames(card), refreshSeeks(card, me)]);
+}
+
+function signInForms(card) {
+  const say = h("p", { class: "error", id: "account-error", role: "alert" });
+  const form = (id, title, button, url) => {
+    const f = h("form", { id, class: "account-form" }, h("h3", {}, title),
+      h("label", { class: "field" }, h("span", {}, "Name"), h("input", { name: "name", autocomplete: "username", required: true, minlength: "3", maxlength: "20" })),
+      h("label", { class: "field" }, h("span", {}, "Password"), h("input", { name: "password", type: "password", autocomplete: id === "sign-up" ? "new-password" : "current-password", required: true, minlength: "8" })),
+      h("div", { class: "actions" }, h("button", { type: "submit", class: "primary" }, button)));
+    f.addEventListener("submit", async (e) => {
+      e.preventDefault();
+      const data = new FormData(f);
+      try {
+        setAccount(await sendJSON("POST", url, { name: data.get("name"), password: data.get("password") }));
+        location.reload();
+      } catch (err) {
+        say.textContent = err.message;
+      }
+    });
+    return f;
+  };
+  card.replaceChildren(h("h2", {}, "Your account"),
+    h("p", { class: "muted" }, "An account keeps your games, finds you opponents and tells you when it is your move. Playing by invite link needs none."),
+    form("log-in", "Log in", "Log in", "/api/session"), form("sign-up", "Sign up", "Create account", "/api/accounts"), say);
+}
+
+async function logOut() {
+  await sendJSON("DELETE", "/api/session").catch(() => null);
+  setAccount(null);
+  location.reload();
+}
+
+async function refreshGames(card) {
+  const ul = card.querySelector("#account-games");
+  const { games } = await getJSON("/api/me/games?limit=50");
+  const waiting = games.filter((g) => g.your_move).length;
+  card.querySelector("#your-move-count").textContent = String(waiting);
+  document.title = waiting ? `(${waiting}) Blue & Gray` : "Blue & Gray";
+  ul.replaceChildren(...(games.length ? games.map((g) =>
+    h("li", { class: g.your_move ? "yours" : "" }, h("a", { href: `/play/${g.game_id}`, class: "account-game" }, `${g.scenario} ${g.game_id}`),
+      ` — you play ${SIDE_NAME[g.seat] || g.seat} · ${g.your_move ? "your move" : g.to_act ? `${SIDE_NAME[g.to_act]} to act` : g.status}`)) :
+    [h("li", { class: "muted" }, "No games yet: post a seek or accept one.")]));
+}
+
+async function refreshSeeks(card, me) {
+  const ul = card.querySelector("#seeks");
+  const { seeks } = await getJSON("/api/lobby");
+  ul.replaceChildren(...(seeks.length ? seeks.map((s) =>
+    h("li", { "data-seek": s.id }, `${s.by}: ${s.scenario}, ${s.ruleset}, ${s.side === "random" ? "sides drawn" : `${s.by} plays ${SIDE_NAME[s.side]}`}${s.rated ? ", rated" : ""}${s.clock ? `, ${s.clock.mode}` : ""} `,
+      s.by === me.name
+        ? h("button", { type: "button", class: "withdraw", onclick: async () => { await sendJSON("DELETE", `/api/lobby/${s.id}`); refreshSeeks(card, me); } }, "Withdraw")
+        : h("button", { type: "button", class: "accept primary", onclick: async () => {
+          try {
+            const started = await sendJSON("POST", `/api/lobby/${s.id}/accept`, {});
+            location.assign(`/play/${started.game_id}`);
+          } catch (err) {
+            card.querySelector("#seek-error").textContent = err.message;
+            refreshSeeks(card, me);
+          }
+        } }, "Accept"))) :
+    [h("li", { class: "muted" }, "No open seeks.")]));
+}
+
+function seekForm(scenarios) {
+  const f = h("form", { id: "seek-form", class: "account-form" }, h("h3", {}, "Post a seek"),
+    h("label", { class: "field" }, h("span", {}, "Battle"), h("select", { name: "scenario" }, scenarios.map((s) => h("option", { value: s.id }, s.battle || s.name)))),
+    h("label", { class: "field" }, h("span", {}, "Your side"), h("select", { name: "side" }, [["random", "drawn when accepted"], ["union", "Union"], ["confederate", "Confederate"]].map(([v, t]) => h("option", { value: v }, t)))),
+    h("label", { class: "field" }, h("span", {}, "Pace"), h("select", { name: "pace" }, [["", "no clock"], ["3", "correspondence: 3 days a turn"], ["7", "correspondence: 7 days a turn"]].map(([v, t]) => h("option", { value: v }, t)))),
+    h("label", { class: "field" }, h("span", {}, "Rated"), h("input", { type: "checkbox", name: "rated", checked: true })),
+    h("div", { class: "actions" }, h("button", { type: "submit", class: "primary", id: "post-seek" }, "Post seek")),
+    h("p", { class: "error", id: "seek-error", role: "alert" }));
+  f.addEventListener("submit", async (e) => {
+    e.preventDefault();
+    const data = new FormData(f);
+    const pace = data.get("pace");
+    try {
+      await sendJSON("POST", "/api/seeks", { scenario: data.get("scenario"), side: data.get("side"), rated: data.get("rated") === "on",
+        ...(pace ? { clock: { mode: "correspondence", days_per_turn: Number(pace) } } : {}) });
+      location.reload();
+    } catch (err) {
+      f.querySelector("#seek-error").textContent = err.message;
+    }
+  });
+  return f;
+}
+
+function notificationsForm() {
+  const f = h("form", { id: "notify-form", class: "account-form" }, h("h3", {}, "Tell me it is my move"),
+    h("label", { class: "field" }, h("span", {}, "E-mail"), h("input", { type: "email", name: "email", autocomplete: "email" })),
+    h("label", { class: "field" }, h("span", {}, "Mail"), h("select", { name: "email_mode" }, [["digest", "one digest a day"], ["each", "at every move"], ["off", "never"]].map(([v, t]) => h("option", { value: v }, t)))),
+    h("label", { class: "field" }, h("span", {}, "Webhook (Discord, Slack)"), h("input", { type: "url", name: "webhook" })),
+    h("div", { class: "actions" }, h("button", { type: "submit" }, "Save")),
+    h("p", { class: "muted", id: "notify-said", role: "status" }));
+  getJSON("/api/me/notifications").then((s) => {
+    f.elements.email.value = s.email || "";
+    f.elements.email_mode.value = s.email_mode || "digest";
+    f.elements.webhook.value = s.webhook || "";
+  }).catch(() => null);
+  f.addEventListener("submit", async (e) => {
+    e.preventDefault();
+    const data = new FormData(f);
+    try {
+      const kept = await sendJSON("PUT", "/api/me/notifications", { email: data.get("email") || null, email_mode: data.get("email_mode"), webhook: data.get("webhook") || null });
+      f.querySelector("#notify-said").textContent = kept.webhook_secret ? `Saved. Webhook signing secret: ${kept.webhook_secret}` : "Saved.";
+    } catch (err) {
+      f.querySelector("#notify-said").textContent = err.message;
+    }
+  });
+  return f;
+}

@@ -1,0 +1,90 @@
+"""Accounts in the browser (api/static/js/account.js): two players sign up, one posts a seek, the
+other accepts it, each plays from his own browser and sees the other's move; the "your move" badge
+and title; a player logs in on a second browser and takes his seat there, with no token."""
+
+from __future__ import annotations
+
+from browsing import PATIENCE, new_page, until
+
+PASSWORD = "correct horse battery"
+
+
+async def sign(page, server: str, form: str, name: str) -> None:
+    await page.goto(f"{server}/")
+    await page.wait_for_selector(f"#{form}")
+    await page.fill(f"#{form} input[name=name]", name)
+    await page.fill(f"#{form} input[name=password]", PASSWORD)
+    await page.click(f"#{form} button[type=submit]")
+    await page.wait_for_selector("#me-name", timeout=PATIENCE)
+    assert await page.inner_text("#me-name") == name
+
+
+async def end_phases_until_the_other_must_act(page) -> None:
+    """Click End phase while this seat is to act (each click one command)."""
+    await until(page, "() => window.bluegray && bluegray.conn.state === 'live' && bluegray.seat")
+    while await page.evaluate("() => bluegray.board.toAct() === bluegray.seat"):
+        version = await page.evaluate("() => bluegray.board.version")
+        await page.wait_for_selector("#end-phase:not([disabled])", timeout=PATIENCE)
+        await page.click("#end-phase")
+        await until(page, "(v) => bluegray.board.version > v", version)
+
+
+async def test_a_seek_in_the_lobby_becomes_a_game_two_browsers_play(browser, server):
+    grant = await new_page(browser)
+    await sign(grant, server, "sign-up", "Grant")
+    await grant.select_option("#seek-form select[name=scenario]", "chattanooga")
+    await grant.select_option("#seek-form select[name=side]", "union")
+    await grant.click("#post-seek")
+    await grant.wait_for_selector("#seeks li[data-seek] .withdraw", timeout=PATIENCE)
+
+    lee = await new_page(browser, viewport={"width": 390, "height": 844})  # a phone
+    await sign(lee, server, "sign-up", "Lee")
+    await lee.wait_for_selector("#seeks li[data-seek] .accept", timeout=PATIENCE)
+    await lee.click("#seeks li[data-seek] .accept")
+    await lee.wait_for_url("**/play/*", timeout=PATIENCE)
+    game_id = lee.url.rsplit("/", 1)[1]
+    await lee.wait_for_selector("#conn.live", timeout=PATIENCE)
+    assert await lee.inner_text("#seat-badge") == "You play Confederate"
+
+    # Grant's lobby: the game waits for him
+    await grant.goto(f"{server}/")
+    await grant.wait_for_selector(f"#account-games a[href='/play/{game_id}']", timeout=PATIENCE)
+    assert await grant.inner_text("#your-move-count") == "1"
+    assert await grant.title() == "(1) Blue & Gray"
+    await grant.click(f"#account-games a[href='/play/{game_id}']")
+    await grant.wait_for_selector("#conn.live", timeout=PATIENCE)
+    assert await grant.inner_text("#seat-badge") == "You play Union"
+
+    # a move each; each sees the other's
+    await end_phases_until_the_other_must_act(grant)
+    union_done = await grant.evaluate("() => bluegray.board.version")
+    await until(lee, "(v) => bluegray.board.version >= v", union_done)
+    await end_phases_until_the_other_must_act(lee)
+    confederate_done = await lee.evaluate("() => bluegray.board.version")
+    await until(grant, "(v) => bluegray.board.version >= v", confederate_done)
+
+    # Grant on a second browser: logs in, and takes his seat with no token in that browser
+    laptop = await new_page(browser)
+    await sign(laptop, server, "log-in", "Grant")
+    assert await laptop.evaluate("() => localStorage.getItem('bluegray.seats')") is None
+    await laptop.goto(f"{server}/play/{game_id}")
+    await laptop.wait_for_selector("#conn.live", timeout=PATIENCE)
+    assert await laptop.inner_text("#seat-badge") == "You play Union"
+    await until(laptop, "(v) => bluegray.board.version >= v", confederate_done)
+
+    for page in (grant, lee, laptop):
+        assert page.errors == [], page.errors
+        await page.context.close()
+
+
+async def test_a_wrong_password_is_said_on_the_page(browser, server):
+    page = await new_page(browser)
+    await sign(page, server, "sign-up", "Meade")
+    await page.click("#log-out")
+    await page.wait_for_selector("#log-in", timeout=PATIENCE)
+    await page.fill("#log-in input[name=name]", "Meade")
+    await page.fill("#log-in input[name=password]", "not the password")
+    await page.click("#log-in button[type=submit]")
+    await until(page, "() => document.querySelector('#account-error').textContent.length > 0")
+    assert "no account has this name and password" in await page.inner_text("#account-error")
+    await page.context.close()
