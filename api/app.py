@@ -18,6 +18,7 @@ from aiohttp import web
 from accounts.limits import LoginLimits
 from accounts.notifications import Notifications
 from accounts.passwords import Passwords
+from accounts.ratings import Ratings
 from accounts.store import Accounts
 from api.accounts import guard
 from api.app_keys import (
@@ -32,6 +33,8 @@ from api.app_keys import (
     NOTIFIER,
     OPPONENTS,
     PASSWORDS,
+    RATER,
+    RATINGS,
     REVIEWS,
     SEATS,
     SERVER_VERSION,
@@ -47,6 +50,7 @@ from api.live import LiveGames
 from api.metrics import Metrics
 from api.notifier import Notifier
 from api.opponents import Opponents
+from api.rating_games import Rater
 from api.routes import setup_routes
 from api.seats import Seats
 from api.shutdown import Shutdown
@@ -127,6 +131,8 @@ async def _store(app: web.Application) -> AsyncIterator[None]:
         app[ACCOUNTS] = Accounts(store.redis, config.prefix)
         app[LOGIN_LIMITS] = LoginLimits(store.redis, config.prefix, config.login_limit)
         app[NOTIFICATIONS] = Notifications(store.redis, config.prefix)
+        app[RATINGS] = Ratings(store.redis, config.prefix)
+        app[RATER] = Rater(app[SEATS], app[RATINGS])
         store.observe = app[METRICS].observe_store
         app[METRICS].store_retries = lambda: retried(store.redis)
         yield
@@ -142,13 +148,14 @@ async def _live(app: web.Application) -> AsyncIterator[None]:
     app[NOTIFIER] = Notifier(app[STORE], app[SEATS], app[NOTIFICATIONS], config)
     app[NOTIFIER].start()
     app[LIVE] = LiveGames(app[STORE], tail, app[GAMES], config)
-    app[LIVE].after_action = app[NOTIFIER].after_action
+    app[LIVE].after_action = [app[NOTIFIER].after_action, app[RATER].after_action]
     app[METRICS].games_live = app[LIVE].count
     try:
         yield
     finally:
         await app[LIVE].close()
         await app[NOTIFIER].stop()
+        await app[RATER].idle()
         await tail.stop()
 
 

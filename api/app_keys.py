@@ -7,6 +7,7 @@ from aiohttp import web
 from accounts.limits import LoginLimits
 from accounts.notifications import Notifications
 from accounts.passwords import Passwords
+from accounts.ratings import Ratings
 from accounts.store import Accounts
 from api.config import ServerConfig
 from api.engine_review import ReviewCache
@@ -14,6 +15,7 @@ from api.live import LiveGames
 from api.metrics import Metrics
 from api.notifier import Notifier
 from api.opponents import Opponents
+from api.rating_games import Rater
 from api.seats import Seats
 from api.shutdown import Shutdown
 from eventstore.store import RedisEventStore
@@ -42,3 +44,6 @@ LOGIN_LIMITS = web.AppKey("login_limits", LoginLimits)
 #: Each player's notification choices, and the worker that sends them (api/notifier.py).
 NOTIFICATIONS = web.AppKey("notifications", Notifications)
 NOTIFIER = web.AppKey("notifier", Notifier)
+#: Players' ratings, and the rating of finished rated games (api/rating_games.py).
+RATINGS = web.AppKey("ratings", Ratings)
+RATER = web.AppKey("rater", Rater)

@@ -769,8 +769,8 @@ class LiveGame:
                 await self._fold_appended(appended.envelopes)
                 self._keys[(seat, message.command_id)] = (appended.first, appended.last, key.body_hash)
                 self._after_append(appended.first, appended.last)
-                if self.hub.after_action is not None:
-                    self.hub.after_action(self.game_id, self.history, seat, appended.first, appended.last)
+                for listener in self.hub.after_action:
+                    listener(self.game_id, self.history, seat, appended.first, appended.last)
             return Ack(
                 command_id=message.command_id,
                 first=appended.first,
@@ -947,8 +947,8 @@ class LiveGames:
         self._live: dict[str, LiveGame] = {}
         self._opening: dict[str, asyncio.Future] = {}
         #: Told of each player's action once it is appended: (game id, history, seat, first, last);
-        #: it must not wait (api/notifier.py queues).
-        self.after_action = None
+        #: none may wait or raise (api/notifier.py, api/rating_games.py queue their work).
+        self.after_action: list = []
 
     def count(self) -> int:
         """The games open in this process."""

@@ -10,6 +10,7 @@ from api.editor import setup_editor_routes
 from api.editor_templates import setup_template_routes
 from api.lobby import setup_lobby_routes
 from api.notifications import setup_notification_routes
+from api.standings import setup_standing_routes
 from api.webclient import setup_web_client
 
 
@@ -26,6 +27,7 @@ def setup_routes(app: web.Application) -> None:
     app.router.add_get("/api/me/games", my_games.my_games)
     setup_lobby_routes(app)  # seeks and challenges (api/lobby.py)
     setup_notification_routes(app)  # each player's choices (api/notifications.py)
+    setup_standing_routes(app)  # players' pages and leaderboards (api/standings.py)
     app.router.add_get("/api/scenarios", http.scenarios)
     setup_editor_routes(app)  # before /api/scenarios/{scenario_id}: check, save, documents (api/editor.py)
     app.router.add_get("/api/scenarios/{scenario_id}", http.scenario)

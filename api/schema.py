@@ -17,7 +17,7 @@ import msgspec
 from aiohttp import web
 
 from accounts.notifications import Settings
-from api import accounts, games, http, lobby, my_games, notifications, protocol, replaying, views
+from api import accounts, games, http, lobby, my_games, notifications, protocol, replaying, standings, views
 from replay.records import RecordType
 from rules.core.commands import COMMAND_TYPES
 from rules.core.events import EVENT_TYPES
@@ -51,6 +51,9 @@ def http_types() -> dict[str, type]:
         "started": lobby.Started,
         "settings": Settings,
         "mute": notifications.Mute,
+        "player": standings.Player,
+        "board_query": standings.BoardQuery,
+        "leader": standings.Leader,
     }
 
 

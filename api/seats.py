@@ -96,3 +96,7 @@ class Seats:
 
     async def is_rated(self, game_id: str) -> bool:
         return await self.redis.hget(self.key(game_id), "rated") == b"1"
+
+    async def claim_rating(self, game_id: str) -> bool:
+        """True once, for a rated game: the caller rates it (api/rating_games.py); never twice."""
+        return await self.is_rated(game_id) and bool(await self.redis.hsetnx(self.key(game_id), "rating_applied", 1))

@@ -118,6 +118,9 @@ HTTP_SECTIONS = {
     "started": "Lobby",
     "settings": "Notifications",
     "mute": "Notifications",
+    "player": "Ratings",
+    "board_query": "Ratings",
+    "leader": "Ratings",
 }
 
 
