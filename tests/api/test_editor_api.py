@@ -126,3 +126,61 @@ async def test_the_templates_are_offered_to_the_editor_with_what_each_needs(clie
     assert runyon["hex"] == "?" and runyon["unknown"]["hex"]
     assert (await client.get("/api/templates/chattanooga")).status == 404
     assert (await client.get("/api/templates/..%2Fchattanooga")).status == 404
+
+
+def small_toml() -> bytes:
+    """`small()` written as TOML (as a scenario file may be, docs/SCENARIOS.md "One file")."""
+    terrain = {(c, r): "river" if (c, r) == (3, 3) else "clear" for c in range(1, 7) for r in range(1, 7)}
+    hexes = "\n".join(f'"{c:02d}{r:02d}" = "{kind}"' for (c, r), kind in terrain.items())
+    return f"""format = "{document.FORMAT}"
+name = "small"
+
+[scenario]
+id = "small"
+name = "Small"
+rulesets = ["classic"]
+turns = 3
+first_player = "union"
+
+[map]
+lower_columns = "even"
+
+[map.hexes]
+{hexes}
+
+[[oob.unit]]
+id = "u1"
+side = "union"
+type = "infantry"
+strength = 4
+designation = "A"
+hex = "0102"
+
+[[oob.unit]]
+id = "c1"
+side = "confederate"
+type = "infantry"
+strength = 4
+designation = "B"
+hex = "0505"
+""".encode()
+
+
+async def test_a_toml_document_is_read_by_its_content_type_or_its_first_character(editor):
+    for headers in ({"Content-Type": "application/toml"}, {}, {"Content-Type": "text/plain"}):
+        response = await editor.post("/api/scenarios/check?echo=1", data=small_toml(), headers=headers)
+        assert response.status == 200, (headers, await response.text())
+        found = await response.json()
+        assert found["ok"] and found["document"]["scenario"]["turns"] == 3, found
+    toml, as_json = {"Content-Type": "application/toml"}, {"Content-Type": "application/json"}
+    saved = await editor.post("/api/scenarios", data=small_toml(), headers=toml)
+    assert saved.status == 201, await saved.text()
+    # the same file said to be JSON is refused as JSON; a broken TOML file as TOML, naming where
+    response = await editor.post("/api/scenarios/check", data=small_toml(), headers=as_json)
+    error = (await response.json())["error"]
+    assert response.status == 400 and error["code"] == "malformed" and "not valid JSON" in error["message"]
+    broken = small_toml().replace(b"turns = 3", b"turns = ")
+    response = await editor.post("/api/scenarios/check", data=broken, headers=toml)
+    error = (await response.json())["error"]
+    assert response.status == 400 and error["code"] == "malformed", error
+    assert error["message"].startswith("the file is not valid TOML") and "line 8" in error["message"], error
