@@ -184,3 +184,30 @@ async def test_a_toml_document_is_read_by_its_content_type_or_its_first_characte
     error = (await response.json())["error"]
     assert response.status == 400 and error["code"] == "malformed", error
     assert error["message"].startswith("the file is not valid TOML") and "line 8" in error["message"], error
+
+
+async def test_every_number_of_an_uploaded_scenario_is_bounded_naming_the_field(editor):
+    for turns in (1_000_000, 2**63 - 1, 2**64, 10**30):
+        data = small()
+        data["scenario"]["turns"] = turns
+        response = await editor.post("/api/scenarios/check", json=data)
+        assert response.status == 200, await response.text()
+        found = await response.json()
+        assert not found["ok"], turns
+        assert [p["location"] for p in found["problems"]] == ["key turns"]
+        assert found["problems"][0]["message"] == f"turns is {turns}: a number here is from 1 to 100"
+        saved = await editor.post("/api/scenarios", json=data)
+        assert saved.status == 422 and (await saved.json())["problems"][0]["location"] == "key turns"
+    data = small()
+    data["oob"]["unit"][0]["strength"] = 10**6
+    data["map"]["columns"] = [1, 2**64]
+    found = await (await editor.post("/api/scenarios/check", json=data)).json()
+    assert {(p["location"], p["message"]) for p in found["problems"]} == {
+        ("unit u1", "strength is 1000000: a number here is from 0 to 99"),
+        ("key columns[1]", "columns[1] is 18446744073709551616: a number here is from 0 to 99"),
+    }
+    toml = small_toml().replace(b"turns = 3\n", b"turns = 3\nnight_turns = [inf]\n")  # TOML has inf; JSON not
+    found = await (await editor.post("/api/scenarios/check", data=toml)).json()
+    assert [(p["location"], p["message"]) for p in found["problems"]] == [
+        ("key night_turns[0]", "night_turns[0] is inf: a number here is from -10,000 to 10,000")
+    ]
