@@ -101,8 +101,14 @@ def redis_client(config: ServerConfig) -> AnyRedis:
     pool is bounded and makes a request wait for a free connection (rather than fail) when every
     connection is busy; commands are retried on a lost connection `redis_retries` times with
     backoff (a store that restarts, or a cluster that fails over, meanwhile is reconnected to),
-    then fail with a Redis ConnectionError (answered `unavailable`)."""
-    return client_for(config.redis_url, retries=config.redis_retries, max_connections=config.redis_connections)
+    then fail with a Redis ConnectionError (answered `unavailable`); every call, retries included,
+    has `store_deadline` seconds (then `StoreTimeout`, answered `unavailable` too)."""
+    return client_for(
+        config.redis_url,
+        retries=config.redis_retries,
+        max_connections=config.redis_connections,
+        deadline=config.store_deadline,
+    )
 
 
 async def _store(app: web.Application) -> AsyncIterator[None]:

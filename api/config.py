@@ -34,6 +34,10 @@ class ServerConfig:
     #: to 1 s: 12 is about six seconds, long enough for a supervised embedded server to come back);
     #: after that the request is answered `unavailable`.
     redis_retries: int = 12
+    #: Seconds a call to the store may take, its retries included, before the request is answered
+    #: `unavailable` with `retry_after` (a store that stalls: SIGSTOP, a blocked disk, a lossy
+    #: network; eventstore/deadline.py). Above `ack_timeout_ms`, so a WAIT for replicas ends first.
+    store_deadline: float = 3.0
 
     # -- websocket limits ------------------------------------------------------------------------
     #: A message longer than this is answered `too_large` (the connection stays open).

@@ -1,7 +1,8 @@
 """The scenario editor's HTTP endpoints (the page is /editor, api/static/editor.html; docs/SCENARIOS.md
 "The editor"):
 
-- ``POST /api/scenarios/check``: a scenario document (scenarios/document.py, JSON or TOML) checked by
+- ``POST /api/scenarios/check``: a scenario document (scenarios/document.py, JSON or TOML: by its
+  Content-Type, ``application/json`` or ``application/toml``, else by its first character) checked by
   the server's own validator: ``{"ok", "hash", "problems": [{"location", "message", "hexes"}]}``
   (with ``?echo=1`` also ``document``, the file decoded: the editor's upload);
 - ``POST /api/scenarios``: save it (only when the server was started with ``--allow-uploads``): 201
@@ -40,6 +41,16 @@ class Checked(msgspec.Struct, frozen=True, kw_only=True):
     document: document.Document | None = None  # with ?echo=1: the file decoded (the editor's upload)
 
 
+#: How a body is read, by its Content-Type: JSON, TOML, or (any other type, or none) JSON when it
+#: starts with ``{`` and TOML otherwise (scenarios/document.py).
+_UPLOAD_NAMES = {
+    "application/json": "upload.json",
+    "application/toml": "upload.toml",
+    "text/toml": "upload.toml",
+    "text/x-toml": "upload.toml",
+}
+
+
 async def _document(request: web.Request) -> document.Document:
     if (request.content_length or 0) > document.MAX_BYTES:
         raise HttpError(413, "too_large", f"a scenario file may be at most {document.MAX_BYTES} bytes")
@@ -52,7 +63,7 @@ async def _document(request: web.Request) -> document.Document:
         size += len(chunk)
     data = b"".join(chunks)
     try:
-        return document.decode(data, "upload.json")
+        return document.decode(data, _UPLOAD_NAMES.get(request.content_type, ""))
     except document.DocumentError as exc:
         raise HttpError(413 if exc.code == "too_large" else 400, exc.code, exc.message) from None
 

@@ -661,13 +661,12 @@ class LiveGame:
 
     def _snapshot_reason(self, last_version: int, h: History) -> str | None:
         """Why a client at `last_version` gets a snapshot rather than the events after it (None: it
-        gets the events). ``undo``: it has seen a version that an undo accepted since took back;
-        ``behind``: it misses many events, or the events it misses cross an accepted undo of versions
-        it never saw (a first load: the board it gets is the game's, nothing of it was undone)."""
-        if any(back_to < last_version < accepted for back_to, accepted in h.session.reverted):
-            return "undo"
+        gets the events). ``undo``: a reconnecting client (`last_version` > 0) from before an undo
+        accepted since, whatever it saw of what the undo took back; ``behind``: it misses many
+        events, or it is a first load (version 0: the board it gets is the game's, nothing of it
+        was undone) of a game with an accepted undo."""
         if any(accepted > last_version for _, accepted in h.session.reverted):
-            return "behind"
+            return "undo" if last_version > 0 else "behind"
         if h.version - last_version > self.config.snapshot_after:
             return "behind"
         return None

@@ -554,7 +554,12 @@ class _Tagged(msgspec.Struct):
     type: str
 
 
+class _WithCommandId(msgspec.Struct):
+    command_id: CommandId | None = None
+
+
 _decoder = msgspec.json.Decoder(ClientMessageType)
+_command_id_decoder = msgspec.json.Decoder(_WithCommandId)
 _tag_decoder = msgspec.json.Decoder(_Tagged)
 _encoder = msgspec.json.Encoder()
 CLIENT_TAGS = frozenset(cls.__struct_config__.tag for cls in ClientMessageType.__args__)  # type: ignore[attr-defined]
@@ -578,6 +583,15 @@ def decode(data: bytes | str) -> ClientMessage:
         raise ProtocolError("malformed", f"not a message: {found.reason()}")
     tag = _tag_decoder.decode(data).type
     raise ProtocolError("malformed", f"a {tag!r} message: {found.sentence()}")
+
+
+def command_id_in(data: bytes | str) -> str | None:
+    """The `command_id` of a message, read even when the rest of it does not decode (an error
+    answering it echoes the id): None when there is no valid one (1-100 characters) to read."""
+    try:
+        return _command_id_decoder.decode(data).command_id
+    except (msgspec.DecodeError, RecursionError, UnicodeDecodeError):
+        return None
 
 
 _RULES_TAGS = frozenset(cls.__struct_config__.tag for cls in COMMAND_TYPES)

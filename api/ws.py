@@ -169,6 +169,8 @@ class _Socket:
                 command_id = getattr(message, "command_id", None)
                 await self._answer(message)
         except ProtocolError as exc:
+            if message is None:  # it did not decode: its command_id, if that much can be read
+                command_id = protocol.command_id_in(data)
             conn.send_message(exc.to_message(command_id))
             if exc.code == "rate_limited":  # the game is full
                 await conn.close_after_sending(protocol.CLOSE_FULL, "the game is full")
@@ -232,10 +234,7 @@ def _rate_limited(wait: float, command_id: str | None) -> Error:
 
 def _command_id_of(data: bytes) -> str | None:
     """The `command_id` of a message that will not be decided (best effort: None when there is none)."""
-    try:
-        return getattr(protocol.decode(data), "command_id", None)
-    except ProtocolError:
-        return None
+    return protocol.command_id_in(data)
 
 
 async def _hello(app: web.Application, conn: Connection, hello: Hello, account: str | None = None) -> LiveGame:

@@ -20,6 +20,8 @@ from redis.asyncio.retry import Retry
 from redis.backoff import ExponentialWithJitterBackoff
 from redis.exceptions import ConnectionError, TimeoutError
 
+from eventstore.deadline import DeadlineCluster, DeadlineRedis
+
 CLUSTER_SCHEMES = ("redis+cluster", "rediss+cluster")
 
 AnyRedis = aioredis.Redis | RedisCluster
@@ -87,10 +89,13 @@ def client_for(
     retries: int = 12,
     max_connections: int | None = None,
     socket_timeout: float = 30,
+    deadline: float | None = None,
 ) -> AnyRedis:
     """A client of `url` that returns bytes and retries a command on a lost connection `retries`
     times, with a backoff from 10 ms doubling to 1 s (about six seconds for 12: long enough for a
-    restarted server, or a cluster's failover to a replica, to answer again).
+    restarted server, or a cluster's failover to a replica, to answer again). With `deadline`,
+    every call (its retries and its wait for a connection included) raises `StoreTimeout` after
+    that many seconds (eventstore/deadline.py).
 
     A single server's pool blocks a request until a connection is free (`max_connections`); a
     cluster client opens connections to each node as needed (its pool would refuse a request
@@ -102,19 +107,27 @@ def client_for(
         socket_connect_timeout=5,
         retry=retry,
     )
-    if not is_cluster_url(url):
-        if max_connections is None:
-            return aioredis.Redis.from_url(url, retry_on_error=[ConnectionError, TimeoutError], **common)
-        pool = aioredis.BlockingConnectionPool.from_url(
-            url,
-            max_connections=max_connections,
-            timeout=30,
-            retry_on_error=[ConnectionError, TimeoutError],
-            **common,
-        )
-        return aioredis.Redis(connection_pool=pool)
+    client = _single(url, max_connections, common) if not is_cluster_url(url) else _cluster(url, common)
+    client.deadline = deadline
+    return client
+
+
+def _single(url: str, max_connections: int | None, common: dict) -> DeadlineRedis:
+    if max_connections is None:
+        return DeadlineRedis.from_url(url, retry_on_error=[ConnectionError, TimeoutError], **common)
+    pool = aioredis.BlockingConnectionPool.from_url(
+        url,
+        max_connections=max_connections,
+        timeout=30,
+        retry_on_error=[ConnectionError, TimeoutError],
+        **common,
+    )
+    return DeadlineRedis(connection_pool=pool)
+
+
+def _cluster(url: str, common: dict) -> DeadlineCluster:
     nodes, user, password, tls = cluster_nodes(url)
-    return RedisCluster(
+    return DeadlineCluster(
         startup_nodes=[ClusterNode(host, port) for host, port in nodes],
         username=user,
         password=password,

@@ -106,6 +106,16 @@ class DataDirLocked(EmbeddedServerError):
     """Another owner holds the data directory: two servers must never share one append-only file."""
 
 
+class StoreTimeout(EventStoreError):
+    """The store did not answer `what` within `deadline` seconds (eventstore/deadline.py): it may be
+    stalled; the same request may succeed later."""
+
+    def __init__(self, what: str, deadline: float) -> None:
+        super().__init__(f"the event store did not answer {what} within {deadline:g} s")
+        self.what = what
+        self.deadline = deadline
+
+
 class TailOverflow(EventStoreError):
     """A live-tail subscriber fell behind and was dropped: read on from `last_version` + 1, then
     subscribe again."""
@@ -127,6 +137,7 @@ def store_unavailable(exc: BaseException) -> bool:
         | RedisTimeoutError
         | OSError
         | NotReplicated
+        | StoreTimeout
         | ClusterDownError
         | MasterDownError
         | TryAgainError

@@ -54,6 +54,7 @@ from redis.exceptions import (
 )
 
 from eventstore.connect import AnyRedis, client_for, connection_options, is_cluster
+from eventstore.deadline import within
 from eventstore.envelope import GENESIS, Envelope, NewEvent, seal
 from eventstore.errors import (
     ChainError,
@@ -381,8 +382,9 @@ class RedisEventStore:
         try:
             if not self.wait_replicas:
                 return await self._append_script(keys=keys, args=args)
-            if self.cluster:
-                reply, waited = await self._script_and_wait_on_node(keys, args)
+            if self.cluster:  # on a connection of its own: the client's deadline is not on it
+                async with within(getattr(self.redis, "deadline", None), "an append"):
+                    reply, waited = await self._script_and_wait_on_node(keys, args)
             else:
                 async with self.redis.pipeline(transaction=False) as pipe:
                     await self._append_script(keys=keys, args=args, client=pipe)

@@ -3,8 +3,11 @@
 `verify(game_id, envelopes)` checks, in one pass over the whole log:
 1. the chain: versions 1, 2, ... each linked to the hash of the one before, each hash matching its
    envelope's contents;
-2. the fold: the log folds (replay/history.py) and the rules state after every event has the
-   digest that event recorded;
+2. the fold: the log folds (replay/history.py), the rules state after every event has the
+   digest that event recorded, and every field the fold derives (the actor of each event, the
+   seat of each command, the reason, winner, result and victory points of ``game_finished``) is
+   what the fold of the log before it gives (replay/derived.py: `Report.mismatch` names the first
+   that is not);
 3. the dice, once the seed is known (revealed by ``game_finished``, or shown by an insecure game's
    ``game_created``): sha256(seed) is the committed ``seed_hash``; every ``command`` record's rolls
    are re-derived from the seed (replay/dice.py); and the command, decided again with those dice on
@@ -21,10 +24,11 @@ from collections.abc import Iterable
 import msgspec
 
 from eventstore.envelope import GENESIS, Envelope
+from replay import derived, records
 from replay import dice as dice_module
-from replay import records
+from replay.derived import DerivedFieldMismatch
 from replay.games import GameCache
-from replay.history import History, HistoryError
+from replay.history import History, HistoryError, decode_entry
 from replay.records import CommandApplied, GameCreated, GameFinished, Record
 from rules import RULES_VERSION
 from rules.core import events as rules_events
@@ -33,6 +37,17 @@ from rules.core.commands import decode as decode_command
 from rules.core.decoding import json_mismatch
 from rules.core.errors import RuleViolation
 from rules.reducer import decide
+
+
+class Mismatch(msgspec.Struct, kw_only=True):
+    """A derived field the log states otherwise than its fold gives (replay/derived.py): the event's
+    version and type, the field, and both values (as Python writes them)."""
+
+    version: int
+    type: str
+    field: str
+    recorded: str
+    derived: str
 
 
 class Report(msgspec.Struct, kw_only=True):
@@ -55,6 +70,7 @@ class Report(msgspec.Struct, kw_only=True):
     scenario_matches: bool = True
     problems: list[str] = []
     notes: list[str] = []
+    mismatch: Mismatch | None = None  # the first derived field that differs, when one does
 
 
 def _seed(envelopes: list[Envelope]) -> tuple[bytes | None, GameCreated | None]:
@@ -69,6 +85,15 @@ def _seed(envelopes: list[Envelope]) -> tuple[bytes | None, GameCreated | None]:
     if isinstance(created, GameCreated) and created.dice == "insecure" and created.insecure_seed:
         return bytes.fromhex(created.insecure_seed), created
     return None, created if isinstance(created, GameCreated) else None
+
+
+def _record_of(envelope: Envelope) -> Record | None:
+    if envelope.type not in records.RECORD_TYPES:
+        return None
+    try:
+        return decode_entry(envelope)
+    except msgspec.ValidationError:
+        return None
 
 
 def chain_problem(envelopes: list[Envelope]) -> str | None:
@@ -147,8 +172,21 @@ def verify(game_id: str, envelopes: Iterable[Envelope], games: GameCache | None 
         state_before = history.state
         # the event the command decided, when the payload is its very encoding: not decoded again
         decided = expected[0] if expected and rules_events.encode(expected[0]) == e.payload else None
+        record = _record_of(e)  # None: a rules event, or a record the fold finds unreadable
         try:
-            item = history.apply(e, check_digest=True, decoded=decided)
+            if record is not None or e.type not in records.RECORD_TYPES:
+                derived.check(history, e, record)
+            item = history.apply(e, check_digest=True, decoded=record or decided)
+        except DerivedFieldMismatch as exc:
+            problems.append(str(exc))
+            report.mismatch = Mismatch(
+                version=exc.version,
+                type=exc.event_type,
+                field=exc.field,
+                recorded=repr(exc.recorded),
+                derived=repr(exc.derived),
+            )
+            break
         except HistoryError as exc:
             problems.append(str(exc))
             break

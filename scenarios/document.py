@@ -98,21 +98,24 @@ class DocumentError(ValueError):
 
 
 def decode(data: bytes, filename: str = "") -> Document:
-    """The document in ``data``: JSON when it starts with ``{`` (or the file name ends .json), TOML
-    otherwise. DocumentError when it is too large or does not fit the schema, naming where."""
+    """The document in ``data``: JSON when the file name ends .json, TOML when it ends .toml, else JSON
+    when it starts with ``{`` and TOML otherwise. DocumentError when it is too large or does not fit
+    the schema, naming where."""
     if len(data) > MAX_BYTES:
         raise DocumentError("too_large", f"the file is {len(data)} bytes; a scenario file may be at most {MAX_BYTES}")
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
         raise DocumentError("malformed", f"the file is not UTF-8 text (byte {exc.start})") from None
-    as_json = filename.endswith(".json") or text.lstrip().startswith("{")
+    sniffed = text.lstrip().startswith("{")
+    as_json = filename.endswith(".json") or (sniffed and not filename.endswith(".toml"))
     try:
         if as_json:
             return msgspec.json.decode(data, type=Document)
         return msgspec.convert(tomllib.loads(text), type=Document)
     except tomllib.TOMLDecodeError as exc:
-        raise DocumentError("malformed", f"the file is neither JSON nor valid TOML: {exc}") from None
+        what = "valid TOML" if filename.endswith(".toml") else "JSON (no {) nor valid TOML"
+        raise DocumentError("malformed", f"the file is not {what}: {exc}") from None
     except msgspec.ValidationError:
         found = json_mismatch(data, Document) if as_json else mismatch(tomllib.loads(text), Document)
         raise DocumentError("malformed", f"not a scenario file ({FORMAT}): {found.sentence()}") from None

@@ -15,6 +15,7 @@ from rules.core.components import battle, schema
 from rules.core.components.trenches import Trenches
 from rules.core.hexes import DIRECTIONS, Grid, HexError, hex_number, hexside, parse_hex
 from rules.core.scenario import SIDES, UnitSize
+from scenarios import bounds
 from scenarios.source import Files, Problem, Source
 
 RULESETS = ("classic", "revised")
@@ -38,7 +39,7 @@ IMPASSABLE = {
 
 def check(files: Files) -> list[Problem]:
     """Every problem of the scenario in ``files``."""
-    problems = files.unreadable()
+    problems = files.unreadable() or bounds.check(files)  # nothing is built from a number out of range
     if problems:
         return problems
     out: list[Problem] = []

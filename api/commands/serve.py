@@ -50,6 +50,14 @@ def add_arguments(parser) -> None:
         help="with --ack-replicas: wait until the replicas have the events in their append-only file (WAITAOF)",
     )
     parser.add_argument(
+        "--store-deadline",
+        type=_args.positive,
+        default=3.0,
+        metavar="S",
+        help="seconds a call to the event store may take, retries included, before the request is answered "
+        "unavailable with retry_after (default 3)",
+    )
+    parser.add_argument(
         "--allow-uploads",
         action="store_true",
         help="let anyone save scenarios (the editor's save and upload) in DATA_DIR/scenarios; off by default",
@@ -134,6 +142,7 @@ async def _serve(args, url: str) -> int:
         unsafe_redis=args.unsafe_redis,
         ack_replicas=args.ack_replicas,
         ack_replicas_aof=args.ack_replicas_aof,
+        store_deadline=args.store_deadline,
         scenarios_dir=args.data_dir / "scenarios",
         allow_uploads=args.allow_uploads,
         trust_forwarded_for=args.trust_forwarded_for,

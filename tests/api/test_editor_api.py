@@ -126,3 +126,88 @@ async def test_the_templates_are_offered_to_the_editor_with_what_each_needs(clie
     assert runyon["hex"] == "?" and runyon["unknown"]["hex"]
     assert (await client.get("/api/templates/chattanooga")).status == 404
     assert (await client.get("/api/templates/..%2Fchattanooga")).status == 404
+
+
+def small_toml() -> bytes:
+    """`small()` written as TOML (as a scenario file may be, docs/SCENARIOS.md "One file")."""
+    terrain = {(c, r): "river" if (c, r) == (3, 3) else "clear" for c in range(1, 7) for r in range(1, 7)}
+    hexes = "\n".join(f'"{c:02d}{r:02d}" = "{kind}"' for (c, r), kind in terrain.items())
+    return f"""format = "{document.FORMAT}"
+name = "small"
+
+[scenario]
+id = "small"
+name = "Small"
+rulesets = ["classic"]
+turns = 3
+first_player = "union"
+
+[map]
+lower_columns = "even"
+
+[map.hexes]
+{hexes}
+
+[[oob.unit]]
+id = "u1"
+side = "union"
+type = "infantry"
+strength = 4
+designation = "A"
+hex = "0102"
+
+[[oob.unit]]
+id = "c1"
+side = "confederate"
+type = "infantry"
+strength = 4
+designation = "B"
+hex = "0505"
+""".encode()
+
+
+async def test_a_toml_document_is_read_by_its_content_type_or_its_first_character(editor):
+    for headers in ({"Content-Type": "application/toml"}, {}, {"Content-Type": "text/plain"}):
+        response = await editor.post("/api/scenarios/check?echo=1", data=small_toml(), headers=headers)
+        assert response.status == 200, (headers, await response.text())
+        found = await response.json()
+        assert found["ok"] and found["document"]["scenario"]["turns"] == 3, found
+    toml, as_json = {"Content-Type": "application/toml"}, {"Content-Type": "application/json"}
+    saved = await editor.post("/api/scenarios", data=small_toml(), headers=toml)
+    assert saved.status == 201, await saved.text()
+    # the same file said to be JSON is refused as JSON; a broken TOML file as TOML, naming where
+    response = await editor.post("/api/scenarios/check", data=small_toml(), headers=as_json)
+    error = (await response.json())["error"]
+    assert response.status == 400 and error["code"] == "malformed" and "not valid JSON" in error["message"]
+    broken = small_toml().replace(b"turns = 3", b"turns = ")
+    response = await editor.post("/api/scenarios/check", data=broken, headers=toml)
+    error = (await response.json())["error"]
+    assert response.status == 400 and error["code"] == "malformed", error
+    assert error["message"].startswith("the file is not valid TOML") and "line 8" in error["message"], error
+
+
+async def test_every_number_of_an_uploaded_scenario_is_bounded_naming_the_field(editor):
+    for turns in (1_000_000, 2**63 - 1, 2**64, 10**30):
+        data = small()
+        data["scenario"]["turns"] = turns
+        response = await editor.post("/api/scenarios/check", json=data)
+        assert response.status == 200, await response.text()
+        found = await response.json()
+        assert not found["ok"], turns
+        assert [p["location"] for p in found["problems"]] == ["key turns"]
+        assert found["problems"][0]["message"] == f"turns is {turns}: a number here is from 1 to 100"
+        saved = await editor.post("/api/scenarios", json=data)
+        assert saved.status == 422 and (await saved.json())["problems"][0]["location"] == "key turns"
+    data = small()
+    data["oob"]["unit"][0]["strength"] = 10**6
+    data["map"]["columns"] = [1, 2**64]
+    found = await (await editor.post("/api/scenarios/check", json=data)).json()
+    assert {(p["location"], p["message"]) for p in found["problems"]} == {
+        ("unit u1", "strength is 1000000: a number here is from 0 to 99"),
+        ("key columns[1]", "columns[1] is 18446744073709551616: a number here is from 0 to 99"),
+    }
+    toml = small_toml().replace(b"turns = 3\n", b"turns = 3\nnight_turns = [inf]\n")  # TOML has inf; JSON not
+    found = await (await editor.post("/api/scenarios/check", data=toml)).json()
+    assert [(p["location"], p["message"]) for p in found["problems"]] == [
+        ("key night_turns[0]", "night_turns[0] is inf: a number here is from -10,000 to 10,000")
+    ]

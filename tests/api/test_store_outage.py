@@ -266,3 +266,81 @@ async def test_while_an_external_store_is_down_every_request_is_answered_unavail
         async with http.get(f"/api/games/{gid}/export") as response:
             assert response.status == 200
     assert await check_log(redis.url, gid, bots.acks) == other.version
+
+
+STALL = 20.0  # seconds the store is stopped (SIGSTOP): the issue's repro
+
+
+async def test_a_stalled_store_is_answered_unavailable_within_the_deadline(private_redis):
+    """SIGSTOP of the store (it keeps its connections but answers nothing): the game list, a create,
+    an inspect, an export, a websocket command and chat are each answered `unavailable` with
+    `retry_after` (HTTP: 503 and Retry-After) while the store is still stopped, within the store
+    deadline (3 s by default); after SIGCONT the same actions (same `command_id`) are applied once,
+    and every acknowledged action is in the log once."""
+    from aiohttp.test_utils import TestClient, TestServer
+    from apiharness import GAMES
+
+    from api.app import make_app
+    from api.config import ServerConfig
+
+    redis = private_redis()
+    config = ServerConfig(redis_url=redis.url, tail_block_ms=200)  # the default deadline
+    async with TestClient(TestServer(make_app(config, games=GAMES))) as http:
+        game, joined = await new_game(http)
+        gid = game["game_id"]
+        union = await WsClient(http, gid, game["token"]).connect()
+        confederate = await WsClient(http, gid, joined["token"]).connect()
+        bots = Bots(union, confederate, random.Random(11))
+        await bots.play(5)
+        for c in (union, confederate):
+            await c.until_version(max(union.version, confederate.version))
+        mover = bots.seats[union.history.session.to_act]
+        command = random_player(mover.history.state, bots.rng)
+        other = confederate if mover is union else union
+
+        async def timed(coroutine):
+            began = time.monotonic()
+            result = await coroutine
+            return result, time.monotonic() - began
+
+        async def http_answer(method, path, body=None):
+            async with http.request(method, path, json=body) as response:
+                return response.status, response.headers.get("Retry-After"), await response.json()
+
+        os.kill(redis.pid, signal.SIGSTOP)
+        stopped = time.monotonic()
+        try:
+            answers = await asyncio.gather(
+                timed(http_answer("GET", "/api/games")),
+                timed(http_answer("POST", "/api/games", {"scenario": "chattanooga"})),
+                timed(http_answer("GET", f"/api/games/{gid}")),
+                timed(http_answer("GET", f"/api/games/{gid}/export")),
+                timed(mover.command(command, command_id="stalled")),
+                timed(other.act("chat", command_id="said", text="are you there?")),
+            )
+            answered = time.monotonic() - stopped
+            healthz = await http_answer("GET", "/healthz")
+        finally:
+            still_stopped = time.monotonic() - stopped
+            await asyncio.sleep(max(0.0, STALL - still_stopped))
+            os.kill(redis.pid, signal.SIGCONT)
+        assert answered < STALL, answered  # every answer came while the store was still stopped
+        for (status, retry_after, body), _ in answers[:4]:
+            assert status == 503 and retry_after == "1" and body["error"]["code"] == "unavailable", body
+        for (reply, _), cid in zip(answers[4:], ("stalled", "said"), strict=True):
+            assert isinstance(reply, Error) and reply.code == "unavailable", reply
+            assert reply.retry_after > 0 and reply.command_id == cid
+        assert healthz[0] == 503
+        await until(lambda: healthy(http), "/healthz is 200")
+        await bots.send(mover, command, "stalled")  # applied once, whether or not the stalled append ran
+        chat = await other.act("chat", command_id="said", text="are you there?")
+        assert isinstance(chat, Ack), chat
+        bots.acks.append((other.seat, chat))
+        await bots.play(5)
+        watcher = await WsClient(http, gid).connect()
+        for c in (union, confederate):
+            await c.until_version(watcher.version)
+            assert c.events[-1].hash == watcher.events[-1].hash
+    assert await check_log(redis.url, gid, bots.acks) == watcher.version
+    times = ", ".join(f"{t:.2f}" for _, t in answers)
+    print(f"\nstore stopped {STALL:.0f} s: answered unavailable after {times} s (all by {answered:.2f} s)")

@@ -104,3 +104,27 @@ async def test_a_full_game_refuses_more_connections(make_client):
     assert (await ws.receive_json(timeout=PATIENCE))["code"] == "rate_limited"
     closing = await ws.receive(timeout=PATIENCE)
     assert closing.type == aiohttp.WSMsgType.CLOSE and closing.data == CLOSE_FULL
+
+
+async def test_a_malformed_action_echoes_its_command_id_when_it_can_be_read(client):
+    game, _ = await new_game(client)
+    union = await WsClient(client, game["game_id"], game["token"]).connect()
+    for raw, code, command_id in (
+        (b'{"type":"undo_request","command_id":"q1","back_to":-5}', "malformed", "q1"),  # the repro
+        (b'{"type": "command", "command_id": "q2", "command": {"type": "move"}}', "malformed", "q2"),
+        (b'{"type": "command", "command_id": "q3", "command": {"type": "teleport"}}', "unknown_type", "q3"),
+        (b'{"type": "chat", "command_id": "q4"}', "malformed", "q4"),
+        (b'{"type": "dance", "command_id": "q5"}', "unknown_type", "q5"),
+    ):
+        refused = await error_for(union, raw)
+        assert (refused.code, refused.command_id) == (code, command_id), raw
+    for raw in (  # no command_id that can be read: none echoed
+        b'{"type": "chat", "command_id": "", "text": "hi"}',
+        b'{"type": "chat", "command_id": 7, "text": "hi"}',
+        b'{"type": "chat", "command_id": "%s", "text": "hi"}' % (b"x" * 101),
+        b'{"type": "chat", "command_id": "q6", "text": "hi"',
+        b'[{"command_id": "q7"}]',
+    ):
+        refused = await error_for(union, raw)
+        assert refused.code == "malformed" and refused.command_id is None, raw
+    assert isinstance(await union.act("chat", text="still here"), Ack)

@@ -53,10 +53,11 @@ async def test_an_accepted_undo_takes_the_game_back_for_everyone(client):
     late.history = None
     await late.connect(last_version=target + 1)
     assert late.snapshots[-1].reason == "undo" and late.version == union.version
-    # A first load (last version 0) or one from before the undo's target saw nothing the undo took
-    # back: its snapshot is the board brought up to date ("behind"), never news of an undo; a
-    # client that already had the acceptance gets the events after it.
-    for seen, reason in ((0, "behind"), (target, "behind"), (accepted.last, None)):
+    # A first load (last version 0) saw nothing: its snapshot is the board brought up to date
+    # ("behind"), never news of an undo; a client from before the undo, even from its target or
+    # before, is told of the undo ("undo", docs/PROTOCOL.md); one that already had the acceptance
+    # gets the events after it.
+    for seen, reason in ((0, "behind"), (target - 1, "undo"), (target, "undo"), (accepted.last, None)):
         fresh = WsClient(client, game["game_id"])
         fresh.history = None
         if seen:

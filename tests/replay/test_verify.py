@@ -4,13 +4,16 @@ tampering is found."""
 import random
 
 import msgspec
+import pytest
 from replaylog import GAMES, SEED, Book
 
 from eventstore.envelope import GENESIS, NewEvent, seal
-from replay import dice, export, session
-from replay.records import CommandApplied
-from replay.verify import verify
+from replay import dice, export, session, transfer
+from replay.records import CommandApplied, GameFinished
+from replay.transfer import ImportRefused
+from replay.verify import chain_problem, verify
 from rules.core.commands import EndPhase
+from rules.core.scenario import other_side
 
 
 def finished_game(seed: int = 1) -> Book:
@@ -111,3 +114,71 @@ def test_the_export_format_round_trips():
     data = export.dumps(book.envelopes)
     assert export.loads(data) == book.envelopes
     assert export.game_id_of(export.loads(data)) == "g1"
+
+
+def _forged_finish(envelopes, **changes):
+    """The log with its `game_finished` record changed and the chain recomputed (the public chain_hash)."""
+    last = envelopes[-1]
+    record = msgspec.json.decode(last.payload, type=GameFinished)
+    payload = msgspec.json.encode(msgspec.structs.replace(record, **changes))
+    return resealed(envelopes, len(envelopes) - 1, payload=payload)
+
+
+def test_a_forged_winner_points_or_reason_is_refused_naming_the_version_and_the_field():
+    book = finished_game()
+    last = book.envelopes[-1]
+    honest = msgspec.json.decode(last.payload, type=GameFinished)
+    other = "union" if honest.winner == "confederate" else "confederate"
+    for changes, field in [
+        ({"winner": other}, "winner"),
+        ({"vp": {"union": 99, "confederate": 0}}, "vp"),
+        ({"result": "union decisive victory"}, "result"),
+        ({"reason": "resignation", "by": honest.winner and other_side(honest.winner) or "union"}, "reason"),
+    ]:
+        forged = _forged_finish(book.envelopes, **changes)
+        assert chain_problem(forged) is None  # the chain itself is sound: only the fold can tell
+        report = verify("g1", forged, GAMES)
+        assert not report.ok, changes
+        assert report.mismatch is not None and report.mismatch.version == last.version, report.problems
+        assert report.mismatch.type == "game_finished" and report.mismatch.field == field
+        assert f"version {last.version}: game_finished {field} is" in report.problems[0]
+        with pytest.raises(ImportRefused, match=f"version {last.version}: game_finished {field}"):
+            transfer.check(forged, GAMES)
+
+
+def test_a_forged_resignation_winner_is_refused():
+    book = Book()
+    book.play_random(random.Random(2), 20)
+    book.append(session.resign(book.history, "confederate", SEED))
+    forged = _forged_finish(book.envelopes, winner="confederate")
+    report = verify("g1", forged, GAMES)
+    assert not report.ok and report.mismatch.field == "winner", report.problems
+    assert report.mismatch.recorded == "'confederate'" and report.mismatch.derived == "'union'"
+
+
+def test_a_forged_actor_is_refused():
+    book = finished_game(4)
+    envelopes = book.envelopes
+    for kind in ("command", "unit_moved", "seat_joined"):
+        i = next(i for i, e in enumerate(envelopes) if e.type == kind and e.version > 2)
+        e = envelopes[i]
+        other = "union" if e.actor == "confederate" else "confederate"
+        report = verify("g1", resealed(envelopes, i, actor=other), GAMES)
+        assert not report.ok, kind
+        found = report.mismatch
+        assert (found.version, found.type, found.field) == (e.version, kind, "actor")
+        sentence = f"version {e.version}: {kind} actor is '{other}', the log before it gives '{e.actor}'"
+        assert sentence in report.problems
+
+
+def test_a_command_recorded_for_the_seat_that_did_not_act_is_refused():
+    book = finished_game(4)
+    i = next(i for i, e in enumerate(book.envelopes) if e.type == "command")
+    e = book.envelopes[i]
+    record = msgspec.json.decode(e.payload, type=CommandApplied)
+    other = "union" if record.seat == "confederate" else "confederate"
+    payload = msgspec.json.encode(msgspec.structs.replace(record, seat=other))
+    report = verify("g1", resealed(book.envelopes, i, actor=other, payload=payload), GAMES)
+    assert not report.ok and (report.mismatch.version, report.mismatch.field) == (e.version, "seat"), (
+        report.problems
+    )

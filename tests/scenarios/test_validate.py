@@ -499,3 +499,23 @@ def test_trench_markers_of_the_initial_deployment_10_33(tmp_path):
     assert (p.location, p.message.split(",")[0]) == ("exclusive.trenches.markers #1", "facing must be three contiguous hexes adjacent to 0203")
     p = only_problem(write(tmp_path / "classic", scenario=SCENARIO + TRENCHES))
     assert p.message.startswith("the classic rule set (1975) has no Breastworks Markers")
+
+
+def test_every_number_is_within_its_range_naming_file_line_and_field(tmp_path):
+    scenario = SCENARIO.replace("turns = 3\n", "turns = 1000000\n").replace(
+        'hexes = ["0302"]', 'hexes = ["0302"]\n\n[exclusive.victory]\nat_start = { union = 100000 }'
+    )
+    oob = OOB.replace("strength = 5", "strength = 500")
+    folder = write(tmp_path / "s", scenario=scenario, oob=oob)
+    found = problems(folder)
+    assert found == [
+        Problem(str(folder / "scenario.toml"), line_of(scenario, "turns = 1000000"), "key turns",
+                "turns is 1000000: a number here is from 1 to 100"),
+        Problem(str(folder / "scenario.toml"), line_of(scenario, "at_start"), "key exclusive.victory.at_start.union",
+                "exclusive.victory.at_start.union is 100000: a number here is from -10,000 to 10,000"),
+        Problem(str(folder / "oob.toml"), line_of(oob, "strength = 500"), "unit u1",
+                "strength is 500: a number here is from 0 to 99"),
+    ]  # fmt: skip
+    # at the bounds themselves the scenario is sound
+    edge = SCENARIO.replace("turns = 3\n", "turns = 100\n")
+    assert load(write(tmp_path / "edge", scenario=edge, oob=OOB.replace("strength = 5", "strength = 99"))).turns == 100
