@@ -4,6 +4,8 @@ tag, so a cluster serves them unchanged; only the name index is a key of its own
 - ``{a:<id>}:account``: a hash: ``name``, ``password`` (the Argon2id hash), ``created``, ``kind``
   (``player`` or ``bot``), ``disabled``;
 - ``{a:<id>}:sessions``: a hash: sha256 of a session's secret -> its JSON (expiry, CSRF token);
+- ``{a:<id>}:bot``: a bot account's hash: ``owner`` (the player who made it) and ``token`` (the
+  sha256 of its one API token: ``bgb_<id>.<secret>``, shown once);
 - ``{a:<id>}:games``: a sorted set: the games the account holds a seat in, by when he took it (ms);
 - ``accounts:names``: a hash: a name's skeleton (accounts/names.py) -> the account's id.
 
@@ -24,6 +26,7 @@ from accounts.names import check_name, skeleton
 
 SESSION_SECONDS = 30 * 24 * 3600  # a session lasts 30 days from its log-in
 ACCOUNT_ID = "0123456789abcdef"
+BOT_TOKEN = "bgb_"  # a bot's API token begins so (a seat token never does: they are never confused)
 
 
 class NameTaken(Exception):
@@ -135,6 +138,29 @@ class Accounts:
         ids = await self.redis.zrevrange(self.key(account_id, "games"), offset, offset + limit)
         more = len(ids) > limit
         return [i.decode() for i in ids[:limit]], (offset + limit if more else None)
+
+    # -- bots ------------------------------------------------------------------------------------
+
+    async def new_bot_token(self, bot_id: str, owner_id: str) -> str:
+        """A new API token for the bot (any older one stops working): ``bgb_<id>.<secret>``."""
+        secret = secrets.token_urlsafe(32)
+        await self.redis.hset(self.key(bot_id, "bot"), mapping={"owner": owner_id, "token": _digest(secret)})
+        return f"{BOT_TOKEN}{bot_id}.{secret}"
+
+    async def bot_owner(self, bot_id: str) -> str | None:
+        owner = await self.redis.hget(self.key(bot_id, "bot"), "owner")
+        return None if owner is None else owner.decode()
+
+    async def bot(self, token: str) -> Account | None:
+        """The bot account whose API token `token` is, if it is live and the bot not disabled."""
+        parts = split_cookie(token.removeprefix(BOT_TOKEN)) if token.startswith(BOT_TOKEN) else None
+        if parts is None:
+            return None
+        stored = await self.redis.hget(self.key(parts[0], "bot"), "token")
+        if stored is None or not hmac.compare_digest(stored.decode(), _digest(parts[1])):
+            return None
+        account = await self.get(parts[0])
+        return None if account is None or account.disabled or account.kind != "bot" else account
 
     # -- sessions --------------------------------------------------------------------------------
 

@@ -189,6 +189,8 @@ async def change_password(request: web.Request) -> web.Response:
     if found is None:
         raise HttpError(401, "unauthorized", "not signed in")
     account, session = found
+    if account.kind == "bot":
+        raise HttpError(403, "forbidden", "a bot has no password (its owner renews its token)")
     body = await read_body(request, PasswordChange)
     try:
         check_password(body.new_password)

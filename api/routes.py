@@ -6,6 +6,7 @@ from aiohttp import web
 
 from api import http, my_games, replaying, schema, ws
 from api.accounts import setup_account_routes
+from api.bots import setup_bot_routes
 from api.editor import setup_editor_routes
 from api.editor_templates import setup_template_routes
 from api.lobby import setup_lobby_routes
@@ -26,6 +27,7 @@ def setup_routes(app: web.Application) -> None:
     setup_account_routes(app)  # accounts and sessions (api/accounts.py)
     app.router.add_get("/api/me/games", my_games.my_games)
     setup_lobby_routes(app)  # seeks and challenges (api/lobby.py)
+    setup_bot_routes(app)  # bot accounts and their API tokens (api/bots.py)
     setup_notification_routes(app)  # each player's choices (api/notifications.py)
     setup_standing_routes(app)  # players' pages and leaderboards (api/standings.py)
     app.router.add_get("/api/scenarios", http.scenarios)

@@ -17,7 +17,19 @@ import msgspec
 from aiohttp import web
 
 from accounts.notifications import Settings
-from api import accounts, games, http, lobby, my_games, notifications, protocol, replaying, standings, views
+from api import (
+    accounts,
+    bots,
+    games,
+    http,
+    lobby,
+    my_games,
+    notifications,
+    protocol,
+    replaying,
+    standings,
+    views,
+)
 from replay.records import RecordType
 from rules.core.commands import COMMAND_TYPES
 from rules.core.events import EVENT_TYPES
@@ -54,6 +66,8 @@ def http_types() -> dict[str, type]:
         "player": standings.Player,
         "board_query": standings.BoardQuery,
         "leader": standings.Leader,
+        "new_bot": bots.NewBot,
+        "bot_token": bots.BotToken,
     }
 
 

@@ -121,6 +121,8 @@ HTTP_SECTIONS = {
     "player": "Ratings",
     "board_query": "Ratings",
     "leader": "Ratings",
+    "new_bot": "Bots",
+    "bot_token": "Bots",
 }
 
 
