@@ -30,6 +30,7 @@ import contextlib
 import itertools
 import os
 import random
+import secrets
 import sys
 import time
 from collections import Counter
@@ -244,6 +245,7 @@ class Bot:
         self.advanced = asyncio.Event()
         self.ids = itertools.count()
         self.counted = False
+        self.players: dict[str, aiohttp.ClientSession] = {}  # with --accounts
 
     def received(self, frame: str, version: int) -> None:
         """An `events` message for the game's fold (made by the brain)."""
@@ -259,31 +261,62 @@ class Bot:
 
     async def play(self) -> None:
         run = self.run
-        while time.monotonic() < run.deadline:
-            try:
-                await self._game()
-            except (TimeoutError, aiohttp.ClientError, ConnectionError, OSError) as exc:
-                self.figures.error(f"{type(exc).__name__}")
-                await asyncio.sleep(0.1)
+        try:
+            while time.monotonic() < run.deadline:
+                try:
+                    await self._game()
+                except (TimeoutError, aiohttp.ClientError, ConnectionError, OSError) as exc:
+                    self.figures.error(f"{type(exc).__name__}")
+                    await asyncio.sleep(0.1)
+        finally:
+            for player in self.players.values():
+                await player.close()
+
+    async def _signed_in_players(self) -> dict[str, aiohttp.ClientSession]:
+        """With --accounts: this slot's two players, each registered and signed in once, in a
+        session (a cookie jar) of his own."""
+        if not self.players:
+            for seat in ("union", "confederate"):
+                player = aiohttp.ClientSession(base_url=self.run.url, cookie_jar=aiohttp.CookieJar(unsafe=True))
+                name = f"lt{self.run.tag}{self.index:04d}{seat[0]}"
+                async with player.post("/api/accounts", json={"name": name, "password": f"load test {name}"}) as r:
+                    player.csrf = (await r.json())["csrf"]
+                self.players[seat] = player
+        return self.players
+
+    async def _accounts_game(self) -> tuple[str, list[tuple[aiohttp.ClientSession, str, dict]]]:
+        """A game the way players with accounts start one: a seek, accepted; each then takes his
+        seat by his session. (game id, [(session, seat, hello fields)])"""
+        players = await self._signed_in_players()
+        union, confederate = players["union"], players["confederate"]
+        seek = {"scenario": self.run.scenario, "ruleset": self.run.ruleset, "side": "union", "rated": False}
+        async with union.post("/api/seeks", json=seek, headers={"X-CSRF-Token": union.csrf}) as r:
+            proposal = await r.json()
+        headers = {"X-CSRF-Token": confederate.csrf}
+        async with confederate.post(f"/api/lobby/{proposal['id']}/accept", json={}, headers=headers) as r:
+            gid = (await r.json())["game_id"]
+        return gid, [(union, "union", {"spectate": False}), (confederate, "confederate", {"spectate": False})]
 
     async def _game(self) -> None:
         run = self.run
         session = run.session
-        async with session.post("/api/games", json={"scenario": run.scenario, "ruleset": run.ruleset}) as r:
-            game = await r.json()
-        async with session.post(f"/api/games/{game['game_id']}/join", json={"invite": game["invite"]}) as r:
-            joined = await r.json()
-        gid = game["game_id"]
+        if run.accounts:
+            gid, joining = await self._accounts_game()
+        else:
+            async with session.post("/api/games", json={"scenario": run.scenario, "ruleset": run.ruleset}) as r:
+                game = await r.json()
+            async with session.post(f"/api/games/{game['game_id']}/join", json={"invite": game["invite"]}) as r:
+                joined = await r.json()
+            gid = game["game_id"]
+            joining = [(session, a["seat"], {"token": a["token"]}) for a in (game, joined)]
         self.game_id, self.version = gid, 0
         self.brain.begin(gid, self.index)
         self.figures.games_started += 1
         seats = {}
-        for answer, folds in ((game, True), (joined, False)):
-            ws = await session.ws_connect("/ws", max_msg_size=0, heartbeat=None)
-            await ws.send_json(
-                {"type": "hello", "game_id": gid, "token": answer["token"], "choices": run.choices}
-            )
-            seats[answer["seat"]] = Seat(ws, self, folds)
+        for i, (client, seat, credential) in enumerate(joining):
+            ws = await client.ws_connect("/ws", max_msg_size=0, heartbeat=None)
+            await ws.send_json({"type": "hello", "game_id": gid, **credential, "choices": run.choices})
+            seats[seat] = Seat(ws, self, i == 0)
         self.slot.start(gid)
         try:
             await self.until(3)
@@ -443,6 +476,10 @@ class Run:
     brains: list = field(default_factory=list)  # BrainClient, one per core
     brain_nice: int = 10  # the brains' CPU priority (nice value)
     brain_cpu_start: float | None = None
+    #: Players with accounts: each game's two players registered and signed in, the game made by a
+    #: seek and its acceptance, each seat taken by its session cookie (api/lobby.py).
+    accounts: bool = False
+    tag: str = field(default_factory=lambda: secrets.token_hex(2))  # this run's account names
 
 
 def ready(config: Run) -> None:

@@ -64,6 +64,12 @@ def add_arguments(parser) -> None:
         "of the unit they draw to move; default: each bot picks from its own fold",
     )
     parser.add_argument(
+        "--accounts",
+        action="store_true",
+        help="players with accounts: two registered, signed-in players a game, each game started by a seek and "
+        "its acceptance, each seat taken by the player's session cookie",
+    )
+    parser.add_argument(
         "--brain-nice",
         type=at_least(0),
         default=10,
@@ -331,6 +337,7 @@ async def _load(args, setup: Setup):
         choices=args.choices,
         ruleset=args.ruleset,
         brain_nice=args.brain_nice,
+        accounts=args.accounts,
         on_measuring=start,
         on_over=end,
     )

@@ -3,6 +3,7 @@ chosen by the brain processes) while spectators watch; every figure is filled an
 With ``choices`` the bots play as the web client does: from the server's choices, asking the server
 for the reach of each unit they draw to move."""
 
+from api.app_keys import ACCOUNTS
 from api.loadtest import Run, run
 
 
@@ -22,3 +23,18 @@ async def test_a_short_load_test_plays_and_measures(client):
             assert figures.reaches > 0 and figures.empty_reaches < figures.reaches
         else:
             assert figures.reaches == 0
+
+
+async def test_a_load_test_of_players_with_accounts_plays_by_their_sessions(client):
+    """--accounts: two signed-in players a game, the game from a seek, each seat by its cookie."""
+    url = str(client.server.make_url("")).rstrip("/")
+    config = Run(url=url, games=2, spectators=0, duration=2.0, think=0.05, choices=False, accounts=True)
+    figures = await run(config)
+    assert not figures.errors, figures.errors
+    assert figures.games_started >= 2 and len(figures.command_ms) > 0
+    for slot in range(2):
+        for seat in "uc":
+            account, _ = await client.app[ACCOUNTS].find(f"lt{config.tag}{slot:04d}{seat}")
+            assert account is not None
+            ids, _ = await client.app[ACCOUNTS].games(account.id, 0, 10)
+            assert ids  # the game is his: started from the lobby, his seat bound to him
