@@ -14,6 +14,8 @@ an ``exits`` component (rules/core/components/exits.py).
   Game-Turns it names (``UnitMarchedOff``: the unit returns later as a reinforcement).
 - Road to Vicksburg 19.3: with ``along_road``, "Such units must exit along a road": only from an exit
   hex a road runs through (rules/queries/exits.py ``exit_hexes``).
+- Hooker and Lee 18.11, 18.21: with ``not_occupied_or_controlled_by_enemy`` no exit from an exit hex in
+  an enemy zone of control, by night too (``exit_hex_controlled``).
 - Cemetery Hill 18.2: only the ``unit_types`` (cavalry) exit, from any hex of the exit ``edges`` (east,
   south), for ``cost`` (one) Movement Point; 20.3: ``excess_exited`` points at the end of each Union
   Player-Turn (``award_excess_exited``, an end-of-phase step).
@@ -110,6 +112,8 @@ def exit_problem(state: State, unit: str, path: tuple[str, ...]) -> RuleViolatio
     ezoc = enemy_zones_for(state, unit)
     if path[-1] in ezoc and (len(path) > 1 or not zoc_rules(state, game.units[unit].side, unit).may_exit):
         return game.violation("exits", f"{name} is in an enemy zone of control at {path[-1]} and may not leave the map")
+    if path[-1] in ezoc and exits.not_occupied_or_controlled_by_enemy:
+        return exit_hex_controlled(state, unit, path[-1])
     allowance = allowance_now(state, unit)
     if cost + exits.cost > allowance:
         return game.violation(
@@ -118,6 +122,18 @@ def exit_problem(state: State, unit: str, path: tuple[str, ...]) -> RuleViolatio
             f"its movement allowance is {allowance}",
         )
     return dead_end_problem(state, unit, path)
+
+
+def exit_hex_controlled(state: State, unit: str, hex_: str) -> RuleViolation:
+    """Hooker and Lee 18.11, 18.21: units exit only from the exit hexes "if those hexes are not occupied or
+    controlled by [enemy] units"; the book lifts this at no time, so on a Night Game-Turn, when revised
+    11.12 lets a unit leave an enemy-controlled hex, it still may not leave the map from one."""
+    game = state.game
+    return game.violation(
+        "exits",
+        f"{game.designation(unit)} may not exit the map at {hex_}: the enemy controls {hex_}, "
+        "and units exit only by exit hexes not occupied or controlled by enemy units",
+    )
 
 
 def dead_end_problem(state: State, unit: str, path: tuple[str, ...]) -> RuleViolation | None:
