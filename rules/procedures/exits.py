@@ -23,8 +23,9 @@ an ``exits`` component (rules/core/components/exits.py).
 Readings made here (docs/RULINGS.md, "Chickamauga"):
 - A unit that ends its path in an enemy zone of control (6.0: it stops there), or stands in one and
   may not leave it (5.13; the rule set's zone rules), may not exit: leaving the map is leaving the hex.
-- The exit points (21.11 ii), iii)) are awarded at the end of the game, when 21.31's line of
-  communications is judged: the totals are the same as if the Union's were awarded during play.
+- The exit points of 21.11 ii) are "Awarded During Play": as the unit exits. Those of iii) are awarded at
+  the end of the game, when 21.31's line of communications ("free of Union units at the end of the
+  game") is judged; iv)'s (the Train "fails to exit") at the end too.
 """
 
 from __future__ import annotations
@@ -337,8 +338,39 @@ def _cut_off(state: State, award) -> list[VictoryPointsAwarded]:
     return out
 
 
+def exit_points_during_play(state: State, events: list[Event]) -> list[VictoryPointsAwarded]:
+    """21.11 ii) (Victory Points Awarded During Play): "The Union Player receives one Victory Point for
+    every Union Combat Strength Point exited from the map sheet": the points per Strength Point of a side
+    whose exits need no line to a map edge, awarded as each unit of ``events`` exits (a side with 21.31's
+    line scores at the end, when the line is judged: ``exit_points``)."""
+    game = state.game
+    exits = game.battle.exits
+    if exits is None or not exits.points_per_strength_point:
+        return []
+    out = []
+    for e in events:
+        if isinstance(e, UnitExited):
+            unit = game.units[e.unit]
+            points = exited_during_play(game, unit.side) * unit.strength
+            if points:
+                case = game.case("exits.points")
+                award = VictoryPointsAwarded(
+                    side=unit.side, points=points, kind="exited", subject=e.unit, case=case
+                )
+                out.append(award)
+    return out
+
+
+def exited_during_play(game, side: str) -> int:
+    """21.11 ii): the points per Strength Point ``side`` scores as its units exit (0: none, or only at the
+    end of the game, when 21.31's line to the map edge is judged)."""
+    exits = game.battle.exits
+    return exits.points_per_strength_point.get(side, 0) if exits.edge_for(side) is None else 0
+
+
 def exit_points(state: State) -> list[VictoryPointsAwarded]:
-    """21.11 ii), iii): points for the Strength Points each side exited (iii) only with 21.31's line);
+    """At the end of the game: 21.11 iii): points for the Strength Points a side with 21.31's line
+    exited, if the line holds (a side without one scored them during play: ``exit_points_during_play``);
     iv): points to the enemy for each unit that must exit and has not."""
     game = state.game
     exits = game.battle.exits
@@ -350,7 +382,7 @@ def exit_points(state: State) -> list[VictoryPointsAwarded]:
         unit = game.units[u]
         per_point = exits.points_per_strength_point.get(unit.side, 0)
         edge = exits.edge_for(unit.side)
-        if per_point and (edge is None or line_to_edge(state, unit.side, edge)):
+        if per_point and edge is not None and line_to_edge(state, unit.side, edge):  # 21.31
             out.append(VictoryPointsAwarded(side=unit.side, points=per_point * unit.strength, kind="exited", subject=u, case=case))
     out.extend(exit_awards(state))  # Road to Richmond 22.12
     for must in exits.must_exit:

@@ -38,7 +38,7 @@ from rules.core.events import (
 from rules.core.handlers import apply, only_with
 from rules.core.scenario import SIDES, other_side
 from rules.core.state import State
-from rules.procedures.exits import exit_points
+from rules.procedures.exits import exit_points, exit_points_during_play, exited_during_play
 from rules.procedures.sequence import phases
 from rules.queries.communications import cut_off
 from rules.queries.exits import exited_by, has_exited
@@ -124,7 +124,7 @@ def award_during_play(state: State, events: list[Event], after: State) -> list[E
     occupied = first_occupations(state, events)
     if _SCORING.isdisjoint(map(type, events)):
         return list(occupied)
-    return [*due(after), *occupied]
+    return [*due(after), *occupied, *exit_points_during_play(after, events)]  # Chickamauga 21.11 ii)
 
 
 def apply_awarded(state: State, event: VictoryPointsAwarded) -> None:
@@ -413,6 +413,9 @@ def recount(start: State, events: Iterable[Event]) -> dict[str, int]:
             occupied_now(final, e)
         if isinstance(e, UnitExited) and exits.may_exit(game.units[e.unit].type):
             left[game.units[e.unit].side] += 1
+        if isinstance(e, UnitExited) and exits.points_per_strength_point:  # Chickamauga 21.11 ii)
+            unit = game.units[e.unit]
+            totals[unit.side] += exited_during_play(game, unit.side) * unit.strength
         if symbolic is not None:
             symbolic_points(e, final.turn)
         if isinstance(e, VictoryPointsAwarded) and e.kind in ("early_arrival", "leader"):

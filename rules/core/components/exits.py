@@ -4,8 +4,9 @@ spending ``cost`` Movement Points to do so (18.2), and never return (18.3); they
 no hex open); any number may exit by the same hex (18.7).
 
 ``points_per_strength_point`` {side: points} (21.11 ii), iii)): Victory Points per Combat Strength
-Point a side exits; ``line_to_edge`` (21.31): the sides whose exit points count only if a road runs
-from an exit hex, through contiguous road hexes free of enemy units, off the map edge named;
+Point a side exits, "Awarded During Play": as the unit exits; ``line_to_edge`` (21.31): the sides whose
+exit points count only if a road runs from an exit hex, through contiguous road hexes free of enemy
+units, off the map edge named (judged, and so awarded, at the end of the game);
 ``must_exit`` (21.11 iv)): a unit that the enemy scores ``points`` for if it has not exited at the end.
 
     [exclusive.exits]
