@@ -179,8 +179,9 @@ def end_points(state: State) -> list[VictoryPointsAwarded]:
         if n.unit not in state.positions and n.unit not in state.eliminated and not has_exited(state, n.unit):
             side = other_side(game.units[n.unit].side)
             out.append(VictoryPointsAwarded(side=side, points=n.points, kind="never_entered", subject=n.unit, case=case))
+    standing = occupants(state)
     for o in p.occupation:  # Chickamauga 21.12, 21.2
-        occupier = state.control.get(o.hex)
+        occupier = standing.get(o.hex, state.control.get(o.hex))
         if o.scores_for(occupier):
             out.append(VictoryPointsAwarded(side=occupier, points=o.points, kind="occupation", subject=o.hex, case=case))
     gone = {*state.eliminated, *lost}  # Road to Vicksburg 20.0: a unit without a line counts as eliminated
@@ -194,6 +195,16 @@ def end_points(state: State) -> list[VictoryPointsAwarded]:
                 VictoryPointsAwarded(side=holder, points=c.points, kind="control_of_all", subject=" ".join(c.hexes), case=case)
             )
     return out
+
+
+def occupants(state: State) -> dict[str, str]:
+    """Chickamauga 21.2 "having a Friendly unit physically in the hex"; Wilderness 19.13 "the last Player
+    to have a unit ... in the hex", "calculated at the end of Game-Turn Sixteen": the side of the units
+    standing in each hex now. At the end it outweighs the holder at the start (``held_at_start``: Wilderness
+    19.13 "initially controlled by the Confederate Player") that a unit set up in the hex never moved to
+    take; after any entry the two agree (5.12: no unit enters an enemy's hex)."""
+    units = state.game.units
+    return {h: units[u].side for u, h in state.positions.items()}
 
 
 # -- Road to Richmond 22.13: hexes occupied at the end of each Game-Turn --------------------------------
