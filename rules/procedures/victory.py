@@ -41,7 +41,7 @@ from rules.core.state import State
 from rules.procedures.exits import exit_points, exit_points_during_play, exited_during_play
 from rules.procedures.sequence import phases
 from rules.queries.communications import cut_off
-from rules.queries.exits import exited_by, has_exited
+from rules.queries.exits import exited, exited_by, has_exited
 
 
 def params(state_or_game) -> VictoryPoints | None:
@@ -254,16 +254,33 @@ def determine_victory(state: State) -> list[Event]:
     for a in awards:
         totals[a.side] += a.points
     diff = totals["union"] - totals["confederate"]
-    exited: dict[tuple[str, str], int] = {}  # Road to Vicksburg: exit points by side and exit hex
-    for a in awards:
-        if isinstance(a, VictoryPointsAwarded) and a.kind == "exited":
-            key = (a.side, exited_by(state, a.subject) or "")
-            exited[key] = exited.get(key, 0) + a.points
+    exited = exit_points_by_hex(state, awards)  # Road to Vicksburg 21.3
     level = p.level_for(totals, state.control, exited) or "undetermined"  # 20.2; Antietam 19.2: by the ratio; Shiloh 18.2
     low = state.game.battle.demoralization
     if low is not None:  # Hooker and Lee 21.3: a Demoralized winner's victory is one level lower
         level = low.level_after(state, level)
     return [*awards, VictoryDetermined(union=totals["union"], confederate=totals["confederate"], differential=diff, level=level)]
+
+
+def exit_points_by_hex(state: State, awards: list[Event]) -> dict[tuple[str, str], int]:
+    """Road to Vicksburg 21.3 ("no Friendly units exited from the western map edge can be included in
+    his Victory Point total"): each side's exit points by exit hex: those of ``awards`` (the end of the
+    game's) and those awarded during play as the units exited (Chickamauga 21.11 ii):
+    ``exited_during_play``), which ``state.vp`` already holds."""
+    game = state.game
+    out: dict[tuple[str, str], int] = {}
+    for a in awards:
+        if isinstance(a, VictoryPointsAwarded) and a.kind == "exited":
+            key = (a.side, exited_by(state, a.subject) or "")
+            out[key] = out.get(key, 0) + a.points
+    if game.battle.exits is not None and game.battle.exits.points_per_strength_point:
+        for u in exited(state):
+            unit = game.units[u]
+            points = exited_during_play(game, unit.side) * unit.strength
+            if points:
+                key = (unit.side, exited_by(state, u) or "")
+                out[key] = out.get(key, 0) + points
+    return out
 
 
 def level_if_ended_now(state: State) -> str | None:
