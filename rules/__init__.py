@@ -4,4 +4,4 @@
 #: records the revision that created it, and `bluegray verify` refuses to refold a game under another
 #: one, since a change to the rules or to the state's encoding changes the state digests. Bump it
 #: whenever a change could alter the events or the digests of a replayed game.
-RULES_VERSION = "2026.11.26.18"
+RULES_VERSION = "2026.12.07.1"

@@ -14,6 +14,8 @@ an ``exits`` component (rules/core/components/exits.py).
   Game-Turns it names (``UnitMarchedOff``: the unit returns later as a reinforcement).
 - Road to Vicksburg 19.3: with ``along_road``, "Such units must exit along a road": only from an exit
   hex a road runs through (rules/queries/exits.py ``exit_hexes``).
+- Hooker and Lee 18.11, 18.21: with ``not_occupied_or_controlled_by_enemy`` no exit from an exit hex in
+  an enemy zone of control, by night too (``exit_hex_controlled``).
 - Cemetery Hill 18.2: only the ``unit_types`` (cavalry) exit, from any hex of the exit ``edges`` (east,
   south), for ``cost`` (one) Movement Point; 20.3: ``excess_exited`` points at the end of each Union
   Player-Turn (``award_excess_exited``, an end-of-phase step).
@@ -21,8 +23,9 @@ an ``exits`` component (rules/core/components/exits.py).
 Readings made here (docs/RULINGS.md, "Chickamauga"):
 - A unit that ends its path in an enemy zone of control (6.0: it stops there), or stands in one and
   may not leave it (5.13; the rule set's zone rules), may not exit: leaving the map is leaving the hex.
-- The exit points (21.11 ii), iii)) are awarded at the end of the game, when 21.31's line of
-  communications is judged: the totals are the same as if the Union's were awarded during play.
+- The exit points of 21.11 ii) are "Awarded During Play": as the unit exits. Those of iii) are awarded at
+  the end of the game, when 21.31's line of communications ("free of Union units at the end of the
+  game") is judged; iv)'s (the Train "fails to exit") at the end too.
 """
 
 from __future__ import annotations
@@ -110,6 +113,8 @@ def exit_problem(state: State, unit: str, path: tuple[str, ...]) -> RuleViolatio
     ezoc = enemy_zones_for(state, unit)
     if path[-1] in ezoc and (len(path) > 1 or not zoc_rules(state, game.units[unit].side, unit).may_exit):
         return game.violation("exits", f"{name} is in an enemy zone of control at {path[-1]} and may not leave the map")
+    if path[-1] in ezoc and exits.not_occupied_or_controlled_by_enemy:
+        return exit_hex_controlled(state, unit, path[-1])
     allowance = allowance_now(state, unit)
     if cost + exits.cost > allowance:
         return game.violation(
@@ -118,6 +123,18 @@ def exit_problem(state: State, unit: str, path: tuple[str, ...]) -> RuleViolatio
             f"its movement allowance is {allowance}",
         )
     return dead_end_problem(state, unit, path)
+
+
+def exit_hex_controlled(state: State, unit: str, hex_: str) -> RuleViolation:
+    """Hooker and Lee 18.11, 18.21: units exit only from the exit hexes "if those hexes are not occupied or
+    controlled by [enemy] units"; the book lifts this at no time, so on a Night Game-Turn, when revised
+    11.12 lets a unit leave an enemy-controlled hex, it still may not leave the map from one."""
+    game = state.game
+    return game.violation(
+        "exits",
+        f"{game.designation(unit)} may not exit the map at {hex_}: the enemy controls {hex_}, "
+        "and units exit only by exit hexes not occupied or controlled by enemy units",
+    )
 
 
 def dead_end_problem(state: State, unit: str, path: tuple[str, ...]) -> RuleViolation | None:
@@ -321,8 +338,39 @@ def _cut_off(state: State, award) -> list[VictoryPointsAwarded]:
     return out
 
 
+def exit_points_during_play(state: State, events: list[Event]) -> list[VictoryPointsAwarded]:
+    """21.11 ii) (Victory Points Awarded During Play): "The Union Player receives one Victory Point for
+    every Union Combat Strength Point exited from the map sheet": the points per Strength Point of a side
+    whose exits need no line to a map edge, awarded as each unit of ``events`` exits (a side with 21.31's
+    line scores at the end, when the line is judged: ``exit_points``)."""
+    game = state.game
+    exits = game.battle.exits
+    if exits is None or not exits.points_per_strength_point:
+        return []
+    out = []
+    for e in events:
+        if isinstance(e, UnitExited):
+            unit = game.units[e.unit]
+            points = exited_during_play(game, unit.side) * unit.strength
+            if points:
+                case = game.case("exits.points")
+                award = VictoryPointsAwarded(
+                    side=unit.side, points=points, kind="exited", subject=e.unit, case=case
+                )
+                out.append(award)
+    return out
+
+
+def exited_during_play(game, side: str) -> int:
+    """21.11 ii): the points per Strength Point ``side`` scores as its units exit (0: none, or only at the
+    end of the game, when 21.31's line to the map edge is judged)."""
+    exits = game.battle.exits
+    return exits.points_per_strength_point.get(side, 0) if exits.edge_for(side) is None else 0
+
+
 def exit_points(state: State) -> list[VictoryPointsAwarded]:
-    """21.11 ii), iii): points for the Strength Points each side exited (iii) only with 21.31's line);
+    """At the end of the game: 21.11 iii): points for the Strength Points a side with 21.31's line
+    exited, if the line holds (a side without one scored them during play: ``exit_points_during_play``);
     iv): points to the enemy for each unit that must exit and has not."""
     game = state.game
     exits = game.battle.exits
@@ -334,7 +382,7 @@ def exit_points(state: State) -> list[VictoryPointsAwarded]:
         unit = game.units[u]
         per_point = exits.points_per_strength_point.get(unit.side, 0)
         edge = exits.edge_for(unit.side)
-        if per_point and (edge is None or line_to_edge(state, unit.side, edge)):
+        if per_point and edge is not None and line_to_edge(state, unit.side, edge):  # 21.31
             out.append(VictoryPointsAwarded(side=unit.side, points=per_point * unit.strength, kind="exited", subject=u, case=case))
     out.extend(exit_awards(state))  # Road to Richmond 22.12
     for must in exits.must_exit:

@@ -10,6 +10,8 @@ scenario parameter ``reinforcements``).
 - 15.13: it pays the terrain cost of the entry hex and may go on moving from there (5.0–5.3).
 - 15.14: once on the map it is a unit like any other.
 - 15.15: the stacking limit applies as to any move (5.32, at the end of the phase, no dead end).
+- Road to Richmond 17.32: an ``alternate_entry`` hex (1901) is an entry hex only while its other hex
+  (1301) holds an enemy unit or lies in an enemy zone of control (``alternate_entry_closed``).
 
 Rulings (docs/RULINGS.md):
 - 15.12 "not able to enter": every reinforcement not entered by the end of that Movement Phase is
@@ -25,6 +27,7 @@ from __future__ import annotations
 from rules.core.arith import movement_points
 from rules.core.commands import EnterReinforcement
 from rules.core.components.command_control_zone import ENTERED_ON
+from rules.core.components.reinforcements import AlternateEntry
 from rules.core.errors import RuleViolation
 from rules.core.events import Event, ReinforcementEntered, ReinforcementLost
 from rules.core.handlers import Dice, apply
@@ -55,7 +58,30 @@ def lost_if_not_entered(state: State) -> bool:
 
 def chart_entry(state: State, unit: str) -> list[str]:
     """15.11: the entry hexes the chart gives ``unit``; Savage's Station 17.1: for a unit of a group of
-    the Reinforcement Table, the hexes of the entry point its roll gave."""
+    the Reinforcement Table, the hexes of the entry point its roll gave; Road to Richmond 17.32: an
+    alternate entry hex only while its condition holds (``alternate_entry_closed``)."""
+    hexes = charted_entry(state, unit)
+    if state.game.battle.reinforcements.alternate_entry:
+        return [h for h in hexes if alternate_entry_closed(state, unit, h) is None]
+    return hexes
+
+
+def alternate_entry_closed(state: State, unit: str, hex_: str) -> AlternateEntry | None:
+    """Road to Richmond 17.32: "on hex 1301 (or hex 1901 if occupied or in the Zone of Control of a Union
+    unit)": the battle's alternate entry at ``hex_`` if it is closed to ``unit`` now, its other hex
+    holding no enemy unit and lying in no enemy zone of control; else None."""
+    side = state.game.units[unit].side
+    for alternate in state.game.battle.reinforcements.alternate_entry:
+        if alternate.hex == hex_:
+            other = alternate.if_occupied_or_controlled
+            if other not in enemy_occupied(state, side) and other not in enemy_controlled(state, side):
+                return alternate
+    return None
+
+
+def charted_entry(state: State, unit: str) -> list[str]:
+    """15.11: the entry hexes the chart (or the table, the flank march, the hexes written down) gives
+    ``unit``, whatever their conditions."""
     u = state.game.units[unit]
     table = state.game.battle.reinforcement_table
     if u.group is not None and table is not None:
@@ -145,6 +171,13 @@ def entry_problem(state: State, unit: str, hex_: str) -> RuleViolation | None:
     game = state.game
     u = game.units[unit]
     own = game.ruleset.procedures.reinforcement_entry
+    closed = alternate_entry_closed(state, unit, hex_) if hex_ in charted_entry(state, unit) else None
+    if closed is not None:  # Road to Richmond 17.32
+        return game.violation(
+            "reinforcements.alternate_entry",
+            f"{u.designation} may enter at {hex_} only if {closed.if_occupied_or_controlled} is occupied by an "
+            f"enemy unit or in an enemy zone of control",
+        )
     if hex_ not in entry_hexes(state, unit):
         listed = ", ".join(entry_hexes(state, unit)) or "none"
         return game.violation("reinforcements", f"{u.designation} may enter only at its entry hexes ({listed}), not {hex_}")

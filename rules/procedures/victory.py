@@ -38,10 +38,10 @@ from rules.core.events import (
 from rules.core.handlers import apply, only_with
 from rules.core.scenario import SIDES, other_side
 from rules.core.state import State
-from rules.procedures.exits import exit_points
+from rules.procedures.exits import exit_points, exit_points_during_play, exited_during_play
 from rules.procedures.sequence import phases
 from rules.queries.communications import cut_off
-from rules.queries.exits import exited_by, has_exited
+from rules.queries.exits import exited, exited_by, has_exited
 
 
 def params(state_or_game) -> VictoryPoints | None:
@@ -124,7 +124,7 @@ def award_during_play(state: State, events: list[Event], after: State) -> list[E
     occupied = first_occupations(state, events)
     if _SCORING.isdisjoint(map(type, events)):
         return list(occupied)
-    return [*due(after), *occupied]
+    return [*due(after), *occupied, *exit_points_during_play(after, events)]  # Chickamauga 21.11 ii)
 
 
 def apply_awarded(state: State, event: VictoryPointsAwarded) -> None:
@@ -179,8 +179,9 @@ def end_points(state: State) -> list[VictoryPointsAwarded]:
         if n.unit not in state.positions and n.unit not in state.eliminated and not has_exited(state, n.unit):
             side = other_side(game.units[n.unit].side)
             out.append(VictoryPointsAwarded(side=side, points=n.points, kind="never_entered", subject=n.unit, case=case))
+    standing = occupants(state)
     for o in p.occupation:  # Chickamauga 21.12, 21.2
-        occupier = state.control.get(o.hex)
+        occupier = standing.get(o.hex, state.control.get(o.hex))
         if o.scores_for(occupier):
             out.append(VictoryPointsAwarded(side=occupier, points=o.points, kind="occupation", subject=o.hex, case=case))
     gone = {*state.eliminated, *lost}  # Road to Vicksburg 20.0: a unit without a line counts as eliminated
@@ -194,6 +195,16 @@ def end_points(state: State) -> list[VictoryPointsAwarded]:
                 VictoryPointsAwarded(side=holder, points=c.points, kind="control_of_all", subject=" ".join(c.hexes), case=case)
             )
     return out
+
+
+def occupants(state: State) -> dict[str, str]:
+    """Chickamauga 21.2 "having a Friendly unit physically in the hex"; Wilderness 19.13 "the last Player
+    to have a unit ... in the hex", "calculated at the end of Game-Turn Sixteen": the side of the units
+    standing in each hex now. At the end it outweighs the holder at the start (``held_at_start``: Wilderness
+    19.13 "initially controlled by the Confederate Player") that a unit set up in the hex never moved to
+    take; after any entry the two agree (5.12: no unit enters an enemy's hex)."""
+    units = state.game.units
+    return {h: units[u].side for u, h in state.positions.items()}
 
 
 # -- Road to Richmond 22.13: hexes occupied at the end of each Game-Turn --------------------------------
@@ -243,16 +254,33 @@ def determine_victory(state: State) -> list[Event]:
     for a in awards:
         totals[a.side] += a.points
     diff = totals["union"] - totals["confederate"]
-    exited: dict[tuple[str, str], int] = {}  # Road to Vicksburg: exit points by side and exit hex
-    for a in awards:
-        if isinstance(a, VictoryPointsAwarded) and a.kind == "exited":
-            key = (a.side, exited_by(state, a.subject) or "")
-            exited[key] = exited.get(key, 0) + a.points
+    exited = exit_points_by_hex(state, awards)  # Road to Vicksburg 21.3
     level = p.level_for(totals, state.control, exited) or "undetermined"  # 20.2; Antietam 19.2: by the ratio; Shiloh 18.2
     low = state.game.battle.demoralization
     if low is not None:  # Hooker and Lee 21.3: a Demoralized winner's victory is one level lower
         level = low.level_after(state, level)
     return [*awards, VictoryDetermined(union=totals["union"], confederate=totals["confederate"], differential=diff, level=level)]
+
+
+def exit_points_by_hex(state: State, awards: list[Event]) -> dict[tuple[str, str], int]:
+    """Road to Vicksburg 21.3 ("no Friendly units exited from the western map edge can be included in
+    his Victory Point total"): each side's exit points by exit hex: those of ``awards`` (the end of the
+    game's) and those awarded during play as the units exited (Chickamauga 21.11 ii):
+    ``exited_during_play``), which ``state.vp`` already holds."""
+    game = state.game
+    out: dict[tuple[str, str], int] = {}
+    for a in awards:
+        if isinstance(a, VictoryPointsAwarded) and a.kind == "exited":
+            key = (a.side, exited_by(state, a.subject) or "")
+            out[key] = out.get(key, 0) + a.points
+    if game.battle.exits is not None and game.battle.exits.points_per_strength_point:
+        for u in exited(state):
+            unit = game.units[u]
+            points = exited_during_play(game, unit.side) * unit.strength
+            if points:
+                key = (unit.side, exited_by(state, u) or "")
+                out[key] = out.get(key, 0) + points
+    return out
 
 
 def level_if_ended_now(state: State) -> str | None:
@@ -413,6 +441,9 @@ def recount(start: State, events: Iterable[Event]) -> dict[str, int]:
             occupied_now(final, e)
         if isinstance(e, UnitExited) and exits.may_exit(game.units[e.unit].type):
             left[game.units[e.unit].side] += 1
+        if isinstance(e, UnitExited) and exits.points_per_strength_point:  # Chickamauga 21.11 ii)
+            unit = game.units[e.unit]
+            totals[unit.side] += exited_during_play(game, unit.side) * unit.strength
         if symbolic is not None:
             symbolic_points(e, final.turn)
         if isinstance(e, VictoryPointsAwarded) and e.kind in ("early_arrival", "leader"):

@@ -66,10 +66,11 @@ def test_the_level_now_is_the_final_determination_without_exits():
     # Road to Vicksburg 21.3 (the printed 19.4): "For the Confederate Player to win a decisive victory,
     # no Friendly units exited from the western map edge can be included in his Victory Point total". On
     # a small map: the Confederate holds 0707 (10 a Game-Turn, Road to Richmond 22.13's award), exits c
-    # at 0101 (2 per Strength Point at the end, 21.11 ii)), and the Union scores 15 at the end for the
-    # train that did not exit (21.11 iv)). Before the last phase ends the live level must be the one
-    # the game then ends with: Substantive (judged without the 12 exit points, 15 - 20 is no Decisive),
-    # not the Decisive the points scored so far (Confederate 10, Union 0) would give.
+    # at 0101 (2 per Strength Point, awarded during play as Chickamauga 21.11 ii) awards them), and the
+    # Union scores 15 at the end for the train that did not exit (21.11 iv)). Before the last phase ends
+    # the live level must be the one the game then ends with: Substantive (judged without the 12 exit
+    # points, awarded during play or not, 15 - 20 is no Decisive), not the Decisive the points scored so
+    # far (Confederate 22, Union 0) would give.
     from rules.core.commands import EndPhase, ExitMap
     from rules.core.events import VictoryDetermined
     from rules.core.game import Game
@@ -95,9 +96,10 @@ def test_the_level_now_is_the_final_determination_without_exits():
     state, _ = execute(state, ExitMap("c", ("0102", "0101")))
     while state.turn == 1:
         state, _ = execute(state, EndPhase())
-    assert state.vp == {"confederate": 10} or (state.vp.get("confederate"), state.vp.get("union", 0)) == (10, 0)
+    assert (state.vp.get("confederate"), state.vp.get("union", 0)) == (22, 0)  # 10 for 0707, 12 for c
     victory_rules = state.game.battle.victory
-    assert victory_rules.level_for({"union": 0, "confederate": 10}, state.control) == "Confederate Decisive Victory"
+    so_far = {"union": 0, "confederate": 22}
+    assert victory_rules.level_for(so_far, state.control) == "Confederate Decisive Victory"
     while not state.game_over:
         live = glance(state).level_now
         state, events = execute(state, EndPhase())

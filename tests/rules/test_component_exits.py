@@ -10,7 +10,7 @@ from rules.core.commands import EndPhase, ExitMap
 from rules.core.errors import RuleViolation
 from rules.core.events import UnitExited
 from rules.core.game import Game
-from rules.procedures.exits import exit_paths, exit_points
+from rules.procedures.exits import exit_paths, exit_points, exit_points_during_play
 from rules.procedures.reinforcements import waiting
 from rules.queries.exits import exited
 from rules.reducer import execute, new_game
@@ -85,9 +85,15 @@ def test_exit_points_and_the_confederate_line_to_the_eastern_edge():
     blocked, _ = execute(blocked, ExitMap("c", ("0104", "0105")))
     assert {a.kind for a in exit_points(blocked)} == {"not_exited"}  # 21.31: a Union unit on the road
     state = start([union("u", "0102", strength=4), union("train", "0104", strength=1), rebel("far", "0601")])
-    state, _ = execute(state, ExitMap("u", ("0102", "0101")))
-    state, _ = execute(state, ExitMap("train", ("0104", "0105")))
-    assert {(a.side, a.kind, a.subject, a.points) for a in exit_points(state)} == {("union", "exited", "u", 4), ("union", "exited", "train", 1)}
+    state, first = execute(state, ExitMap("u", ("0102", "0101")))
+    state, second = execute(state, ExitMap("train", ("0104", "0105")))
+    # ii) the Union's are Victory Points Awarded During Play: none left for the end
+    assert exit_points(state) == []
+    during = exit_points_during_play(state, [*first, *second])
+    assert {(a.side, a.kind, a.subject, a.points) for a in during} == {
+        ("union", "exited", "u", 4),
+        ("union", "exited", "train", 1),
+    }
 
 
 def test_no_retreat_leaves_the_map_the_unit_is_eliminated_instead():
@@ -159,3 +165,41 @@ def test_along_a_road_from_an_exit_edge_only_at_its_road_hexes_19_3():
 
     assert exit_hexes(state.game) == ("0105",)
     assert set(exit_paths(state, "u")) == {"0105"}
+
+
+def test_the_union_exit_points_are_awarded_during_play_21_11():
+    # 21.11 "Victory Points Awarded During Play: ... ii) The Union Player receives one Victory Point for
+    # every Union Combat Strength Point exited from the map sheet": scored as u (4) exits, so the score
+    # shown during play has them; iii) the Confederate's depend on 21.31's road "free of Union units at
+    # the end of the game" and iv) on the Train's failing to exit: both at the end. The final total
+    # counts u's four once.
+    from rules.core.events import GameEnded, VictoryDetermined, VictoryPointsAwarded
+    from rules.procedures.victory import end_points, recount
+
+    victory = {
+        "per_enemy_strength_point_eliminated": {"union": 1, "confederate": 1},
+        "levels": [{"level": "Draw"}],
+    }
+    units = [union("u", "0102", strength=4), union("train", "0808"), rebel("c", "0104", strength=3)]
+    exclusive = {"exits": EXITS, "victory": victory}
+    sc = scenario(units, hexsides=EAST_ROAD, exclusive=exclusive, cases=CASES, turns=1)
+    begin = new_game(Game(sc, get_ruleset("revised")))
+    state, events = execute(begin, ExitMap("u", ("0102", "0101")))
+    assert VictoryPointsAwarded(side="union", points=4, kind="exited", subject="u", case="21.11") in events
+    assert state.vp.get("union") == 4
+    assert all(a.subject != "u" for a in end_points(state))
+    log = list(events)
+    state, events = execute(state, EndPhase())
+    log += events
+    state, events = execute(state, EndPhase())  # to the Confederate Movement Phase
+    log += events
+    state, events = execute(state, ExitMap("c", ("0104", "0105")))
+    log += events
+    assert state.vp.get("confederate", 0) == 0  # iii): at the end, when 21.31 is judged
+    while not state.game_over:
+        state, events = execute(state, EndPhase())
+        log += events
+    determined = [e for e in log if isinstance(e, VictoryDetermined)][-1]
+    # iii) 15 (21.31: the road east is free of Union units) and iv) 10 (the Train has not exited)
+    assert (determined.union, determined.confederate) == (4, 25)
+    assert isinstance(log[-1], GameEnded) and recount(begin, log) == state.vp

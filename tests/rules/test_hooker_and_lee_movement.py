@@ -41,6 +41,7 @@ def test_the_battle_blocks():
     # 18.11, 18.21: exits only at 1501, 2001, 2101; 21.12: one point per Union Strength Point exited;
     # 19.11, 19.12: six Union units a Game-Turn, reinforcements never bound
     assert HOOKER.exclusive["exits"]["hexes"] == ["1501", "2001", "2101"]
+    assert HOOKER.exclusive["exits"]["not_occupied_or_controlled_by_enemy"] is True  # 18.11, 18.21
     assert HOOKER.exclusive["exits"]["awards"] == [
         {"side": "union", "hexes": ["1501", "2001", "2101"], "per": "strength_point", "points": 1}
     ]
@@ -64,6 +65,36 @@ def test_not_through_an_exit_hex_the_enemy_controls_18_11():
     assert refused(state, ExitMap("u", ("0104", "0103", "0102"))).case == "18.11"
     state, _ = execute(state, ExitMap("u", ("0104", "0103")))
     assert exited(state) == ["u"]
+
+
+def test_not_through_an_exit_hex_the_enemy_controls_at_night_either_18_11():
+    # 18.11 "only from hexes 1501, 2001 and 2101 if those hexes are not occupied or controlled by
+    # Confederate units", with no exception for a Night Game-Turn: revised 11.12 lets u, which begins
+    # the Night Game-Turn at 2101 (0103) in the zone of control of the Confederate at 0203 (as Wright/A
+    # at 2102), leave that hex, but not leave the map from it; it may move to 2001 (0102), which no
+    # Confederate controls, and exit there
+    exclusive = {"exits": exits_block()}
+    sc = scenario(
+        [union("u", "0103"), rebel("c", "0203"), rebel("far", "0808")],
+        exclusive=exclusive,
+        cases=CASES,
+        turns=9,
+        night_turns=[1],
+    )
+    state = new_game(Game(sc, get_ruleset("revised")))
+    assert refused(state, ExitMap("u", ("0103",))).case == "18.11"
+    state, _ = execute(state, ExitMap("u", ("0103", "0102")))  # 11.12: leaving the controlled hex by night
+    assert exited(state) == ["u"]
+    # 18.21: the Confederate likewise, "if these hexes are not occupied or controlled by Union units"
+    sc = scenario(
+        [rebel("c", "0103"), union("u", "0203"), union("far", "0808")],
+        exclusive=exclusive,
+        cases=CASES,
+        turns=9,
+        night_turns=[1],
+        first_player="confederate",
+    )
+    assert refused(new_game(Game(sc, get_ruleset("revised"))), ExitMap("c", ("0103",))).case == "18.11"
 
 
 def test_the_confederate_exits_by_the_same_hexes_for_no_points_18_21():

@@ -61,3 +61,60 @@ def test_the_battle_marches_the_confederate_game_turn_one_reinforcements():
     jackson = next(u.id for u in RICHMOND.units if u.designation == "Winder")
     assert allowance_now(state, hill) == 2 * game.movement_allowance(hill)
     assert allowance_now(state, jackson) == game.movement_allowance(jackson)  # Game-Turn Two's
+
+
+def alternate_game(units):
+    # 17.32 on the small map: "on hex 1301 (or hex 1901 if occupied or in the Zone of Control of a Union
+    # unit)", with 0104 for 1301 and 0108 for 1901
+    block = {"alternate_entry": [{"hex": "0108", "if_occupied_or_controlled": "0104"}]}
+    sc = scenario(
+        units,
+        hexes=board(16, 8),
+        exclusive={"reinforcements": block},
+        cases={"revised": RICHMOND.cases["revised"]},
+        first_player="confederate",
+    )
+    return new_game(Game(sc, get_ruleset("revised")))
+
+
+def winder(hex_=None):
+    return rebel("winder", hex_, arrives=1, entry=["0104", "0108"])
+
+
+def test_winder_enters_at_1301_and_at_1901_only_if_1301_is_occupied_or_controlled_by_the_union_17_32():
+    from rules.procedures.reinforcements import entry_hexes
+
+    # 17.32: 1301 (0104) empty and in no Union zone of control: 1301 only
+    state = alternate_game([winder(), union("far", "1601")])
+    assert entry_hexes(state, "winder") == ["0104"]
+    with pytest.raises(RuleViolation) as refused:
+        execute(state, EnterReinforcement("winder", ("0108",)))
+    assert refused.value.case == "17.32"
+    state, _ = execute(state, EnterReinforcement("winder", ("0104",)))
+    assert state.positions["winder"] == "0104"
+    # in the Zone of Control of a Union unit (0204 is beside 0104): 1901 too (and 1301, as 5.4 allows)
+    state = alternate_game([winder(), union("u", "0204"), union("far", "1601")])
+    assert entry_hexes(state, "winder") == ["0104", "0108"]
+    state, _ = execute(state, EnterReinforcement("winder", ("0108",)))
+    assert state.positions["winder"] == "0108"
+    # occupied by a Union unit: 1901
+    state = alternate_game([winder(), union("u", "0104"), union("far", "1601")])
+    state, _ = execute(state, EnterReinforcement("winder", ("0108",)))
+    assert state.positions["winder"] == "0108"
+
+
+def test_the_battle_offers_winder_1901_only_while_1301_is_occupied_or_controlled_17_32():
+    # 17.32, on the battle's map: on Game-Turn Two no Union unit is at or beside 1301, so Winder and the
+    # other Game-Turn Two reinforcements enter at 1301 only
+    from rules.legal import choices
+    from rules.procedures.reinforcements import entry_hexes
+
+    state = new_game(Game(RICHMOND, get_ruleset("revised")))
+    jackson = next(u.id for u in RICHMOND.units if u.designation == "Winder")
+    while state.turn < 2 or state.phasing != "confederate" or state.phase != "movement":
+        state, _ = execute(state, EndPhase())
+    assert entry_hexes(state, jackson) == ["1301"]
+    assert {d.path[0] for d in choices(state).reinforcements[jackson].values()} == {"1301"}
+    with pytest.raises(RuleViolation) as refused:
+        execute(state, EnterReinforcement(jackson, ("1901",)))
+    assert refused.value.case == "17.32"

@@ -71,16 +71,32 @@ def test_fifteen_points_for_the_elimination_of_both_train_defence_units_19_12():
     assert ("confederate", 15, "all_eliminated", "td1 td2") in final(both)[0]
 
 
-def test_occupation_by_a_unit_or_its_zone_of_control_19_13():
-    # 19.13: initially the Confederate's (0707, Hickman here, out of every zone); the Union holds 0202
-    # (its unit there) and 0505 (its zone of control from 0504) from the start (ruling)
+def test_all_territorial_objectives_are_initially_controlled_by_the_confederate_19_13():
+    # 19.13 "All territorial objectives are initially controlled by the Confederate Player": 0202 (Wilderness
+    # Tavern here) with a Union unit set up in it, 0505 (Spotswood) in the zone of control of the Union
+    # unit set up at 0504, and 0707 (Hickman), which no unit touches, are all the Confederate's at the start
     state = start([union("w", "0202"), union("s", "0504"), rebel("r", "0808")])
-    assert state.control == {"0505": "union", "0202": "union", "0707": "confederate"}
+    assert state.control == {"0505": "confederate", "0202": "confederate", "0707": "confederate"}
+    # "Occupation for Victory Point purposes is calculated at the end of Game-Turn Sixteen": w, still
+    # in 0202 then, is the last Player's unit to be in it; s's zone, never moved into 0505, takes nothing
+    awards, _ = final(state)
+    assert sorted(a for a in awards if a[2] == "occupation") == [
+        ("confederate", 15, "occupation", "0505"),
+        ("confederate", 15, "occupation", "0707"),
+        ("union", 15, "occupation", "0202"),
+    ]
+
+
+def test_occupation_by_a_unit_or_its_zone_of_control_19_13():
+    # 19.13: initially the Confederate's, all three (the test above); a Union unit or zone of control
+    # that comes into one takes it
+    state = start([union("w", "0202"), union("s", "0504"), rebel("r", "0808")])
     # the Union's zone of control reaches Hickman (0707) from 0706: the Union is the last to have it there
     state, _ = execute(state, EndPhase())  # the Confederate's Movement Phase
     state, _ = execute(state, EndPhase())  # its Combat Phase: the Union's Movement Phase
     state, _ = execute(state, MoveUnit("s", ("0504", "0604", "0605", "0706")))
     assert state.control["0707"] == "union" and state.positions["s"] == "0706"
+    assert state.control["0505"] == "union"  # its zone reached 0505 from 0604 and 0605 on the way
     awards, _ = final(state)
     assert sorted(a for a in awards if a[2] == "occupation") == [
         ("union", 15, "occupation", "0202"),
@@ -109,10 +125,15 @@ def test_the_player_with_the_higher_total_wins_19_0():
 
 
 def test_the_battle_at_the_start_19_13():
-    # 19.13 on the battle's map: 1/2/VI in Wilderness Tavern (1415), 3/1/VI and 1/1/VI beside Spotswood
-    # (0810); Hickman (1920) the Confederate's
+    # 19.13 on the battle's map: "All territorial objectives are initially controlled by the Confederate
+    # Player", although 1/2/VI sets up in Wilderness Tavern (1415) and 3/1/VI and 1/1/VI beside Spotswood
+    # (0810); were occupation calculated now, 1/2/VI standing in 1415 would be the last unit in it
     state = new_game(Game(WILDERNESS, get_ruleset("revised")))
-    assert state.control == {"0810": "union", "1415": "union", "1920": "confederate"}
+    assert state.control == {"0810": "confederate", "1415": "confederate", "1920": "confederate"}
     awards, result = final(state)
-    assert sorted(a[1:] for a in awards) == [(15, "occupation", "0810"), (15, "occupation", "1415"), (15, "occupation", "1920")]
-    assert (result.union, result.confederate, result.level) == (30, 15, "Union Victory")
+    assert sorted(a for a in awards) == [
+        ("confederate", 15, "occupation", "0810"),
+        ("confederate", 15, "occupation", "1920"),
+        ("union", 15, "occupation", "1415"),
+    ]
+    assert (result.union, result.confederate, result.level) == (15, 30, "Confederate Victory")

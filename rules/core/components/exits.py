@@ -4,8 +4,9 @@ spending ``cost`` Movement Points to do so (18.2), and never return (18.3); they
 no hex open); any number may exit by the same hex (18.7).
 
 ``points_per_strength_point`` {side: points} (21.11 ii), iii)): Victory Points per Combat Strength
-Point a side exits; ``line_to_edge`` (21.31): the sides whose exit points count only if a road runs
-from an exit hex, through contiguous road hexes free of enemy units, off the map edge named;
+Point a side exits, "Awarded During Play": as the unit exits; ``line_to_edge`` (21.31): the sides whose
+exit points count only if a road runs from an exit hex, through contiguous road hexes free of enemy
+units, off the map edge named (judged, and so awarded, at the end of the game);
 ``must_exit`` (21.11 iv)): a unit that the enemy scores ``points`` for if it has not exited at the end.
 
     [exclusive.exits]
@@ -49,6 +50,10 @@ map and has not exited) hold. Road to Vicksburg 21.3: ``sizes`` (of these sizes 
 battle's ``size``: "for each infantry brigade", "each artillery battery or cavalry regiment") and ``per =
 "two_units"`` ("1 for each two infantry regiments or two artillery sections": ``points`` for each second
 unit counted).
+
+Hooker and Lee 18.11, 18.21: ``not_occupied_or_controlled_by_enemy``: an exit hex in an enemy zone of
+control is closed to the side's exits at all times, at night too (where revised 11.12 lets a unit leave
+an enemy-controlled hex during movement).
 
 Road to Vicksburg 19.3: ``along_road`` ("Such units must exit along a road"): a unit exits only from an
 exit hex a road runs through (a road hexside joins it to a neighbour); the map cannot draw the road's
@@ -172,6 +177,10 @@ class Exits(Component, frozen=True):
     awards: list[ExitAward] = []
     retreat_off: list[Side] = []  # Hooker and Lee 18.21: forced off the map at an exit hex, exited, not eliminated
     along_road: bool = False  # Road to Vicksburg 19.3: "Such units must exit along a road": from road hexes only
+    # Hooker and Lee 18.11, 18.21: units exit "only from hexes 1501, 2001 and 2101 if those hexes are not
+    # occupied or controlled by [enemy] units": never from an exit hex in an enemy zone of control, on a
+    # Night Game-Turn too (revised 11.12 lets a unit leave such a hex, not leave the map from it)
+    not_occupied_or_controlled_by_enemy: bool = False
 
     def __post_init__(self):
         if not self.hexes and not self.edges:

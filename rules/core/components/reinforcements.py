@@ -36,6 +36,15 @@ Movement Point a stack, hence 12, 11, ...) and may not enter an enemy zone of co
 
     [exclusive.reinforcements]
     first_turn_march = { side = "confederate", multiplier = 2 }
+
+Road to Richmond 17.32: "Arriving on Game-Turn Two on hex 1301 (or hex 1901 if occupied or in the Zone
+of Control of a Union unit)": ``alternate_entry`` [{hex, if_occupied_or_controlled}]: ``hex`` is an entry
+hex of the units that list it only while ``if_occupied_or_controlled`` holds an enemy unit or lies in an
+enemy zone of control (rules/procedures/reinforcements.py ``alternate_entry_closed``); the other hex
+stays open as the rule set allows (revised 5.4: into an enemy zone of control, never an enemy's hex).
+
+    [exclusive.reinforcements]
+    alternate_entry = [{ hex = "1901", if_occupied_or_controlled = "1301" }]
 """
 
 from __future__ import annotations
@@ -66,11 +75,21 @@ class FirstTurnMarch(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     multiplier: int = 2
 
 
+class AlternateEntry(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """Road to Richmond 17.32: "on hex 1301 (or hex 1901 if occupied or in the Zone of Control of a Union
+    unit)": ``hex`` (1901) is open to entry only while ``if_occupied_or_controlled`` (1301) holds an
+    enemy unit or is in an enemy zone of control."""
+
+    hex: HexNumber
+    if_occupied_or_controlled: HexNumber
+
+
 class Reinforcements(Component, frozen=True):
     lost_if_not_entered: bool = False
     when_blocked: dict[Side, WhenBlocked] = {}
     interior_entry: list[HexNumber] = []
     first_turn_march: FirstTurnMarch | None = None
+    alternate_entry: list[AlternateEntry] = []  # Road to Richmond 17.32
 
     def marching(self, turn: int, unit: Unit) -> bool:
         """Road to Richmond 17.2: does ``unit`` move with the doubled allowance now (a Game-Turn One
