@@ -17,7 +17,7 @@ from accounts.store import NameTaken
 from api.app_keys import ACCOUNTS
 from api.games import HttpError
 from api.http import json, read_body
-from api.sessions import account_of
+from api.sessions import require_account
 
 NO_PASSWORD = "!"  # never a valid Argon2 hash: no password opens a bot account
 
@@ -36,9 +36,7 @@ class BotToken(msgspec.Struct, frozen=True, kw_only=True):
 
 
 async def _owner(request: web.Request):
-    account = await account_of(request)
-    if account is None:
-        raise HttpError(401, "unauthorized", "not signed in")
+    account = await require_account(request)
     if account.kind == "bot":
         raise HttpError(403, "forbidden", "a bot cannot make bots")
     return account

@@ -113,6 +113,21 @@ class GameList(msgspec.Struct, frozen=True, kw_only=True):
     next: int | None  # the offset of the next page, None at the end
 
 
+def check_terms(games: GameCache, scenario_id: str, ruleset: str, clock_options: ClockOptions | None) -> str:
+    """The scenario's reference (a saved one: exactly its latest version, NAME@HASH) if a game can
+    be created on these terms; HttpError naming what is wrong otherwise."""
+    try:
+        ref = games.pinned(scenario_id)
+        scenario = games.scenario(ref)
+    except (ScenarioError, ValueError):
+        raise HttpError(404, "not_found", f"no scenario {scenario_id!r} (GET /api/scenarios lists them)") from None
+    if clock_options is not None and (problem := clock.problem(clock_options)) is not None:
+        raise HttpError(400, "malformed", problem)
+    if ruleset not in scenario.rulesets:
+        raise HttpError(400, "malformed", f"{scenario_id} is played with {', '.join(scenario.rulesets)}")
+    return ref
+
+
 async def create_game(
     store: RedisEventStore,
     seats: Seats,
@@ -123,17 +138,7 @@ async def create_game(
     server_version: str,
 ) -> Created:
     options = request.options
-    try:
-        ref = games.pinned(request.scenario)  # a saved scenario: exactly its latest version (NAME@HASH)
-        scenario = games.scenario(ref)
-    except (ScenarioError, ValueError):
-        raise HttpError(
-            404, "not_found", f"no scenario {request.scenario!r} (GET /api/scenarios lists them)"
-        ) from None
-    if options.clock is not None and (problem := clock.problem(options.clock)) is not None:
-        raise HttpError(400, "malformed", problem)
-    if request.ruleset not in scenario.rulesets:
-        raise HttpError(400, "malformed", f"{request.scenario} is played with {', '.join(scenario.rulesets)}")
+    ref = check_terms(games, request.scenario, request.ruleset, options.clock)
     nonce = request.dice_nonce or dice.new_nonce()
     if not dice.valid_nonce(nonce):
         raise HttpError(400, "malformed", "a dice nonce is 8 to 128 characters of A-Z a-z 0-9 _ -")

@@ -24,11 +24,9 @@ from api import games as game_service
 from api.app_keys import ACCOUNTS, CONFIG, GAMES, LIVE, SEATS, SERVER_VERSION, STORE
 from api.games import HttpError
 from api.http import json, read_body
-from api.sessions import account_of
-from replay import clock
+from api.sessions import account_of, require_account
 from replay.records import ClockOptions
 from rules.core.scenario import other_side
-from scenarios.loader import ScenarioError
 
 MAX_OPEN = 20  # proposals one player may have open
 LAPSE_SECONDS = 14 * 24 * 3600  # an unanswered proposal lapses after two weeks
@@ -94,13 +92,6 @@ def _key(request: web.Request) -> str:
     return f"{request.app[CONFIG].prefix}lobby:proposals"
 
 
-async def _signed_in(request: web.Request):
-    account = await account_of(request)
-    if account is None:
-        raise HttpError(401, "unauthorized", "sign in to use the lobby")
-    return account
-
-
 async def _all(request: web.Request) -> list[Stored]:
     """Every live proposal; lapsed ones are taken out on the way."""
     key = _key(request)
@@ -114,21 +105,8 @@ async def _all(request: web.Request) -> list[Stored]:
     return sorted((s for _, s in found), key=lambda s: -s.proposal.created)
 
 
-def _check_terms(request: web.Request, body: Propose) -> None:
-    """The terms a game could be created with; HttpError naming what is wrong otherwise."""
-    games = request.app[GAMES]
-    try:
-        scenario = games.scenario(games.pinned(body.scenario))
-    except (ScenarioError, ValueError):
-        raise HttpError(404, "not_found", f"no scenario {body.scenario!r} (GET /api/scenarios lists them)") from None
-    if body.ruleset not in scenario.rulesets:
-        raise HttpError(400, "malformed", f"{body.scenario} is played with {', '.join(scenario.rulesets)}")
-    if body.clock is not None and (problem := clock.problem(body.clock)) is not None:
-        raise HttpError(400, "malformed", problem)
-
-
 async def _propose(request: web.Request, kind: str) -> web.Response:
-    account = await _signed_in(request)
+    account = await require_account(request, "sign in to use the lobby")
     body = await read_body(request, Propose)
     opponent = None
     if kind == "challenge":
@@ -141,7 +119,7 @@ async def _propose(request: web.Request, kind: str) -> web.Response:
             raise HttpError(400, "malformed", "a player cannot challenge himself")
     elif body.opponent is not None:
         raise HttpError(400, "malformed", "a seek is open to anyone: it names no opponent (POST /api/challenges does)")
-    _check_terms(request, body)
+    game_service.check_terms(request.app[GAMES], body.scenario, body.ruleset, body.clock)
     mine = [s for s in await _all(request) if s.by_id == account.id]
     if len(mine) >= MAX_OPEN:
         raise HttpError(429, "rate_limited", f"at most {MAX_OPEN} open proposals a player; withdraw one first")
@@ -204,7 +182,7 @@ async def _take(request: web.Request):
 
 async def accept(request: web.Request) -> web.Response:
     """POST /api/lobby/{proposal_id}/accept: the game starts; the acceptor's seat and token."""
-    account = await _signed_in(request)
+    account = await require_account(request, "sign in to use the lobby")
     stored, take = await _take(request)
     if stored.by_id == account.id:
         raise HttpError(400, "malformed", "a player cannot accept his own proposal (DELETE withdraws it)")
@@ -244,7 +222,7 @@ async def accept(request: web.Request) -> web.Response:
 
 async def decline(request: web.Request) -> web.Response:
     """POST /api/lobby/{proposal_id}/decline: the challenged player says no (204)."""
-    account = await _signed_in(request)
+    account = await require_account(request, "sign in to use the lobby")
     stored, take = await _take(request)
     if stored.opponent_id != account.id:
         raise HttpError(403, "unauthorized", "only the challenged player may decline (the proposer withdraws)")
@@ -254,7 +232,7 @@ async def decline(request: web.Request) -> web.Response:
 
 async def withdraw(request: web.Request) -> web.Response:
     """DELETE /api/lobby/{proposal_id}: the proposer takes it back (204)."""
-    account = await _signed_in(request)
+    account = await require_account(request, "sign in to use the lobby")
     stored, take = await _take(request)
     if stored.by_id != account.id:
         raise HttpError(403, "unauthorized", "only its proposer may withdraw a proposal")

@@ -10,9 +10,9 @@ import msgspec
 from aiohttp import web
 
 from api.app_keys import ACCOUNTS, SEATS, STORE
-from api.games import HttpError, summaries
+from api.games import GameSummary, summaries
 from api.http import json, query
-from api.sessions import account_of
+from api.sessions import require_account
 
 
 class MyGamesQuery(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
@@ -24,17 +24,10 @@ class MyGamesQuery(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fie
     limit: Annotated[int, msgspec.Meta(ge=1, le=200)] = 50
 
 
-class MyGame(msgspec.Struct, frozen=True, kw_only=True):
+class MyGame(GameSummary, frozen=True, kw_only=True):
     """One of the player's games: as the game list shows it, his ``seat``, and ``your_move``: the
     game is under way and waits for his seat."""
 
-    game_id: str
-    scenario: str
-    status: str
-    created: int
-    version: int
-    to_act: str | None
-    sandbox: bool = False
     seat: str
     your_move: bool
 
@@ -45,9 +38,7 @@ class MyGames(msgspec.Struct, frozen=True, kw_only=True):
 
 
 async def my_games(request: web.Request) -> web.Response:
-    account = await account_of(request)
-    if account is None:
-        raise HttpError(401, "unauthorized", "not signed in")
+    account = await require_account(request)
     q = query(request, MyGamesQuery)
     app = request.app
     store, seats = app[STORE], app[SEATS]

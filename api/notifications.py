@@ -11,7 +11,7 @@ from accounts.notifications import Settings, SettingsRefused
 from api.app_keys import NOTIFICATIONS, SEATS
 from api.games import HttpError
 from api.http import json, read_body
-from api.sessions import account_of
+from api.sessions import require_account
 
 
 class Mute(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
@@ -20,22 +20,15 @@ class Mute(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True
     muted: bool
 
 
-async def _account(request: web.Request):
-    account = await account_of(request)
-    if account is None:
-        raise HttpError(401, "unauthorized", "not signed in")
-    return account
-
-
 async def get_settings(request: web.Request) -> web.Response:
     """GET /api/me/notifications: the signed-in player's `Settings`."""
-    account = await _account(request)
+    account = await require_account(request)
     return json(await request.app[NOTIFICATIONS].settings(account.id))
 
 
 async def put_settings(request: web.Request) -> web.Response:
     """PUT /api/me/notifications: replace them (the webhook secret is the server's: kept)."""
-    account = await _account(request)
+    account = await require_account(request)
     body = await read_body(request, Settings)
     try:
         return json(await request.app[NOTIFICATIONS].save(account.id, body))
@@ -44,7 +37,7 @@ async def put_settings(request: web.Request) -> web.Response:
 
 
 async def mute(request: web.Request) -> web.Response:
-    account = await _account(request)
+    account = await require_account(request)
     game_id = request.match_info["game_id"]
     if await request.app[SEATS].seat_of_account(game_id, account.id) is None:
         raise HttpError(404, "not_found", f"you hold no seat of game {game_id!r}")

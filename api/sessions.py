@@ -8,6 +8,7 @@ from aiohttp import web
 
 from accounts.store import BOT_TOKEN, Account, Session
 from api.app_keys import ACCOUNTS
+from api.games import HttpError
 
 COOKIE = "bg_session"
 #: The request's account and session, looked up once (`signed_in`).
@@ -32,3 +33,11 @@ async def signed_in(request: web.Request) -> tuple[Account, Session] | None:
 async def account_of(request: web.Request) -> Account | None:
     found = await signed_in(request)
     return None if found is None else found[0]
+
+
+async def require_account(request: web.Request, refusal: str = "not signed in") -> Account:
+    """The request's account; HttpError 401 `refusal` when it is not signed in."""
+    account = await account_of(request)
+    if account is None:
+        raise HttpError(401, "unauthorized", refusal)
+    return account
