@@ -136,7 +136,11 @@ async def create_game(
     config: ServerConfig,
     request: CreateGame,
     server_version: str,
+    *,
+    rated: bool = False,
 ) -> Created:
+    """Create a game (its first events in the store, its seats' tokens); ``rated``: a rated game,
+    which only the lobby starts (between two accounts)."""
     options = request.options
     ref = check_terms(games, request.scenario, request.ruleset, options.clock)
     nonce = request.dice_nonce or dice.new_nonce()
@@ -187,6 +191,7 @@ async def create_game(
         seed_hash=dice.seed_hash(seed),
         insecure_seed=insecure_seed,
         creator=request.side,
+        rated=rated,
     )
     await store.create_game(game_id, ref, status="open")
     await store.put_secret(game_id, seed)

@@ -207,6 +207,7 @@ async def accept(request: web.Request) -> web.Response:
             dice_nonce=stored.dice_nonce,
         ),
         app[SERVER_VERSION],
+        rated=p.rated,
     )
     await app[SEATS].bind(created.game_id, side, stored.by_id)
     await app[ACCOUNTS].add_game(stored.by_id, created.game_id)
@@ -215,8 +216,6 @@ async def accept(request: web.Request) -> web.Response:
     )
     await app[SEATS].bind(created.game_id, other_side(side), account.id)
     await app[ACCOUNTS].add_game(account.id, created.game_id)
-    if p.rated:
-        await app[SEATS].mark_rated(created.game_id)
     return json(Started(game_id=joined.game_id, seat=joined.seat, token=joined.token, version=joined.version), 201)
 
 

@@ -1,4 +1,4 @@
-"""Rating a finished rated game (the lobby marks a game rated, api/lobby.py): both players' Glicko-2
+"""Rating a finished rated game (the lobby starts a game rated, api/lobby.py; its first event says so): both players' Glicko-2
 ratings (ratings/glicko2.py) under the game's rule set and on its battle, with the battle's measured
 balance as the Union's advantage (accounts/ratings.py `Balance`): a win the battle's sides make
 likely moves a rating less than an upset does.
@@ -46,7 +46,7 @@ class Rater:
 
     async def rate(self, game_id: str, history: History) -> bool:
         """Rate the finished game `history` once; whether it was rated now."""
-        if not await self.seats.claim_rating(game_id):
+        if not history.session.created.rated or not await self.seats.claim_rating(game_id):
             return False
         held = await self.seats.accounts(game_id)
         union, confederate = held.get("union"), held.get("confederate")

@@ -3,8 +3,9 @@
 A game's creator gets his own seat's token and one invite code for the other seat; the invite works
 once, and the joiner gets that seat's token. Nobody ever receives another seat's token. The hashes
 live beside the game's other keys (same hash tag): ``{g:<id>}:seats``, fields ``token:<seat>``,
-``invite`` and ``invite_seat``; ``rated`` when the lobby started it as a rated game; and ``account:<seat>``, the account a signed-in player took the
-seat with (any of his browsers may then take it by its session, without the token).
+``invite`` and ``invite_seat``; ``account:<seat>``, the account a signed-in player took the seat with
+(any of his browsers may then take it by its session, without the token); ``rating_applied`` once a
+rated game's result has moved the ratings.
 """
 
 from __future__ import annotations
@@ -91,12 +92,6 @@ class Seats:
                 return seat
         return None
 
-    async def mark_rated(self, game_id: str) -> None:
-        await self.redis.hset(self.key(game_id), "rated", 1)
-
-    async def is_rated(self, game_id: str) -> bool:
-        return await self.redis.hget(self.key(game_id), "rated") == b"1"
-
     async def claim_rating(self, game_id: str) -> bool:
-        """True once, for a rated game: the caller rates it (api/rating_games.py); never twice."""
-        return await self.is_rated(game_id) and bool(await self.redis.hsetnx(self.key(game_id), "rating_applied", 1))
+        """True once for a game: the caller rates it (api/rating_games.py); never twice."""
+        return bool(await self.redis.hsetnx(self.key(game_id), "rating_applied", 1))

@@ -97,7 +97,9 @@ class GameCreated(Record, frozen=True, kw_only=True, tag="game_created"):
     fixed and shown in ``insecure_seed`` (hex): anyone can predict the rolls of such a game.
     ``scenario_hash`` pins the scenario's content (``scenario_hash()``); ``rules_version`` the rules
     code that created the game (``rules.RULES_VERSION``). ``fork``: set for a sandbox game branched
-    from another game's history (a what-if); it starts from the state recorded there."""
+    from another game's history (a what-if); it starts from the state recorded there. ``rated``: the
+    lobby started it as a rated game between two accounts (api/lobby.py): its result moves both
+    players' ratings (api/rating_games.py), and the log, not a side key, says so."""
 
     game_id: str
     rules_version: str
@@ -112,6 +114,7 @@ class GameCreated(Record, frozen=True, kw_only=True, tag="game_created"):
     insecure_seed: str | None = None
     creator: Side
     fork: ForkedFrom | None = None  # a sandbox: where it was forked from (never counted as a result)
+    rated: bool = False
 
 
 class SeatJoined(Record, frozen=True, kw_only=True, tag="seat_joined"):

@@ -6,12 +6,13 @@ from __future__ import annotations
 import asyncio
 import random
 
+import msgspec
 import pytest
 from apiharness import WsClient, play_steps
 from test_accounts import browser, register
 
 from api.accounts import CSRF_HEADER
-from api.app_keys import SEATS
+from api.app_keys import STORE
 from api.lobby import MAX_OPEN
 
 SEEK = {"scenario": "chattanooga", "ruleset": "classic", "side": "union", "rated": True}
@@ -45,7 +46,8 @@ async def test_a_seek_accepted_starts_a_game_both_players_take_by_their_sessions
         assert (union.seat, confederate.seat) == ("union", "confederate")
         assert await play_steps(union, confederate, random.Random(11), 4) == 4
         assert confederate.events == union.events
-    assert await client.app[SEATS].is_rated(started["game_id"])
+    first = [e async for e in client.app[STORE].read(started["game_id"], 1, 1)][0]
+    assert msgspec.json.decode(first.payload)["rated"] is True  # the log itself says the game is rated
 
 
 async def test_of_two_players_accepting_one_seek_exactly_one_gets_the_game(client):
