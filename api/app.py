@@ -20,6 +20,7 @@ from accounts.notifications import Notifications
 from accounts.passwords import Passwords
 from accounts.ratings import Ratings
 from accounts.store import Accounts
+from api import house_computers
 from api.accounts import guard
 from api.app_keys import (
     ACCOUNTS,
@@ -139,6 +140,7 @@ async def _store(app: web.Application) -> AsyncIterator[None]:
         app[NOTIFICATIONS] = Notifications(store.redis, config.prefix)
         app[RATINGS] = Ratings(store.redis, config.prefix)
         app[RATER] = Rater(app[SEATS], app[RATINGS])
+        await house_computers.ensure(app[ACCOUNTS])  # the computer's accounts on the ladder
         store.observe = app[METRICS].observe_store
         app[METRICS].store_retries = lambda: retried(store.redis)
         yield

@@ -121,6 +121,12 @@ async def errors(request: web.Request, handler):
         return error(500, "internal", "the server failed on this request (logged)")
 
 
+def own_url(request: web.Request) -> str:
+    """This server's address as the connection of `request` reached it (for a computer's process)."""
+    host, port = request.transport.get_extra_info("sockname")[:2]
+    return f"http://[{host}]:{port}" if ":" in host else f"http://{host}:{port}"
+
+
 async def create_game(request: web.Request) -> web.Response:
     app = request.app
     body = await read_body(request, game_service.CreateGame)
@@ -128,9 +134,7 @@ async def create_game(request: web.Request) -> web.Response:
         app[STORE], app[SEATS], app[GAMES], app[LIVE], app[CONFIG], body, app[SERVER_VERSION]
     )
     if body.computer is not None:  # the computer takes the other seat, from a process of its own
-        host, port = request.transport.get_extra_info("sockname")[:2]
-        url = f"http://[{host}]:{port}" if ":" in host else f"http://{host}:{port}"
-        await app[OPPONENTS].start(url, created.game_id, created.invite, body.computer)
+        await app[OPPONENTS].start(own_url(request), created.game_id, created.invite, body.computer)
     await _bind_seat(request, created.game_id, created.seat)
     return json(created, 201)
 

@@ -5,7 +5,8 @@ accept or decline it. Either says the battle, the rule set, the proposer's side 
 when accepted), the clock, and whether the game is rated. Accepting starts the game at once: the
 proposer's seat and the acceptor's are bound to their accounts (each takes his seat by his session,
 api/ws.py), and the game appears in both players' GET /api/me/games. Of two players accepting one
-proposal at the same moment exactly one gets the game (the proposal is taken out first, HDEL).
+proposal at the same moment exactly one gets the game (the proposal is taken out first, HDEL). A
+challenge to the computer (``Computer-<level>``, api/house_computers.py) is accepted at once.
 
 Proposals are kept in one hash, ``lobby:proposals`` (id -> JSON), a few thousand at most; a
 player has at most `MAX_OPEN` open at once, and each lapses after `LAPSE_SECONDS`.
@@ -21,9 +22,10 @@ import msgspec
 from aiohttp import web
 
 from api import games as game_service
-from api.app_keys import ACCOUNTS, CONFIG, GAMES, LIVE, SEATS, SERVER_VERSION, STORE
+from api import house_computers
+from api.app_keys import ACCOUNTS, CONFIG, GAMES, LIVE, OPPONENTS, SEATS, SERVER_VERSION, STORE
 from api.games import HttpError
-from api.http import json, read_body
+from api.http import json, own_url, read_body
 from api.sessions import account_of, require_account
 from replay.records import ClockOptions
 from rules.core.scenario import other_side
@@ -80,7 +82,8 @@ class Lobby(msgspec.Struct, frozen=True, kw_only=True):
 
 class Started(msgspec.Struct, frozen=True, kw_only=True):
     """An accepted proposal's game: the acceptor's seat and its token. The proposer was not there to
-    receive a token: he takes his seat by his session (GET /api/me/games lists the game)."""
+    receive a token: he takes his seat by his session (GET /api/me/games lists the game). A challenge
+    to the computer answers with the proposer's own seat, the computer having accepted at once."""
 
     game_id: str
     seat: str
@@ -141,8 +144,20 @@ async def _propose(request: web.Request, kind: str) -> web.Response:
         opponent_id=None if opponent is None else opponent.id,
         dice_nonce=body.dice_nonce,
     )
+    if opponent is not None and (level := house_computers.level_of(opponent)) is not None:
+        return await _computer_accepts(request, stored, level)
     await request.app[STORE].redis.hset(_key(request), proposal.id, msgspec.json.encode(stored))
     return json(proposal, 201)
+
+
+async def _computer_accepts(request: web.Request, stored: Stored, level: str) -> web.Response:
+    """A challenge to the computer (api/house_computers.py) is accepted at once: the game starts,
+    the computer's process joins its seat, and the proposer gets his own seat (201, `Started`)."""
+    app = request.app
+    assert stored.opponent_id is not None
+    created = await _start(app, stored, stored.opponent_id)
+    await app[OPPONENTS].start(own_url(request), created.game_id, created.invite, level)
+    return json(Started(game_id=created.game_id, seat=created.seat, token=created.token, version=created.version), 201)
 
 
 async def post_seek(request: web.Request) -> web.Response:
@@ -180,18 +195,11 @@ async def _take(request: web.Request):
     return stored, (lambda: redis.hdel(key, pid))
 
 
-async def accept(request: web.Request) -> web.Response:
-    """POST /api/lobby/{proposal_id}/accept: the game starts; the acceptor's seat and token."""
-    account = await require_account(request, "sign in to use the lobby")
-    stored, take = await _take(request)
-    if stored.by_id == account.id:
-        raise HttpError(400, "malformed", "a player cannot accept his own proposal (DELETE withdraws it)")
-    if stored.opponent_id is not None and stored.opponent_id != account.id:
-        raise HttpError(403, "unauthorized", "this challenge is for another player")
-    if not await take():
-        raise HttpError(404, "not_found", "another player accepted this proposal first")
+async def _start(app: web.Application, stored: Stored, acceptor_id: str) -> game_service.Created:
+    """The game of an accepted proposal: created with the proposer's seat (his side, or one drawn),
+    both seats bound to their accounts, the game in both players' lists. The acceptor's seat waits
+    for him to join with the invite."""
     p = stored.proposal
-    app = request.app
     side = secrets.choice(("union", "confederate")) if p.side == "random" else p.side
     created = await game_service.create_game(
         app[STORE],
@@ -209,13 +217,31 @@ async def accept(request: web.Request) -> web.Response:
         app[SERVER_VERSION],
         rated=p.rated,
     )
-    await app[SEATS].bind(created.game_id, side, stored.by_id)
-    await app[ACCOUNTS].add_game(stored.by_id, created.game_id)
+    for seat, account_id in ((side, stored.by_id), (other_side(side), acceptor_id)):
+        await app[SEATS].bind(created.game_id, seat, account_id)
+        await app[ACCOUNTS].add_game(account_id, created.game_id)
+    return created
+
+
+async def accept(request: web.Request) -> web.Response:
+    """POST /api/lobby/{proposal_id}/accept: the game starts; the acceptor's seat and token."""
+    account = await require_account(request, "sign in to use the lobby")
+    stored, take = await _take(request)
+    if stored.by_id == account.id:
+        raise HttpError(400, "malformed", "a player cannot accept his own proposal (DELETE withdraws it)")
+    if stored.opponent_id is not None and stored.opponent_id != account.id:
+        raise HttpError(403, "unauthorized", "this challenge is for another player")
+    if not await take():
+        raise HttpError(404, "not_found", "another player accepted this proposal first")
+    created = await _start(request.app, stored, account.id)
     joined = await game_service.join_game(
-        app[STORE], app[SEATS], app[GAMES], app[LIVE], created.game_id, game_service.JoinGame(invite=created.invite)
+        request.app[STORE],
+        request.app[SEATS],
+        request.app[GAMES],
+        request.app[LIVE],
+        created.game_id,
+        game_service.JoinGame(invite=created.invite),
     )
-    await app[SEATS].bind(created.game_id, other_side(side), account.id)
-    await app[ACCOUNTS].add_game(account.id, created.game_id)
     return json(Started(game_id=joined.game_id, seat=joined.seat, token=joined.token, version=joined.version), 201)
 
 
