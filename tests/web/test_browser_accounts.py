@@ -88,3 +88,29 @@ async def test_a_wrong_password_is_said_on_the_page(browser, server):
     await until(page, "() => document.querySelector('#account-error').textContent.length > 0")
     assert "no account has this name and password" in await page.inner_text("#account-error")
     await page.context.close()
+
+
+async def test_a_rated_game_against_the_computer_moves_the_players_rating(browser, server):
+    page = await new_page(browser)
+    await sign(page, server, "sign-up", "Burnside")
+    await page.wait_for_selector("#me-rating:has-text('none yet')", timeout=PATIENCE)
+    await page.select_option("#seek-form select[name=scenario]", "chattanooga")
+    await page.select_option("#seek-form select[name=side]", "confederate")
+    await page.fill("#seek-form input[name=opponent]", "Computer-easy")
+    await page.click("#post-seek")
+    await page.wait_for_url("**/play/*", timeout=PATIENCE)  # the computer accepted at once
+    await page.wait_for_selector("#conn.live", timeout=PATIENCE)
+    assert await page.inner_text("#seat-badge") == "You play Confederate"
+    await until(page, "() => bluegray.board.session.started")  # the computer has taken its seat
+    await page.click("#resign")
+    await page.click("#resign-confirm")
+    await until(page, "() => bluegray.board.session.finished !== null")
+    await page.goto(f"{server}/")
+    await page.wait_for_selector("#me-rating:has-text('(1 game)')", timeout=PATIENCE)
+    said = await page.inner_text("#me-rating")  # "Rating: classic 1338 ± 290 (1 game)"
+    rating = int(said.split("classic ")[1].split(" ")[0])
+    assert rating < 1500, said  # a loss to the computer, rated
+    computer = await (await page.request.get(f"{server}/api/players/Computer-easy")).json()
+    assert computer["ratings"]["classic"]["rating"] > 1500
+    assert page.errors == [], page.errors
+    await page.context.close()
