@@ -112,5 +112,6 @@ async def test_a_rated_game_against_the_computer_moves_the_players_rating(browse
     assert rating < 1500, said  # a loss to the computer, rated
     computer = await (await page.request.get(f"{server}/api/players/Computer-easy")).json()
     assert computer["ratings"]["classic"]["rating"] > 1500
+    await page.wait_for_selector("#account-games li:has-text('lost (resignation)')", timeout=PATIENCE)
     assert page.errors == [], page.errors
     await page.context.close()
