@@ -12,6 +12,7 @@ export async function accountCard(card, scenarios) {
   if (!me) return signInForms(card);
   card.replaceChildren(
     h("h2", {}, "Signed in as ", h("span", { id: "me-name" }, me.name)),
+    h("p", {}, h("a", { href: `/players/${encodeURIComponent(me.name)}`, id: "my-page" }, "Your page: ratings and games")),
     h("div", { class: "actions" }, h("button", { type: "button", id: "log-out", onclick: logOut }, "Log out")),
     h("p", { id: "me-rating", class: "muted" }, "Rating: …"),
     h("h3", {}, "Your move ", h("span", { class: "badge", id: "your-move-count" }, "…")),
