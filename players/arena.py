@@ -26,6 +26,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 
 from players.engine import LEVELS, Engine, victor
+from players.search import Searcher
 from players.selfplay import PLAYERS, Player, play
 from rules.core.scenario import SIDES, other_side
 from rules.core.state import State
@@ -33,13 +34,19 @@ from rules.reducer import fold
 
 
 def player_named(name: str) -> Player:
-    """``random``, ``greedy``, ``engine`` (its default level) or ``engine:LEVEL``."""
+    """``random``, ``greedy``, ``engine`` (its default level), ``engine:LEVEL`` or ``search``
+    (players/search.py; ``search:SECONDS``, its budget a Movement Phase)."""
     kind, _, level = name.partition(":")
     if kind == "engine":
         return Engine(level or "normal")
+    if kind == "search":
+        try:
+            return Searcher(float(level)) if level else Searcher()
+        except ValueError:
+            raise ValueError(f"search:{level}: the search's budget is a number of seconds") from None
     if kind in PLAYERS and not level:
         return PLAYERS[kind]
-    known = ", ".join([*PLAYERS, "engine", *(f"engine:{lv}" for lv in LEVELS)])
+    known = ", ".join([*PLAYERS, "engine", *(f"engine:{lv}" for lv in LEVELS), "search", "search:SECONDS"])
     raise ValueError(f"no player {name!r} (known: {known})")
 
 
