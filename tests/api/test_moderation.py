@@ -131,6 +131,10 @@ async def test_a_reported_chat_line_is_queued_once_and_an_admin_reads_it(client,
         assert await cli(config, "admin", "grant", "Meade") == 0
         listed = await (await watcher.get("/api/admin/reports")).json()
         assert listed == {"reports": [report]}
+        meade_csrf = (await (await watcher.get("/api/me")).json())["csrf"]
+        assert (await delete(watcher, f"/api/admin/reports/{report['id']}", meade_csrf)).status == 204
+        assert await (await watcher.get("/api/admin/reports")).json() == {"reports": []}
+        assert (await delete(watcher, f"/api/admin/reports/{report['id']}", meade_csrf)).status == 404
 
 
 async def test_reports_are_limited_per_account(make_client):
@@ -242,6 +246,11 @@ async def test_a_disabled_account_loses_its_session_its_bot_token_and_its_seat(c
         assert back.status == 200, await back.text()
         acted = await union.act("command", command={"type": "end_phase"})
         assert isinstance(acted, Ack)
+
+        assert await cli(config, "admin", "disable", "lee") == 0  # the command line does the same
+        assert (await lee_browser.get("/api/me")).status == 401
+        assert await cli(config, "admin", "enable", "Lee") == 0
+        assert (await lee_browser.post("/api/session", json={"name": "Lee", "password": PASSWORD})).status == 200
 
 
 # -- chat shown to spectators ------------------------------------------------------------------------
