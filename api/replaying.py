@@ -33,9 +33,9 @@ from aiohttp import web
 from accounts.store import BOT_TOKEN
 from api import protocol
 from api import seats as seat_tokens
-from api.app_keys import GAMES, LIBRARY, LIVE, REVIEWS, SEATS, SERVER_VERSION, STORE
+from api.app_keys import GAMES, LIBRARY, LIVE, OPPONENTS, REVIEWS, SEATS, SERVER_VERSION, STORE
 from api.games import HttpError
-from api.http import query
+from api.http import own_url, query
 from api.sessions import account_of
 from api.views import leaders_on_map, session_view
 from replay import carry, fork
@@ -149,7 +149,7 @@ async def _engine_section(request: web.Request, game_id: str, envelopes: list, q
         found = await asyncio.to_thread(computer_review, game_id, envelopes, request.app[GAMES], q.engine, q.level)
         cache.put(key, found)
     review, text = found
-    return review_section(review, len(envelopes), text)
+    return review_section(review, len(envelopes), text, retry_level=q.level)
 
 
 async def export_log(request: web.Request) -> web.Response:
@@ -165,12 +165,17 @@ async def export_log(request: web.Request) -> web.Response:
 
 
 class ForkRequest(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    """POST /api/games/{id}/fork: the ``version`` to start from; ``computer`` (a level) and ``side``
+    (the side the player keeps): the computer plays the other side ("try this turn again")."""
+
     version: Annotated[int, msgspec.Meta(ge=1, le=2**31 - 1)]
+    computer: Literal["easy", "normal", "hard"] | None = None
+    side: Literal["union", "confederate"] | None = None
 
 
 class Forked(msgspec.Struct, frozen=True, kw_only=True):
     """The sandbox: its id, where it came from, and a token for each seat (the player who forked it
-    may play both sides, or pass one token on)."""
+    may play both sides, or pass one token on); against the computer, only the player's seat."""
 
     game_id: str
     sandbox: bool
@@ -189,6 +194,8 @@ async def fork_game(request: web.Request) -> web.Response:
         body = msgspec.json.decode(raw, type=ForkRequest)
     except msgspec.DecodeError:
         raise HttpError(400, "malformed", f"the request body: {json_mismatch(raw, ForkRequest).sentence()}") from None
+    if (body.computer is None) != (body.side is None):
+        raise HttpError(400, "malformed", "a fork against the computer names both computer (a level) and side (yours)")
     head = await _head(request, game_id)
     seen = seen_by(head, await _seat(request, game_id))
     if not 1 <= body.version <= seen:
@@ -215,6 +222,9 @@ async def fork_game(request: web.Request) -> web.Response:
     await store.append(new_id, events, 0)
     sandbox = await load(store, new_id, app[GAMES])
     await app[LIVE].index(sandbox)
+    if body.computer is not None:  # the computer takes the other seat, from a process of its own
+        other = "confederate" if body.side == "union" else "union"
+        await app[OPPONENTS].start(own_url(request), new_id, None, body.computer, token=tokens.pop(other))
     return json(
         Forked(game_id=new_id, sandbox=True, parent=game_id, version=body.version, tokens=tokens), 201
     )

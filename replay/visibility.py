@@ -71,7 +71,9 @@ def listing(history: History, view: History | None = None) -> dict[str, int | st
     delay, `shown_version` and `shown_to_act` are what spectators may see: `view` is the history
     folded to `visible_version` (None: the game holds nobody back, or `history` is what they see);
     the list shows those, never the game's head. Without a delay the list takes the version from
-    the log's meta, which is always current, so nothing here changes with every event."""
+    the log's meta, which is always current, so nothing here changes with every event. A finished game
+without a delay also has `winner` ("" for none) and `result` (the level of victory, else the reason
+it ended)."""
     s = history.session
     fields: dict[str, int | str] = {
         "status": "finished" if s.finished else ("active" if s.started else "open"),
@@ -80,6 +82,9 @@ def listing(history: History, view: History | None = None) -> dict[str, int | st
         "silence": s.created.options.silence_seconds,
         "flag_at": s.clock_at + s.clocks[s.to_act] if s.to_act in s.clocks and s.finished is None else 0,
     }
+    if s.finished is not None and not delayed(history):  # how it ended (a delayed game's end waits)
+        fields["winner"] = s.finished.winner or ""
+        fields["result"] = s.finished.result or s.finished.reason
     if delayed(history):
         shown = view if view is not None else history
         fields["shown_version"] = shown.version

@@ -1,6 +1,8 @@
-// The player's account in the lobby: sign up or log in; once signed in, his games with the ones
-// waiting for him ("your move", also in the page title), the open seeks to accept, a seek to post,
-// and how he is notified. docs/PROTOCOL.md "Accounts", "Lobby", "Notifications".
+// The player's account in the lobby: sign up or log in; once signed in, his ratings, his games with
+// the ones waiting for him ("your move", also in the page title), the open seeks to accept, his
+// challenges (received: accept or decline; sent: withdraw), a seek or a challenge to post (to a
+// player or to the computer: Computer-easy, -normal, -hard), and how he is notified.
+// docs/PROTOCOL.md "Accounts", "Lobby", "Ratings", "Notifications".
 
 import { getJSON, h, sendJSON, setAccount, signedIn } from "./api.js";
 import { SIDE_NAME } from "./model.js";
@@ -10,15 +12,27 @@ export async function accountCard(card, scenarios) {
   if (!me) return signInForms(card);
   card.replaceChildren(
     h("h2", {}, "Signed in as ", h("span", { id: "me-name" }, me.name)),
+    h("p", {}, h("a", { href: `/players/${encodeURIComponent(me.name)}`, id: "my-page" }, "Your page: ratings and games")),
     h("div", { class: "actions" }, h("button", { type: "button", id: "log-out", onclick: logOut }, "Log out")),
+    h("p", { id: "me-rating", class: "muted" }, "Rating: …"),
     h("h3", {}, "Your move ", h("span", { class: "badge", id: "your-move-count" }, "…")),
     h("ul", { class: "games", id: "account-games" }),
     h("h3", {}, "Open seeks"),
     h("ul", { class: "games", id: "seeks" }),
+    h("h3", {}, "Challenges"),
+    h("ul", { class: "games", id: "challenges" }),
     seekForm(scenarios),
     notificationsForm(),
   );
-  await Promise.all([refreshGames(card), refreshSeeks(card, me)]);
+  await Promise.all([refreshRating(card, me), refreshGames(card), refreshSeeks(card, me)]);
+}
+
+async function refreshRating(card, me) {
+  const { ratings } = await getJSON(`/api/players/${encodeURIComponent(me.name)}`);
+  const books = Object.entries(ratings).filter(([which]) => !which.includes(":"));  // per rule set
+  card.querySelector("#me-rating").textContent = books.length
+    ? `Rating: ${books.map(([which, r]) => `${which} ${Math.round(r.rating)} ± ${Math.round(r.deviation)} (${r.games} game${r.games === 1 ? "" : "s"})`).join(" · ")}`
+    : "Rating: none yet (play a rated game)";
 }
 
 function signInForms(card) {
@@ -51,6 +65,11 @@ async function logOut() {
   location.reload();
 }
 
+function outcome(g) {  // a finished game, for the player: won, lost or drawn, and how
+  if (g.winner === null || g.winner === undefined) return g.status;
+  return `${g.winner === "" ? "drawn" : g.winner === g.seat ? "won" : "lost"}${g.result ? ` (${g.result})` : ""}`;
+}
+
 async function refreshGames(card) {
   const ul = card.querySelector("#account-games");
   const { games } = await getJSON("/api/me/games?limit=50");
@@ -59,44 +78,60 @@ async function refreshGames(card) {
   document.title = waiting ? `(${waiting}) Blue & Gray` : "Blue & Gray";
   ul.replaceChildren(...(games.length ? games.map((g) =>
     h("li", { class: g.your_move ? "yours" : "" }, h("a", { href: `/play/${g.game_id}`, class: "account-game" }, `${g.scenario} ${g.game_id}`),
-      ` — you play ${SIDE_NAME[g.seat] || g.seat} · ${g.your_move ? "your move" : g.to_act ? `${SIDE_NAME[g.to_act]} to act` : g.status}`)) :
+      ` — you play ${SIDE_NAME[g.seat] || g.seat} · ${g.your_move ? "your move" : g.to_act ? `${SIDE_NAME[g.to_act]} to act` : outcome(g)}`)) :
     [h("li", { class: "muted" }, "No games yet: post a seek or accept one.")]));
+}
+
+function terms(p) {
+  return `${p.scenario}, ${p.ruleset}, ${p.side === "random" ? "sides drawn" : `${p.by} plays ${SIDE_NAME[p.side]}`}${p.rated ? ", rated" : ""}${p.clock ? `, ${p.clock.mode}` : ""} `;
+}
+
+async function answer(card, me, url, method = "POST") {
+  try {
+    const started = await sendJSON(method, url, method === "POST" ? {} : undefined);
+    if (started && started.game_id) return location.assign(`/play/${started.game_id}`);
+  } catch (err) {
+    card.querySelector("#seek-error").textContent = err.message;
+  }
+  refreshSeeks(card, me);
 }
 
 async function refreshSeeks(card, me) {
   const ul = card.querySelector("#seeks");
-  const { seeks } = await getJSON("/api/lobby");
+  const { seeks, challenges } = await getJSON("/api/lobby");
+  card.querySelector("#challenges").replaceChildren(...(challenges.length ? challenges.map((c) =>
+    h("li", { "data-challenge": c.id }, c.by === me.name ? `To ${c.opponent}: ${terms(c)}` : `From ${c.by}: ${terms(c)}`,
+      ...(c.by === me.name
+        ? [h("button", { type: "button", class: "withdraw", onclick: () => answer(card, me, `/api/lobby/${c.id}`, "DELETE") }, "Withdraw")]
+        : [h("button", { type: "button", class: "accept primary", onclick: () => answer(card, me, `/api/lobby/${c.id}/accept`) }, "Accept"), " ",
+          h("button", { type: "button", class: "decline", onclick: () => answer(card, me, `/api/lobby/${c.id}/decline`) }, "Decline")]))) :
+    [h("li", { class: "muted" }, "No challenges.")]));
   ul.replaceChildren(...(seeks.length ? seeks.map((s) =>
-    h("li", { "data-seek": s.id }, `${s.by}: ${s.scenario}, ${s.ruleset}, ${s.side === "random" ? "sides drawn" : `${s.by} plays ${SIDE_NAME[s.side]}`}${s.rated ? ", rated" : ""}${s.clock ? `, ${s.clock.mode}` : ""} `,
+    h("li", { "data-seek": s.id }, `${s.by}: ${terms(s)}`,
       s.by === me.name
-        ? h("button", { type: "button", class: "withdraw", onclick: async () => { await sendJSON("DELETE", `/api/lobby/${s.id}`); refreshSeeks(card, me); } }, "Withdraw")
-        : h("button", { type: "button", class: "accept primary", onclick: async () => {
-          try {
-            const started = await sendJSON("POST", `/api/lobby/${s.id}/accept`, {});
-            location.assign(`/play/${started.game_id}`);
-          } catch (err) {
-            card.querySelector("#seek-error").textContent = err.message;
-            refreshSeeks(card, me);
-          }
-        } }, "Accept"))) :
+        ? h("button", { type: "button", class: "withdraw", onclick: () => answer(card, me, `/api/lobby/${s.id}`, "DELETE") }, "Withdraw")
+        : h("button", { type: "button", class: "accept primary", onclick: () => answer(card, me, `/api/lobby/${s.id}/accept`) }, "Accept"))) :
     [h("li", { class: "muted" }, "No open seeks.")]));
 }
 
 function seekForm(scenarios) {
-  const f = h("form", { id: "seek-form", class: "account-form" }, h("h3", {}, "Post a seek"),
+  const f = h("form", { id: "seek-form", class: "account-form" }, h("h3", {}, "Propose a game"),
+    h("label", { class: "field" }, h("span", {}, "Opponent"), h("input", { name: "opponent", list: "opponents", maxlength: "20", placeholder: "anyone (a seek), a player, or the computer" })),
+    h("datalist", { id: "opponents" }, ["Computer-easy", "Computer-normal", "Computer-hard"].map((n) => h("option", { value: n }))),
     h("label", { class: "field" }, h("span", {}, "Battle"), h("select", { name: "scenario" }, scenarios.map((s) => h("option", { value: s.id }, s.battle || s.name)))),
     h("label", { class: "field" }, h("span", {}, "Your side"), h("select", { name: "side" }, [["random", "drawn when accepted"], ["union", "Union"], ["confederate", "Confederate"]].map(([v, t]) => h("option", { value: v }, t)))),
     h("label", { class: "field" }, h("span", {}, "Pace"), h("select", { name: "pace" }, [["", "no clock"], ["3", "correspondence: 3 days a turn"], ["7", "correspondence: 7 days a turn"]].map(([v, t]) => h("option", { value: v }, t)))),
     h("label", { class: "field" }, h("span", {}, "Rated"), h("input", { type: "checkbox", name: "rated", checked: true })),
-    h("div", { class: "actions" }, h("button", { type: "submit", class: "primary", id: "post-seek" }, "Post seek")),
+    h("div", { class: "actions" }, h("button", { type: "submit", class: "primary", id: "post-seek" }, "Propose")),
     h("p", { class: "error", id: "seek-error", role: "alert" }));
   f.addEventListener("submit", async (e) => {
     e.preventDefault();
     const data = new FormData(f);
-    const pace = data.get("pace");
+    const pace = data.get("pace"), opponent = data.get("opponent").trim();
     try {
-      await sendJSON("POST", "/api/seeks", { scenario: data.get("scenario"), side: data.get("side"), rated: data.get("rated") === "on",
-        ...(pace ? { clock: { mode: "correspondence", days_per_turn: Number(pace) } } : {}) });
+      const made = await sendJSON("POST", opponent ? "/api/challenges" : "/api/seeks", { scenario: data.get("scenario"), side: data.get("side"), rated: data.get("rated") === "on",
+        ...(opponent ? { opponent } : {}), ...(pace ? { clock: { mode: "correspondence", days_per_turn: Number(pace) } } : {}) });
+      if (made.game_id) return location.assign(`/play/${made.game_id}`);  // the computer accepted at once
       location.reload();
     } catch (err) {
       f.querySelector("#seek-error").textContent = err.message;
