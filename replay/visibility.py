@@ -84,7 +84,8 @@ it ended)."""
     }
     if s.finished is not None and not delayed(history):  # how it ended (a delayed game's end waits)
         fields["winner"] = s.finished.winner or ""
-        fields["result"] = s.finished.result or s.finished.reason
+        aborted = s.finished.reason == "aborted"  # an admin's abort: no result, whatever the state says
+        fields["result"] = "aborted" if aborted else s.finished.result or s.finished.reason
     if delayed(history):
         shown = view if view is not None else history
         fields["shown_version"] = shown.version

@@ -181,6 +181,8 @@ async def test_an_admin_aborts_a_game_recorded_in_its_log_and_the_export_verifie
         assert isinstance(ended, Error) and ended.code == "game_over"
         game = await (await client.get(f"/api/games/{game_id}")).json()
         assert game["status"] == "finished" and game["finished"]["note"] == "abusive chat"
+        page = await (await client.get("/api/players/Lee")).json()
+        assert [(g["game_id"], g["outcome"], g["result"]) for g in page["games"]] == [(game_id, "aborted", "aborted")]
         again = await post(client, path, grant["csrf"], {"reason": "twice"})
         assert again.status == 409 and (await again.json())["error"]["code"] == "game_over"
         empty = await post(client, f"/api/admin/games/{game_id}/abort", grant["csrf"], {"reason": " "})
