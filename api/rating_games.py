@@ -47,6 +47,8 @@ class Rater:
 
     async def rate(self, game_id: str, history: History) -> bool:
         """Rate the finished game `history` once; whether it was rated now."""
+        if history.finished.reason == "aborted":  # an admin's abort (api/moderation.py): no result
+            return False
         if not history.session.created.rated or not await self.seats.claim_rating(game_id):
             return False
         held = await self.seats.accounts(game_id)

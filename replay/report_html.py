@@ -304,7 +304,8 @@ def render_page(report: Report, scenario, engine: str = "") -> str:
     fin = report.finished
     if fin is not None:
         how = {"rules": "ended by the rules", "resignation": "ended by resignation", "draw": "drawn by agreement",
-               "abandonment": "claimed after a long silence", "time": "claimed when the loser's clock ran out"}.get(fin.reason, fin.reason)
+               "abandonment": "claimed after a long silence", "time": "claimed when the loser's clock ran out",
+               "aborted": f"aborted by an admin ({fin.note or 'no reason given'})"}.get(fin.reason, fin.reason)
         outcome = escape(how) + (f": {escape(fin.result)}" if fin.result else "")
         if fin.winner:
             outcome += f" &mdash; {_side(fin.winner)} wins"

@@ -1,10 +1,24 @@
 """What a spectator may see of a running game: the one rule every path uses (the live broadcast
 in api/live.py, GET /api/games/{id} in api/games.py, the replay cursor, export, report and forks in
-api/replaying.py)."""
+api/replaying.py).
+
+Two things are held back from spectators: the latest events, under the game's spectator delay
+(`visible_version`), and the chat lines said while the two seats did not both show their chat
+(records.ChatShown; the fold lists them in ``session.withheld``). A withheld line reaches a
+spectator as a placeholder (`withheld_copy`): the same envelope, version, time and hash, its payload
+a ``chat`` of the same seat with empty text (a line said is never empty). The versions run on
+unbroken and every later event still links to the line's hash; only that one hash cannot be
+recomputed from what the spectator holds (replay/verify.py takes it as given).
+"""
 
 from __future__ import annotations
 
+import msgspec
+
+from eventstore.envelope import Envelope
+from replay import records
 from replay.history import History
+from replay.records import ChatSaid
 
 
 def visible_version(history: History, delay: int) -> int:
@@ -70,9 +84,35 @@ it ended)."""
     }
     if s.finished is not None and not delayed(history):  # how it ended (a delayed game's end waits)
         fields["winner"] = s.finished.winner or ""
-        fields["result"] = s.finished.result or s.finished.reason
+        aborted = s.finished.reason == "aborted"  # an admin's abort: no result, whatever the state says
+        fields["result"] = "aborted" if aborted else s.finished.result or s.finished.reason
     if delayed(history):
         shown = view if view is not None else history
         fields["shown_version"] = shown.version
         fields["shown_to_act"] = shown.session.to_act or ""
     return fields
+
+
+def withheld_copy(envelope: Envelope) -> Envelope:
+    """The placeholder a spectator gets for a withheld chat line (see the module documentation)."""
+    said = records.decode(envelope.payload)
+    assert isinstance(said, ChatSaid)
+    return msgspec.structs.replace(envelope, payload=records.encode(ChatSaid(seat=said.seat, text="")))
+
+
+def is_withheld_copy(envelope: Envelope) -> bool:
+    """Is this a placeholder of a withheld chat line (a ``chat`` whose text is empty)?"""
+    if envelope.type != "chat":
+        return False
+    try:
+        said = records.decode(envelope.payload)
+    except msgspec.ValidationError:
+        return False
+    return isinstance(said, ChatSaid) and said.text == ""
+
+
+def for_spectators(history: History, envelopes: list[Envelope]) -> list[Envelope]:
+    """`envelopes` of the game `history` is folded from (to at least their last version), as a
+    spectator may have them: each withheld chat line replaced by its placeholder."""
+    withheld = set(history.session.withheld)
+    return [withheld_copy(e) if e.version in withheld else e for e in envelopes]

@@ -67,6 +67,7 @@ async function logOut() {
 
 function outcome(g) {  // a finished game, for the player: won, lost or drawn, and how
   if (g.winner === null || g.winner === undefined) return g.status;
+  if (g.winner === "" && g.result === "aborted") return "aborted by an admin";
   return `${g.winner === "" ? "drawn" : g.winner === g.seat ? "won" : "lost"}${g.result ? ` (${g.result})` : ""}`;
 }
 
