@@ -8,12 +8,14 @@ the plans spread around the engine's. Each plan is then played on from the phase
 player's Combat Phase (his attacks the hard engine's, the enemy's answers the greedy player's), on
 ``SAMPLES`` determinized dice (a fixed sample of die sequences, the same for every plan, so the
 plans are compared on the same luck), and scored by the engine's ``evaluate`` at the end of the
-Player-Turn (or the game's end). (A horizon through the enemy's Player-Turn with the greedy player
+Player-Turn (or the game's end). A candidate is compared with the first plan sample by sample (the
+same dice): it replaces it only if its gain less one standard error is positive (``lower_bound``),
+and the best such is kept. (A horizon through the enemy's Player-Turn with the greedy player
 moving both sides was tried first: 10 pairs against hard on Chattanooga, mean margin -5.8, 95%
-interval -11.0 to -0.7: the greedy player's random marches made the rollouts noise.) The plan of best mean score is kept and played out,
-command by command, while the position is the one the plan expected (a die rolled in movement that
-fell otherwise ends it); every other decision (combat, retreats, losses, advances) is the ``hard``
-engine's.
+interval -11.0 to -0.7: the greedy player's random marches made the rollouts noise.) The plan
+kept is played out, command by command, while the position is the one the plan expected (a die
+rolled in movement that fell otherwise ends it); every other decision (combat, retreats, losses,
+advances) is the ``hard`` engine's.
 
 The time bound is the phase's first decision (``seconds``, 10 by default: the level's budget): the
 first plan is always finished, the others only while the time allows, and a plan still being made
@@ -41,6 +43,17 @@ SECONDS = 10.0
 NOISE = 0.04
 #: A rollout stops after this many commands whatever happens (a guard; a Player-Turn is far shorter).
 ROLLOUT_LIMIT = 2_000
+
+
+def lower_bound(differences: list[float]) -> float:
+    """A candidate's gain over the first plan on the same dice, less one standard error: a plan that
+    looks better only by the luck of a few samples is not taken (the winner's curse)."""
+    n = len(differences)
+    mean = sum(differences) / n
+    if n < 2:
+        return mean
+    spread = (sum((d - mean) ** 2 for d in differences) / (n - 1)) ** 0.5
+    return mean - spread / n**0.5
 
 
 class Deadline(Exception):
@@ -75,19 +88,23 @@ class Searcher:
         side = state.phasing
         dice_seeds = [rng.randrange(2**32) for _ in range(self.samples)]
         best: tuple[float, dict[str, Command]] | None = None
+        base: list[float] = []  # the first plan's value on each die sample
         self.considered = 0
         for k in range(self.candidates):
             try:
                 plan_rng = random.Random(rng.randrange(2**32))
                 plan, end = self._plan(state, plan_rng, min(0.5, NOISE * k), deadline if k else None, dice_seeds[0])
-                value = sum(self._rollout(end, side, seed, deadline if k else None) for seed in dice_seeds) / len(dice_seeds)
+                values = [self._rollout(end, side, seed, deadline if k else None) for seed in dice_seeds]
             except Deadline:
                 break
             except RuleViolation:  # a noisy plan the rules refuse somewhere: not a candidate
                 continue
             self.considered += 1
-            if best is None or value > best[0]:
-                best = (value, plan)
+            if not base:
+                base = values
+            score = lower_bound([v - b for v, b in zip(values, base, strict=True)])
+            if best is None or score > best[0]:
+                best = (score, plan)
             if time.perf_counter() > deadline:
                 break
         return {} if best is None else best[1]

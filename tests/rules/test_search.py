@@ -66,3 +66,11 @@ def test_it_plays_a_whole_game_and_is_a_named_player(start):
     assert final.game_over and final.result
     with pytest.raises(ValueError, match="the search's budget is a number of seconds"):
         player_named("search:fast")
+
+
+def test_a_candidate_must_beat_the_first_plan_by_more_than_its_standard_error():
+    from players.search import lower_bound
+
+    assert lower_bound([2.0, 2.0, 2.0, 2.0]) == 2.0  # the same gain on every sample: sure
+    assert lower_bound([6.0, -2.0, 6.0, -2.0]) == pytest.approx(2.0 - 4.6188 / 2, abs=1e-3)  # sd 4.62, se 2.31
+    assert lower_bound([6.0, -2.0, 6.0, -2.0]) < 0  # a gain this noisy does not replace the engine's plan
