@@ -264,6 +264,10 @@ class Tail:
         # can swallow a cancellation. Each read is bounded by `_read` instead.
         options["socket_timeout"] = None
         options["protocol"] = 2  # a SUBSCRIBEd RESP2 connection gets its messages as replies (RESP3: pushes)
+        # redis-py 8 gives a TCP client's pool maintenance notifications (RESP3 only): a RESP2 pool
+        # given them refuses to be made, which left a plain redis://host:port server with no tail
+        options.pop("maint_notifications_config", None)
+        options.pop("maint_notifications_pool_handler", None)
         self._pool = aioredis.ConnectionPool(
             connection_class=source.connection_class, max_connections=2, **options
         )
