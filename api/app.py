@@ -125,7 +125,11 @@ async def _store(app: web.Application) -> AsyncIterator[None]:
     )
     try:
         report = await check_server(
-            store.redis, prefix=config.prefix, unsafe=config.unsafe_redis, url=config.redis_url
+            store.redis,
+            prefix=config.prefix,
+            unsafe=config.unsafe_redis,
+            url=config.redis_url,
+            ack_replicas=config.ack_replicas,
         )
         if config.ack_replicas > report.replicas:
             message = (

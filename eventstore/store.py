@@ -47,6 +47,7 @@ from redis.exceptions import (
     MasterDownError,
     MovedError,
     NoScriptError,
+    ReadOnlyError,
     ResponseError,
     SlotNotCoveredError,
     TimeoutError,
@@ -64,8 +65,10 @@ from eventstore.errors import (
     GameExists,
     KeyMismatch,
     NotReplicated,
+    ReplicasOutOfReach,
     SecretExists,
     UnknownEventType,
+    refused_for_replicas,
 )
 
 _GAME_ID = re.compile(r"[A-Za-z0-9_.-]{1,100}")
@@ -366,8 +369,10 @@ class RedisEventStore:
         return [b"" if self.cluster else self.channel, flags]
 
     def _wait_command(self) -> tuple:
+        """WAIT N, or WAITAOF 1 N: the local AOF (numlocal 1: fsynced already under `appendfsync
+        always`, within a second under `everysec`) and N replicas' AOF."""
         if self.wait_aof:
-            return ("WAITAOF", 0, self.wait_replicas, self.wait_timeout_ms)
+            return ("WAITAOF", 1, self.wait_replicas, self.wait_timeout_ms)
         return ("WAIT", self.wait_replicas, self.wait_timeout_ms)
 
     async def _run_append(self, game_id: str, keys: list[str], args: list) -> list:
@@ -389,12 +394,25 @@ class RedisEventStore:
                 async with self.redis.pipeline(transaction=False) as pipe:
                     await self._append_script(keys=keys, args=args, client=pipe)
                     pipe.execute_command(*self._wait_command())
-                    reply, waited = await pipe.execute()
+                    reply, waited = await pipe.execute(raise_on_error=False)
+            if isinstance(reply, ResponseError):
+                raise reply
         except _CLUSTER_IN_FLUX as exc:  # a failover under way: the same as a lost connection
             raise ConnectionError(f"the cluster is changing: {exc}") from exc
+        except ReadOnlyError as exc:  # a primary made a replica (a failover): nothing was written
+            raise ConnectionError(f"game {game_id}: the server is a replica now: {exc}") from exc
         except ResponseError as exc:
+            if refused_for_replicas(exc):  # min-replicas-to-write: refused before the script ran
+                raise ReplicasOutOfReach(game_id, self.wait_replicas) from None
             raise _script_error(game_id, exc) from None
-        replicas = waited[1] if self.wait_aof else waited
+        if isinstance(waited, ResponseError):  # the script ran, but its wait was cut short: e.g.
+            # "UNBLOCKED ... master -> replica", the primary demoted while it waited
+            raise NotReplicated(game_id, self.wait_replicas, 0, aof=self.wait_aof, reason=str(waited))
+        if self.wait_aof:
+            local, replicas = waited
+            replicas = replicas if local >= 1 else 0  # not even in the local AOF in time
+        else:
+            replicas = waited
         if reply[0] in (b"ok", b"dup") and replicas < self.wait_replicas:
             raise NotReplicated(game_id, self.wait_replicas, replicas, aof=self.wait_aof)
         return reply
@@ -456,9 +474,7 @@ class RedisEventStore:
                 continue
             if isinstance(reply, ResponseError):
                 raise reply
-            if isinstance(waited, ResponseError):
-                raise waited
-            return reply, waited
+            return reply, waited  # a failed wait is answered by the caller
 
     # -- reading ---------------------------------------------------------
 

@@ -34,13 +34,23 @@ def add_arguments(parser) -> None:
     parser.add_argument(
         "--fsync", choices=["always", "everysec"], default="always", help="each node's appendfsync (default always)"
     )
+    parser.add_argument(
+        "--min-replicas-to-write",
+        type=_args.at_least(0),
+        default=0,
+        metavar="N",
+        help="each node's min-replicas-to-write: a primary with fewer than N replicas in reach refuses writes; "
+        "give serve's --ack-replicas N (which requires it; default 0)",
+    )
 
 
 def run(args) -> int:
     from eventstore.cluster import LocalCluster
     from eventstore.errors import EventStoreError
 
-    cluster = LocalCluster(args.data_dir, base_port=args.port or None, fsync=args.fsync)
+    cluster = LocalCluster(
+        args.data_dir, base_port=args.port or None, fsync=args.fsync, min_replicas_to_write=args.min_replicas_to_write
+    )
     try:
         if args.action == "up":
             url = cluster.up()

@@ -218,7 +218,7 @@ def _start(args, kind: str, count: int, data: Path, stack: contextlib.ExitStack)
     else:
         from eventstore.cluster import LocalCluster
 
-        cluster = LocalCluster(data / "cluster", fsync=args.fsync)
+        cluster = LocalCluster(data / "cluster", fsync=args.fsync, min_replicas_to_write=args.ack_replicas)
         stack.callback(cluster.down)
         try:
             url = cluster.up()

@@ -8,6 +8,7 @@ Printed with `pytest -s`: the commands acknowledged, the events checked, the com
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import random
 import sys
 import time
@@ -42,7 +43,27 @@ class PacedBots(Bots):
             await asyncio.sleep(reply.retry_after)
 
 
-async def test_bots_play_on_through_the_failover_of_a_primary(cluster):
+@pytest.fixture
+def refusing_cluster(cluster):
+    """The session's cluster with `min-replicas-to-write 1` on every node (and on a node restarted
+    meanwhile), which `serve --ack-replicas 1` requires; back to 0 afterwards."""
+
+    def set_all(n: int) -> None:
+        cluster.min_replicas_to_write = n
+        for port in cluster.ports:
+            with contextlib.closing(cluster.client(port)) as client:
+                client.config_set("min-replicas-to-write", n)
+
+    set_all(1)
+    try:
+        yield cluster
+    finally:
+        cluster.revive()
+        set_all(0)
+
+
+async def test_bots_play_on_through_the_failover_of_a_primary(refusing_cluster):
+    cluster = refusing_cluster
     async with serve("--redis-url", cluster.url, "--ack-replicas", "1") as http:
         games = []
         for i in range(GAMES):
