@@ -18,6 +18,7 @@ from api.opponents import Opponents
 from api.rating_games import Rater
 from api.seats import Seats
 from api.shutdown import Shutdown
+from api.tournament_director import Director
 from eventstore.store import RedisEventStore
 from eventstore.tail import Tail
 from replay.games import GameCache
@@ -47,3 +48,5 @@ NOTIFIER = web.AppKey("notifier", Notifier)
 #: Players' ratings, and the rating of finished rated games (api/rating_games.py).
 RATINGS = web.AppKey("ratings", Ratings)
 RATER = web.AppKey("rater", Rater)
+#: The tournaments, and the director that plays them out (api/tournament_director.py).
+TOURNAMENTS = web.AppKey("tournaments", Director)

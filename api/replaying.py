@@ -29,11 +29,13 @@ from typing import Annotated, Literal
 import msgspec
 from aiohttp import web
 
+from accounts.store import BOT_TOKEN
 from api import protocol
 from api import seats as seat_tokens
 from api.app_keys import GAMES, LIBRARY, LIVE, REVIEWS, SEATS, SERVER_VERSION, STORE
 from api.games import HttpError
 from api.http import query
+from api.sessions import account_of
 from api.views import leaders_on_map, session_view
 from replay import carry, fork
 from replay.history import History, NeedsState, load
@@ -62,7 +64,14 @@ async def _seat(request: web.Request, game_id: str) -> str | None:
     auth = request.headers.get("Authorization", "")
     if not auth.startswith("Bearer "):
         return None
-    seat = await request.app[SEATS].seat_of(game_id, auth.removeprefix("Bearer ").strip())
+    bearer = auth.removeprefix("Bearer ").strip()
+    if bearer.startswith(BOT_TOKEN):  # a bot account's token: the seat bound to the bot (api/bots.py)
+        account = await account_of(request)
+        seat = None if account is None else await request.app[SEATS].seat_of_account(game_id, account.id)
+        if seat is None:
+            raise HttpError(403, "unauthorized", "this bot holds no seat of this game")
+        return seat
+    seat = await request.app[SEATS].seat_of(game_id, bearer)
     if seat is None:
         raise HttpError(403, "unauthorized", "this token is not a seat of this game")
     return seat

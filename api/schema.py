@@ -28,6 +28,7 @@ from api import (
     protocol,
     replaying,
     standings,
+    tournaments,
     views,
 )
 from replay.records import RecordType
@@ -68,6 +69,11 @@ def http_types() -> dict[str, type]:
         "leader": standings.Leader,
         "new_bot": bots.NewBot,
         "bot_token": bots.BotToken,
+        "create_tournament": tournaments.CreateTournament,
+        "enter_tournament": tournaments.EnterTournament,
+        "tournament": tournaments.TournamentView,
+        "tournament_list": tournaments.TournamentList,
+        "tournament_list_query": tournaments.ListQuery,
     }
 
 

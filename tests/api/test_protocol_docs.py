@@ -123,6 +123,11 @@ HTTP_SECTIONS = {
     "leader": "Ratings",
     "new_bot": "Bots",
     "bot_token": "Bots",
+    "create_tournament": "Tournaments",
+    "enter_tournament": "Tournaments",
+    "tournament": "Tournaments",
+    "tournament_list": "Tournaments",
+    "tournament_list_query": "Tournaments",
 }
 
 
