@@ -5,8 +5,9 @@ end; the standings are published, the master seed revealed matches its commitmen
 verify` of the two exported games of every pair shows the same seed and the same dice stream.
 
 The must-show runs a one-round Swiss (2 pairs, 4 games of Chattanooga, the battle the computer
-finishes quickest): the full round robin of four (3 rounds, 12 games) takes about five minutes on
-this machine, too long for CI; its pairings are the unit tests' (tests/tournaments)."""
+finishes quickest): the full round robin of four (3 rounds, 12 games) took 298 s on this shared
+machine before the bots followed the log from the websocket (not measured since), too long for CI;
+its pairings are the unit tests' (tests/tournaments)."""
 
 from __future__ import annotations
 
