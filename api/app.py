@@ -10,6 +10,7 @@ games. On shutdown every websocket is closed (clients reconnect with their last 
 
 from __future__ import annotations
 
+import functools
 import logging
 from collections.abc import AsyncIterator
 
@@ -21,7 +22,7 @@ from accounts.passwords import Passwords
 from accounts.ratings import Ratings
 from accounts.reports import Reports
 from accounts.store import Accounts
-from api import house_computers
+from api import house_computers, lobby
 from api.accounts import guard
 from api.app_keys import (
     ACCOUNTS,
@@ -45,6 +46,7 @@ from api.app_keys import (
     SOCKETS,
     STORE,
     TAIL,
+    TOURNAMENTS,
 )
 from api.config import ServerConfig
 from api.engine_review import ReviewCache
@@ -57,6 +59,7 @@ from api.rating_games import Rater
 from api.routes import setup_routes
 from api.seats import Seats
 from api.shutdown import Shutdown
+from api.tournament_director import Director
 from eventstore.connect import AnyRedis, client_for, retried
 from eventstore.errors import UnsafeServer
 from eventstore.safety import check_server
@@ -163,7 +166,11 @@ async def _live(app: web.Application) -> AsyncIterator[None]:
     app[NOTIFIER] = Notifier(app[STORE], app[SEATS], app[NOTIFICATIONS], config)
     app[NOTIFIER].start()
     app[LIVE] = LiveGames(app[STORE], tail, app[GAMES], config)
-    app[LIVE].after_action = [app[NOTIFIER].after_action, app[RATER].after_action]
+    app[TOURNAMENTS] = Director(
+        app[STORE], app[SEATS], app[GAMES], app[LIVE], functools.partial(lobby.start_between, app)
+    )
+    app[LIVE].after_action = [app[NOTIFIER].after_action, app[RATER].after_action, app[TOURNAMENTS].after_action]
+    app[TOURNAMENTS].start_sweeping()
     app[METRICS].games_live = app[LIVE].count
     try:
         yield
@@ -171,6 +178,7 @@ async def _live(app: web.Application) -> AsyncIterator[None]:
         await app[LIVE].close()
         await app[NOTIFIER].stop()
         await app[RATER].idle()
+        await app[TOURNAMENTS].stop()
         await tail.stop()
 
 

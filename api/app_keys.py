@@ -19,6 +19,7 @@ from api.opponents import Opponents
 from api.rating_games import Rater
 from api.seats import Seats
 from api.shutdown import Shutdown
+from api.tournament_director import Director
 from eventstore.store import RedisEventStore
 from eventstore.tail import Tail
 from replay.games import GameCache
@@ -50,3 +51,5 @@ NOTIFIER = web.AppKey("notifier", Notifier)
 #: Players' ratings, and the rating of finished rated games (api/rating_games.py).
 RATINGS = web.AppKey("ratings", Ratings)
 RATER = web.AppKey("rater", Rater)
+#: The tournaments, and the director that plays them out (api/tournament_director.py).
+TOURNAMENTS = web.AppKey("tournaments", Director)

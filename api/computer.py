@@ -23,10 +23,12 @@ from dataclasses import dataclass, field
 import aiohttp
 import msgspec
 
+from api.protocol import EventOut, Events
+from eventstore.envelope import Envelope
 from players.engine import Engine
 from replay import carry, export
 from replay.games import GameCache
-from replay.history import fold_envelopes
+from replay.history import History, fold_envelopes
 from rules.procedures.variable_reinforcements import must_write_down
 from scenarios.library import Library
 
@@ -42,10 +44,11 @@ class Seat:
     """The computer's seat: its game, token and side, and how many commands it has sent."""
 
     game_id: str
-    token: str
+    token: str | None  # None: the seat is the bot account's (the session's Bearer token), not a seat token
     side: str
     sent: int = 0
     answered: set[int] = field(default_factory=set)  # undo requests and draw offers answered
+    history: History | None = None  # the log folded so far (`position` folds only what is new)
 
 
 async def join(http: aiohttp.ClientSession, game_id: str, invite: str) -> Seat:
@@ -60,7 +63,7 @@ async def join(http: aiohttp.ClientSession, game_id: str, invite: str) -> Seat:
 async def position(http: aiohttp.ClientSession, seat: Seat, games: GameCache, library: Library | None = None):
     """The game's history now, from its log (the seat's view of it). A game on a saved scenario: the
     log carries it (replay/carry.py), kept in ``library``, which ``games`` loads through."""
-    headers = {"Authorization": f"Bearer {seat.token}"}
+    headers = {"Authorization": f"Bearer {seat.token}"} if seat.token is not None else None
     async with http.get(f"/api/games/{seat.game_id}/export", headers=headers) as response:
         data = await response.read()
         if response.status != 200:
@@ -68,19 +71,38 @@ async def position(http: aiohttp.ClientSession, seat: Seat, games: GameCache, li
     envelopes = export.loads(data)
     if library is not None:
         carry.hold(library, data, envelopes)
-    return fold_envelopes(seat.game_id, games, envelopes)
+    known = seat.history
+    if known is not None and 0 < known.version <= len(envelopes) and envelopes[known.version - 1].hash == known.head:
+        for envelope in envelopes[known.version :]:  # the log only grows: the fold goes on from where it was
+            known.apply(envelope)
+    else:
+        seat.history = fold_envelopes(seat.game_id, games, envelopes)
+    return seat.history
 
 
-async def play(url: str, game_id: str, *, invite: str | None = None, token: str | None = None, level: str = "normal") -> str | None:
+async def play(
+    url: str,
+    game_id: str,
+    *,
+    invite: str | None = None,
+    token: str | None = None,
+    bot_token: str | None = None,
+    level: str = "normal",
+) -> str | None:
     """Play one seat of ``game_id`` at ``url`` to the end of the game; its result (the level of victory
-    or how it ended). Give the ``invite`` to take the free seat, or a seat's ``token``."""
+    or how it ended). Give the ``invite`` to take the free seat, a seat's ``token``, or a bot
+    account's ``bot_token`` to play the seat bound to that account (a tournament's game)."""
     engine = Engine(level)
     library = Library(None)  # the scenario of a game on a saved one comes with its log
     games = GameCache(load=library.load, pin=library.pin)
     rng = random.Random()
-    async with aiohttp.ClientSession(base_url=url) as http:
+    headers = {"Authorization": f"Bearer {bot_token}"} if bot_token is not None else None
+    async with aiohttp.ClientSession(base_url=url, headers=headers) as http:
         try:
-            if token is None:
+            if bot_token is not None:
+                seat = Seat(game_id, None, side="")
+                await position(http, seat, games, library)  # the account holds a seat, and the server answers
+            elif token is None:
                 if invite is None:
                     raise ValueError("an invite or a token is needed")
                 seat = await join(http, game_id, invite)
@@ -104,8 +126,13 @@ async def play(url: str, game_id: str, *, invite: str | None = None, token: str 
 async def _connected(http, seat: Seat, engine: Engine, games: GameCache, rng: random.Random, library: Library | None = None) -> str | None:
     """One websocket connection: act whenever the server sends the seat its choices; the result when
     the game is over, None when the connection ended first."""
+    if seat.history is None:
+        await position(http, seat, games, library)
     async with http.ws_connect("/ws", heartbeat=20) as ws:
-        await ws.send_json({"type": "hello", "game_id": seat.game_id, "token": seat.token, "choices": True})
+        hello = {"type": "hello", "game_id": seat.game_id, "choices": True, "last_version": seat.history.version}
+        if seat.token is not None:
+            hello["token"] = seat.token
+        await ws.send_json(hello)
         async for frame in ws:
             if frame.type != aiohttp.WSMsgType.TEXT:
                 continue
@@ -114,12 +141,15 @@ async def _connected(http, seat: Seat, engine: Engine, games: GameCache, rng: ra
             if kind == "welcome":
                 seat.side = message.get("seat") or seat.side
             elif kind == "events":
+                _follow(seat, _events.decode(frame.data).events)
                 for event in message["events"]:
                     await _answer(ws, seat, event)
                     if event["type"] == "game_finished":
                         return event["data"].get("result") or event["data"].get("reason") or "over"
             elif kind == "choices":
-                history = await position(http, seat, games, library)
+                history = seat.history
+                if history is None or history.version != message.get("version"):  # not followed: the log
+                    history = await position(http, seat, games, library)
                 if history.finished is not None:
                     return history.finished.result or history.finished.reason
                 if history.session.to_act != seat.side:
@@ -130,7 +160,7 @@ async def _connected(http, seat: Seat, engine: Engine, games: GameCache, rng: ra
                         {"type": "write_down", "command_id": f"computer-{history.version}-{seat.sent}", "later": {}}
                     )
                     continue
-                command = await asyncio.to_thread(engine, history.state, rng)
+                command = await asyncio.to_thread(engine, history.state.copy(), rng)  # the kept fold stays as it was
                 seat.sent += 1
                 await ws.send_json(
                     {
@@ -143,6 +173,28 @@ async def _connected(http, seat: Seat, engine: Engine, games: GameCache, rng: ra
             elif kind == "error" and message.get("code") not in ("conflict", "not_your_turn"):
                 log.warning("computer %s: %s: %s", seat.game_id, message.get("code"), message.get("message"))
     return None
+
+
+_events = msgspec.json.Decoder(Events)
+
+
+def _follow(seat: Seat, events: list[EventOut]) -> None:
+    """Fold the events the websocket sent onto the seat's history, when they follow it: the log is
+    fetched again (`position`) only when they do not."""
+    history = seat.history
+    for e in events:
+        if history is None or e.version != history.version + 1:
+            continue
+        envelope = Envelope(
+            version=e.version, type=e.type, schema=e.schema, payload=bytes(e.data), actor=e.actor,
+            command_id=e.command_id, time=e.time, digest=bytes.fromhex(e.digest), prev=history.head,
+            hash=bytes.fromhex(e.hash),
+        )
+        try:
+            history.apply(envelope)
+        except Exception:  # noqa: BLE001 - the fold fetched from the log decides, not this shortcut
+            seat.history = None
+            return
 
 
 async def _answer(ws, seat: Seat, event: dict) -> None:

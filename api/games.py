@@ -116,6 +116,15 @@ class GameList(msgspec.Struct, frozen=True, kw_only=True):
     next: int | None  # the offset of the next page, None at the end
 
 
+class PairDice(msgspec.Struct, frozen=True, kw_only=True):
+    """A duplicate pair's dice for one of its games (tournaments/dice.py): the pair's seed, its
+    dice stream (the pair's id) and its nonce string."""
+
+    seed: bytes
+    stream: str
+    nonces: str
+
+
 def check_terms(games: GameCache, scenario_id: str, ruleset: str, clock_options: ClockOptions | None) -> str:
     """The scenario's reference (a saved one: exactly its latest version, NAME@HASH) if a game can
     be created on these terms; HttpError naming what is wrong otherwise."""
@@ -141,9 +150,12 @@ async def create_game(
     server_version: str,
     *,
     rated: bool = False,
+    game_id: str | None = None,
+    pair: PairDice | None = None,
 ) -> Created:
     """Create a game (its first events in the store, its seats' tokens); ``rated``: a rated game,
-    which only the lobby starts (between two accounts)."""
+    which only the lobby starts (between two accounts). A tournament's game (api/tournaments.py)
+    comes with the ``game_id`` its round recorded and, in a duplicate pair, the ``pair``'s dice."""
     options = request.options
     ref = check_terms(games, request.scenario, request.ruleset, options.clock)
     nonce = request.dice_nonce or dice.new_nonce()
@@ -164,6 +176,8 @@ async def create_game(
         insecure_seed = seed.hex()
     elif options.seed is not None:
         raise HttpError(400, "malformed", 'a seed may be fixed only with "dice": "insecure"')
+    elif pair is not None:
+        seed = pair.seed
     else:
         seed = dice.new_seed()
     rules_options = dict(options.rules)
@@ -173,7 +187,7 @@ async def create_game(
         game = games.game(ref, request.ruleset, rules_options)
     except (KeyError, ValueError, TypeError) as exc:
         raise HttpError(400, "malformed", f"bad rules options: {exc}") from None
-    game_id = new_game_id()
+    game_id = game_id or new_game_id()
     created = GameCreated(
         game_id=game_id,
         rules_version=RULES_VERSION,
@@ -195,6 +209,8 @@ async def create_game(
         insecure_seed=insecure_seed,
         creator=request.side,
         rated=rated,
+        dice_stream=None if pair is None else pair.stream,
+        dice_nonces=None if pair is None else pair.nonces,
     )
     await store.create_game(game_id, ref, status="open")
     await store.put_secret(game_id, seed)

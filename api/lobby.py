@@ -225,6 +225,37 @@ async def _start(app: web.Application, stored: Stored, acceptor_id: str) -> game
     for him to join with the invite."""
     p = stored.proposal
     side = secrets.choice(("union", "confederate")) if p.side == "random" else p.side
+    return await start_between(
+        app,
+        scenario=p.scenario,
+        ruleset=p.ruleset,
+        clock=p.clock,
+        rated=p.rated,
+        side=side,
+        proposer_id=stored.by_id,
+        acceptor_id=acceptor_id,
+        dice_nonce=stored.dice_nonce,
+    )
+
+
+async def start_between(
+    app: web.Application,
+    *,
+    scenario: str,
+    ruleset: str,
+    clock: ClockOptions | None,
+    rated: bool,
+    side: str,
+    proposer_id: str,
+    acceptor_id: str,
+    dice_nonce: str | None = None,
+    game_id: str | None = None,
+    pair: game_service.PairDice | None = None,
+) -> game_service.Created:
+    """A game between two accounts, the one way the server makes one: created with the proposer's
+    seat on `side`, both seats bound to their accounts, the game in both players' lists; the other
+    seat's invite is in the answer. A tournament's round (api/tournaments.py) starts its games
+    here too, with the ids it recorded and a duplicate pair's dice."""
     created = await game_service.create_game(
         app[STORE],
         app[SEATS],
@@ -232,16 +263,18 @@ async def _start(app: web.Application, stored: Stored, acceptor_id: str) -> game
         app[LIVE],
         app[CONFIG],
         game_service.CreateGame(
-            scenario=p.scenario,
-            ruleset=p.ruleset,
+            scenario=scenario,
+            ruleset=ruleset,
             side=side,
-            options=game_service.CreateOptions(clock=p.clock),
-            dice_nonce=stored.dice_nonce,
+            options=game_service.CreateOptions(clock=clock),
+            dice_nonce=dice_nonce,
         ),
         app[SERVER_VERSION],
-        rated=p.rated,
+        rated=rated,
+        game_id=game_id,
+        pair=pair,
     )
-    for seat, account_id in ((side, stored.by_id), (other_side(side), acceptor_id)):
+    for seat, account_id in ((side, proposer_id), (other_side(side), acceptor_id)):
         await app[SEATS].bind(created.game_id, seat, account_id)
         await app[ACCOUNTS].add_game(account_id, created.game_id)
     return created

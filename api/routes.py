@@ -13,6 +13,7 @@ from api.lobby import setup_lobby_routes
 from api.moderation import setup_moderation_routes
 from api.notifications import setup_notification_routes
 from api.standings import setup_standing_routes
+from api.tournaments import setup_tournament_routes
 from api.webclient import setup_web_client
 
 
@@ -28,6 +29,7 @@ def setup_routes(app: web.Application) -> None:
     setup_account_routes(app)  # accounts and sessions (api/accounts.py)
     app.router.add_get("/api/me/games", my_games.my_games)
     setup_lobby_routes(app)  # seeks and challenges (api/lobby.py)
+    setup_tournament_routes(app)  # tournaments (api/tournaments.py)
     setup_bot_routes(app)  # bot accounts and their API tokens (api/bots.py)
     setup_notification_routes(app)  # each player's choices (api/notifications.py)
     setup_moderation_routes(app)  # blocks, chat reports, admins (api/moderation.py)

@@ -29,6 +29,7 @@ from api import (
     protocol,
     replaying,
     standings,
+    tournaments,
     views,
 )
 from replay.records import RecordType
@@ -76,6 +77,11 @@ def http_types() -> dict[str, type]:
         "abort": moderation.Abort,
         "aborted": moderation.Aborted,
         "account_state": moderation.AccountState,
+        "create_tournament": tournaments.CreateTournament,
+        "enter_tournament": tournaments.EnterTournament,
+        "tournament": tournaments.TournamentView,
+        "tournament_list": tournaments.TournamentList,
+        "tournament_list_query": tournaments.ListQuery,
     }
 
 

@@ -195,11 +195,14 @@ class RedisEventStore:
         wait_aof: bool = False,
         wait_timeout_ms: int = 1000,
         page_size: int = 500,
+        namespace: str = "g",
     ) -> None:
         """`redis`: a client of one server or of a cluster (`RedisCluster`). `known_types`: event types
         a read accepts (None: any). `wait_replicas`: after each append, WAIT (on the connection that
         appended) until that many replicas have it (0: no replicas, no wait); with `wait_aof`, WAITAOF
-        until that many have it in their append-only file."""
+        until that many have it in their append-only file. `namespace`: the letter of the hash tag,
+        `{<namespace>:<id>}`: ``g`` for games; another log kept the same way (a tournament's,
+        api/tournaments.py: ``t``) has its own, so that its ids never meet a game's."""
         if connection_options(redis).get("decode_responses"):
             raise ValueError("the event store needs a Redis client with decode_responses=False")
         if snapshot_every < 1 or page_size < 1:
@@ -212,6 +215,7 @@ class RedisEventStore:
         self.wait_aof = wait_aof
         self.wait_timeout_ms = wait_timeout_ms
         self.page_size = page_size
+        self.namespace = namespace
         self.cluster = is_cluster(redis)
         self._append_script = redis.register_script(_APPEND_LUA)
         self._heads: dict[str, tuple[int, bytes]] = {}  # the newest (version, hash) seen per game
@@ -251,7 +255,7 @@ class RedisEventStore:
     def keys(self, game_id: str) -> GameKeys:
         if not _GAME_ID.fullmatch(game_id):
             raise ValueError(f"bad game id {game_id!r}: 1 to 100 of A-Z a-z 0-9 _ . -")
-        tag = f"{self.prefix}{{g:{game_id}}}"
+        tag = f"{self.prefix}{{{self.namespace}:{game_id}}}"
         return GameKeys(*(f"{tag}:{name}" for name in GameKeys._fields))
 
     @property

@@ -247,6 +247,20 @@ class History:
             raise NeedsState(version)
         return fold(self._base_state, [e for v, e in self._events if v <= version])
 
+    def dice_stream(self) -> str:
+        """What stands for the game in its rolls' HMAC message (replay/dice.py): the game id, or a
+        duplicate pair's id (``GameCreated.dice_stream``)."""
+        created = self.session.created
+        return created.dice_stream if created is not None and created.dice_stream is not None else self.game_id
+
+    def dice_nonces(self) -> str:
+        """The nonce string of its rolls: the seats' nonces in join order, or a duplicate pair's
+        (``GameCreated.dice_nonces``)."""
+        created = self.session.created
+        if created is not None and created.dice_nonces is not None:
+            return created.dice_nonces
+        return self.session.nonce_string
+
     # -- folding ---------------------------------------------------------------------------------
     def apply(
         self,

@@ -100,7 +100,15 @@ class GameCreated(Record, frozen=True, kw_only=True, tag="game_created"):
     code that created the game (``rules.RULES_VERSION``). ``fork``: set for a sandbox game branched
     from another game's history (a what-if); it starts from the state recorded there. ``rated``: the
     lobby started it as a rated game between two accounts (api/lobby.py): its result moves both
-    players' ratings (api/rating_games.py), and the log, not a side key, says so."""
+    players' ratings (api/rating_games.py), and the log, not a side key, says so.
+
+    ``dice_stream`` and ``dice_nonces``: a game of a tournament's duplicate pair (tournaments/,
+    api/tournaments.py) rolls the pair's dice, not its own: ``dice_stream`` (the pair's id) takes
+    the place of the game id in every roll's HMAC message, and ``dice_nonces`` (the two players'
+    tournament entry nonces, in the pair's order) the place of the seats' join nonces, so that both
+    games of the pair, with the same seed (the same ``seed_hash``), roll identical dice at identical
+    versions. None (every other game): the game id and the seats' nonces, as before; a field left
+    None is not written, so no earlier event's bytes change."""
 
     game_id: str
     rules_version: str
@@ -116,6 +124,8 @@ class GameCreated(Record, frozen=True, kw_only=True, tag="game_created"):
     creator: Side
     fork: ForkedFrom | None = None  # a sandbox: where it was forked from (never counted as a result)
     rated: bool = False
+    dice_stream: str | None = None
+    dice_nonces: str | None = None
 
 
 class SeatJoined(Record, frozen=True, kw_only=True, tag="seat_joined"):
@@ -256,9 +266,18 @@ _decoder = msgspec.json.Decoder(RecordType)
 _encoder = msgspec.json.Encoder()
 
 
+#: How a game_created without a duplicate pair's dice ends; left out, it is byte for byte what it was
+#: before the fields existed (msgspec writes every field; these two are the struct's last).
+_NO_DICE_STREAM = b',"dice_stream":null,"dice_nonces":null}'
+
+
 def encode(record: Record) -> bytes:
-    """A record's payload (JSON)."""
-    return _encoder.encode(record)
+    """A record's payload (JSON). A game_created whose ``dice_stream`` and ``dice_nonces`` are
+    None is written without them."""
+    data = _encoder.encode(record)
+    if type(record) is GameCreated and data.endswith(_NO_DICE_STREAM):
+        data = data[: -len(_NO_DICE_STREAM)] + b"}"
+    return data
 
 
 def decode(data: bytes) -> Record:

@@ -122,7 +122,7 @@ def command(
             "illegal", "your time has run out: your opponent may claim the game", case="clock"
         )
     version = history.version + 1
-    rolled = dice_module.Dice(seed, history.game_id, version, history.session.nonce_string)
+    rolled = dice_module.Dice(seed, history.dice_stream(), version, history.dice_nonces())
     try:
         events = decide(state, cmd, rolled)
     except RuleViolation as exc:

@@ -73,6 +73,10 @@ class Report(msgspec.Struct, kw_only=True):
     problems: list[str] = []
     notes: list[str] = []
     mismatch: Mismatch | None = None  # the first derived field that differs, when one does
+    seed: str | None = None  # the dice seed (hex), once revealed (or shown by an insecure game)
+    seed_hash: str = ""  # its commitment in game_created
+    dice_stream: str = ""  # what stands for the game in the rolls' HMAC: its id, or a duplicate pair's
+    dice_nonces: str = ""  # the nonce string of the rolls (a duplicate pair's, or the seats' in join order)
 
 
 def _seed(envelopes: list[Envelope]) -> tuple[bytes | None, GameCreated | None]:
@@ -144,6 +148,8 @@ def verify(game_id: str, envelopes: Iterable[Envelope], games: GameCache | None 
         problems.append("the log does not begin with game_created")
         return report
     report.dice = created.dice
+    report.seed_hash = created.seed_hash
+    report.dice_stream = created.dice_stream or game_id
     report.rules_version = created.rules_version
     if created.rules_version != RULES_VERSION:
         report.notes.append(
@@ -163,6 +169,7 @@ def verify(game_id: str, envelopes: Iterable[Envelope], games: GameCache | None 
             seed = None
         else:
             report.dice_checked = True
+            report.seed = seed.hex()
     else:
         report.notes.append(
             "the game is not over: its dice seed is secret, so its rolls cannot be checked yet"
@@ -215,6 +222,8 @@ def verify(game_id: str, envelopes: Iterable[Envelope], games: GameCache | None 
             problems.append("the last command should have caused more events")
     if problems:
         report.dice_checked = False
+    if history.session.created is not None:
+        report.dice_nonces = history.dice_nonces()
     finished = history.finished
     report.finished = finished is not None
     if finished is not None:
@@ -226,12 +235,12 @@ def verify(game_id: str, envelopes: Iterable[Envelope], games: GameCache | None 
 def _redecide(game_id, history, state_before, item: CommandApplied, seed, version, problems) -> list | None:
     """The rules events the command at `version` decides with the dice the seed gives; None (and a
     problem) when its recorded rolls or the decision differ."""
-    nonces = history.session.nonce_string
-    derived = dice_module.rolls(seed, game_id, version, nonces, len(item.rolls))
+    stream, nonces = history.dice_stream(), history.dice_nonces()
+    derived = dice_module.rolls(seed, stream, version, nonces, len(item.rolls))
     if derived != list(item.rolls):
         problems.append(f"version {version}: rolls {list(item.rolls)} recorded, the seed gives {derived}")
         return None
-    rolled = dice_module.Dice(seed, game_id, version, nonces, known=derived)  # the same rolls, not derived twice
+    rolled = dice_module.Dice(seed, stream, version, nonces, known=derived)  # the same rolls, not derived twice
     try:
         events = decide(state_before, decode_command(bytes(item.command)), rolled)
     except RuleViolation as exc:

@@ -65,6 +65,9 @@ def _print(report) -> None:
     print(f"game {report.game_id}: {verdict}")
     print(f"  events {report.events}, head {report.head or '-'}")
     print(f"  commands {report.commands}, die rolls {report.rolls} ({report.dice} dice)")
+    if report.seed_hash:
+        print(f"  dice seed {report.seed or '(secret until the game ends)'}, sha256 {report.seed_hash}")
+        print(f"  dice stream {report.dice_stream}, nonces {report.dice_nonces or '-'}")
     if report.dice_checked:
         print("  every die roll re-derived from the revealed seed, every decision re-made: all match")
     if report.finished:

@@ -130,6 +130,11 @@ HTTP_SECTIONS = {
     "abort": "Moderation",
     "aborted": "Moderation",
     "account_state": "Moderation",
+    "create_tournament": "Tournaments",
+    "enter_tournament": "Tournaments",
+    "tournament": "Tournaments",
+    "tournament_list": "Tournaments",
+    "tournament_list_query": "Tournaments",
 }
 
 
