@@ -63,10 +63,11 @@ from rules.core.state import COMBAT, MOVEMENT, State
 from rules.legal import (
     Choices,
     Destination,
+    arriving,
     choices,
+    entry_moves,
     leader_destinations,
     leader_movers,
-    reinforcement_choices,
     unit_moves,
 )
 from rules.legal import movers as legal_movers
@@ -230,11 +231,12 @@ def _random_move(state: State, rng: random.Random, end_weight: float) -> Command
     leading = leader_command(state, rng)  # Grand Chancellorsville 23.51
     if leading is not None:
         return leading
-    arriving = reinforcement_choices(state)
-    movers = [("enter", u) for u in arriving] + [("move", u) for u in legal_movers(state)]
+    # The reinforcements with somewhere to enter, drawn among with the units on the map before any
+    # one's destinations are listed: only the drawn one's are (the same draw as from the full tables).
+    movers = [("enter", u) for u in arriving(state)] + [("move", u) for u in legal_movers(state)]
     rng.shuffle(movers)
     for kind, unit in movers:
-        dests = arriving[unit] if kind == "enter" else unit_moves(state, unit)
+        dests = entry_moves(state, unit) if kind == "enter" else unit_moves(state, unit)
         if not dests:
             continue
         dest = dests[sorted(dests)[rng.randrange(len(dests))]]

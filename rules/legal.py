@@ -349,6 +349,41 @@ def entry_moves(state: State, unit: str, memo: dict | None = None) -> dict[str, 
     return dict(sorted(best.items()))
 
 
+def may_enter_somewhere(state: State, unit: str, memo: dict | None = None) -> bool:
+    """Has the reinforcement ``unit`` a hex to enter to now: is ``entry_moves(state, unit)`` not empty?
+    Answered without listing them: a hex with room (no 5.32 question) answers at once, else the 5.32
+    no-dead-end check of each end only until one passes (a player draws a reinforcement first and
+    lists the destinations of that one alone, ``entry_moves``)."""
+    memo = {} if memo is None else memo
+    free = _free_hexes(state, state.phasing)
+    reaches = []
+    for entry in reinforcements.entry_hexes(state, unit):
+        if reinforcements.entry_problem(state, unit, entry) is not None:
+            continue
+        reach = reinforcements.reachable_from_entry(state, unit, entry)
+        if free is not None and any(d in free for d in reach.ends):
+            return True
+        reaches.append(reach)
+    ends = _DeadEnds(state, unit, memo)
+    return any(
+        ends.allows(ReinforcementEntered(unit=unit, path=reach.path(d), cost=movement_points(reach.cost[d])))
+        for reach in reaches
+        for d in reach.ends
+        if free is None or d not in free
+    )
+
+
+def arriving(state: State, memo: dict | None = None) -> list[str]:
+    """The reinforcements that may enter now and have a hex to enter to: the units of
+    ``reinforcement_choices``, in its order, without their destinations."""
+    memo = {} if memo is None else memo
+    return [
+        u
+        for u in reinforcements.due(state)
+        if reinforcements.why_may_not_enter(state, u) is None and may_enter_somewhere(state, u, memo)
+    ]
+
+
 def reinforcement_choices(state: State, memo: dict | None = None) -> dict[str, dict[str, Destination]]:
     """Per reinforcement that may enter now, every hex it may reach (path from its entry hex)."""
     memo = {} if memo is None else memo

@@ -1,4 +1,10 @@
-"""`bluegray bench rules`: the rules engine on the Chattanooga start position.
+"""`bluegray bench rules`: the rules core on every shipped battle, then the rules engine on the
+Chattanooga start position.
+
+- the rules core, for every battle (or ``--scenario``'s) under each rule set it is played under:
+  random self-play (commands/s) and ``bluegray verify`` of a finished game (entries/s) beside the
+  bare fold of its events, a table of the battles with each one's ratio to Chattanooga's in the same
+  run, and the worst battle (``--core-only``: these alone);
 
 - reachable hexes for every unit (median per unit; target <= 1 ms),
 - all legal choices of the player to act at the start (median; target <= 20 ms),
@@ -18,6 +24,8 @@ import random
 import statistics
 import time
 
+import msgspec
+
 from api.commands._args import at_least
 from rules.rulesets import NAMES
 from rules.rulesets import get as get_ruleset
@@ -29,7 +37,11 @@ HELP = (
 
 
 def add_arguments(parser) -> None:
-    parser.add_argument("--scenario", default="chattanooga", help="scenario id (default: chattanooga)")
+    parser.add_argument(
+        "--scenario",
+        default=None,
+        help="scenario id (default: the rules core on every shipped battle, the other figures on chattanooga)",
+    )
     parser.add_argument("--ruleset", choices=NAMES, default="classic", help="rule set (default: classic)")
     parser.add_argument(
         "--rounds", type=at_least(1), default=20, help="repetitions of each measurement (default 20)"
@@ -41,14 +53,13 @@ def add_arguments(parser) -> None:
     parser.add_argument(
         "--core-only",
         action="store_true",
-        help="only the rules core's figures, for both rule sets: self-play and verify of a finished game, beside the bare fold",
+        help="only the rules core's figures, on every battle (or --scenario's) under each of its rule sets: "
+        "self-play and verify of a finished game, beside the bare fold",
     )
 
 
 def run(args) -> int:
     from typing import Union
-
-    import msgspec
 
     from players.selfplay import play_game
     from rules.core.events import EVENT_TYPES, Event, GameEnded, encode
@@ -61,7 +72,7 @@ def run(args) -> int:
     _bench_core(args)
     if args.core_only:
         return 0
-    game = Game(load(args.scenario), get_ruleset(args.ruleset))
+    game = Game(load(args.scenario or "chattanooga"), get_ruleset(args.ruleset))
     start = new_game(game)
     units = sorted(start.positions)
 
@@ -142,79 +153,175 @@ def run(args) -> int:
     return 0
 
 
-#: Issue 15's targets, warm: entries/s verified (each rule set), commands/s self-played.
+#: Issue 15's targets, warm: entries/s verified (each rule set), commands/s self-played on Chattanooga;
+#: issue 36's: Chickamauga self-play >= 1,200 commands/s, no battle's under 1,000.
 VERIFY_TARGET = 25_000
 SELFPLAY_TARGET = {"classic": 1_500, "revised": 1_200}
+BATTLE_SELFPLAY_TARGET = 1_000
+
+
+def selfplay_target(scenario: str, ruleset: str) -> int:
+    """The self-play target of a battle under a rule set (commands/s, warm)."""
+    if scenario == "chattanooga":
+        return SELFPLAY_TARGET[ruleset]
+    if scenario == "chickamauga":
+        return 1_200
+    return BATTLE_SELFPLAY_TARGET
+
+
+class CoreFigures(msgspec.Struct):
+    """One battle's rules-core figures under one rule set: (best, median) rates."""
+
+    scenario: str
+    ruleset: str
+    selfplay: tuple[float, float]  # commands/s
+    commands: int  # a self-play run's commands
+    selfplay_runs: int
+    verify: tuple[float, float]  # entries/s
+    entries: int  # the verified game's entries
+    verify_runs: int
+    fold: tuple[float, float]  # the bare fold of the verified game's rules events, events/s
+    events: int
 
 
 def _bench_core(args) -> None:
-    """For each rule set: random self-play (commands/s over ``--games`` games, after one game to warm
-    the process's caches) and ``bluegray verify`` of one finished game (chain, every digest, every roll
-    and decision again), beside the bare fold of the same game's rules events (``rules.reducer.fold``
-    from the start, no check) measured in the same run, the two alternating. Timed in this process's
-    CPU seconds (``time.process_time``), and judged by the best of the runs (``--rounds``; self-play:
-    a quarter as many, at least five), as ``timeit`` reports: on a shared virtual machine even a
-    CPU second is not constant (the same code's median moved from 15,000 to 25,000 entries/s within
-    minutes while its instruction count, ``bench/callgrind_rules.py``, stayed the same), and a slower
-    run is the machine's load, not the code. The median is printed beside it."""
-    from players.selfplay import play
+    """For each battle (every shipped one, as the server lists them, or ``--scenario``'s alone) and
+    each rule set it is played under: random self-play (commands/s over ``--games`` games, after one
+    game to warm the process's caches) and ``bluegray verify`` of one finished game (chain, every
+    digest, every roll and decision again), beside the bare fold of the same game's rules events
+    (``rules.reducer.fold`` from the start, no check) measured in the same run, the two alternating.
+    Timed in this process's CPU seconds (``time.process_time``), and judged by the best of the runs
+    (``--rounds``; self-play: a quarter as many, at least five), as ``timeit`` reports: on a shared
+    virtual machine even a CPU second is not constant (the same code's median moved from 15,000 to
+    25,000 entries/s within minutes while its instruction count, ``bench/callgrind_rules.py``, stayed
+    the same), and a slower run is the machine's load, not the code. The median is printed beside it.
+    Each battle's lines are printed as it is measured; then a table of them all, each battle's
+    figures also as a ratio to Chattanooga's under the same rule set in the same run, and the worst."""
     from replay.games import GameCache
+    from scenarios.loader import list_scenarios, load
+
+    cache = GameCache()
+    scenarios = [args.scenario] if args.scenario else [sid for sid, _name in list_scenarios()]
+    battles = [(sid, r) for sid in scenarios for r in load(sid).rulesets]
+    print(
+        f"rules core ({len(battles)} battle and rule set pairs, random players; warm: each figure after one run to "
+        "fill the process's caches; CPU seconds of this process):",
+        flush=True,
+    )
+    rows = []
+    for n, (sid, ruleset) in enumerate(battles, 1):
+        row = _core_figures(args, cache, sid, ruleset)
+        rows.append(row)
+        _print_core(row, f"[{n}/{len(battles)}] {sid} {ruleset}")
+    if len(rows) > 1:
+        _print_core_table(rows)
+
+
+def _core_figures(args, cache, scenario: str, ruleset: str) -> CoreFigures:
+    from players.selfplay import play
     from replay.verify import verify
     from rules.core.events import Event
     from rules.reducer import fold, new_game
 
-    cache = GameCache()
     rounds = max(5, args.rounds // 4)
     verify_rounds = max(5, args.rounds)
-    print(
-        f"rules core ({args.scenario}, random players; warm: each figure after one run to fill the process's caches;"
-        " CPU seconds of this process):"
-    )
-    for ruleset in ("classic", "revised"):
-        start = new_game(cache.game(args.scenario, ruleset))
-        for _ in play(start, random.Random(args.seed + 1000)):
-            pass  # warm up
-        runs = []
+    start = new_game(cache.game(scenario, ruleset))
+    for _ in play(start, random.Random(args.seed + 1000)):
+        pass  # warm up
+    runs = []
+    commands = 0
+    for _ in range(rounds):
         commands = 0
-        for _ in range(rounds):
-            commands = 0
-            t = time.process_time()
-            for i in range(args.games):
-                for _ in play(start, random.Random(args.seed + i)):
-                    commands += 1
-            runs.append(time.process_time() - t)
-        selfplay = _rates(commands, runs)
+        t = time.process_time()
+        for i in range(args.games):
+            for _ in play(start, random.Random(args.seed + i)):
+                commands += 1
+        runs.append(time.process_time() - t)
 
-        game_id, envelopes = finished_game(cache, args.scenario, ruleset, args.seed)
-        events: list[Event] = [e for e in _rules_events(envelopes)]
-        report = verify(game_id, envelopes, cache)  # warm up
-        if not (report.ok and report.dice_checked):
-            raise AssertionError(f"the benchmark's own game does not verify: {report.problems}")
-        verify_runs, fold_runs = [], []
-        for _ in range(verify_rounds):
-            t = time.process_time()
-            verify(game_id, envelopes, cache)
-            verify_runs.append(time.process_time() - t)
-            t = time.process_time()
-            fold(start, events)
-            fold_runs.append(time.process_time() - t)
-        checked = _rates(len(envelopes), verify_runs)
-        folded = _rates(len(events), fold_runs)
+    game_id, envelopes = finished_game(cache, scenario, ruleset, args.seed)
+    events: list[Event] = [e for e in _rules_events(envelopes)]
+    report = verify(game_id, envelopes, cache)  # warm up
+    if not (report.ok and report.dice_checked):
+        raise AssertionError(f"the benchmark's own game does not verify: {report.problems}")
+    verify_runs, fold_runs = [], []
+    for _ in range(verify_rounds):
+        t = time.process_time()
+        verify(game_id, envelopes, cache)
+        verify_runs.append(time.process_time() - t)
+        t = time.process_time()
+        fold(start, events)
+        fold_runs.append(time.process_time() - t)
+    return CoreFigures(
+        scenario=scenario,
+        ruleset=ruleset,
+        selfplay=_rates(commands, runs),
+        commands=commands,
+        selfplay_runs=len(runs),
+        verify=_rates(len(envelopes), verify_runs),
+        entries=len(envelopes),
+        verify_runs=len(verify_runs),
+        fold=_rates(len(events), fold_runs),
+        events=len(events),
+    )
 
-        def verdict(rates: tuple[float, float], target: float) -> str:
-            best, median = (("met" if r >= target else "MISSED") for r in rates)
-            return f"target >= {target:,}: {best} by the best run, {median} by the median"
 
+def _verdict(rates: tuple[float, float], target: float) -> str:
+    best, median = (("met" if r >= target else "MISSED") for r in rates)
+    return f"target >= {target:,}: {best} by the best run, {median} by the median"
+
+
+def _print_core(row: CoreFigures, label: str) -> None:
+    selfplay, checked, folded = row.selfplay, row.verify, row.fold
+    print(
+        f"  {label}: self-play {selfplay[0]:,.0f} commands/s, best of {row.selfplay_runs} runs (median {selfplay[1]:,.0f}; "
+        f"{row.commands} commands a run)  {_verdict(selfplay, selfplay_target(row.scenario, row.ruleset))}",
+        flush=True,
+    )
+    print(
+        f"  {label}: verify {checked[0]:,.0f} entries/s, best of {row.verify_runs} runs (median {checked[1]:,.0f}; "
+        f"a finished game: {row.entries} entries); the bare fold of its "
+        f"{row.events} rules events {folded[0]:,.0f} events/s (median {folded[1]:,.0f}), "
+        f"{folded[0] / checked[0]:,.0f}x the verify rate  {_verdict(checked, VERIFY_TARGET)}",
+        flush=True,
+    )
+
+
+def _print_core_table(rows: list[CoreFigures]) -> None:
+    """Every battle's figures side by side (best runs), with the ratio to Chattanooga's in the same
+    run under the same rule set, and the worst battle by self-play and by verify."""
+    base = {r.ruleset: r for r in rows if r.scenario == "chattanooga"}
+
+    def ratio(row: CoreFigures, field: str) -> str:
+        b = base.get(row.ruleset)
+        return f"{getattr(row, field)[0] / getattr(b, field)[0]:.2f}" if b is not None else "-"
+
+    print()
+    print(
+        f"{'battle':<24}{'rules':<9}{'self-play cmd/s':>16}{'median':>9}{'x chatt.':>9}{'target':>8}"
+        f"{'verify ent/s':>14}{'median':>9}{'x chatt.':>9}{'fold/verify':>12}"
+    )
+    for r in rows:
+        target = selfplay_target(r.scenario, r.ruleset)
+        mark = " " if r.selfplay[0] >= target else "!"
+        vmark = " " if r.verify[0] >= VERIFY_TARGET else "!"
         print(
-            f"  {ruleset}: self-play {selfplay[0]:,.0f} commands/s, best of {len(runs)} runs (median {selfplay[1]:,.0f}; "
-            f"{args.games} games, {commands} commands a run)  {verdict(selfplay, SELFPLAY_TARGET[ruleset])}"
+            f"{r.scenario:<24}{r.ruleset:<9}{r.selfplay[0]:>15,.0f}{mark}{r.selfplay[1]:>9,.0f}{ratio(r, 'selfplay'):>9}"
+            f"{target:>8,}{r.verify[0]:>13,.0f}{vmark}{r.verify[1]:>9,.0f}{ratio(r, 'verify'):>9}"
+            f"{r.fold[0] / r.verify[0]:>11,.0f}x"
         )
-        print(
-            f"  {ruleset}: verify {checked[0]:,.0f} entries/s, best of {len(verify_runs)} runs (median {checked[1]:,.0f}; "
-            f"a finished game: {len(envelopes)} entries, {report.commands} commands); the bare fold of its "
-            f"{len(events)} rules events {folded[0]:,.0f} events/s (median {folded[1]:,.0f}), "
-            f"{folded[0] / checked[0]:,.0f}x the verify rate  {verdict(checked, VERIFY_TARGET)}"
-        )
+    print("(best of the runs; ! under its target: self-play as the target column, verify 25,000 entries/s)")
+    slow = min(rows, key=lambda r: r.selfplay[0] / selfplay_target(r.scenario, r.ruleset))
+    worst = min(rows, key=lambda r: r.selfplay[0])
+    checked = min(rows, key=lambda r: r.verify[0])
+    print(
+        f"worst self-play: {worst.scenario} {worst.ruleset} {worst.selfplay[0]:,.0f} commands/s "
+        f"(median {worst.selfplay[1]:,.0f}); furthest from its target: {slow.scenario} {slow.ruleset} "
+        f"{slow.selfplay[0] / selfplay_target(slow.scenario, slow.ruleset):.2f}x its target"
+    )
+    print(
+        f"worst verify: {checked.scenario} {checked.ruleset} {checked.verify[0]:,.0f} entries/s "
+        f"(median {checked.verify[1]:,.0f}); {checked.verify[0] / VERIFY_TARGET:.2f}x the target"
+    )
 
 
 def _rates(units: int, runs: list[float]) -> tuple[float, float]:
@@ -281,8 +388,6 @@ def _bench_choices_per_version(args, start) -> None:
     """At each version of a self-played game (Movement Phases with nothing pending): the full choices
     (every unit's destinations), the summary without destinations, and the reach of one unit that
     may move (drawn at random, as a player picks one), in ms and JSON bytes."""
-    import msgspec
-
     from players.selfplay import PLAYERS, play
     from rules.core.state import MOVEMENT
     from rules.legal import choices, reach
