@@ -1,7 +1,8 @@
 """Players' ratings and each battle's balance, in the store (the arithmetic is ratings/glicko2.py).
 
-- ``{a:<id>}:ratings``: a hash: ``<ruleset>`` (the player's rating under that rule set) and
-  ``<ruleset>:<scenario>`` (on that battle) -> the Rating's JSON, with his games counted;
+- ``{a:<id>}:ratings``: a hash: ``<ruleset>`` (the player's rating under that rule set),
+  ``<ruleset>:<scenario>`` (on that battle) and ``<ruleset>:<scenario>:<side>`` (on that battle as
+  that side) -> the Rating's JSON, with his games counted;
 - ``leaderboard:<ruleset>:<scenario>``: a sorted set, account id -> conservative rating;
 - ``balance:<ruleset>:<scenario>``: a hash: ``games``, ``union`` (wins), ``draws`` of the finished
   rated games, from which the Union's expected score against an equal opponent is measured.
@@ -54,7 +55,7 @@ class Ratings:
         return f"{self.prefix}balance:{ruleset}:{scenario}"
 
     async def of(self, account_id: str) -> dict[str, Rated]:
-        """Every rating of the account, by ``<ruleset>`` and ``<ruleset>:<scenario>``."""
+        """Every rating of the account, by ``<ruleset>``, ``<ruleset>:<scenario>`` and ``<ruleset>:<scenario>:<side>``."""
         fields = await self.redis.hgetall(self._key(account_id))
         return {k.decode(): msgspec.json.decode(v, type=Rated) for k, v in fields.items()}
 
@@ -64,7 +65,7 @@ class Ratings:
 
     async def put(self, account_id: str, which: str, rated: Rated, ruleset: str, scenario: str) -> None:
         await self.redis.hset(self._key(account_id), which, msgspec.json.encode(rated))
-        if which != ruleset:  # a battle's rating: its leaderboard
+        if which == f"{ruleset}:{scenario}":  # a battle's rating: its leaderboard
             await self.redis.zadd(self._board(ruleset, scenario), {account_id: conservative(rated.glicko())})
 
     async def leaderboard(self, ruleset: str, scenario: str, limit: int) -> list[tuple[str, float]]:

@@ -2,11 +2,12 @@
 tag, so a cluster serves them unchanged; only the name index is a key of its own:
 
 - ``{a:<id>}:account``: a hash: ``name``, ``password`` (the Argon2id hash), ``created``, ``kind``
-  (``player`` or ``bot``), ``disabled``;
+  (``player`` or ``bot``), ``disabled``, ``admin`` (granted only by `bluegray admin grant`);
 - ``{a:<id>}:sessions``: a hash: sha256 of a session's secret -> its JSON (expiry, CSRF token);
 - ``{a:<id>}:bot``: a bot account's hash: ``owner`` (the player who made it) and ``token`` (the
   sha256 of its one API token: ``bgb_<id>.<secret>``, shown once);
 - ``{a:<id>}:games``: a sorted set: the games the account holds a seat in, by when he took it (ms);
+- ``{a:<id>}:blocks``: a set: the ids of the accounts this one blocks (api/moderation.py);
 - ``accounts:names``: a hash: a name's skeleton (accounts/names.py) -> the account's id.
 
 A session cookie is ``<account id>.<secret>``: the id says where the session is, the secret (256
@@ -39,6 +40,7 @@ class Account(msgspec.Struct, frozen=True, kw_only=True):
     created: int
     kind: str = "player"
     disabled: bool = False
+    admin: bool = False
 
 
 class Session(msgspec.Struct, frozen=True, kw_only=True):
@@ -108,6 +110,7 @@ class Accounts:
             created=int(fields[b"created"]),
             kind=fields[b"kind"].decode(),
             disabled=fields[b"disabled"] == b"1",
+            admin=fields.get(b"admin") == b"1",
         )
 
     async def find(self, name: str) -> tuple[Account, str] | tuple[None, None]:
@@ -129,6 +132,25 @@ class Accounts:
 
     async def set_disabled(self, account_id: str, disabled: bool) -> None:
         await self.redis.hset(self.key(account_id, "account"), "disabled", int(disabled))
+
+    async def set_admin(self, account_id: str, admin: bool) -> None:
+        await self.redis.hset(self.key(account_id, "account"), "admin", int(admin))
+
+    # -- blocks ----------------------------------------------------------------------------------
+
+    async def block(self, blocker_id: str, blocked_id: str) -> None:
+        await self.redis.sadd(self.key(blocker_id, "blocks"), blocked_id)
+
+    async def unblock(self, blocker_id: str, blocked_id: str) -> bool:
+        """Whether the block was there."""
+        return bool(await self.redis.srem(self.key(blocker_id, "blocks"), blocked_id))
+
+    async def blocked(self, blocker_id: str) -> set[str]:
+        """The ids of the accounts `blocker_id` blocks."""
+        return {m.decode() for m in await self.redis.smembers(self.key(blocker_id, "blocks"))}
+
+    async def blocks(self, blocker_id: str, blocked_id: str) -> bool:
+        return bool(await self.redis.sismember(self.key(blocker_id, "blocks"), blocked_id))
 
     async def add_game(self, account_id: str, game_id: str) -> None:
         await self.redis.zadd(self.key(account_id, "games"), {game_id: time.time_ns() // 1_000_000}, nx=True)

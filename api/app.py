@@ -19,6 +19,7 @@ from accounts.limits import LoginLimits
 from accounts.notifications import Notifications
 from accounts.passwords import Passwords
 from accounts.ratings import Ratings
+from accounts.reports import Reports
 from accounts.store import Accounts
 from api import house_computers
 from api.accounts import guard
@@ -36,6 +37,7 @@ from api.app_keys import (
     PASSWORDS,
     RATER,
     RATINGS,
+    REPORTS,
     REVIEWS,
     SEATS,
     SERVER_VERSION,
@@ -138,6 +140,7 @@ async def _store(app: web.Application) -> AsyncIterator[None]:
         app[SEATS] = Seats(store)
         app[ACCOUNTS] = Accounts(store.redis, config.prefix)
         app[LOGIN_LIMITS] = LoginLimits(store.redis, config.prefix, config.login_limit)
+        app[REPORTS] = Reports(store.redis, config.prefix, config.report_limit)
         app[NOTIFICATIONS] = Notifications(store.redis, config.prefix)
         app[RATINGS] = Ratings(store.redis, config.prefix)
         app[RATER] = Rater(app[SEATS], app[RATINGS])

@@ -8,6 +8,7 @@ from accounts.limits import LoginLimits
 from accounts.notifications import Notifications
 from accounts.passwords import Passwords
 from accounts.ratings import Ratings
+from accounts.reports import Reports
 from accounts.store import Accounts
 from api.config import ServerConfig
 from api.engine_review import ReviewCache
@@ -41,6 +42,8 @@ SOCKETS = web.AppKey("sockets", set)
 ACCOUNTS = web.AppKey("accounts", Accounts)
 PASSWORDS = web.AppKey("passwords", Passwords)
 LOGIN_LIMITS = web.AppKey("login_limits", LoginLimits)
+#: The moderation queue: players' reports of chat lines (api/moderation.py).
+REPORTS = web.AppKey("reports", Reports)
 #: Each player's notification choices, and the worker that sends them (api/notifier.py).
 NOTIFICATIONS = web.AppKey("notifications", Notifications)
 NOTIFIER = web.AppKey("notifier", Notifier)

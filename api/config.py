@@ -7,6 +7,7 @@ from pathlib import Path
 
 from accounts.limits import LoginLimit
 from accounts.passwords import Cost
+from accounts.reports import ReportLimit
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -93,6 +94,7 @@ class ServerConfig:
     password_cost: Cost = field(default_factory=Cost)
     #: Failed log-ins allowed per account and per address in a window.
     login_limit: LoginLimit = field(default_factory=LoginLimit)
+    report_limit: ReportLimit = field(default_factory=ReportLimit)  # chat reports per account (api/moderation.py)
     #: Take a client's address from X-Forwarded-For (its last entry, as HAProxy's `option forwardfor`
     #: adds it): only behind a proxy that sets it.
     trust_forwarded_for: bool = False

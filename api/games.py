@@ -106,6 +106,9 @@ class GameSummary(msgspec.Struct, frozen=True, kw_only=True):
     version: int
     to_act: str | None
     sandbox: bool = False  # a what-if (POST /api/games/{id}/fork): never counted as a result
+    #: A finished game's: the winning side ("" none), the level of victory or how it ended.
+    winner: str | None = None
+    result: str | None = None
 
 
 class GameList(msgspec.Struct, frozen=True, kw_only=True):
@@ -277,13 +280,13 @@ async def summaries(store: RedisEventStore, page: list[GameInfo], delayed: bool 
             keys = store.keys(info.game_id)
             pipe.hmget(
                 keys.info,
-                ["to_act", "waiting_since", "silence", "sandbox", "shown_version", "shown_to_act", "flag_at"],
+                ["to_act", "waiting_since", "silence", "sandbox", "shown_version", "shown_to_act", "flag_at", "winner", "result"],
             )
             pipe.hget(keys.meta, "version")
         extra = await pipe.execute()
     found = []
     for info, listed, head in zip(page, extra[::2], extra[1::2], strict=True):
-        silent, since, silence, sandbox, shown_version, shown_to_act, flag_at = listed
+        silent, since, silence, sandbox, shown_version, shown_to_act, flag_at, winner, result = listed
         version, to_act = head, silent  # the log's own version, always current
         if delayed and shown_version is not None:  # a spectator delay: what spectators may see (visibility.listing)
             version, to_act = shown_version, shown_to_act
@@ -302,6 +305,8 @@ async def summaries(store: RedisEventStore, page: list[GameInfo], delayed: bool 
                 version=int(version or 0),
                 to_act=to_act.decode() if to_act else None,
                 sandbox=bool(sandbox),
+                winner=None if winner is None else winner.decode(),
+                result=None if result is None else result.decode(),
             )
         )
     return found

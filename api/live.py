@@ -39,8 +39,8 @@ from replay import written as written_module
 from replay.gamerecord import GameRecord
 from replay.games import GameCache
 from replay.history import SNAPSHOT_CODE, History, HistoryError, NeedsState, apply_async, decode_entry, load
-from replay.records import UndoAccepted
-from replay.visibility import delayed, listing, visible_version
+from replay.records import ChatSaid, UndoAccepted
+from replay.visibility import delayed, listing, visible_version, withheld_copy
 from rules import RULES_VERSION
 from rules.combat_choices import combat_breakdown
 from rules.core import commands as rules_commands
@@ -209,10 +209,15 @@ class LiveGame:
         self.recent: deque[tuple[int, bytes, Envelope]] = deque(maxlen=self.config.recent_events)
         self.delay = 0  # the game's spectator delay (events)
         self.view: History | None = None  # what spectators see, `delay` events behind (None: no delay)
-        # The records of the game and of the spectators' view (replay/gamerecord.py), built when a
+        # The records of the game and of what spectators see (replay/gamerecord.py: of the delayed
+        # view, or without a delay of the game itself, less the withheld chat), built when a
         # connection first asks for views, then folded beside the histories.
         self.record: GameRecord | None = None
         self.view_record: GameRecord | None = None
+        # The chat lines withheld from spectators (replay/visibility.py): their versions, and the
+        # placeholder each spectator gets instead, encoded once (version -> (event JSON, envelope)).
+        self._withheld: set[int] = set()
+        self._placeholders: dict[int, tuple[bytes, Envelope]] = {}
         self._views: dict[tuple[int, int, str | None], protocol.PositionView] = {}  # by (history, version, role)
         self._state_json: dict[tuple[int, int], bytes] = {}  # by (history, version)
         # The view each role's view connections have, as JSON objects, by (history, role): (version, view)
@@ -243,6 +248,7 @@ class LiveGame:
             raise GameNotFound(self.game_id)
         await self._check_rules_version()
         self.delay = self.history.session.created.options.spectator_delay
+        self._withheld = set(self.history.session.withheld)
         if delayed(self.history):  # in events or in phases
             self.view = await load(
                 self.store, self.game_id, self.hub.games, to_version=visible_version(self.history, self.delay)
@@ -346,8 +352,12 @@ class LiveGame:
                 item = await apply_async(self.history, self.store, envelope)  # may read the store
                 if envelope.type == WRITTEN_DOWN:  # perhaps by another process: its choice, from the store
                     await self._load_written()
+                if isinstance(item, ChatSaid) and self.history.session.withheld[-1:] == [envelope.version]:
+                    self._withheld.add(envelope.version)
                 if self.record is not None:
                     self.record.apply(envelope.version, item, self.history.game)
+                if self.view is None and self.view_record is not None:  # the spectators' record
+                    self.view_record.apply(envelope.version, self._seen_item(envelope.version, item), self.history.game)
                 if envelope.command_id:
                     seen = self._keys.get((envelope.actor, envelope.command_id))
                     first = seen[0] if seen is not None else envelope.version
@@ -358,25 +368,32 @@ class LiveGame:
                     )
                 data = protocol.encode_event(envelope)
                 self.recent.append((envelope.version, data, envelope))
-                encoded.append(data)
+                encoded.append((envelope.version, data, envelope))
                 undone = undone or isinstance(item, UndoAccepted)
         finally:
             if encoded:  # what was folded goes out, even when the store failed on a later event
                 await self._broadcast(encoded, undone)
 
-    async def _broadcast(self, encoded: list[bytes], undone: bool) -> None:
+    async def _broadcast(self, encoded: list[tuple[int, bytes, Envelope]], undone: bool) -> None:
+        """Send the events just folded: to the seats as they are; to spectators, without a delay, the
+        same but for the withheld chat lines (their placeholders), with a delay their view's."""
         everyone = list(self.conns)
         players = everyone if self.view is None else [c for c in everyone if c.seat is not None]
         plain = [c for c in players if not c.wants_view]
-        frame = text_frame(protocol.events_message(encoded))
+        frame = text_frame(protocol.events_message([data for _, data, _ in encoded]))
+        spectator_frame = frame
+        if self.view is None and any(v in self._withheld for v, _, _ in encoded):
+            spectator_frame = text_frame(protocol.events_message([self._seen_data(*e) for e in encoded]))
         for conn in plain:
-            conn.send_frame(frame)
+            conn.send_frame(frame if conn.seat is not None else spectator_frame)
         if undone:
             snapshot = text_frame(self.snapshot_message("undo"))
             for conn in plain:
                 conn.send_frame(snapshot)
         if self.record is not None:
-            self._send_views([c for c in players if c.wants_view], self.history, self.record)
+            self._send_views([c for c in players if c.wants_view and c.seat is not None], self.history, self.record)
+        if self.view is None and self.view_record is not None:
+            self._send_views([c for c in everyone if c.wants_view and c.seat is None], self.history, self.view_record)
         if self.view is not None:
             await self._advance_view([c for c in everyone if c.seat is None])
         self._choices_soon()
@@ -404,8 +421,8 @@ class LiveGame:
             if view.version < version <= target and version == view.version + 1:
                 item = await apply_async(view, self.store, envelope)
                 if self.view_record is not None:
-                    self.view_record.apply(version, item, view.game)
-                parts.append(data)
+                    self.view_record.apply(version, self._seen_item(version, item), view.game)
+                parts.append(self._seen_data(version, data, envelope))
                 undone = undone or isinstance(item, UndoAccepted)
         if view.version < target:  # the recent events no longer reach back to the view: reload it
             self.view = await load(self.store, self.game_id, self.hub.games, to_version=target)
@@ -413,7 +430,7 @@ class LiveGame:
             for conn in spectators:
                 conn.send_frame(snapshot)
             if viewing:
-                self.view_record = await self._build_record(self.view)
+                self.view_record = await self._build_record(self.view, spectators=True)
                 self.view_record.changed()
                 for conn in viewing:  # the whole record again
                     conn.send(self.view_message(conn.seat, self.view, self.view_record, whole=True))
@@ -436,15 +453,32 @@ class LiveGame:
         return self.view if seat is None and self.view is not None else self.history
 
     # -- views (api/views.py position_view) and the record ---------------------------------------------
-    async def _build_record(self, history: History) -> GameRecord:
-        """The record of the game up to `history`'s version, folded from the whole log."""
+    async def _build_record(self, history: History, spectators: bool = False) -> GameRecord:
+        """The record of the game up to `history`'s version, folded from the whole log (for
+        `spectators`: without the chat lines withheld from them)."""
         record = GameRecord(history.game)
         async for envelope in self.store.read(self.game_id, 1, history.version):
-            record.apply(envelope.version, decode_entry(envelope))
+            item = decode_entry(envelope)
+            record.apply(envelope.version, self._seen_item(envelope.version, item) if spectators else item)
         return record
 
     def record_for(self, seat: str | None) -> GameRecord | None:
-        return self.view_record if seat is None and self.view is not None else self.record
+        return self.view_record if seat is None else self.record
+
+    # -- what spectators see of the chat (replay/visibility.py) -------------------------------------
+    def _seen_data(self, version: int, data: bytes, envelope: Envelope) -> bytes:
+        """The event JSON a spectator gets for `version`: `data`, or a withheld line's placeholder."""
+        if version not in self._withheld:
+            return data
+        found = self._placeholders.get(version)
+        if found is None:
+            copy = withheld_copy(envelope)
+            found = self._placeholders[version] = (protocol.encode_event(copy), copy)
+        return found[0]
+
+    def _seen_item(self, version: int, item):
+        """The log entry a spectators' record folds at `version`: a withheld line has no text."""
+        return ChatSaid(seat=item.seat, text="") if version in self._withheld else item
 
     def position(self, seat: str | None, history: History, record: GameRecord) -> protocol.PositionView:
         """The view of `history` for `seat` (None: every spectator): computed once per version and
@@ -640,11 +674,11 @@ class LiveGame:
             await self._attach_viewing(conn)
             return
         h = self.history_for(conn.seat)
-        fetched: list[tuple[int, bytes]] = []
+        fetched: list[tuple[int, bytes, Envelope]] = []
         oldest = self.recent[0][0] if self.recent else h.version + 1
         if not self._snapshot_reason(last_version, h) and oldest > last_version + 1:
             fetched = [
-                (e.version, protocol.encode_event(e))
+                (e.version, protocol.encode_event(e), e)
                 async for e in self.store.read(self.game_id, last_version + 1, min(oldest - 1, h.version))
             ]
         async with self._advance_lock:
@@ -652,8 +686,11 @@ class LiveGame:
             reason = self._snapshot_reason(last_version, h)
             parts: list[bytes] = []
             if reason is None:
-                have = {v: d for v, d in fetched}
+                have = {v: d for v, d, _ in fetched}
                 have.update((v, d) for v, d, _ in self.recent if last_version < v <= h.version)
+                if conn.seat is None:  # a spectator: the withheld chat lines as their placeholders
+                    every = {v: (d, e) for v, d, e in [*fetched, *self.recent]}
+                    have.update({v: self._seen_data(v, *every[v]) for v in have if v in self._withheld})
                 wanted = range(last_version + 1, h.version + 1)
                 if all(v in have for v in wanted):
                     parts = [have[v] for v in wanted]
@@ -671,10 +708,10 @@ class LiveGame:
         had (a reload, a late joiner, a spectator all get the same record as the players)."""
         async with self._advance_lock:
             h = self.history_for(conn.seat)
-            spectating = conn.seat is None and self.view is not None
+            spectating = conn.seat is None
             record = self.view_record if spectating else self.record
             if record is None:
-                record = await self._build_record(h)
+                record = await self._build_record(h, spectators=spectating)
                 record.changed()  # what the next batch changes is sent from here
                 if spectating:
                     self.view_record = record
@@ -854,6 +891,8 @@ class LiveGame:
                         )
                     case protocol.Chat():
                         return decide_session.chat(h, seat, message.text, cid)
+                    case protocol.ChatShown():
+                        return decide_session.chat_shown(h, seat, message.shown, cid)
             except decide_session.ActionRefused as exc:
                 raise ProtocolError(
                     exc.code, exc.message, case=exc.case, retry_after=exc.retry_after

@@ -7,6 +7,8 @@ proposer's seat and the acceptor's are bound to their accounts (each takes his s
 api/ws.py), and the game appears in both players' GET /api/me/games. Of two players accepting one
 proposal at the same moment exactly one gets the game (the proposal is taken out first, HDEL). A
 challenge to the computer (``Computer-<level>``, api/house_computers.py) is accepted at once.
+Between two players of whom one blocks the other (api/moderation.py) there is no challenge and no
+acceptance, and neither sees the other's seeks.
 
 Proposals are kept in one hash, ``lobby:proposals`` (id -> JSON), a few thousand at most; a
 player has at most `MAX_OPEN` open at once, and each lapses after `LAPSE_SECONDS`.
@@ -26,6 +28,7 @@ from api import house_computers
 from api.app_keys import ACCOUNTS, CONFIG, GAMES, LIVE, OPPONENTS, SEATS, SERVER_VERSION, STORE
 from api.games import HttpError
 from api.http import json, own_url, read_body
+from api.moderation import block_between
 from api.sessions import account_of, require_account
 from replay.records import ClockOptions
 from rules.core.scenario import other_side
@@ -120,6 +123,9 @@ async def _propose(request: web.Request, kind: str) -> web.Response:
             raise HttpError(404, "not_found", f"no player {body.opponent!r}")
         if opponent.id == account.id:
             raise HttpError(400, "malformed", "a player cannot challenge himself")
+        refused = await block_between(request.app[ACCOUNTS], account.id, opponent.id)
+        if refused is not None:
+            raise HttpError(403, "forbidden", f"no challenge to {opponent.name}: {refused}")
     elif body.opponent is not None:
         raise HttpError(400, "malformed", "a seek is open to anyone: it names no opponent (POST /api/challenges does)")
     game_service.check_terms(request.app[GAMES], body.scenario, body.ruleset, body.clock)
@@ -174,13 +180,31 @@ async def lobby(request: web.Request) -> web.Response:
     """GET /api/lobby: the open seeks (anyone may look), and the signed-in player's challenges."""
     account = await account_of(request)
     every = await _all(request)
-    seeks = [s.proposal for s in every if s.proposal.kind == "seek"]
+    seeks = [s for s in every if s.proposal.kind == "seek"]
+    if account is not None:  # not the seeks of a player who blocks him, or whom he blocks
+        hidden = await _blocked_either_way(request, account.id, {s.by_id for s in seeks})
+        seeks = [s for s in seeks if s.by_id not in hidden]
+    seeks = [s.proposal for s in seeks]
     challenges = []
     if account is not None:
         challenges = [
             s.proposal for s in every if s.proposal.kind == "challenge" and account.id in (s.by_id, s.opponent_id)
         ]
     return json(Lobby(seeks=seeks, challenges=challenges))
+
+
+async def _blocked_either_way(request: web.Request, account_id: str, others: set[str]) -> set[str]:
+    """Those of `others` who block the account or whom it blocks (one round trip: a pipeline)."""
+    accounts = request.app[ACCOUNTS]
+    mine = await accounts.blocked(account_id)
+    ask = sorted(others - mine - {account_id})
+    if not ask:
+        return mine & others
+    pipe = accounts.redis.pipeline(transaction=False)
+    for other in ask:
+        pipe.sismember(accounts.key(other, "blocks"), account_id)
+    answers = await pipe.execute()
+    return (mine & others) | {other for other, blocks in zip(ask, answers, strict=True) if blocks}
 
 
 async def _take(request: web.Request):
@@ -231,6 +255,9 @@ async def accept(request: web.Request) -> web.Response:
         raise HttpError(400, "malformed", "a player cannot accept his own proposal (DELETE withdraws it)")
     if stored.opponent_id is not None and stored.opponent_id != account.id:
         raise HttpError(403, "unauthorized", "this challenge is for another player")
+    refused = await block_between(request.app[ACCOUNTS], account.id, stored.by_id)
+    if refused is not None:
+        raise HttpError(403, "forbidden", f"no game with {stored.proposal.by}: {refused}")
     if not await take():
         raise HttpError(404, "not_found", "another player accepted this proposal first")
     created = await _start(request.app, stored, account.id)

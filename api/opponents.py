@@ -17,11 +17,13 @@ import sys
 log = logging.getLogger(__name__)
 
 
-def command_line(url: str, game_id: str, invite: str, level: str) -> list[str]:
-    """The arguments of ``bluegray computer`` for a game. ``--invite=CODE``: an invite code may begin
-    with "-" (token_urlsafe), which argparse would take for an option ("argument --invite: expected one
-    argument": the computer never joined)."""
-    return ["computer", "--url", url, "--game", game_id, f"--invite={invite}", "--level", level]
+def command_line(url: str, game_id: str, invite: str | None, level: str, token: str | None = None) -> list[str]:
+    """The arguments of ``bluegray computer`` for a game: with the free seat's invite, or the token of
+    a seat already taken (a sandbox's). ``--invite=CODE``: an invite code may begin with "-"
+    (token_urlsafe), which argparse would take for an option ("argument --invite: expected one
+    argument": the computer never joined); a token likewise."""
+    seat = f"--invite={invite}" if token is None else f"--token={token}"
+    return ["computer", "--url", url, "--game", game_id, seat, "--level", level]
 
 
 class Opponents:
@@ -30,8 +32,9 @@ class Opponents:
     def __init__(self) -> None:
         self.running: dict[str, asyncio.subprocess.Process] = {}
 
-    async def start(self, url: str, game_id: str, invite: str, level: str) -> None:
-        command = [sys.executable, "-m", "api", *command_line(url, game_id, invite, level)]
+    async def start(self, url: str, game_id: str, invite: str | None, level: str, token: str | None = None) -> None:
+        """Start the computer for a game's seat: the free one (``invite``), or one taken (``token``)."""
+        command = [sys.executable, "-m", "api", *command_line(url, game_id, invite, level, token)]
         self.running[game_id] = await asyncio.create_subprocess_exec(
             *command, stdin=asyncio.subprocess.DEVNULL, stdout=asyncio.subprocess.DEVNULL
         )

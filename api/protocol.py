@@ -143,6 +143,13 @@ class Chat(Action, frozen=True, kw_only=True, tag="chat"):
     text: str
 
 
+class ChatShown(Action, frozen=True, kw_only=True, tag="chat_shown"):
+    """Show this seat's chat to spectators from now on (``shown``: true), or stop (false). A line
+    reaches spectators only if both seats show their chat when it is said."""
+
+    shown: bool
+
+
 ReachHow = Literal["move", "enter", "strategic", "leader"]
 
 
@@ -222,6 +229,7 @@ ClientMessageType = Union[  # noqa: UP007 - a runtime union for msgspec
     Resign,
     Claim,
     Chat,
+    ChatShown,
 ]
 
 

@@ -1,5 +1,6 @@
 """Rating a finished rated game (the lobby starts a game rated, api/lobby.py; its first event says so): both players' Glicko-2
-ratings (ratings/glicko2.py) under the game's rule set and on its battle, with the battle's measured
+ratings (ratings/glicko2.py) under the game's rule set, on its battle, and on its battle as the side
+each played (against the other's rating as his side), with the battle's measured
 balance as the Union's advantage (accounts/ratings.py `Balance`): a win the battle's sides make
 likely moves a rating less than an upset does.
 
@@ -46,6 +47,8 @@ class Rater:
 
     async def rate(self, game_id: str, history: History) -> bool:
         """Rate the finished game `history` once; whether it was rated now."""
+        if history.finished.reason == "aborted":  # an admin's abort (api/moderation.py): no result
+            return False
         if not history.session.created.rated or not await self.seats.claim_rating(game_id):
             return False
         held = await self.seats.accounts(game_id)
@@ -57,11 +60,12 @@ class Rater:
         union_score = 0.5 if winner is None else 1.0 if winner == "union" else 0.0
         balance = await self.ratings.balance(ruleset, scenario)  # of the games before this one
         advantage = advantage_from_win_rate(balance.union_win_rate())
-        for which in (ruleset, f"{ruleset}:{scenario}"):
-            u, c = await self.ratings.get(union, which), await self.ratings.get(confederate, which)
+        battle = f"{ruleset}:{scenario}"
+        for as_union, as_confederate in ((ruleset, ruleset), (battle, battle), (f"{battle}:union", f"{battle}:confederate")):
+            u, c = await self.ratings.get(union, as_union), await self.ratings.get(confederate, as_confederate)
             new_u = update(u.glicko(), [(c.glicko(), union_score, advantage)])
             new_c = update(c.glicko(), [(u.glicko(), 1 - union_score, -advantage)])
-            for account, old, new in ((union, u, new_u), (confederate, c, new_c)):
+            for account, which, old, new in ((union, as_union, u, new_u), (confederate, as_confederate, c, new_c)):
                 rated = Rated(rating=new.rating, deviation=new.deviation, volatility=new.volatility, games=old.games + 1)
                 await self.ratings.put(account, which, rated, ruleset, scenario)
         await self.ratings.count_result(ruleset, scenario, winner)

@@ -8,9 +8,10 @@ HTTP (routes in api/routes.py):
 - ``POST /api/games/{id}/fork`` ``{"version": V}``: a sandbox game branched at V (replay/fork.py),
   answered with its id and a token for each seat (one player may play both sides).
 
-A request with ``Authorization: Bearer <seat token>`` of the game is a player's and sees the whole
-log; any other sees a running game as a spectator does, ``spectator_delay`` events behind
-(`replay.visibility`), and may fork it only at a version it can see.
+A request with ``Authorization: Bearer <seat token>`` of the game, or signed in as the account a
+seat is bound to, is a player's and sees the whole log; any other sees a running game as a
+spectator does, ``spectator_delay`` events behind, the chat lines withheld from spectators as
+their placeholders (`replay.visibility`), and may fork it only at a version it can see.
 
 Websocket: `ReplayCursor` serves the ``replay_*`` messages of one connection (api/protocol.py):
 seek, step (by event, phase, player-turn, Game-Turn), play at a speed, pause, and follow live
@@ -29,18 +30,20 @@ from typing import Annotated, Literal
 import msgspec
 from aiohttp import web
 
+from accounts.store import BOT_TOKEN
 from api import protocol
 from api import seats as seat_tokens
-from api.app_keys import GAMES, LIBRARY, LIVE, REVIEWS, SEATS, SERVER_VERSION, STORE
+from api.app_keys import GAMES, LIBRARY, LIVE, OPPONENTS, REVIEWS, SEATS, SERVER_VERSION, STORE
 from api.games import HttpError
-from api.http import query
+from api.http import own_url, query
+from api.sessions import account_of
 from api.views import leaders_on_map, session_view
 from replay import carry, fork
 from replay.history import History, NeedsState, load
 from replay.report import build, encode
 from replay.seek import seek
 from replay.timeline import Timeline
-from replay.visibility import seen_by
+from replay.visibility import for_spectators, seen_by
 from rules.combat_choices import declared_breakdown
 from rules.core import state as rules_state
 from rules.core.decoding import json_mismatch
@@ -60,8 +63,9 @@ async def _head(request: web.Request, game_id: str) -> History:
 
 async def _seat(request: web.Request, game_id: str) -> str | None:
     auth = request.headers.get("Authorization", "")
-    if not auth.startswith("Bearer "):
-        return None
+    if not auth.startswith("Bearer ") or auth.removeprefix("Bearer ").strip().startswith(BOT_TOKEN):
+        account = await account_of(request)  # a session or a bot's token: the seat bound to it
+        return None if account is None else await request.app[SEATS].seat_of_account(game_id, account.id)
     seat = await request.app[SEATS].seat_of(game_id, auth.removeprefix("Bearer ").strip())
     if seat is None:
         raise HttpError(403, "unauthorized", "this token is not a seat of this game")
@@ -82,7 +86,8 @@ async def _visible_log(request: web.Request) -> tuple[str, list, int]:
     game_id = request.match_info["game_id"]
     q = query(request, LogQuery)
     head = await _head(request, game_id)
-    upto = seen_by(head, await _seat(request, game_id))
+    seat = await _seat(request, game_id)
+    upto = seen_by(head, seat)
     if upto < 1:
         raise HttpError(404, "not_found", "nothing of this game may be shown yet (spectator delay)")
     if q.to is not None:
@@ -95,6 +100,8 @@ async def _visible_log(request: web.Request) -> tuple[str, list, int]:
             )
         upto = q.to
     envelopes = [e async for e in request.app[STORE].read(game_id, 1, upto)]
+    if seat is None:
+        envelopes = for_spectators(head, envelopes)
     return game_id, envelopes, head.version
 
 
@@ -142,7 +149,7 @@ async def _engine_section(request: web.Request, game_id: str, envelopes: list, q
         found = await asyncio.to_thread(computer_review, game_id, envelopes, request.app[GAMES], q.engine, q.level)
         cache.put(key, found)
     review, text = found
-    return review_section(review, len(envelopes), text)
+    return review_section(review, len(envelopes), text, retry_level=q.level)
 
 
 async def export_log(request: web.Request) -> web.Response:
@@ -158,12 +165,17 @@ async def export_log(request: web.Request) -> web.Response:
 
 
 class ForkRequest(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    """POST /api/games/{id}/fork: the ``version`` to start from; ``computer`` (a level) and ``side``
+    (the side the player keeps): the computer plays the other side ("try this turn again")."""
+
     version: Annotated[int, msgspec.Meta(ge=1, le=2**31 - 1)]
+    computer: Literal["easy", "normal", "hard"] | None = None
+    side: Literal["union", "confederate"] | None = None
 
 
 class Forked(msgspec.Struct, frozen=True, kw_only=True):
     """The sandbox: its id, where it came from, and a token for each seat (the player who forked it
-    may play both sides, or pass one token on)."""
+    may play both sides, or pass one token on); against the computer, only the player's seat."""
 
     game_id: str
     sandbox: bool
@@ -182,6 +194,8 @@ async def fork_game(request: web.Request) -> web.Response:
         body = msgspec.json.decode(raw, type=ForkRequest)
     except msgspec.DecodeError:
         raise HttpError(400, "malformed", f"the request body: {json_mismatch(raw, ForkRequest).sentence()}") from None
+    if (body.computer is None) != (body.side is None):
+        raise HttpError(400, "malformed", "a fork against the computer names both computer (a level) and side (yours)")
     head = await _head(request, game_id)
     seen = seen_by(head, await _seat(request, game_id))
     if not 1 <= body.version <= seen:
@@ -208,6 +222,9 @@ async def fork_game(request: web.Request) -> web.Response:
     await store.append(new_id, events, 0)
     sandbox = await load(store, new_id, app[GAMES])
     await app[LIVE].index(sandbox)
+    if body.computer is not None:  # the computer takes the other seat, from a process of its own
+        other = "confederate" if body.side == "union" else "union"
+        await app[OPPONENTS].start(own_url(request), new_id, None, body.computer, token=tokens.pop(other))
     return json(
         Forked(game_id=new_id, sandbox=True, parent=game_id, version=body.version, tokens=tokens), 201
     )

@@ -10,6 +10,7 @@ from api.bots import setup_bot_routes
 from api.editor import setup_editor_routes
 from api.editor_templates import setup_template_routes
 from api.lobby import setup_lobby_routes
+from api.moderation import setup_moderation_routes
 from api.notifications import setup_notification_routes
 from api.standings import setup_standing_routes
 from api.webclient import setup_web_client
@@ -29,6 +30,7 @@ def setup_routes(app: web.Application) -> None:
     setup_lobby_routes(app)  # seeks and challenges (api/lobby.py)
     setup_bot_routes(app)  # bot accounts and their API tokens (api/bots.py)
     setup_notification_routes(app)  # each player's choices (api/notifications.py)
+    setup_moderation_routes(app)  # blocks, chat reports, admins (api/moderation.py)
     setup_standing_routes(app)  # players' pages and leaderboards (api/standings.py)
     app.router.add_get("/api/scenarios", http.scenarios)
     setup_editor_routes(app)  # before /api/scenarios/{scenario_id}: check, save, documents (api/editor.py)

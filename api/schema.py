@@ -23,6 +23,7 @@ from api import (
     games,
     http,
     lobby,
+    moderation,
     my_games,
     notifications,
     protocol,
@@ -68,6 +69,13 @@ def http_types() -> dict[str, type]:
         "leader": standings.Leader,
         "new_bot": bots.NewBot,
         "bot_token": bots.BotToken,
+        "blocks": moderation.Blocks,
+        "report_chat": moderation.ReportChat,
+        "reported": moderation.Reported,
+        "report_list": moderation.ReportList,
+        "abort": moderation.Abort,
+        "aborted": moderation.Aborted,
+        "account_state": moderation.AccountState,
     }
 
 

@@ -24,18 +24,23 @@ class Standing(msgspec.Struct, frozen=True, kw_only=True):
 
 
 class PlayerGame(msgspec.Struct, frozen=True, kw_only=True):
-    """One of a player's games on his page: the game, his ``seat``, ``status``, ``to_act``."""
+    """One of a player's games on his page: the game, his ``seat``, ``status``, ``to_act``; a
+    finished game's ``outcome`` for him (``won``, ``lost``, ``drawn``, ``aborted``) and ``result`` (the level of
+    victory, else how it ended)."""
 
     game_id: str
     scenario: str
     seat: str
     status: str
     to_act: str | None
+    outcome: str | None = None
+    result: str | None = None
 
 
 class Player(msgspec.Struct, frozen=True, kw_only=True):
-    """GET /api/players/{name}: the ``name``, ``kind``, ``ratings`` by ``<ruleset>`` and
-    ``<ruleset>:<scenario>``, and his latest ``games``."""
+    """GET /api/players/{name}: the ``name``, ``kind``, ``ratings`` by ``<ruleset>``,
+    ``<ruleset>:<scenario>`` (on a battle) and ``<ruleset>:<scenario>:<side>`` (on a battle, as that
+    side), and his latest ``games``."""
 
     name: str
     kind: str
@@ -73,7 +78,17 @@ async def player(request: web.Request) -> web.Response:
     for s in await summaries(app[STORE], infos):  # as spectators see them: the page is public
         seat = await app[SEATS].seat_of_account(s.game_id, account.id)
         if seat is not None:
-            games.append(PlayerGame(game_id=s.game_id, scenario=s.scenario, seat=seat, status=s.status, to_act=s.to_act))
+            outcome = (
+                None if s.winner is None
+                else "aborted" if s.winner == "" and s.result == "aborted"  # an admin's (api/moderation.py)
+                else "drawn" if s.winner == "" else "won" if s.winner == seat else "lost"
+            )  # fmt: skip
+            games.append(
+                PlayerGame(
+                    game_id=s.game_id, scenario=s.scenario, seat=seat, status=s.status, to_act=s.to_act,
+                    outcome=outcome, result=s.result,
+                )
+            )
     return json(Player(name=account.name, kind=account.kind, ratings=ratings, games=games))
 
 

@@ -3,7 +3,8 @@
 Pages are one document, `index.html`, served at every address a person opens; its script reads the
 path: ``/`` the lobby, ``/join/{game_id}#{invite}`` takes the invited seat (the invite code stays in
 the fragment, which browsers never send to a server), ``/play/{game_id}`` a seat this browser holds
-(or watching, without one), ``/watch/{game_id}`` watching. See docs/WEBCLIENT.md.
+(or watching, without one), ``/watch/{game_id}`` watching, ``/players/{name}`` a player's page,
+``/leaderboard/{ruleset}/{scenario}`` a battle's leaderboard. See docs/WEBCLIENT.md.
 """
 
 from __future__ import annotations
@@ -13,7 +14,9 @@ from pathlib import Path
 from aiohttp import web
 
 STATIC = Path(__file__).parent / "static"
-PAGES = ("/", "/join/{game_id}", "/play/{game_id}", "/watch/{game_id}")
+PAGES = (
+    "/", "/join/{game_id}", "/play/{game_id}", "/watch/{game_id}", "/players/{name}", "/leaderboard/{ruleset}/{scenario}"
+)
 
 
 async def page(request: web.Request) -> web.FileResponse:

@@ -20,7 +20,7 @@ from urllib.parse import urlsplit
 from aiohttp import WSMsgType, web
 
 from api import protocol
-from api.app_keys import CONFIG, LIVE, METRICS, SEATS, SHUTDOWN, SOCKETS
+from api.app_keys import ACCOUNTS, CONFIG, LIVE, METRICS, SEATS, SHUTDOWN, SOCKETS
 from api.live import Connection, GameNotFound, LiveGame
 from api.protocol import Action, Combat, Error, Hello, ProtocolError, Reach
 from api.replaying import REPLAY_MESSAGES, ReplayCursor, replay_cursor
@@ -115,6 +115,7 @@ class _Socket:
         self.limit = RateLimit(self.config.rate_per_second, self.config.rate_burst, self.config.rate_abuse)
         self.live: LiveGame | None = None
         self.cursor: ReplayCursor | None = None  # this connection's replay (api/replaying.py)
+        self.holder: str | None = None  # the account the seat is bound to (a disabled one's seat cannot act)
 
     @property
     def role(self) -> str:
@@ -202,7 +203,7 @@ class _Socket:
         if self.live is None:
             if not isinstance(message, Hello):
                 raise ProtocolError("unauthorized", "say hello first")
-            self.live = await _hello(self.app, conn, message, self.account)
+            self.live, self.holder = await _hello(self.app, conn, message, self.account)
         elif isinstance(message, Hello):
             raise ProtocolError("malformed", "this connection already said hello")
         elif isinstance(message, REPLAY_MESSAGES):
@@ -216,6 +217,7 @@ class _Socket:
         elif conn.seat is None:
             raise ProtocolError("unauthorized", "spectators cannot act")
         else:
+            await _check_holder(self.app, self.holder)
             conn.send_message(await self.live.act(conn.seat, message))
 
     async def close(self) -> None:
@@ -237,9 +239,22 @@ def _command_id_of(data: bytes) -> str | None:
     return protocol.command_id_in(data)
 
 
-async def _hello(app: web.Application, conn: Connection, hello: Hello, account: str | None = None) -> LiveGame:
-    """Authenticate, welcome, catch up and follow; returns the game (acquired). Without a token
-    and not spectating, the seat is the one the signed-in `account` holds in the game."""
+async def _check_holder(app: web.Application, holder: str | None) -> None:
+    """ProtocolError when the seat is bound to an account an admin disabled (api/moderation.py):
+    looked up at each action, so a disabling takes effect at once on every open connection."""
+    if holder is None:
+        return
+    found = await app[ACCOUNTS].get(holder)
+    if found is None or found.disabled:
+        raise ProtocolError("unauthorized", "this seat's account is disabled: it cannot act")
+
+
+async def _hello(
+    app: web.Application, conn: Connection, hello: Hello, account: str | None = None
+) -> tuple[LiveGame, str | None]:
+    """Authenticate, welcome, catch up and follow; returns the game (acquired) and the account the
+    seat is bound to (None: none, or a spectator). Without a token and not spectating, the seat is
+    the one the signed-in `account` holds in the game."""
     if hello.token is not None and hello.spectate:
         raise ProtocolError("malformed", "hello carries a seat token or spectate: true, not both")
     if hello.token is None and not hello.spectate and account is None:
@@ -259,6 +274,8 @@ async def _hello(app: web.Application, conn: Connection, hello: Hello, account: 
             seat = await app[SEATS].seat_of_account(hello.game_id, account)
             if seat is None:
                 raise ProtocolError("unauthorized", "your account holds no seat of this game (send its token)")
+        holder = None if seat is None else (await app[SEATS].accounts(hello.game_id)).get(seat)
+        await _check_holder(app, holder)
         live.admit()
         await live.check_last_version(seat, hello.last_version)
         conn.seat = seat
@@ -291,4 +308,4 @@ async def _hello(app: web.Application, conn: Connection, hello: Hello, account: 
         conn.seat = None
         hub.release(live)
         raise
-    return live
+    return live, holder

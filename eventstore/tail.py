@@ -40,6 +40,7 @@ from redis.asyncio.retry import Retry
 from redis.backoff import NoBackoff
 from redis.exceptions import ConnectionError, ResponseError
 from redis.exceptions import TimeoutError as RedisTimeout
+from redis.maint_notifications import MaintNotificationsConfig
 
 from eventstore.connect import connection_options
 from eventstore.envelope import Envelope
@@ -264,6 +265,10 @@ class Tail:
         # can swallow a cancellation. Each read is bounded by `_read` instead.
         options["socket_timeout"] = None
         options["protocol"] = 2  # a SUBSCRIBEd RESP2 connection gets its messages as replies (RESP3: pushes)
+        # Not the source pool's maintenance-notification handler (redis-py 8, TCP connections): it is
+        # RESP3 only, and a pool given it with RESP2 refuses to start (the tail never connected).
+        options.pop("maint_notifications_pool_handler", None)
+        options["maint_notifications_config"] = MaintNotificationsConfig(enabled=False)
         self._pool = aioredis.ConnectionPool(
             connection_class=source.connection_class, max_connections=2, **options
         )

@@ -8,6 +8,11 @@ command rolls one (an attack: over its resolution too, as the engine weighs atta
 not count against a good decision. ``loss`` is how much better the engine's choice scores, never
 below zero; a decision the engine agrees with has ``best`` None.
 
+**Turning points**: the commands after which the evaluation moved most against the reviewed side
+(its largest drops, the commands of either side, the dice included: where the game turned), each
+with the version its Player-Turn started from, where "try this turn again" forks the game
+(POST /api/games/{id}/fork with ``computer``).
+
 Pure: it takes the game's commands, each with the state before and after it (objects with
 ``version``, ``side``, ``before``, ``command`` and ``after``, as replay/steps.py gives them), and returns
 a ``Review``.
@@ -49,11 +54,44 @@ class Decision(msgspec.Struct, frozen=True, kw_only=True):
     loss: float = 0.0
 
 
+class TurningPoint(msgspec.Struct, frozen=True, kw_only=True):
+    """The command at ``version`` (given by ``by``, in Game-Turn ``turn``, ``phasing``'s Player-Turn)
+    moved the evaluation by ``change`` for the reviewed side (negative: against it);
+    ``turn_start``, the version its Player-Turn starts from (the position before its first command)."""
+
+    version: int
+    turn: int
+    phasing: str
+    by: str
+    change: float
+    turn_start: int
+
+
 class Review(msgspec.Struct, kw_only=True):
     side: str
     level: str
     points: list[Point]
     decisions: list[Decision]
+    turning_points: list[TurningPoint] = []
+
+
+def turning_points(steps: list, points: list[Point], side: str, start: float, count: int = 3) -> list[TurningPoint]:
+    """The ``count`` commands after which the evaluation (``points``, after each of ``steps``; ``start``
+    before the first) fell most for ``side`` (see the module)."""
+    sign = 1 if side == "union" else -1
+    starts: dict[tuple[int, str], int] = {}
+    found = []
+    previous = start
+    for step, point in zip(steps, points, strict=True):
+        key = (step.before.turn, step.before.phasing)
+        starts.setdefault(key, step.version - 1)
+        change = round(sign * (point.union - previous), 2)
+        if change < 0:
+            found.append(TurningPoint(
+                version=step.version, turn=key[0], phasing=key[1], by=step.side, change=change, turn_start=starts[key],
+            ))
+        previous = point.union
+    return sorted(found, key=lambda t: (t.change, t.version))[:count]
 
 
 def score(state: State, command: Command, side: str, rng: random.Random) -> float | None:
@@ -91,6 +129,7 @@ def review(steps: Iterable, side: str, level: str = DEFAULT_LEVEL, seed: int = 1
     rng = random.Random(seed)
     points: list[Point] = []
     decisions: list[Decision] = []
+    steps = list(steps)
     for step in steps:
         points.append(Point(step.version, step.after.turn, round(evaluate(step.after, "union"), 2)))
         if step.side != side:
@@ -116,4 +155,8 @@ def review(steps: Iterable, side: str, level: str = DEFAULT_LEVEL, seed: int = 1
                     loss=round(best - played, 2),
                 )
         decisions.append(decision)
-    return Review(side=side, level=level, points=points, decisions=decisions)
+    start = round(evaluate(steps[0].before, "union"), 2) if steps else 0.0
+    return Review(
+        side=side, level=level, points=points, decisions=decisions,
+        turning_points=turning_points(steps, points, side, start),
+    )

@@ -418,11 +418,14 @@ def play(
     rng: random.Random,
     max_commands: int = 10_000,
     players: dict[str, Player] | Player | None = None,
+    dice: Dice | None = None,
 ) -> Iterator[tuple[State, Command, list[Event]]]:
     """Play legal commands until the game ends (or ``max_commands``); yields the state before each
     command, the command and its events. ``players``: one player for both sides or one per side
-    ("union", "confederate"); the random player by default."""
-    dice = dice_from(rng)
+    ("union", "confederate"); the random player by default. ``dice``: the rolls (default: drawn from
+    ``rng``, which the players draw from too; a die of its own keeps the rolls the same whatever the
+    players do, as paired games need: players/arena.py)."""
+    dice = dice or dice_from(rng)
     written = WrittenDown()
     for _ in range(max_commands):
         if state.game_over:

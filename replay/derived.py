@@ -9,14 +9,14 @@ the field, when the log says otherwise:
 
 - ``actor``: the seat the record names (``seat_joined``, ``command``, undo, draw, chat); for a
   rules event, and for a ``game_finished`` the rules caused, the seat of the command it follows;
-  for any other ``game_finished``, ``by``; for an undo the ``free-until-dice`` policy granted, the
+  for an ``aborted`` one (an admin's), none; for any other ``game_finished``, ``by``; for an undo the ``free-until-dice`` policy granted, the
   requester; none for ``game_created``;
 - a ``command`` record's ``seat``: the seat the game waited for (`to_act`);
 - ``game_finished``: ``reason`` (``rules`` exactly when the rules state says the game is over, a
   draw only to answer the opponent's offer, a claim only against the seat the game waits for, when
   its clock has run out (``time``) or it has been silent past the game's limit
   (``abandonment``)), ``by``, ``winner`` (the rules' winner, the resigner's opponent, the claimant,
-  none for a draw), ``result`` and ``vp`` (the rules state's).
+  none for a draw or an abort), ``result`` and ``vp`` (the rules state's).
 """
 
 from __future__ import annotations
@@ -26,6 +26,7 @@ from replay import clock
 from replay.history import History
 from replay.records import (
     ChatSaid,
+    ChatShown,
     CommandApplied,
     DrawDeclined,
     DrawOffered,
@@ -89,6 +90,7 @@ def check(history: History, envelope: Envelope, item: Record | None) -> None:
             | DrawOffered()
             | DrawDeclined()
             | ChatSaid()
+            | ChatShown()
         ):
             same("actor", envelope.actor, item.seat)
         case GameFinished():
@@ -102,7 +104,11 @@ def _finished(history: History, envelope: Envelope, item: GameFinished, same) ->
         same("reason", item.reason, "rules")
     elif item.reason == "rules":
         same("reason", item.reason, "not rules: the rules state says the game goes on")
-    if item.reason == "rules":
+    if item.reason == "aborted":  # an admin's: the server is its actor, no seat wins
+        same("by", item.by, None)
+        same("actor", envelope.actor, "")
+        same("winner", item.winner, None)
+    elif item.reason == "rules":
         same("by", item.by, None)
         same("actor", envelope.actor, s.commands[-1].seat if s.commands else "")
         same("winner", item.winner, winner_of(state))

@@ -22,6 +22,7 @@ import msgspec
 
 from replay.records import (
     ChatSaid,
+    ChatShown,
     CommandApplied,
     DrawDeclined,
     DrawOffered,
@@ -37,7 +38,7 @@ from replay.records import (
 from replay.textrecord import Narrator, side_name
 
 #: The kinds of line an accepted undo never removes.
-KEPT = frozenset({"chat", "undo_requested", "undo_accepted", "undo_declined", "undo_withdrawn"})
+KEPT = frozenset({"chat", "chat_shown", "undo_requested", "undo_accepted", "undo_declined", "undo_withdrawn"})
 
 _decode_command = msgspec.json.Decoder(dict)
 
@@ -115,7 +116,11 @@ class GameRecord:
             case DrawDeclined():
                 self._add(v, "draw_declined", item.seat, f"{side_name(item.seat)} declined the draw")
             case ChatSaid():
-                self._add(v, "chat", item.seat, f"{side_name(item.seat)}: {item.text}")
+                if item.text:  # an empty line is one withheld from spectators (replay/visibility.py): not shown
+                    self._add(v, "chat", item.seat, f"{side_name(item.seat)}: {item.text}")
+            case ChatShown():
+                now = "shows" if item.shown else "no longer shows"
+                self._add(v, "chat_shown", item.seat, f"{side_name(item.seat)} {now} the chat to spectators")
             case GameFinished():
                 self._add(v, "game_finished", item.by, f"Game over: {finish_text(item)}")
 
@@ -301,7 +306,9 @@ class GameRecord:
 
 def finish_text(f: GameFinished) -> str:
     why = {"rules": "the last Game-Turn", "resignation": "resignation", "draw": "a draw agreed",
-           "abandonment": "abandonment", "time": "time (the loser's clock ran out)"}.get(f.reason, f.reason)
+           "abandonment": "abandonment", "time": "time (the loser's clock ran out)", "aborted": "an admin's abort"}.get(f.reason, f.reason)
     winner = f"{side_name(f.winner)} wins" if f.winner else "no winner"
     by = f" ({side_name(f.by)})" if f.by else ""
+    if f.reason == "aborted":
+        return f"aborted by an admin, no winner: {f.note or 'no reason given'}"
     return f"{f.result or winner} — by {why}{by}"

@@ -33,6 +33,7 @@ from replay.games import GameCache
 from replay.records import (
     GAME_ACTIONS,
     ChatSaid,
+    ChatShown,
     CommandApplied,
     DrawDeclined,
     DrawOffered,
@@ -44,6 +45,7 @@ from replay.records import (
     UndoDeclined,
     UndoRequested,
     UndoWithdrawn,
+    chat_open,
 )
 from rules import RULES_VERSION
 from rules.core import events as rules_events
@@ -57,7 +59,7 @@ from rules.procedures.sequence import to_act
 from rules.reducer import fold, new_game
 
 #: Bumped when the encoding of `HistorySnapshot` (or of what it holds) changes.
-HISTORY_FORMAT = 1
+HISTORY_FORMAT = 2  # 2: the session keeps the chat consents and the chat lines withheld from spectators
 #: The `code_version` of the snapshots this code writes and reads.
 SNAPSHOT_CODE = f"{RULES_VERSION}/history-{HISTORY_FORMAT}"
 
@@ -130,7 +132,9 @@ class Session(msgspec.Struct, kw_only=True):
     backoff: dict[str, Backoff] = {}
     finished: GameFinished | None = None
     finished_at: int = 0
-    material: int = 0  # the last version that is not a chat line
+    material: int = 0  # the last version that is not a chat line (nor a chat_shown)
+    chat_shown: dict[str, bool] = {}  # each seat's consent to show its chat to spectators (records.ChatShown)
+    withheld: list[int] = []  # the versions of the chat lines said without both consents (replay/visibility.py)
     to_act: str | None = None  # the seat the game waits for (None: not started, or over)
     waiting_since: int = 0  # ms: since when `to_act` has been expected to act
     # The game's clock, if it has one (replay/clock.py): ms left to each seat at `clock_at` (the time
@@ -300,7 +304,7 @@ class History:
     def _record(self, item: Record, envelope: Envelope, target: State | None) -> None:
         s = self.session
         v = envelope.version
-        if not isinstance(item, ChatSaid):
+        if not isinstance(item, ChatSaid | ChatShown):
             s.material = v
         lapsed = s.undo
         if item.__struct_config__.tag in GAME_ACTIONS:
@@ -358,7 +362,10 @@ class History:
                 s.finished = item
                 s.finished_at = v
             case ChatSaid():
-                pass
+                if not chat_open(s.chat_shown):
+                    s.withheld.append(v)
+            case ChatShown():
+                s.chat_shown[item.seat] = item.shown
 
     def _revert(self, back_to: int, accepted_at: int, target: State | None) -> None:
         s = self.session

@@ -5,7 +5,8 @@ the tag:
 - rules events (`rules.core.events`: unit_moved, phase_began, ...), which change the game state;
 - session records (this module): the game's creation and its dice commitment, seats taken, each
   accepted command (with the die rolls it used), undo requests and their answers, draw offers,
-  chat, and the end of the game with the dice seed revealed.
+  chat and each seat's consent to show it to spectators, and the end of the game with the dice seed
+  revealed.
 
 Like the rules' events they are frozen msgspec Structs, a tagged union on the field ``type`` with
 explicit tag strings (never the class name) and a schema version ``schema``.
@@ -30,7 +31,7 @@ from rules.core.scenario import Scenario, Side
 
 UndoPolicy = Literal["consent", "none", "free-until-dice"]
 DiceMode = Literal["fair", "insecure"]
-FinishReason = Literal["rules", "resignation", "draw", "abandonment", "time"]
+FinishReason = Literal["rules", "resignation", "draw", "abandonment", "time", "aborted"]
 
 DAY_SECONDS = 86_400
 
@@ -183,17 +184,37 @@ class DrawDeclined(Record, frozen=True, kw_only=True, tag="draw_declined"):
 
 
 class ChatSaid(Record, frozen=True, kw_only=True, tag="chat"):
+    """``seat`` said ``text`` (1 to 500 characters). A line said while not both seats show their chat
+    to spectators (`ChatShown`) is withheld from them: they get it with ``text`` empty (a line said is
+    never empty), its place in the log and its hash kept (replay/visibility.py)."""
+
     seat: Side
     text: str
+
+
+class ChatShown(Record, frozen=True, kw_only=True, tag="chat_shown"):
+    """``seat`` shows its chat to spectators (``shown``), or no longer does. A seat does not until
+    it says so; a chat line reaches spectators only when both seats show theirs at the moment it is
+    said, so each player knows, when he speaks, who hears him."""
+
+    seat: Side
+    shown: bool
+
+
+def chat_open(shown: dict[str, bool]) -> bool:
+    """Do both seats show their chat to spectators (`ChatShown`, folded into `shown`)?"""
+    return shown.get("union", False) and shown.get("confederate", False)
 
 
 class GameFinished(Record, frozen=True, kw_only=True, tag="game_finished"):
     """The last event of a game; nothing can undo it.
 
     - ``reason``: ``rules`` (the rules ended the game: its last Game-Turn or a sudden death),
-      ``resignation``, ``draw`` (accepted), ``abandonment`` (a silent seat's game claimed) or ``time`` (a seat's clock
-      ran out and the opponent claimed the game).
-    - ``by``: the seat that resigned, accepted the draw or claimed the game (None for ``rules``).
+      ``resignation``, ``draw`` (accepted), ``abandonment`` (a silent seat's game claimed), ``time`` (a seat's clock
+      ran out and the opponent claimed the game) or ``aborted`` (an admin ended it: no winner, no rating;
+      ``note`` says why).
+    - ``by``: the seat that resigned, accepted the draw or claimed the game (None for ``rules`` and
+      ``aborted``).
     - ``winner``: the winning side, None for a draw or when the rules name no winner.
     - ``result``: the level of victory as the rules state it (``State.result``), when they do.
     - ``vp``: victory points by side at the end.
@@ -206,6 +227,7 @@ class GameFinished(Record, frozen=True, kw_only=True, tag="game_finished"):
     result: str | None = None
     vp: dict[str, int] = {}
     seed: str
+    note: str | None = None  # ``aborted``: the admin's reason
 
 
 RecordType = Union[  # noqa: UP007 - a runtime union for msgspec
@@ -219,6 +241,7 @@ RecordType = Union[  # noqa: UP007 - a runtime union for msgspec
     DrawOffered,
     DrawDeclined,
     ChatSaid,
+    ChatShown,
     GameFinished,
 ]
 

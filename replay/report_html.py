@@ -224,13 +224,57 @@ def evaluation_chart(review, last: int, w: int = 1000, h: int = 240) -> str:
     path = " ".join(("M" if i == 0 else "L") + "{:.1f} {:.1f}".format(*xy(p.version, p.union)) for i, p in enumerate(points))
     if path:
         out.append(f'<path d="{path}" fill="none" stroke="#333" stroke-width="2"/>')
+    value_at = {p.version: p.union for p in points}
+    for n, t in enumerate(getattr(review, "turning_points", []), start=1):  # the turning points, numbered
+        x, y = xy(t.version, value_at.get(t.version, 0.0))
+        out.append(f'<circle class="turning-point" cx="{x:.1f}" cy="{y:.1f}" r="7" fill="#b22" opacity="0.85"/>'
+                   f'<text x="{x:.1f}" y="{y + 4:.1f}" font-size="10" fill="#fff" text-anchor="middle">{n}</text>')
     out.append("</svg>")
     return "".join(out)
 
 
-def review_section(review, last: int, text) -> str:
-    """The computer's eye: the evaluation chart and the reviewed side's decisions where the engine
-    prefers another (``text(command_json)``: a command in words)."""
+#: "Try this turn again" on the report page: fork the game at the Player-Turn's start, the reviewed
+#: side the player's, the computer the other's (POST /api/games/{id}/fork), and open the sandbox.
+RETRY_SCRIPT = """<script type="module">
+import { csrfHeader, saveSeat, signedIn } from "/static/js/api.js";
+await signedIn().catch(() => null);
+const game = location.pathname.split("/")[2];
+for (const b of document.querySelectorAll("button.retry")) b.addEventListener("click", async () => {
+  const said = document.querySelector("#retry-said");
+  const body = { version: Number(b.dataset.version), computer: b.dataset.level, side: b.dataset.side };
+  const r = await fetch(`/api/games/${game}/fork`, { method: "POST", headers: { "Content-Type": "application/json", ...csrfHeader() }, body: JSON.stringify(body) });
+  const got = await r.json().catch(() => ({}));
+  if (!r.ok) { said.textContent = got?.error?.message || `HTTP ${r.status}`; return; }
+  saveSeat(got.game_id, { seat: body.side, token: got.tokens[body.side], sandbox: true, parent: game });
+  location.assign(`/play/${got.game_id}`);
+});
+</script>"""
+
+
+def _turning_points(review, retry_level: str | None) -> str:
+    """The turning points as a list; with ``retry_level`` (the server's page), each with a button
+    that plays its Player-Turn again against the computer at that level."""
+    if not review.turning_points:
+        return "<p>No command moved the evaluation against this side.</p>"
+    items = []
+    for n, t in enumerate(review.turning_points, start=1):
+        button = (
+            f' <button type="button" class="retry" data-version="{t.turn_start}" data-side="{escape(review.side)}" '
+            f'data-level="{escape(retry_level)}">Try this turn again</button>' if retry_level else ""
+        )
+        items.append(
+            f'<li data-version="{t.version}">{n}. v{t.version}, GT{t.turn} ({_side(t.phasing)} Player-Turn), by the '
+            f"{_side(t.by)}: {t.change:+g} for the {_side(review.side)}; the Player-Turn starts after v{t.turn_start}"
+            f"{button}</li>"
+        )
+    script = RETRY_SCRIPT if retry_level else ""
+    return f'<ol id="turning-points">{"".join(items)}</ol><p class="note" id="retry-said" role="status"></p>{script}'
+
+
+def review_section(review, last: int, text, retry_level: str | None = None) -> str:
+    """The computer's eye: the evaluation chart with its turning points, and the reviewed side's
+    decisions where the engine prefers another (``text(command_json)``: a command in words);
+    ``retry_level``: "try this turn again" against the computer at that level (the server's page)."""
     differ = [d for d in review.decisions if d.best is not None]
     rows = "".join(
         f"<tr><td>v{d.version}</td><td>GT{d.turn} {escape(d.phase)}</td><td>{escape(text(d.played))} ({d.played_score:+g})</td>"
@@ -248,6 +292,9 @@ def review_section(review, last: int, text) -> str:
         f"the {len(differ)} of {len(review.decisions)} decisions of the side where the engine prefers another, the "
         "costliest first; each command is scored by the position it leads to, averaged over the die where it rolls one.</p>",
         f'<div class="chart">{evaluation_chart(review, last)}</div>',
+        '<h3 id="turning">Turning points</h3>',
+        '<p class="note">The commands after which the evaluation fell most for this side (numbered on the chart).</p>',
+        _turning_points(review, retry_level),
         table,
     ])
 
@@ -257,7 +304,8 @@ def render_page(report: Report, scenario, engine: str = "") -> str:
     fin = report.finished
     if fin is not None:
         how = {"rules": "ended by the rules", "resignation": "ended by resignation", "draw": "drawn by agreement",
-               "abandonment": "claimed after a long silence", "time": "claimed when the loser's clock ran out"}.get(fin.reason, fin.reason)
+               "abandonment": "claimed after a long silence", "time": "claimed when the loser's clock ran out",
+               "aborted": f"aborted by an admin ({fin.note or 'no reason given'})"}.get(fin.reason, fin.reason)
         outcome = escape(how) + (f": {escape(fin.result)}" if fin.result else "")
         if fin.winner:
             outcome += f" &mdash; {_side(fin.winner)} wins"

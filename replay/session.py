@@ -17,6 +17,7 @@ from replay import dice as dice_module
 from replay.history import History
 from replay.records import (
     ChatSaid,
+    ChatShown,
     CommandApplied,
     DrawDeclined,
     DrawOffered,
@@ -157,7 +158,9 @@ def winner_of(state: State) -> str | None:
     return named[0] if len(named) == 1 else None
 
 
-def finish(state: State, reason: str, by: str | None, seed: bytes, winner: str | None = None) -> GameFinished:
+def finish(
+    state: State, reason: str, by: str | None, seed: bytes, winner: str | None = None, note: str | None = None
+) -> GameFinished:
     return GameFinished(
         reason=reason,
         by=by,
@@ -165,6 +168,7 @@ def finish(state: State, reason: str, by: str | None, seed: bytes, winner: str |
         result=state.result,
         vp=dict(state.vp),
         seed=seed.hex(),
+        note=note,
     )
 
 
@@ -298,3 +302,31 @@ def chat(history: History, seat: str, text: str, command_id: str = "") -> list[N
     if not text or len(text) > MAX_CHAT:
         raise ActionRefused("malformed", f"a chat line is 1 to {MAX_CHAT} characters")
     return [record_event(ChatSaid(seat=seat, text=text), history.digest(), seat, command_id)]
+
+
+def chat_shown(history: History, seat: str, shown: bool, command_id: str = "") -> list[NewEvent]:
+    """`seat` shows its chat to spectators from now on (`shown`), or stops (records.ChatShown)."""
+    if history.session.finished is not None:
+        raise ActionRefused("game_over", "the game is over")
+    if history.session.chat_shown.get(seat, False) == shown:
+        now = "already shows" if shown else "does not show"
+        raise ActionRefused("illegal", f"the {seat} seat {now} its chat to spectators", case="chat")
+    return [record_event(ChatShown(seat=seat, shown=shown), history.digest(), seat, command_id)]
+
+
+# -- moderation -----------------------------------------------------------------------------------
+MAX_NOTE = 500
+
+
+def abort(history: History, seed: bytes, note: str, command_id: str = "") -> list[NewEvent]:
+    """An admin ends the game: ``game_finished`` with reason ``aborted``, no winner, `note` the
+    reason given, the seed revealed like every other end. The server is its actor (no seat)."""
+    if history.session.finished is not None:
+        raise ActionRefused("game_over", "the game is over")
+    if history.version == 0 or history.state is None:
+        raise ActionRefused("not_found", "no such game")
+    note = note.strip()
+    if not note or len(note) > MAX_NOTE:
+        raise ActionRefused("malformed", f"an abort's reason is 1 to {MAX_NOTE} characters")
+    record = finish(history.state, "aborted", None, seed, note=note)
+    return [record_event(record, history.digest(), "", command_id)]

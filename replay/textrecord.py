@@ -128,5 +128,6 @@ class Narrator:
                 assert isinstance(item, GameFinished)
                 winner = f", {side_name(item.winner)} wins" if item.winner else ""
                 result = f" ({item.result})" if item.result else ""
-                return f"game over: {item.reason}{winner}{result}; dice seed revealed"
+                note = f" ({item.note})" if item.note else ""
+                return f"game over: {item.reason}{note}{winner}{result}; dice seed revealed"
         return None

@@ -1,10 +1,24 @@
 """What a spectator may see of a running game: the one rule every path uses (the live broadcast
 in api/live.py, GET /api/games/{id} in api/games.py, the replay cursor, export, report and forks in
-api/replaying.py)."""
+api/replaying.py).
+
+Two things are held back from spectators: the latest events, under the game's spectator delay
+(`visible_version`), and the chat lines said while the two seats did not both show their chat
+(records.ChatShown; the fold lists them in ``session.withheld``). A withheld line reaches a
+spectator as a placeholder (`withheld_copy`): the same envelope, version, time and hash, its payload
+a ``chat`` of the same seat with empty text (a line said is never empty). The versions run on
+unbroken and every later event still links to the line's hash; only that one hash cannot be
+recomputed from what the spectator holds (replay/verify.py takes it as given).
+"""
 
 from __future__ import annotations
 
+import msgspec
+
+from eventstore.envelope import Envelope
+from replay import records
 from replay.history import History
+from replay.records import ChatSaid
 
 
 def visible_version(history: History, delay: int) -> int:
@@ -57,7 +71,9 @@ def listing(history: History, view: History | None = None) -> dict[str, int | st
     delay, `shown_version` and `shown_to_act` are what spectators may see: `view` is the history
     folded to `visible_version` (None: the game holds nobody back, or `history` is what they see);
     the list shows those, never the game's head. Without a delay the list takes the version from
-    the log's meta, which is always current, so nothing here changes with every event."""
+    the log's meta, which is always current, so nothing here changes with every event. A finished game
+without a delay also has `winner` ("" for none) and `result` (the level of victory, else the reason
+it ended)."""
     s = history.session
     fields: dict[str, int | str] = {
         "status": "finished" if s.finished else ("active" if s.started else "open"),
@@ -66,8 +82,37 @@ def listing(history: History, view: History | None = None) -> dict[str, int | st
         "silence": s.created.options.silence_seconds,
         "flag_at": s.clock_at + s.clocks[s.to_act] if s.to_act in s.clocks and s.finished is None else 0,
     }
+    if s.finished is not None and not delayed(history):  # how it ended (a delayed game's end waits)
+        fields["winner"] = s.finished.winner or ""
+        aborted = s.finished.reason == "aborted"  # an admin's abort: no result, whatever the state says
+        fields["result"] = "aborted" if aborted else s.finished.result or s.finished.reason
     if delayed(history):
         shown = view if view is not None else history
         fields["shown_version"] = shown.version
         fields["shown_to_act"] = shown.session.to_act or ""
     return fields
+
+
+def withheld_copy(envelope: Envelope) -> Envelope:
+    """The placeholder a spectator gets for a withheld chat line (see the module documentation)."""
+    said = records.decode(envelope.payload)
+    assert isinstance(said, ChatSaid)
+    return msgspec.structs.replace(envelope, payload=records.encode(ChatSaid(seat=said.seat, text="")))
+
+
+def is_withheld_copy(envelope: Envelope) -> bool:
+    """Is this a placeholder of a withheld chat line (a ``chat`` whose text is empty)?"""
+    if envelope.type != "chat":
+        return False
+    try:
+        said = records.decode(envelope.payload)
+    except msgspec.ValidationError:
+        return False
+    return isinstance(said, ChatSaid) and said.text == ""
+
+
+def for_spectators(history: History, envelopes: list[Envelope]) -> list[Envelope]:
+    """`envelopes` of the game `history` is folded from (to at least their last version), as a
+    spectator may have them: each withheld chat line replaced by its placeholder."""
+    withheld = set(history.session.withheld)
+    return [withheld_copy(e) if e.version in withheld else e for e in envelopes]

@@ -1,9 +1,13 @@
-"""`bluegray arena A B --scenario ID --games N [--side SIDE]`: computer players against each other, both
-sides (or A on one).
+"""`bluegray arena A B --scenario ID --games N [--side SIDE | --paired]`, or `bluegray arena A B C ...
+--round-robin`: computer players against each other, both sides (or A on one).
 
 Prints, for A on each side, the games won, drawn and lost with the win rate and its 95% (Wilson)
 confidence interval, and each player's decision time (median, p95, max); progress goes to stderr.
-Players: random, greedy, engine (its default level) or engine:LEVEL (players/engine.py LEVELS).
+With ``--paired``, N pairs of games on shared dice with the sides swapped (players/arena.py): A's
+mean Victory Point margin a pair with its 95% interval, and the won-drawn-lost of each side. With
+``--round-robin``, every player against every other in paired games, and their Elo ratings
+(``random`` = 0). Players: random, greedy, engine (its default level) or engine:LEVEL
+(players/engine.py LEVELS).
 """
 
 from __future__ import annotations
@@ -21,11 +25,18 @@ HELP = "Computer players against each other, both sides: win rates with 95%% con
 
 
 def add_arguments(parser) -> None:
-    parser.add_argument("a", help="a player: random, greedy, engine or engine:LEVEL (easy, normal, hard)")
-    parser.add_argument("b", help="its opponent, likewise")
+    parser.add_argument(
+        "players", nargs="+", metavar="PLAYER",
+        help="two players (A, then its opponent), or more with --round-robin: random, greedy, engine or "
+        "engine:LEVEL (easy, normal, hard)",
+    )
     parser.add_argument("--scenario", default="chattanooga", help="scenario id (default: chattanooga)")
     parser.add_argument("--ruleset", default="revised", help="rule set (default: revised)")
-    parser.add_argument("--games", type=at_least(1), default=10, help="games per side (default 10)")
+    parser.add_argument("--games", type=at_least(1), default=10, help="games per side, or pairs with --paired (default 10)")
+    parser.add_argument("--paired", action="store_true", help="pairs of games on the same dice with the sides swapped")
+    parser.add_argument(
+        "--round-robin", action="store_true", help="every player against every other (paired games) and Elo ratings"
+    )
     parser.add_argument("--seed", type=integer, default=1, help="seed of the first game of each side (default 1)")
     parser.add_argument("--side", choices=["union", "confederate"], help="only A on this side (default: both sides)")
     parser.add_argument("--json", action="store_true", help="one JSON object per side instead of text")
@@ -38,7 +49,17 @@ def run(args) -> int:
     from rules.rulesets import get as get_ruleset
     from scenarios.loader import ScenarioError, load
 
-    for name in (args.a, args.b):
+    if args.round_robin:
+        if len(args.players) < 2 or len(set(args.players)) != len(args.players):
+            raise CommandError("--round-robin: give two or more different players")
+        if args.side:
+            raise CommandError("--round-robin plays both sides: no --side")
+    elif len(args.players) != 2:
+        raise CommandError(f"give two players, A and its opponent (got {len(args.players)}; more need --round-robin)")
+    elif args.paired and args.side:
+        raise CommandError("--paired plays both sides of each pair: no --side")
+    args.a, args.b = args.players[0], args.players[-1]
+    for name in args.players:
         try:
             player_named(name)
         except ValueError as e:
@@ -58,6 +79,10 @@ def run(args) -> int:
             last[0] = now
             print(f"arena: {line}", file=sys.stderr, flush=True)
 
+    if args.round_robin:
+        return _round_robin(start, args, progress)
+    if args.paired:
+        return _paired(start, args, progress)
     print(f"{args.a} v {args.b}: {args.scenario}, {args.ruleset} rules, {args.games} games a side")
     sides = (args.side,) if args.side else ("union", "confederate")
     for tally, pa, pb in arena(start, args.a, args.b, args.games, args.seed, progress, sides):
@@ -87,4 +112,51 @@ def run(args) -> int:
                 f"p95 {percentile(values, 0.95) * 1e3:.0f} ms, max {max(values, default=0) * 1e3:.0f} ms",
                 flush=True,
             )
+    return 0
+
+
+def _side_lines(result) -> list[str]:
+    return [
+        f"    {result.a} as the {side.capitalize()}: won {t.wins}, drew {t.draws}, lost {t.losses} of {t.games}"
+        for side, t in result.tallies.items()
+    ]
+
+
+def _paired(start, args, progress) -> int:
+    from players.arena import paired, percentile
+
+    print(f"{args.a} v {args.b}: {args.scenario}, {args.ruleset} rules, {args.games} pairs (shared dice, sides swapped)")
+    result, pa, pb = paired(start, args.a, args.b, args.games, args.seed, progress)
+    mean, low, high = result.interval()
+    if args.json:
+        print(json.dumps({
+            "a": args.a, "b": args.b, "pairs": args.games, "margins": result.margins,
+            "mean_margin": mean, "ci95": [low, high],
+            "sides": {s: {"wins": t.wins, "draws": t.draws, "losses": t.losses} for s, t in result.tallies.items()},
+            "decision_p95_s": {args.a: percentile(pa.times, 0.95), args.b: percentile(pb.times, 0.95)},
+        }))
+        return 0
+    print(f"  {args.a}'s mean Victory Point margin a pair: {mean:+.2f} (95% interval {low:+.2f} to {high:+.2f})")
+    print("\n".join(_side_lines(result)), flush=True)
+    return 0
+
+
+def _round_robin(start, args, progress) -> int:
+    from players.arena import round_robin
+
+    print(f"round robin of {', '.join(args.players)}: {args.scenario}, {args.ruleset} rules, {args.games} pairs a match")
+    results, ratings = round_robin(start, args.players, args.games, args.seed, progress)
+    if args.json:
+        print(json.dumps({
+            "matches": [{"a": r.a, "b": r.b, "margins": r.margins, "mean_margin": r.interval()[0]} for r in results],
+            "elo": ratings,
+        }))
+        return 0
+    for r in results:
+        mean, low, high = r.interval()
+        print(f"  {r.a} v {r.b}: {r.a}'s mean margin {mean:+.2f} (95% interval {low:+.2f} to {high:+.2f})")
+        print("\n".join(_side_lines(r)))
+    print("  Elo (random = 0):")
+    for name, rating in sorted(ratings.items(), key=lambda kv: -kv[1]):
+        print(f"    {name:16} {rating:7.0f}")
     return 0

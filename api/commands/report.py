@@ -78,6 +78,12 @@ def _print_review(review, text) -> None:
     for turn, value in last_of_turn.items():
         bar = "#" * round(20 * abs(value) / scale)
         print(f"    GT{turn:<3d} {value:+8.1f} {'U ' + bar if value >= 0 else 'C ' + bar}")
+    print("    turning points (the evaluation's largest drops for this side; the Player-Turn's start to fork at):")
+    for n, t in enumerate(review.turning_points, start=1):
+        print(
+            f"    {n}. v{t.version} GT{t.turn} {side_name(t.phasing)} Player-Turn, by the {side_name(t.by)}: "
+            f"{t.change:+g}; the Player-Turn starts after v{t.turn_start}"
+        )
     differ = sorted((d for d in review.decisions if d.best is not None), key=lambda d: -d.loss)
     print(f"    the engine prefers another command at {len(differ)} of {len(review.decisions)} decisions:")
     for d in differ[:15]:

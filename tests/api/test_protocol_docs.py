@@ -123,6 +123,13 @@ HTTP_SECTIONS = {
     "leader": "Ratings",
     "new_bot": "Bots",
     "bot_token": "Bots",
+    "blocks": "Moderation",
+    "report_chat": "Moderation",
+    "reported": "Moderation",
+    "report_list": "Moderation",
+    "abort": "Moderation",
+    "aborted": "Moderation",
+    "account_state": "Moderation",
 }
 
 

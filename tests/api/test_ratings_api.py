@@ -49,8 +49,16 @@ async def test_a_rated_win_moves_both_ratings_once_and_tops_the_leaderboard(clie
         assert winner["deviation"] < 350 and loser["deviation"] < 350
     board = await (await client.get("/api/leaderboard/classic/chattanooga")).json()
     assert [leader["name"] for leader in board] == ["Grant", "Pemberton"]
+    # on the battle as the side each played: Grant as the Union, Pemberton as the Confederate only
+    winner, loser = await standing(client, "Grant", "classic:chattanooga:union"), await standing(client, "Pemberton", "classic:chattanooga:confederate")
+    assert winner["games"] == loser["games"] == 1 and winner["rating"] > 1500 > loser["rating"]
     page = await (await client.get("/api/players/Grant")).json()
-    assert [(g["game_id"], g["seat"], g["status"]) for g in page["games"]] == [(game_id, "union", "finished")]
+    assert "classic:chattanooga:confederate" not in page["ratings"]
+    assert [(g["game_id"], g["seat"], g["status"], g["outcome"], g["result"]) for g in page["games"]] == [
+        (game_id, "union", "finished", "won", "resignation")
+    ]
+    lost = (await (await client.get("/api/players/Pemberton")).json())["games"]
+    assert [(g["outcome"], g["result"]) for g in lost] == [("lost", "resignation")]
     balance = await client.app[RATINGS].balance("classic", "chattanooga")
     assert (balance.games, balance.union, balance.draws) == (1, 1, 0)
     # never twice: the game was claimed for rating

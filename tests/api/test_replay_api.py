@@ -87,6 +87,27 @@ async def test_a_fork_has_a_fresh_seed_the_parents_state_and_both_seats(client, 
     assert (await client.post(f"/api/games/{gid}/fork", json={"version": 2})).status == 409  # a seat was empty
 
 
+async def test_a_fork_against_the_computer_gives_the_player_his_side_and_the_computer_plays_the_other(client, store):
+    # "try this turn again" (players/review.py turning points): the sandbox's other seat is the computer's
+    game, _joined, union, _confederate = await _played(client, 30)
+    gid = game["game_id"]
+    version = union.version - 3
+    to_act = fold_envelopes(gid, GAMES, [e async for e in store.read(gid, 1, version)]).session.to_act
+    mine = "union" if to_act == "confederate" else "confederate"  # the computer is to act at once
+    refused = await client.post(f"/api/games/{gid}/fork", json={"version": version, "computer": "easy"})
+    assert refused.status == 400 and "names both computer" in (await refused.json())["error"]["message"]
+    response = await client.post(f"/api/games/{gid}/fork", json={"version": version, "computer": "easy", "side": mine})
+    assert response.status == 201, await response.text()
+    forked = await response.json()
+    assert set(forked["tokens"]) == {mine}  # the computer holds the other seat's token, alone
+    player = await WsClient(client, forked["game_id"], forked["tokens"][mine]).connect()
+    start = player.version
+    while not any(e.type == "command" and e.actor == to_act for e in player.events[start:]):
+        message = await player.receive()  # the computer's process connects with its token and plays
+        assert not isinstance(message, Error), message
+        assert player.version < start + 400
+
+
 async def test_the_replay_cursor_over_the_websocket(client, store):
     game, _joined, union, confederate = await _played(client, 40)
     gid = game["game_id"]

@@ -145,10 +145,13 @@ def test_report_with_the_computers_eye(tmp_path, capsys):
     out = capsys.readouterr().out
     assert "the computer's eye (easy) for the Confederate" in out and "GT1" in out
     assert "the engine prefers another command at" in out
+    assert "turning points (the evaluation's largest drops for this side" in out and "    1. v" in out
     page = tmp_path / "report.html"
     assert main(["report", str(path), "--engine", "union", "--level", "easy", "--html", str(page)]) == 0
     html = page.read_text()
     assert 'id="evaluation-chart"' in html and "The computer's eye" in html
+    assert 'id="turning-points"' in html and 'class="turning-point"' in html
+    assert 'class="retry"' not in html  # a file has no server to fork on
 
 
 # -- the time budget: a bound on the whole decision ----------------------------------------------------
@@ -322,3 +325,20 @@ def test_a_phase_that_may_not_end_is_decided_within_a_spent_budget(monkeypatch):
         state = fold(state, decide(state, command))
     assert isinstance(command, EndPhase) and decisions <= 1 + len(crowd + others)
     assert max(list(state.positions.values()).count(h) for h in state.positions.values()) <= 2
+
+
+def test_turning_points_are_the_largest_drops_for_the_side_with_their_player_turns_start():
+    from players.review import Point, turning_points
+
+    def at(version, side, turn, phasing):
+        return SimpleNamespace(version=version, side=side, before=SimpleNamespace(turn=turn, phasing=phasing))
+
+    steps = [at(3, "union", 1, "union"), at(4, "union", 1, "union"), at(5, "confederate", 1, "confederate"),
+             at(6, "confederate", 1, "confederate"), at(7, "union", 2, "union")]
+    union = [2.0, 1.0, -4.0, -3.0, -9.0]  # after each step; 0.0 before the first
+    points = [Point(s.version, s.before.turn, u) for s, u in zip(steps, union, strict=True)]
+    found = turning_points(steps, points, "union", start=0.0)
+    assert [(t.version, t.change, t.turn_start, t.by) for t in found] == [(7, -6.0, 6, "union"), (5, -5.0, 4, "confederate"),
+                                                                          (4, -1.0, 2, "union")]
+    # for the Confederate the rises of the Union are the drops
+    assert [(t.version, t.change) for t in turning_points(steps, points, "confederate", start=0.0)] == [(3, -2.0), (6, -1.0)]

@@ -112,5 +112,34 @@ async def test_a_rated_game_against_the_computer_moves_the_players_rating(browse
     assert rating < 1500, said  # a loss to the computer, rated
     computer = await (await page.request.get(f"{server}/api/players/Computer-easy")).json()
     assert computer["ratings"]["classic"]["rating"] > 1500
+    await page.wait_for_selector("#account-games li:has-text('lost (resignation)')", timeout=PATIENCE)
+    assert page.errors == [], page.errors
+    await page.context.close()
+
+
+async def test_a_players_page_and_a_battles_leaderboard(browser, server):
+    page = await new_page(browser)
+    await sign(page, server, "sign-up", "Hooker")
+    await page.select_option("#seek-form select[name=scenario]", "chattanooga")
+    await page.select_option("#seek-form select[name=side]", "union")
+    await page.fill("#seek-form input[name=opponent]", "Computer-easy")
+    await page.click("#post-seek")
+    await page.wait_for_url("**/play/*", timeout=PATIENCE)
+    game_id = page.url.rsplit("/", 1)[1]
+    await until(page, "() => window.bluegray && bluegray.board.session.started")
+    await page.click("#resign")
+    await page.click("#resign-confirm")
+    await until(page, "() => bluegray.board.session.finished !== null")
+    await page.goto(f"{server}/")
+    await page.click("#my-page")  # by the link in the account card
+    await page.wait_for_url("**/players/Hooker", timeout=PATIENCE)
+    await page.wait_for_selector("#player-ratings tr[data-rating='classic:chattanooga:union']", timeout=PATIENCE)
+    assert "lost (resignation)" in await page.inner_text(f"#player-finished li[data-game='{game_id}']")
+    assert await page.locator("#player-ratings tr[data-rating='classic:chattanooga:confederate']").count() == 0
+    await page.click("#player-ratings a[href='/leaderboard/classic/chattanooga'] >> nth=0")
+    await page.wait_for_selector("#leaders li", timeout=PATIENCE)
+    assert [await li.get_attribute("data-player") for li in await page.query_selector_all("#leaders li")] == ["Computer-easy", "Hooker"]
+    await page.click("#leaders a[href='/players/Computer-easy']")
+    await page.wait_for_selector("#player-name:has-text('Computer-easy')", timeout=PATIENCE)
     assert page.errors == [], page.errors
     await page.context.close()

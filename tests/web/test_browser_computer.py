@@ -2,7 +2,8 @@
 with no invite to send, the player moves and ends his phases, and the computer (a process of its own,
 api/opponents.py) plays the Confederate's turn through the server; the player's page shows its moves.
 Then the player resigns and opens the finished game's report with the computer's eye: the engine's
-evaluation chart and its view of the Union's decisions."""
+evaluation chart and its view of the Union's decisions, the turning points marked, and "try this
+turn again" forking the game at a turning point's Player-Turn against the computer."""
 
 from __future__ import annotations
 
@@ -55,6 +56,19 @@ async def test_a_game_against_the_computer(browser, server, shot):
     assert line.startswith("M") and line.count("L") >= 2  # a point after every command of the game
     assert "The computer's eye" in await report.inner_text("#engine")
     await shot(report, "computer-eye")
+
+    # the turning points, marked on the chart; the first played again against the computer from the
+    # start of its Player-Turn: a sandbox opens with the player's own side
+    assert await report.locator("#evaluation-chart circle.turning-point").count() >= 1
+    version = int(await report.get_attribute("#turning-points button.retry >> nth=0", "data-version"))
+    await report.click("#turning-points button.retry >> nth=0")
+    await report.wait_for_url("**/play/*", timeout=PATIENCE)
+    await report.wait_for_selector("#conn.live", timeout=PATIENCE)
+    assert "Union" in await report.inner_text("#seat-badge")
+    sandbox = report.url.rstrip("/").split("/")[-1]
+    assert sandbox != game_id
+    forked = await (await report.request.get(f"{server}/api/games/{sandbox}")).json()
+    assert forked["forked_from"] == game_id and forked["forked_at"] == version
     assert not page.errors and not report.errors, page.errors + report.errors
     await page.context.close()
     await report.context.close()

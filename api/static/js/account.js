@@ -12,6 +12,7 @@ export async function accountCard(card, scenarios) {
   if (!me) return signInForms(card);
   card.replaceChildren(
     h("h2", {}, "Signed in as ", h("span", { id: "me-name" }, me.name)),
+    h("p", {}, h("a", { href: `/players/${encodeURIComponent(me.name)}`, id: "my-page" }, "Your page: ratings and games")),
     h("div", { class: "actions" }, h("button", { type: "button", id: "log-out", onclick: logOut }, "Log out")),
     h("p", { id: "me-rating", class: "muted" }, "Rating: …"),
     h("h3", {}, "Your move ", h("span", { class: "badge", id: "your-move-count" }, "…")),
@@ -64,6 +65,12 @@ async function logOut() {
   location.reload();
 }
 
+function outcome(g) {  // a finished game, for the player: won, lost or drawn, and how
+  if (g.winner === null || g.winner === undefined) return g.status;
+  if (g.winner === "" && g.result === "aborted") return "aborted by an admin";
+  return `${g.winner === "" ? "drawn" : g.winner === g.seat ? "won" : "lost"}${g.result ? ` (${g.result})` : ""}`;
+}
+
 async function refreshGames(card) {
   const ul = card.querySelector("#account-games");
   const { games } = await getJSON("/api/me/games?limit=50");
@@ -72,7 +79,7 @@ async function refreshGames(card) {
   document.title = waiting ? `(${waiting}) Blue & Gray` : "Blue & Gray";
   ul.replaceChildren(...(games.length ? games.map((g) =>
     h("li", { class: g.your_move ? "yours" : "" }, h("a", { href: `/play/${g.game_id}`, class: "account-game" }, `${g.scenario} ${g.game_id}`),
-      ` — you play ${SIDE_NAME[g.seat] || g.seat} · ${g.your_move ? "your move" : g.to_act ? `${SIDE_NAME[g.to_act]} to act` : g.status}`)) :
+      ` — you play ${SIDE_NAME[g.seat] || g.seat} · ${g.your_move ? "your move" : g.to_act ? `${SIDE_NAME[g.to_act]} to act` : outcome(g)}`)) :
     [h("li", { class: "muted" }, "No games yet: post a seek or accept one.")]));
 }
 

@@ -1,7 +1,9 @@
-// The page's router: / the lobby, /join/{id}#{invite} join then play, /play/{id}, /watch/{id}.
+// The page's router: / the lobby, /join/{id}#{invite} join then play, /play/{id}, /watch/{id},
+// /players/{name} a player's page, /leaderboard/{ruleset}/{scenario} a battle's leaderboard.
 
 import { joinGame, showLobby } from "./lobby.js";
 import { showGame } from "./game.js";
+import { showLeaderboard, showPlayer } from "./standings.js";
 
 const root = document.getElementById("app");
 
@@ -15,6 +17,10 @@ async function route() {
       await showGame(root, parts[1]);
     } else if (parts[0] === "watch" && parts[1]) {
       await showGame(root, parts[1], { watch: true });
+    } else if (parts[0] === "players" && parts[1]) {
+      await showPlayer(root, decodeURIComponent(parts[1]));
+    } else if (parts[0] === "leaderboard" && parts[2]) {
+      await showLeaderboard(root, decodeURIComponent(parts[1]), decodeURIComponent(parts[2]));
     } else {
       await showLobby(root);
     }

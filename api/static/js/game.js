@@ -156,6 +156,8 @@ export class GameView {
           h("form", { id: "chat", class: "chat", onsubmit: (e) => this.sendChat(e) },
             h("input", { type: "text", name: "text", maxlength: "500", placeholder: "Say something to your opponent", "aria-label": "Chat" }),
             h("button", { type: "submit" }, "Send")),
+          h("label", { id: "chat-consent", class: "chat-shown", title: "Spectators see a chat line only if both players show their chat when it is said" },
+            h("input", { type: "checkbox", id: "chat-shown", onchange: (e) => this.showChat(e) }), " Spectators may read my chat"),
           h("section", { id: "hexinfo" }),
           h("section", { id: "reinforcements" }),
           h("label", { class: "notify-toggle", title: "A sound and a browser notification when it becomes your move, when an undo is asked of you and when the game ends, while this tab is hidden" },
@@ -174,7 +176,7 @@ export class GameView {
     this.map.onHexHover = (hex) => this.hoverHex(hex);
     this.map.zoom(1.6);
     this.centreOnForces();
-    if (!this.seat) for (const id of ["#end-phase", "#undo-request", "#draw-offer", "#resign", "#chat"]) this.$(id).classList.add("hidden");
+    if (!this.seat) for (const id of ["#end-phase", "#undo-request", "#draw-offer", "#resign", "#chat", "#chat-consent"]) this.$(id).classList.add("hidden");
     this.unread = 0; // the opponent's chat lines that came while this tab was hidden
     this.seen = () => {
       if (document.hidden) return;
@@ -254,13 +256,13 @@ export class GameView {
           const badge = this.$("#seat-badge");
           badge.className = `seat-badge ${m.seat}`;
           badge.textContent = `You play ${SIDE_NAME[m.seat]}`;
-          for (const id of ["#end-phase", "#undo-request", "#draw-offer", "#resign", "#chat"]) this.$(id).classList.remove("hidden");
+          for (const id of ["#end-phase", "#undo-request", "#draw-offer", "#resign", "#chat", "#chat-consent"]) this.$(id).classList.remove("hidden");
         }
         if (!m.seat) {
           const badge = this.$("#seat-badge");
           badge.className = "seat-badge watcher";
           badge.textContent = "Watching";
-          for (const id of ["#end-phase", "#undo-request", "#draw-offer", "#resign", "#chat"]) this.$(id).classList.add("hidden");
+          for (const id of ["#end-phase", "#undo-request", "#draw-offer", "#resign", "#chat", "#chat-consent"]) this.$(id).classList.add("hidden");
         }
         break;
       case "view":
@@ -365,6 +367,9 @@ export class GameView {
    * lines appended. The record is shown newest first. */
   setRecord(keep, lines) {
     this.record = [...this.record.slice(0, keep), ...lines];
+    const consent = this.record.filter(([, kind, seat]) => kind === "chat_shown" && seat === this.seat).pop();
+    const box = this.$("#chat-shown");
+    if (box) box.checked = !!consent && !consent[3].includes("no longer");
     const shown = this.record.slice(-300).reverse();
     this.$("#log").replaceChildren(...shown.map(([version, kind, , text]) =>
       h("li", { value: version, class: `ev-${kind}` }, h("span", { class: "v" }, `v${version}`), " ", text)));
@@ -462,6 +467,14 @@ export class GameView {
     if (!text || !this.seat || !this.live()) return;
     const reply = await this.act({ type: "chat", text });
     if (reply?.type === "ack") input.value = "";
+  }
+
+  /** The seat's consent to show its chat to spectators (an event of the game: the record says it). */
+  async showChat(e) {
+    const shown = e.target.checked;
+    if (!this.seat || !this.live()) { e.target.checked = !shown; return; }
+    const reply = await this.act({ type: "chat_shown", shown });
+    if (reply?.type !== "ack") e.target.checked = !shown;
   }
 
   // -- keys ----------------------------------------------------------------------------------------
