@@ -66,7 +66,7 @@ from eventstore.safety import check_server
 from eventstore.store import RedisEventStore
 from eventstore.tail import tail_for
 from replay.games import GameCache
-from scenarios.library import Library
+from scenarios.library import Library, Quota
 
 
 def server_version() -> str:
@@ -81,7 +81,8 @@ def make_app(config: ServerConfig, games: GameCache | None = None) -> web.Applic
     app = web.Application(middlewares=[errors, guard], client_max_size=config.max_message_bytes)
     app[CONFIG] = config
     app[SERVER_VERSION] = server_version()
-    app[LIBRARY] = Library(config.scenarios_dir, config.max_saved_scenarios)
+    app[LIBRARY] = Library(config.scenarios_dir, config.max_saved_scenarios, Quota(
+        saves_per_owner=config.saves_per_owner, bytes_per_owner=config.bytes_per_owner, library_bytes=config.library_bytes))
     app[GAMES] = games or library_games(app[LIBRARY])
     app[REVIEWS] = ReviewCache()  # the computer's eye of reports (api/engine_review.py)
     app[SOCKETS] = set()  # the open websockets (api/ws.py)

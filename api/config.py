@@ -83,6 +83,11 @@ class ServerConfig:
     allow_uploads: bool = False
     #: Saved scenario versions kept in all; a save past it is refused.
     max_saved_scenarios: int = 500
+    #: Per owner (a signed-in account, else a client address: `trust_forwarded_for`): saved versions
+    #: and their bytes; and the bytes of the whole library. A save past one is refused `quota`.
+    saves_per_owner: int = 20
+    bytes_per_owner: int = 5 * 1024 * 1024
+    library_bytes: int = 256 * 1024 * 1024
 
     # -- accounts (accounts/, api/accounts.py) ------------------------------------------------------
     #: The Argon2id cost of a password hash (RFC 9106's second recommendation; tests lower it).

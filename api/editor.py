@@ -7,6 +7,8 @@
   (with ``?echo=1`` also ``document``, the file decoded: the editor's upload);
 - ``POST /api/scenarios``: save it (only when the server was started with ``--allow-uploads``): 201
   ``{"ref", "name", "hash", "variant", "derived_from"}``; a document with problems is refused (422);
+  the save is its owner's (the signed-in account, else the client's address), within the owner's
+  quota and the library's (429 ``quota``), under a name no other owner holds (403 ``forbidden``);
 - ``GET /api/scenarios/{id}/document``: a shipped battle's or a saved scenario's document (the
   editor starts from it; also the download).
 
@@ -19,9 +21,11 @@ import asyncio
 import msgspec
 from aiohttp import web
 
+from api.accounts import client_address
 from api.app_keys import CONFIG, LIBRARY
 from api.games import HttpError
 from api.http import json
+from api.sessions import account_of
 from scenarios import document
 from scenarios.library import Library, LibraryError, built, shipped_names
 from scenarios.library import export as export_document
@@ -97,6 +101,13 @@ async def check(request: web.Request) -> web.Response:
     return json(checked)
 
 
+async def owner_of(request: web.Request) -> str:
+    """Whose a save is: the signed-in account's, else the client address's (as the limit on failed
+    log-ins finds it: behind a trusted proxy, its X-Forwarded-For)."""
+    account = await account_of(request)
+    return f"account:{account.id}" if account is not None else f"address:{client_address(request)}"
+
+
 async def save(request: web.Request) -> web.Response:
     config = request.app[CONFIG]
     library: Library = request.app[LIBRARY]
@@ -108,11 +119,13 @@ async def save(request: web.Request) -> web.Response:
         body = {"error": {"code": "malformed", "message": f"the scenario has {len(checked.problems)} problem(s)"},
                 "problems": msgspec.to_builtins(checked.problems)}
         return json(body, 422)
+    owner = await owner_of(request)
     try:
-        saved = await asyncio.to_thread(library.save, found)
+        saved = await asyncio.to_thread(library.save, found, None, owner)
     except LibraryError as exc:
-        status = {"bad_name": 400, "full": 507, "read_only": 403}.get(exc.code, 422)
-        code = {"bad_name": "malformed", "full": "too_large", "read_only": "unauthorized"}.get(exc.code, "malformed")
+        status = {"bad_name": 400, "full": 507, "read_only": 403, "quota": 429, "not_yours": 403}.get(exc.code, 422)
+        code = {"bad_name": "malformed", "full": "too_large", "read_only": "unauthorized", "quota": "quota",
+                "not_yours": "forbidden"}.get(exc.code, "malformed")
         raise HttpError(status, code, exc.message) from None
     return json(saved, 201)
 

@@ -41,6 +41,7 @@ from replay.games import GameCache
 from replay.history import SNAPSHOT_CODE, History, HistoryError, NeedsState, apply_async, decode_entry, load
 from replay.records import ChatSaid, UndoAccepted
 from replay.visibility import delayed, listing, visible_version, withheld_copy
+from rules import RULES_VERSION
 from rules.combat_choices import combat_breakdown
 from rules.core import commands as rules_commands
 from rules.core import state as rules_state
@@ -61,6 +62,10 @@ CONFLICT_PATIENCE = 2.0  # seconds an action is decided again while other proces
 
 class GameNotFound(Exception):
     """No game has this id."""
+
+
+class RulesChanged(Exception):
+    """A game created under other rules whose log these rules fold otherwise: it is not served."""
 
 
 def now_ms() -> int:
@@ -241,6 +246,7 @@ class LiveGame:
         self.history = await load(self.store, self.game_id, self.hub.games)
         if self.history.version == 0:
             raise GameNotFound(self.game_id)
+        await self._check_rules_version()
         self.delay = self.history.session.created.options.spectator_delay
         self._withheld = set(self.history.session.withheld)
         if delayed(self.history):  # in events or in phases
@@ -249,6 +255,23 @@ class LiveGame:
             )
         await self._load_written()
         self._task = asyncio.create_task(self._follow(), name=f"follow {self.game_id}")
+
+    async def _check_rules_version(self) -> None:
+        """A game created under other rules plays on only if its whole log folds under these rules to
+        the state digests it recorded; else it is refused, saying why (never played on silently
+        different: docs/OPERATIONS.md, "Upgrade")."""
+        created = self.history.session.created.rules_version
+        if created == RULES_VERSION:
+            return
+        try:
+            await load(self.store, self.game_id, self.hub.games, snapshots=False, check_digests=True)
+        except HistoryError as exc:
+            self.failed = RulesChanged(
+                f"this game was played under rules {created}, and at version {exc.version} its log is not what "
+                f"this server's rules ({RULES_VERSION}) give ({exc.message}): it cannot be played on this server "
+                "(bluegray upgrade-check lists such games)"
+            )
+            log.error("game %s refused: %s", self.game_id, self.failed)
 
     async def _load_written(self) -> None:
         """Road to Richmond 17.62: the choice written down in secret, when there is one."""
@@ -636,6 +659,8 @@ class LiveGame:
 
     def admit(self) -> None:
         """Raise ProtocolError if this game can take no more connections."""
+        if isinstance(self.failed, RulesChanged):
+            raise ProtocolError("unauthorized", str(self.failed))
         if self.failed is not None:
             raise ProtocolError("unauthorized", "this game cannot be served: its log failed to verify")
         if len(self.conns) >= self.config.max_connections_per_game:

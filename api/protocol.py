@@ -38,6 +38,7 @@ ErrorCode = Literal[
     "server_restarting",
     "forbidden",
     "name_taken",
+    "quota",
 ]
 
 #: The seconds a client waits before sending again what was answered ``unavailable``.

@@ -14,7 +14,8 @@
    are re-derived from the seed (replay/dice.py); and the command, decided again with those dice on
    the state before it, gives exactly the rules events that follow it in the log.
 
-A game still running cannot have its rolls checked (its seed is secret): the report says so.
+A game still running cannot have its rolls checked (its seed is secret): the report says so, unless
+the caller holds the seed (an operator's `bluegray upgrade-check` reads it from the store: `seed`).
 """
 
 from __future__ import annotations
@@ -77,6 +78,10 @@ class Report(msgspec.Struct, kw_only=True):
     seed_hash: str = ""  # its commitment in game_created
     dice_stream: str = ""  # what stands for the game in the rolls' HMAC: its id, or a duplicate pair's
     dice_nonces: str = ""  # the nonce string of the rolls (a duplicate pair's, or the seats' in join order)
+    #: The version and type of the event at which the fold (or a decision made again) first departs
+    #: from the log (0, "": it does not).
+    differs_at: int = 0
+    differs_type: str = ""
 
 
 def _seed(envelopes: list[Envelope]) -> tuple[bytes | None, GameCreated | None]:
@@ -117,8 +122,10 @@ def chain_problem(envelopes: list[Envelope]) -> str | None:
     return None
 
 
-def verify(game_id: str, envelopes: Iterable[Envelope], games: GameCache | None = None) -> Report:
-    """Check one game's whole log (see the module documentation)."""
+def verify(game_id: str, envelopes: Iterable[Envelope], games: GameCache | None = None,
+           seed: bytes | None = None) -> Report:
+    """Check one game's whole log (see the module documentation); `seed`: a running game's secret
+    seed, so that its rolls and decisions are checked too."""
     games = games or GameCache()
     envelopes = list(envelopes)
     report = Report(game_id=game_id, events=len(envelopes))
@@ -140,7 +147,8 @@ def verify(game_id: str, envelopes: Iterable[Envelope], games: GameCache | None 
 
     # The seed, if it may be known.
     try:
-        seed, created = _seed(envelopes)
+        revealed, created = _seed(envelopes)
+        seed = revealed if revealed is not None else seed
     except msgspec.ValidationError:
         problems.append("an unreadable session record: game_created or game_finished does not decode")
         return report
@@ -178,6 +186,8 @@ def verify(game_id: str, envelopes: Iterable[Envelope], games: GameCache | None 
     # 2 and 3. The fold, every digest, every roll and every decision.
     history = History(game_id, games)
     expected: list | None = None  # the rules events the current command must be followed by
+    before_fold = len(problems)
+    e = None
     for e in envelopes:
         if expected is not None and e.type in records.RECORD_TYPES:
             if expected:
@@ -220,6 +230,8 @@ def verify(game_id: str, envelopes: Iterable[Envelope], games: GameCache | None 
     else:
         if expected:
             problems.append("the last command should have caused more events")
+    if len(problems) > before_fold and e is not None:
+        report.differs_at, report.differs_type = e.version, e.type
     if problems:
         report.dice_checked = False
     if history.session.created is not None:

@@ -3,6 +3,14 @@ their name and content hash, beside the battles that ship with the package.
 
     ROOT/NAME/HASH.json   every version saved under NAME (HASH: ``replay.records.scenario_hash``)
     ROOT/NAME/HEAD        the hash of its latest version
+    ROOT/NAME/HASH.owner  who saved that version and its size (`Stored`; none for an operator's
+                          `bluegray scenario save` or import)
+    ROOT/NAME/OWNER       who may save new versions under NAME: the first owner who saved it
+
+Saves by an owner (a signed-in account, else a client address: api/editor.py) are bounded by a `Quota`:
+versions and bytes per owner, and bytes in all; a save past one is refused (``quota``) and nothing
+saved before is touched. The check and the write hold a lock on ``ROOT/.lock`` (flock), so servers
+sharing the directory on one machine count the same saves.
 
 A scenario is named by a reference: a shipped battle's id (``chattanooga``), a saved name (its latest
 version) or ``NAME@HASH`` (exactly that version: a game records this, so it always replays on the
@@ -12,9 +20,13 @@ as a variant, ``NAME-HASH8``, deriving from it. A name is 1-64 of a-z 0-9 - _ (n
 
 from __future__ import annotations
 
+import fcntl
 import os
 import re
 import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
 
 import msgspec
@@ -29,13 +41,17 @@ NAME = re.compile(r"[a-z0-9][a-z0-9_-]{0,63}")
 HASH = re.compile(r"[0-9a-f]{64}")
 #: The versions a library keeps in all (every name): an upload past it is refused.
 MAX_SAVED = 500
+#: Per owner: versions saved and bytes they take; and bytes the whole library may take.
+SAVES_PER_OWNER = 20
+BYTES_PER_OWNER = 5 * 1024 * 1024
+LIBRARY_BYTES = 256 * 1024 * 1024
 #: Saved scenarios kept built in memory (as scenarios/loader.py keeps the shipped ones).
 KEPT = 64
 
 
 class LibraryError(ValueError):
     """A scenario refused: ``code`` (``malformed``, ``too_large``, ``bad_name``, ``invalid``, ``full``,
-    ``not_found``, ``read_only``), a sentence, and for ``invalid`` the validator's problems."""
+    ``quota``, ``not_yours``, ``not_found``, ``read_only``), a sentence, and for ``invalid`` the validator's problems."""
 
     def __init__(self, code: str, message: str, problems: list[Problem] | None = None) -> None:
         super().__init__(message)
@@ -53,6 +69,35 @@ class Saved(msgspec.Struct, frozen=True, kw_only=True):
     title: str
     derived_from: str | None = None
     variant: bool = False  # named like a shipped battle, so saved under another name
+
+
+@dataclass(frozen=True, kw_only=True)
+class Quota:
+    """What an owner may save (versions, bytes), and the bytes the library may take in all."""
+
+    saves_per_owner: int = SAVES_PER_OWNER
+    bytes_per_owner: int = BYTES_PER_OWNER
+    library_bytes: int = LIBRARY_BYTES
+
+
+class Stored(msgspec.Struct, frozen=True, kw_only=True):
+    """``NAME/HASH.owner``: who saved a version (``account:ID`` or ``address:IP``) and its size."""
+
+    owner: str
+    bytes: int
+
+
+@dataclass(frozen=True, kw_only=True)
+class Usage:
+    """What is saved: versions and bytes of one owner, and bytes of the whole library."""
+
+    saves: int
+    bytes: int
+    library_bytes: int
+
+
+def _size(n: int) -> str:
+    return f"{n / (1024 * 1024):.2f} MB" if n >= 1024 * 1024 else f"{n / 1024:.1f} KB"
 
 
 def check_name(name: str) -> str:
@@ -109,9 +154,11 @@ class Library:
     """The saved scenarios under ``root`` (None: shipped battles only), and documents held in memory
     (``hold``: the scenario an exported game carries)."""
 
-    def __init__(self, root: Path | None, max_saved: int = MAX_SAVED) -> None:
+    def __init__(self, root: Path | None, max_saved: int = MAX_SAVED, quota: Quota | None = None) -> None:
         self.root = Path(root) if root is not None else None
         self.max_saved = max_saved
+        self.quota = quota or Quota()
+        self._saving = threading.Lock()
         self._held: dict[str, doc.Document] = {}
         self._built: dict[str, Scenario] = {}
         self._lock = threading.Lock()
@@ -197,9 +244,11 @@ class Library:
             return ref in self._held
 
     # -- saving -----------------------------------------------------------------------------------
-    def save(self, document: doc.Document, name: str | None = None) -> Saved:
+    def save(self, document: doc.Document, name: str | None = None, owner: str | None = None) -> Saved:
         """Validate and save ``document`` (under ``name`` when given); a shipped battle's name is saved
-        as a variant. LibraryError naming the problem otherwise."""
+        as a variant. With an ``owner`` (``account:ID``, ``address:IP``) the save is within its quota,
+        under a name no other owner holds, and recorded as its. LibraryError naming the problem
+        otherwise."""
         if self.root is None:
             raise LibraryError("read_only", "this server keeps no saved scenarios")
         name = check_name(name if name is not None else document.name)
@@ -214,8 +263,11 @@ class Library:
         scenario["id"] = name
         stored = msgspec.structs.replace(document, name=name, derived_from=derived, scenario=scenario)
         _, digest = built(stored)  # the id is part of the content
-        folder = self._store(name, digest, stored)
-        _write(folder / "HEAD", digest.encode() + b"\n")
+        with self._locked():
+            if owner is not None:
+                self._may_save(owner, name, digest, stored)
+            folder = self._store(name, digest, stored, owner)
+            _write(folder / "HEAD", digest.encode() + b"\n")
         return Saved(name=name, hash=digest, ref=f"{name}@{digest}", title=str(scenario.get("name", name)),
                      derived_from=derived, variant=variant)
 
@@ -229,21 +281,91 @@ class Library:
         if name in shipped_names():
             raise LibraryError("bad_name", f"{name!r} is a shipped battle's name")
         _, digest = built(document)
-        folder = self._store(name, digest, document)
-        if self._head(name) is None:
-            _write(folder / "HEAD", digest.encode() + b"\n")
+        with self._locked():
+            folder = self._store(name, digest, document, None)
+            if self._head(name) is None:
+                _write(folder / "HEAD", digest.encode() + b"\n")
         return f"{name}@{digest}"
 
-    def _store(self, name: str, digest: str, document: doc.Document) -> Path:
+    # -- owners and quotas ----------------------------------------------------------------------------
+    @contextmanager
+    def _locked(self) -> Iterator[None]:
+        """The library to this thread alone, and to this process alone among those sharing ``root``."""
+        self.root.mkdir(parents=True, exist_ok=True)
+        with self._saving, open(self.root / ".lock", "a") as lock:
+            fcntl.flock(lock, fcntl.LOCK_EX)
+            try:
+                yield
+            finally:
+                fcntl.flock(lock, fcntl.LOCK_UN)
+
+    def name_owner(self, name: str) -> str | None:
+        """Who may save new versions under ``name`` (None: nobody recorded, an operator's)."""
+        try:
+            return (self.root / name / "OWNER").read_text().strip() or None
+        except OSError:
+            return None
+
+    def owner_of(self, ref: str) -> str | None:
+        """Who saved the version ``NAME@HASH`` (None: an operator, or saved before owners were kept)."""
+        name, digest = self._split(ref)
+        digest = digest or self._head(name)
+        stored = self._stored(self.root / name / f"{digest}.owner") if self.root and digest else None
+        return stored.owner if stored else None
+
+    @staticmethod
+    def _stored(path: Path) -> Stored | None:
+        try:
+            return msgspec.json.decode(path.read_bytes(), type=Stored)
+        except (OSError, msgspec.DecodeError):
+            return None
+
+    def usage(self, owner: str) -> Usage:
+        """The versions and bytes ``owner`` has saved, and the bytes of every saved version."""
+        saves = owned = total = 0
+        if self.root is not None and self.root.is_dir():
+            for path in self.root.glob("*/*.json"):
+                try:
+                    size = path.stat().st_size
+                except OSError:
+                    continue
+                total += size
+                stored = self._stored(path.with_suffix(".owner"))
+                if stored is not None and stored.owner == owner:
+                    saves, owned = saves + 1, owned + size
+        return Usage(saves=saves, bytes=owned, library_bytes=total)
+
+    def _may_save(self, owner: str, name: str, digest: str, document: doc.Document) -> None:
+        """LibraryError ``not_yours`` for a name another holds, ``quota`` for a save past a quota."""
+        holder = self.name_owner(name)
+        if (self.root / name).is_dir() and holder != owner:
+            raise LibraryError("not_yours", f"the scenario name {name!r} is already saved by someone else: save under another name")
+        if (self.root / name / f"{digest}.json").exists():
+            return  # that very version again: nothing more is stored
+        size = len(doc.encode(document))
+        used, quota = self.usage(owner), self.quota
+        if used.saves + 1 > quota.saves_per_owner:
+            raise LibraryError("quota", f"quota: you have saved {used.saves} scenario versions, the most one owner may save on this server is {quota.saves_per_owner}")
+        if used.bytes + size > quota.bytes_per_owner:
+            raise LibraryError("quota", f"quota: your saved scenarios take {_size(used.bytes)} and this one {_size(size)}, past the {_size(quota.bytes_per_owner)} one owner may save on this server")
+        if used.library_bytes + size > quota.library_bytes:
+            raise LibraryError("quota", f"quota: the saved scenarios take {_size(used.library_bytes)} and this one {_size(size)}, past the {_size(quota.library_bytes)} this server keeps in all")
+
+    def _store(self, name: str, digest: str, document: doc.Document, owner: str | None) -> Path:
         """Write ``document`` as ``NAME/HASH.json`` unless it is there (refused when the library is
-        full); the name's folder."""
+        full), with its owner when it has one (and the name's, the first time); the name's folder."""
         folder = self.root / name
         path = folder / f"{digest}.json"
         if not path.exists():
             if self.count() >= self.max_saved:
                 raise LibraryError("full", f"this server keeps at most {self.max_saved} saved scenarios")
+            data = doc.encode(document)
             folder.mkdir(parents=True, exist_ok=True)
-            _write(path, doc.encode(document))
+            if owner is not None:
+                _write(path.with_suffix(".owner"), msgspec.json.encode(Stored(owner=owner, bytes=len(data))))
+                if self.name_owner(name) is None:
+                    _write(folder / "OWNER", owner.encode() + b"\n")
+            _write(path, data)
         return folder
 
     def count(self) -> int:

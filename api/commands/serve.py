@@ -63,9 +63,31 @@ def add_arguments(parser) -> None:
         help="let anyone save scenarios (the editor's save and upload) in DATA_DIR/scenarios; off by default",
     )
     parser.add_argument(
+        "--saves-per-owner",
+        type=_args.at_least(0),
+        default=20,
+        metavar="N",
+        help="with --allow-uploads: scenario versions one owner (a signed-in account, else a client address) "
+        "may save (default 20)",
+    )
+    parser.add_argument(
+        "--bytes-per-owner",
+        type=_args.at_least(0),
+        default=5 * 1024 * 1024,
+        metavar="BYTES",
+        help="with --allow-uploads: bytes one owner's saved scenarios may take (default 5242880, 5 MB)",
+    )
+    parser.add_argument(
+        "--library-bytes",
+        type=_args.at_least(0),
+        default=256 * 1024 * 1024,
+        metavar="BYTES",
+        help="with --allow-uploads: bytes every saved scenario together may take (default 268435456, 256 MB)",
+    )
+    parser.add_argument(
         "--trust-forwarded-for",
         action="store_true",
-        help="take a client's address (for the limit on failed log-ins) from the last X-Forwarded-For entry: "
+        help="take a client's address (for the limit on failed log-ins and the upload quotas) from the last X-Forwarded-For entry: "
         "only behind a proxy that sets it, such as HAProxy's option forwardfor",
     )
     parser.add_argument("--smtp-url", metavar="URL", help="the SMTP server for players' e-mail (smtp://host:port); default: none, no mail")
@@ -145,6 +167,9 @@ async def _serve(args, url: str) -> int:
         store_deadline=args.store_deadline,
         scenarios_dir=args.data_dir / "scenarios",
         allow_uploads=args.allow_uploads,
+        saves_per_owner=args.saves_per_owner,
+        bytes_per_owner=args.bytes_per_owner,
+        library_bytes=args.library_bytes,
         trust_forwarded_for=args.trust_forwarded_for,
         smtp_url=args.smtp_url,
         mail_from=args.mail_from,
