@@ -15,5 +15,5 @@ def test_the_import_contracts_are_kept():
         capture_output=True,
         text=True,
     )
-    assert "Contracts: 3 kept, 0 broken." in run.stdout, run.stdout + run.stderr
+    assert "Contracts: 4 kept, 0 broken." in run.stdout, run.stdout + run.stderr
     assert run.returncode == 0

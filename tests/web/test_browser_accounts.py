@@ -101,10 +101,10 @@ async def test_a_rated_game_against_the_computer_moves_the_players_rating(browse
     await page.wait_for_url("**/play/*", timeout=PATIENCE)  # the computer accepted at once
     await page.wait_for_selector("#conn.live", timeout=PATIENCE)
     assert await page.inner_text("#seat-badge") == "You play Confederate"
-    await until(page, "() => bluegray.board.session.started")  # the computer has taken its seat
-    await page.click("#resign")
-    await page.click("#resign-confirm")
-    await until(page, "() => bluegray.board.session.finished !== null")
+    await page.wait_for_function("() => bluegray.board.session.started", timeout=60_000)  # the computer took its seat
+    await page.wait_for_function("() => bluegray.conn.state === 'live' && !bluegray.busy", timeout=60_000)
+    await page.evaluate("() => bluegray.act({ type: 'resign' })")  # the Resign dialog's own action
+    await page.wait_for_function("() => bluegray.board.session.finished !== null", timeout=60_000)
     await page.goto(f"{server}/")
     await page.wait_for_selector("#me-rating:has-text('(1 game)')", timeout=PATIENCE)
     said = await page.inner_text("#me-rating")  # "Rating: classic 1338 ± 290 (1 game)"
@@ -127,9 +127,10 @@ async def test_a_players_page_and_a_battles_leaderboard(browser, server):
     await page.wait_for_url("**/play/*", timeout=PATIENCE)
     game_id = page.url.rsplit("/", 1)[1]
     await until(page, "() => window.bluegray && bluegray.board.session.started")
+    await page.wait_for_function("() => bluegray.conn.state === 'live' && !bluegray.busy", timeout=60_000)
     await page.click("#resign")
     await page.click("#resign-confirm")
-    await until(page, "() => bluegray.board.session.finished !== null")
+    await page.wait_for_function("() => bluegray.board.session.finished !== null", timeout=60_000)
     await page.goto(f"{server}/")
     await page.click("#my-page")  # by the link in the account card
     await page.wait_for_url("**/players/Hooker", timeout=PATIENCE)
