@@ -17,6 +17,7 @@ from api.http import json, query, read_body
 from api.sessions import require_account
 from replay import dice
 from replay.records import DAY_SECONDS, ClockOptions
+from tournaments.standings import Placing
 from tournaments.state import Tournament
 
 MAX_PLAYERS = 64
@@ -78,17 +79,6 @@ class RoundView(msgspec.Struct, frozen=True, kw_only=True):
     pairings: list[PairingView]
 
 
-class StandingView(msgspec.Struct, frozen=True, kw_only=True):
-    place: int
-    player: str
-    points: float
-    games: int
-    vp_margin: int
-    sonneborn_berger: float
-    buchholz: float
-    head_to_head: float
-
-
 class EntryView(msgspec.Struct, frozen=True, kw_only=True):
     player: str
     nonce: str
@@ -116,7 +106,7 @@ class TournamentView(msgspec.Struct, frozen=True, kw_only=True):
     master_seed: str | None
     entries: list[EntryView]
     round_list: list[RoundView]
-    standings: list[StandingView]
+    standings: list[Placing]  # tournaments/standings.py, the player named
 
 
 class TournamentSummary(msgspec.Struct, frozen=True, kw_only=True):
@@ -179,7 +169,7 @@ def view(t: Tournament) -> TournamentView:
         master_seed=None if t.finished is None else t.finished.master_seed,
         entries=[EntryView(player=e.name, nonce=e.nonce) for e in t.entries],
         round_list=rounds,
-        standings=[StandingView(**(msgspec.structs.asdict(s) | {"player": names[s.player]})) for s in final],
+        standings=[msgspec.structs.replace(s, player=names[s.player]) for s in final],
     )
 
 

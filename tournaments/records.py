@@ -20,7 +20,7 @@ from typing import Literal, Union
 import msgspec
 
 from replay.records import ClockOptions
-from tournaments.standings import Standing
+from tournaments.standings import Placing
 
 Kind = Literal["round_robin", "swiss"]
 
@@ -103,7 +103,7 @@ class RoundFinished(Record, frozen=True, kw_only=True, tag="round_finished"):
 
 
 class TournamentFinished(Record, frozen=True, kw_only=True, tag="tournament_finished"):
-    standings: list[Standing]
+    standings: list[Placing]
     master_seed: str  # hex: sha256 of it is tournament_created's seed_hash
 
 

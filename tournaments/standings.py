@@ -47,7 +47,7 @@ class Played(msgspec.Struct, frozen=True, kw_only=True):
         return self.vp.get(mine, 0) - self.vp.get(theirs, 0)
 
 
-class Standing(msgspec.Struct, frozen=True, kw_only=True):
+class Placing(msgspec.Struct, frozen=True, kw_only=True):
     """One line of the standings: the place (1 first), the player, and every number used."""
 
     place: int
@@ -67,7 +67,7 @@ def standings(
     *,
     duplicate: bool = False,
     swiss: bool = False,
-) -> list[Standing]:
+) -> list[Placing]:
     """The standings of `players` (in entry order) after `games` and `byes` ((player, points))."""
     points = {p: 0.0 for p in players}
     count = {p: 0 for p in players}
@@ -108,7 +108,7 @@ def standings(
         out += sorted(ranked[i:j], key=lambda p: (-h2h[p], order[p]))
         i = j
     return [
-        Standing(
+        Placing(
             place=n,
             player=p,
             points=points[p],

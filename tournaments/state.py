@@ -27,7 +27,7 @@ from tournaments.records import (
     TournamentCreated,
     TournamentFinished,
 )
-from tournaments.standings import Played, Standing, standings
+from tournaments.standings import Placing, Played, standings
 
 MIN_PLAYERS = 2
 
@@ -105,7 +105,7 @@ class Tournament:
         worth = float(self.games_per_pairing())
         return [(r.paired.bye, worth) for r in self.rounds if r.paired.bye is not None]
 
-    def standings(self) -> list[Standing]:
+    def standings(self) -> list[Placing]:
         if self.created is None:
             return []
         return standings(
