@@ -30,11 +30,13 @@ async def test_a_game_against_the_computer(browser, server, shot):
     await js(page, "([u, how]) => bluegray.selectUnit(u, how)", [unit, how])
     await click_hex(page, hex_)
     await until(page, "([u, h]) => bluegray.board.state.positions[u] === h", [unit, hex_])
-    for _ in range(2):
-        await end_phase(page)
+    await end_phase(page)
 
-    # the computer's turn: a Confederate unit moves on the player's board, then the game comes back to him
+    # the computer's turn: a Confederate unit moves on the player's board, then the game comes back to him.
+    # The positions are taken before the Union's Combat Phase ends: the computer may have moved already
+    # when that end's own answer reaches the page.
     start = await js(page, "() => ({...bluegray.board.state.positions})")
+    await end_phase(page)
     await page.wait_for_function(
         """(start) => Object.entries(bluegray.board.state.positions).some(([u, h]) => start[u] !== h && u.startsWith('cs'))""",
         arg=start,
@@ -62,7 +64,7 @@ async def test_a_game_against_the_computer(browser, server, shot):
     await report.wait_for_selector("#turning", timeout=PATIENCE)
     if await report.locator("#evaluation-chart circle.turning-point").count() == 0:
         # a short game in which no command moved the evaluation against the Union: the page says so
-        assert "No command moved the evaluation against this side." in await report.inner_text("#engine")
+        assert "No command moved the evaluation against this side." in await report.inner_text("body")
         assert not page.errors and not report.errors, page.errors + report.errors
         return
     version = int(await report.get_attribute("#turning-points button.retry >> nth=0", "data-version"))
