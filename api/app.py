@@ -36,6 +36,7 @@ from api.app_keys import (
     PASSWORDS,
     RATER,
     RATINGS,
+    REMINDERS,
     REVIEWS,
     SEATS,
     SERVER_VERSION,
@@ -52,6 +53,7 @@ from api.metrics import Metrics
 from api.notifier import Notifier
 from api.opponents import Opponents
 from api.rating_games import Rater
+from api.reminders import Reminders
 from api.routes import setup_routes
 from api.seats import Seats
 from api.shutdown import Shutdown
@@ -155,13 +157,16 @@ async def _live(app: web.Application) -> AsyncIterator[None]:
     app[TAIL] = tail
     app[NOTIFIER] = Notifier(app[STORE], app[SEATS], app[NOTIFICATIONS], config)
     app[NOTIFIER].start()
+    app[REMINDERS] = Reminders(app[STORE], app[SEATS], app[NOTIFICATIONS], app[NOTIFIER], app[GAMES], config.prefix)
+    app[REMINDERS].start()
     app[LIVE] = LiveGames(app[STORE], tail, app[GAMES], config)
-    app[LIVE].after_action = [app[NOTIFIER].after_action, app[RATER].after_action]
+    app[LIVE].after_action = [app[NOTIFIER].after_action, app[REMINDERS].after_action, app[RATER].after_action]
     app[METRICS].games_live = app[LIVE].count
     try:
         yield
     finally:
         await app[LIVE].close()
+        await app[REMINDERS].stop()
         await app[NOTIFIER].stop()
         await app[RATER].idle()
         await tail.stop()

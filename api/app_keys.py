@@ -16,6 +16,7 @@ from api.metrics import Metrics
 from api.notifier import Notifier
 from api.opponents import Opponents
 from api.rating_games import Rater
+from api.reminders import Reminders
 from api.seats import Seats
 from api.shutdown import Shutdown
 from eventstore.store import RedisEventStore
@@ -44,6 +45,8 @@ LOGIN_LIMITS = web.AppKey("login_limits", LoginLimits)
 #: Each player's notification choices, and the worker that sends them (api/notifier.py).
 NOTIFICATIONS = web.AppKey("notifications", Notifications)
 NOTIFIER = web.AppKey("notifier", Notifier)
+#: The reminders before a flag falls (api/reminders.py), started and stopped with the notifier.
+REMINDERS = web.AppKey("reminders", Reminders)
 #: Players' ratings, and the rating of finished rated games (api/rating_games.py).
 RATINGS = web.AppKey("ratings", Ratings)
 RATER = web.AppKey("rater", Rater)

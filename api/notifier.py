@@ -38,11 +38,13 @@ log = logging.getLogger(__name__)
 QUEUE = 10_000  # notifications waiting; past it they are dropped (logged)
 SIGNATURE = "X-BlueGray-Signature"
 TIMESTAMP = "X-BlueGray-Timestamp"
+SUBJECTS = {"your_move": "Your move: ", "reminder": "Little time left: ", "game_over": "Game over: "}
 
 
 class Notice(msgspec.Struct, frozen=True, kw_only=True):
     """What a webhook receives (Discord reads ``content``, Slack ``text``): the sentence, the game,
-    the seat told, the version it is at, and ``kind`` (``your_move`` or ``game_over``)."""
+    the seat told, the version it is at, and ``kind`` (``your_move``, ``game_over``, or
+    ``reminder``: little time is left on his clock, api/reminders.py)."""
 
     content: str
     text: str
@@ -120,17 +122,28 @@ class Notifier:
         account_id = (await self.seats.accounts(game_id)).get(seat)
         if account_id is None or await self.notifications.muted(account_id, game_id):
             return
-        settings = await self.notifications.settings(account_id)
         text = await self._text(game_id, game, seat, kind, first, last, turn)
+        await self._send(account_id, self.notice(text, kind, game_id, seat, last))
+
+    def notice(self, text: str, kind: str, game_id: str, seat: str, version: int) -> Notice:
         url = f"{self.config.public_url.rstrip('/')}/games/{game_id}" if self.config.public_url else None
-        notice = Notice(content=text, text=text, kind=kind, game_id=game_id, seat=seat, version=last, url=url)
-        if settings.email and self.config.smtp_url and await self._mail_now(account_id, settings, kind):
+        return Notice(content=text, text=text, kind=kind, game_id=game_id, seat=seat, version=version, url=url)
+
+    async def deliver(self, account_id: str, notice: Notice) -> None:
+        """Send `notice` to the account by each way it chose, unless it muted the game (for the
+        reminders, api/reminders.py: the deliveries run in the background, never waited for)."""
+        if not await self.notifications.muted(account_id, notice.game_id):
+            await self._send(account_id, notice)
+
+    async def _send(self, account_id: str, notice: Notice) -> None:
+        settings = await self.notifications.settings(account_id)
+        if settings.email and self.config.smtp_url and await self._mail_now(account_id, settings, notice.kind):
             self._spawn(self._mail(settings.email, notice))
         if settings.webhook and settings.webhook_secret:
             self._spawn(self._webhook(settings.webhook, settings.webhook_secret, notice))
 
     async def _mail_now(self, account_id: str, settings: Settings, kind: str) -> bool:
-        if settings.email_mode == "each" or kind == "game_over":
+        if settings.email_mode == "each" or kind != "your_move":  # the end and a reminder: always
             return settings.email_mode != "off"
         return settings.email_mode == "digest" and await self.notifications.first_mail_today(account_id)
 
@@ -154,7 +167,7 @@ class Notifier:
         message = EmailMessage()
         message["From"] = self.config.mail_from
         message["To"] = address
-        message["Subject"] = ("Your move: " if notice.kind == "your_move" else "Game over: ") + notice.game_id
+        message["Subject"] = SUBJECTS.get(notice.kind, "Game over: ") + notice.game_id
         message.set_content(notice.text + (f"\n\n{notice.url}\n" if notice.url else "\n"))
         parts = urlsplit(self.config.smtp_url)
         try:

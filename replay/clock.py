@@ -116,3 +116,15 @@ def pause_over(session, time_ms: int) -> None:
     if pause is not None and time_ms >= pause.until:
         session.waiting_since += paused_ms(session, session.waiting_since, time_ms)
         session.paused = None
+
+
+def falls_at(session, seat: str) -> int | None:
+    """When `seat`'s flag falls if nothing more happens (ms; a running pause counted out), or None:
+    no clock, or the game does not wait for `seat`."""
+    if seat not in session.clocks or session.to_act != seat or session.finished is not None:
+        return None
+    start = session.clock_at
+    pause = session.paused
+    if pause is not None and pause.until > start:
+        start = pause.until
+    return start + session.clocks[seat]

@@ -146,3 +146,12 @@ def test_the_fold_refuses_an_acceptance_of_no_request():
     with pytest.raises(HistoryError) as refused:
         book.append([event])
     assert "answers no open pause request at 99" in str(refused.value)
+
+
+def test_the_flag_falls_later_by_the_pause():
+    book, since = paused_book(days=5)
+    s = book.history.session
+    left = s.clocks["union"]
+    assert clock.falls_at(s, "union") == since + 5 * DAY + left
+    assert clock.left(s, "union", since + 5 * DAY + left) == 0
+    assert clock.falls_at(s, "confederate") is None  # the game does not wait for him
