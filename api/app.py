@@ -18,6 +18,7 @@ from aiohttp import web
 from accounts.limits import LoginLimits
 from accounts.notifications import Notifications
 from accounts.passwords import Passwords
+from accounts.push import PushSubscriptions
 from accounts.ratings import Ratings
 from accounts.store import Accounts
 from api import house_computers
@@ -34,6 +35,7 @@ from api.app_keys import (
     NOTIFIER,
     OPPONENTS,
     PASSWORDS,
+    PUSH,
     RATER,
     RATINGS,
     REMINDERS,
@@ -52,6 +54,7 @@ from api.live import LiveGames
 from api.metrics import Metrics
 from api.notifier import Notifier
 from api.opponents import Opponents
+from api.push import Pusher, load_key
 from api.rating_games import Rater
 from api.reminders import Reminders
 from api.routes import setup_routes
@@ -155,7 +158,12 @@ async def _live(app: web.Application) -> AsyncIterator[None]:
     tail = tail_for(app[STORE], block_ms=config.tail_block_ms)
     await tail.start()
     app[TAIL] = tail
-    app[NOTIFIER] = Notifier(app[STORE], app[SEATS], app[NOTIFICATIONS], config)
+    app[PUSH] = PushSubscriptions(app[STORE].redis, config.prefix)
+    pusher = None
+    if config.vapid_private_key is not None:
+        vapid = load_key(config.vapid_private_key)
+        pusher = Pusher(vapid, config.vapid_subject, app[PUSH], config.webhook_private_addresses)
+    app[NOTIFIER] = Notifier(app[STORE], app[SEATS], app[NOTIFICATIONS], config, pusher)
     app[NOTIFIER].start()
     app[REMINDERS] = Reminders(app[STORE], app[SEATS], app[NOTIFICATIONS], app[NOTIFIER], app[GAMES], config.prefix)
     app[REMINDERS].start()

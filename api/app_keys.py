@@ -7,6 +7,7 @@ from aiohttp import web
 from accounts.limits import LoginLimits
 from accounts.notifications import Notifications
 from accounts.passwords import Passwords
+from accounts.push import PushSubscriptions
 from accounts.ratings import Ratings
 from accounts.store import Accounts
 from api.config import ServerConfig
@@ -45,6 +46,8 @@ LOGIN_LIMITS = web.AppKey("login_limits", LoginLimits)
 #: Each player's notification choices, and the worker that sends them (api/notifier.py).
 NOTIFICATIONS = web.AppKey("notifications", Notifications)
 NOTIFIER = web.AppKey("notifier", Notifier)
+#: Each player's Web Push subscriptions (accounts/push.py; sent to by api/push.py).
+PUSH = web.AppKey("push", PushSubscriptions)
 #: The reminders before a flag falls (api/reminders.py), started and stopped with the notifier.
 REMINDERS = web.AppKey("reminders", Reminders)
 #: Players' ratings, and the rating of finished rated games (api/rating_games.py).

@@ -3,8 +3,9 @@
 After a player's action is appended, the process that appended it hands `after_action` what
 happened; if the turn passed to the other seat (or the game ended) and that seat belongs to an
 account, the account's choices (accounts/notifications.py) are served from a queue by one worker
-task: an e-mail over SMTP (`aiosmtplib`: at each move, or at most one digest a day), and a webhook
-POST signed with HMAC-SHA256, tried again with back-off. Nothing here can hold up or fail a game: a
+task: an e-mail over SMTP (`aiosmtplib`: at each move, or at most one digest a day), a webhook
+POST signed with HMAC-SHA256, tried again with back-off, and a Web Push message to each device he
+subscribed (api/push.py, when the server has a VAPID key). Nothing here can hold up or fail a game: a
 full queue drops the notification (logged), a failed delivery is logged. The text says what
 happened in the record's words; no token, invite or seed is ever in it.
 """
@@ -61,8 +62,12 @@ def signature(secret: str, timestamp: str, body: bytes) -> str:
 
 
 class Notifier:
-    def __init__(self, store: RedisEventStore, seats: Seats, notifications: Notifications, config: ServerConfig):
+    def __init__(
+        self, store: RedisEventStore, seats: Seats, notifications: Notifications, config: ServerConfig, pusher=None
+    ):
         self.store = store
+        #: api/push.py's `Pusher` when the server has a VAPID key, else None.
+        self.pusher = pusher
         self.seats = seats
         self.notifications = notifications
         self.config = config
@@ -141,6 +146,9 @@ class Notifier:
             self._spawn(self._mail(settings.email, notice))
         if settings.webhook and settings.webhook_secret:
             self._spawn(self._webhook(settings.webhook, settings.webhook_secret, notice))
+        if self.pusher is not None:
+            for sub in await self.pusher.targets(account_id):
+                self._spawn(self.pusher.push(account_id, sub, notice))
 
     async def _mail_now(self, account_id: str, settings: Settings, kind: str) -> bool:
         if settings.email_mode == "each" or kind != "your_move":  # the end and a reminder: always
@@ -178,7 +186,7 @@ class Notifier:
     async def _webhook(self, url: str, secret: str, notice: Notice) -> None:
         """POST the notice, signed; again after 1, 2, 4 ... s (`webhook_tries` in all) on a
         network error, a 429 or a 5xx; never to a private address unless the server allows it."""
-        if not self.config.webhook_private_addresses and await _private(url):
+        if not self.config.webhook_private_addresses and await private_address(url):
             log.warning("webhook of game %s not sent: %s is a private address", notice.game_id, urlsplit(url).hostname)
             return
         body = msgspec.json.encode(notice)
@@ -201,7 +209,7 @@ class Notifier:
         log.warning("webhook of game %s not delivered after %d tries", notice.game_id, self.config.webhook_tries)
 
 
-async def _private(url: str) -> bool:
+async def private_address(url: str) -> bool:
     """Does the URL's host resolve to a loopback, private, link-local or reserved address?"""
     host = urlsplit(url).hostname or ""
     try:

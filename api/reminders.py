@@ -112,6 +112,8 @@ class Reminders:
             except Exception:  # noqa: BLE001 - the store may be away for a while: try again later
                 log.exception("reminders: the store could not be read")
                 first = []
+            if asyncio.current_task().cancelling():
+                raise asyncio.CancelledError
             wait = POLL_SECONDS if not first else (first[0][1] - now_ms()) / 1000
             await asyncio.sleep(min(POLL_SECONDS, max(0.05, wait)))
 
@@ -124,6 +126,7 @@ class Reminders:
             log.warning("reminders: the queue is full, game %s not scheduled", game_id)
 
     async def _work(self) -> None:
+        me = asyncio.current_task()
         while True:
             game_id, turn = await self.queue.get()
             try:
@@ -132,6 +135,8 @@ class Reminders:
                 log.exception("reminders: game %s not scheduled", game_id)
             finally:
                 self.queue.task_done()
+            if me.cancelling():  # a cancellation the store's client swallowed mid-call: stop anyway
+                raise asyncio.CancelledError
 
     def marker(self, game_id: str, turn: Turn) -> str:
         return f"{self.prefix}{{g:{game_id}}}:reminded:{turn.key}"
