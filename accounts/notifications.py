@@ -12,6 +12,7 @@ import msgspec
 
 EMAIL = re.compile(r"^[^@\s]{1,64}@[^@\s]{1,255}$")
 WEBHOOK = re.compile(r"^https?://[^\s]{1,2000}$")
+MAX_REMIND_HOURS = 24 * 14
 
 
 class Settings(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True, forbid_unknown_fields=True):
@@ -19,13 +20,16 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True, fo
     for him), ``digest`` (at most one mail a day, listing every game waiting for him) or ``off``;
     ``webhook``: a URL that receives a signed JSON POST at every move that waits for him
     (Discord and Slack webhooks read it); ``webhook_secret``: the HMAC key of its signatures;
-    ``browser``: notify in an open tab (the web client reads it)."""
+    ``browser``: notify in an open tab (the web client reads it); ``remind_hours``: in a
+    correspondence game, one reminder per Player-Turn when less than this many hours are left on his
+    clock (0: none; api/reminders.py)."""
 
     email: Annotated[str, msgspec.Meta(max_length=320)] | None = None
     email_mode: Literal["each", "digest", "off"] = "digest"
     webhook: Annotated[str, msgspec.Meta(max_length=2000)] | None = None
     webhook_secret: str | None = None
     browser: bool = True
+    remind_hours: Annotated[int, msgspec.Meta(ge=0, le=MAX_REMIND_HOURS)] = 24
 
 
 class SettingsRefused(ValueError):

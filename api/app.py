@@ -19,6 +19,7 @@ from aiohttp import web
 from accounts.limits import LoginLimits
 from accounts.notifications import Notifications
 from accounts.passwords import Passwords
+from accounts.push import PushSubscriptions
 from accounts.ratings import Ratings
 from accounts.reports import Reports
 from accounts.store import Accounts
@@ -36,9 +37,11 @@ from api.app_keys import (
     NOTIFIER,
     OPPONENTS,
     PASSWORDS,
+    PUSH,
     RATER,
     RATINGS,
     REPORTS,
+    REMINDERS,
     REVIEWS,
     SEATS,
     SERVER_VERSION,
@@ -55,7 +58,9 @@ from api.live import LiveGames
 from api.metrics import Metrics
 from api.notifier import Notifier
 from api.opponents import Opponents
+from api.push import Pusher, load_key
 from api.rating_games import Rater
+from api.reminders import Reminders
 from api.routes import setup_routes
 from api.seats import Seats
 from api.shutdown import Shutdown
@@ -164,19 +169,29 @@ async def _live(app: web.Application) -> AsyncIterator[None]:
     tail = tail_for(app[STORE], block_ms=config.tail_block_ms)
     await tail.start()
     app[TAIL] = tail
-    app[NOTIFIER] = Notifier(app[STORE], app[SEATS], app[NOTIFICATIONS], config)
+    app[PUSH] = PushSubscriptions(app[STORE].redis, config.prefix)
+    pusher = None
+    if config.vapid_private_key is not None:
+        vapid = load_key(config.vapid_private_key)
+        pusher = Pusher(vapid, config.vapid_subject, app[PUSH], config.webhook_private_addresses)
+    app[NOTIFIER] = Notifier(app[STORE], app[SEATS], app[NOTIFICATIONS], config, pusher)
     app[NOTIFIER].start()
+    app[REMINDERS] = Reminders(app[STORE], app[SEATS], app[NOTIFICATIONS], app[NOTIFIER], app[GAMES], config.prefix)
+    app[REMINDERS].start()
     app[LIVE] = LiveGames(app[STORE], tail, app[GAMES], config)
     app[TOURNAMENTS] = Director(
         app[STORE], app[SEATS], app[GAMES], app[LIVE], functools.partial(lobby.start_between, app)
     )
-    app[LIVE].after_action = [app[NOTIFIER].after_action, app[RATER].after_action, app[TOURNAMENTS].after_action]
+    app[LIVE].after_action = [
+        app[NOTIFIER].after_action, app[REMINDERS].after_action, app[RATER].after_action, app[TOURNAMENTS].after_action
+    ]
     app[TOURNAMENTS].start_sweeping()
     app[METRICS].games_live = app[LIVE].count
     try:
         yield
     finally:
         await app[LIVE].close()
+        await app[REMINDERS].stop()
         await app[NOTIFIER].stop()
         await app[RATER].idle()
         await app[TOURNAMENTS].stop()

@@ -7,6 +7,7 @@ from aiohttp import web
 from accounts.limits import LoginLimits
 from accounts.notifications import Notifications
 from accounts.passwords import Passwords
+from accounts.push import PushSubscriptions
 from accounts.ratings import Ratings
 from accounts.reports import Reports
 from accounts.store import Accounts
@@ -17,6 +18,7 @@ from api.metrics import Metrics
 from api.notifier import Notifier
 from api.opponents import Opponents
 from api.rating_games import Rater
+from api.reminders import Reminders
 from api.seats import Seats
 from api.shutdown import Shutdown
 from api.tournament_director import Director
@@ -48,6 +50,10 @@ REPORTS = web.AppKey("reports", Reports)
 #: Each player's notification choices, and the worker that sends them (api/notifier.py).
 NOTIFICATIONS = web.AppKey("notifications", Notifications)
 NOTIFIER = web.AppKey("notifier", Notifier)
+#: Each player's Web Push subscriptions (accounts/push.py; sent to by api/push.py).
+PUSH = web.AppKey("push", PushSubscriptions)
+#: The reminders before a flag falls (api/reminders.py), started and stopped with the notifier.
+REMINDERS = web.AppKey("reminders", Reminders)
 #: Players' ratings, and the rating of finished rated games (api/rating_games.py).
 RATINGS = web.AppKey("ratings", Ratings)
 RATER = web.AppKey("rater", Rater)

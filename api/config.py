@@ -108,5 +108,9 @@ class ServerConfig:
     #: Tries of a webhook POST, and the first wait between them (seconds, doubling).
     webhook_tries: int = 4
     webhook_backoff: float = 1.0
-    #: Let webhooks go to loopback and private addresses (a test's receiver); off: no SSRF.
+    #: Let webhooks and pushes go to loopback and private addresses (a test's receiver); off: no SSRF.
     webhook_private_addresses: bool = False
+    #: Web Push (api/push.py): the PEM file of the server's VAPID P-256 private key (None: no push),
+    #: and the contact the push services are given (``mailto:...`` or an https URL).
+    vapid_private_key: str | None = None
+    vapid_subject: str | None = None

@@ -877,6 +877,13 @@ class LiveGame:
                         return decide_session.undo_answer(h, seat, message.request, "decline", cid)
                     case protocol.UndoWithdraw():
                         return decide_session.undo_answer(h, seat, message.request, "withdraw", cid)
+                    case protocol.PauseRequest():
+                        return decide_session.pause_request(h, seat, message.days, now_ms=now_ms(), command_id=cid)
+                    case protocol.PauseAccept() | protocol.PauseDecline() | protocol.PauseWithdraw():
+                        answer = PAUSE_ANSWERS[type(message)]
+                        return decide_session.pause_answer(h, seat, message.request, answer, cid)
+                    case protocol.PauseResume():
+                        return decide_session.pause_resume(h, seat, now_ms=now_ms(), command_id=cid)
                     case protocol.DrawOffer():
                         return decide_session.draw_offer(h, seat, cid)
                     case protocol.DrawAccept():
@@ -961,6 +968,9 @@ class LiveGame:
 
         task.add_done_callback(done)
 
+
+#: The answer each pause message gives (replay/session.py `pause_answer`).
+PAUSE_ANSWERS = {protocol.PauseAccept: "accept", protocol.PauseDecline: "decline", protocol.PauseWithdraw: "withdraw"}
 
 #: The event that records a choice written down in secret (Road to Richmond 17.62).
 WRITTEN_DOWN = "reinforcements_written_down"

@@ -3,8 +3,9 @@
 After a player's action is appended, the process that appended it hands `after_action` what
 happened; if the turn passed to the other seat (or the game ended) and that seat belongs to an
 account, the account's choices (accounts/notifications.py) are served from a queue by one worker
-task: an e-mail over SMTP (`aiosmtplib`: at each move, or at most one digest a day), and a webhook
-POST signed with HMAC-SHA256, tried again with back-off. Nothing here can hold up or fail a game: a
+task: an e-mail over SMTP (`aiosmtplib`: at each move, or at most one digest a day), a webhook
+POST signed with HMAC-SHA256, tried again with back-off, and a Web Push message to each device he
+subscribed (api/push.py, when the server has a VAPID key). Nothing here can hold up or fail a game: a
 full queue drops the notification (logged), a failed delivery is logged. The text says what
 happened in the record's words; no token, invite or seed is ever in it.
 """
@@ -38,11 +39,13 @@ log = logging.getLogger(__name__)
 QUEUE = 10_000  # notifications waiting; past it they are dropped (logged)
 SIGNATURE = "X-BlueGray-Signature"
 TIMESTAMP = "X-BlueGray-Timestamp"
+SUBJECTS = {"your_move": "Your move: ", "reminder": "Little time left: ", "game_over": "Game over: "}
 
 
 class Notice(msgspec.Struct, frozen=True, kw_only=True):
     """What a webhook receives (Discord reads ``content``, Slack ``text``): the sentence, the game,
-    the seat told, the version it is at, and ``kind`` (``your_move`` or ``game_over``)."""
+    the seat told, the version it is at, and ``kind`` (``your_move``, ``game_over``, or
+    ``reminder``: little time is left on his clock, api/reminders.py)."""
 
     content: str
     text: str
@@ -59,8 +62,12 @@ def signature(secret: str, timestamp: str, body: bytes) -> str:
 
 
 class Notifier:
-    def __init__(self, store: RedisEventStore, seats: Seats, notifications: Notifications, config: ServerConfig):
+    def __init__(
+        self, store: RedisEventStore, seats: Seats, notifications: Notifications, config: ServerConfig, pusher=None
+    ):
         self.store = store
+        #: api/push.py's `Pusher` when the server has a VAPID key, else None.
+        self.pusher = pusher
         self.seats = seats
         self.notifications = notifications
         self.config = config
@@ -120,17 +127,31 @@ class Notifier:
         account_id = (await self.seats.accounts(game_id)).get(seat)
         if account_id is None or await self.notifications.muted(account_id, game_id):
             return
-        settings = await self.notifications.settings(account_id)
         text = await self._text(game_id, game, seat, kind, first, last, turn)
+        await self._send(account_id, self.notice(text, kind, game_id, seat, last))
+
+    def notice(self, text: str, kind: str, game_id: str, seat: str, version: int) -> Notice:
         url = f"{self.config.public_url.rstrip('/')}/games/{game_id}" if self.config.public_url else None
-        notice = Notice(content=text, text=text, kind=kind, game_id=game_id, seat=seat, version=last, url=url)
-        if settings.email and self.config.smtp_url and await self._mail_now(account_id, settings, kind):
+        return Notice(content=text, text=text, kind=kind, game_id=game_id, seat=seat, version=version, url=url)
+
+    async def deliver(self, account_id: str, notice: Notice) -> None:
+        """Send `notice` to the account by each way it chose, unless it muted the game (for the
+        reminders, api/reminders.py: the deliveries run in the background, never waited for)."""
+        if not await self.notifications.muted(account_id, notice.game_id):
+            await self._send(account_id, notice)
+
+    async def _send(self, account_id: str, notice: Notice) -> None:
+        settings = await self.notifications.settings(account_id)
+        if settings.email and self.config.smtp_url and await self._mail_now(account_id, settings, notice.kind):
             self._spawn(self._mail(settings.email, notice))
         if settings.webhook and settings.webhook_secret:
             self._spawn(self._webhook(settings.webhook, settings.webhook_secret, notice))
+        if self.pusher is not None:
+            for sub in await self.pusher.targets(account_id):
+                self._spawn(self.pusher.push(account_id, sub, notice))
 
     async def _mail_now(self, account_id: str, settings: Settings, kind: str) -> bool:
-        if settings.email_mode == "each" or kind == "game_over":
+        if settings.email_mode == "each" or kind != "your_move":  # the end and a reminder: always
             return settings.email_mode != "off"
         return settings.email_mode == "digest" and await self.notifications.first_mail_today(account_id)
 
@@ -154,7 +175,7 @@ class Notifier:
         message = EmailMessage()
         message["From"] = self.config.mail_from
         message["To"] = address
-        message["Subject"] = ("Your move: " if notice.kind == "your_move" else "Game over: ") + notice.game_id
+        message["Subject"] = SUBJECTS.get(notice.kind, "Game over: ") + notice.game_id
         message.set_content(notice.text + (f"\n\n{notice.url}\n" if notice.url else "\n"))
         parts = urlsplit(self.config.smtp_url)
         try:
@@ -165,7 +186,7 @@ class Notifier:
     async def _webhook(self, url: str, secret: str, notice: Notice) -> None:
         """POST the notice, signed; again after 1, 2, 4 ... s (`webhook_tries` in all) on a
         network error, a 429 or a 5xx; never to a private address unless the server allows it."""
-        if not self.config.webhook_private_addresses and await _private(url):
+        if not self.config.webhook_private_addresses and await private_address(url):
             log.warning("webhook of game %s not sent: %s is a private address", notice.game_id, urlsplit(url).hostname)
             return
         body = msgspec.json.encode(notice)
@@ -188,7 +209,7 @@ class Notifier:
         log.warning("webhook of game %s not delivered after %d tries", notice.game_id, self.config.webhook_tries)
 
 
-async def _private(url: str) -> bool:
+async def private_address(url: str) -> bool:
     """Does the URL's host resolve to a loopback, private, link-local or reserved address?"""
     host = urlsplit(url).hostname or ""
     try:

@@ -119,6 +119,29 @@ class UndoWithdraw(Action, frozen=True, kw_only=True, tag="undo_withdraw"):
     request: Version
 
 
+class PauseRequest(Action, frozen=True, kw_only=True, tag="pause_request"):
+    """Ask the opponent to pause this correspondence game for ``days`` days (1 to 30; 30 in all per
+    seat and game): answered like an undo request (replay/pause.py)."""
+
+    days: Annotated[int, msgspec.Meta(ge=1, le=30)]
+
+
+class PauseAccept(Action, frozen=True, kw_only=True, tag="pause_accept"):
+    request: Version
+
+
+class PauseDecline(Action, frozen=True, kw_only=True, tag="pause_decline"):
+    request: Version
+
+
+class PauseWithdraw(Action, frozen=True, kw_only=True, tag="pause_withdraw"):
+    request: Version
+
+
+class PauseResume(Action, frozen=True, kw_only=True, tag="pause_resume"):
+    """End the running pause now (either seat): the clocks run again."""
+
+
 class DrawOffer(Action, frozen=True, kw_only=True, tag="draw_offer"):
     pass
 
@@ -223,6 +246,11 @@ ClientMessageType = Union[  # noqa: UP007 - a runtime union for msgspec
     UndoAccept,
     UndoDecline,
     UndoWithdraw,
+    PauseRequest,
+    PauseAccept,
+    PauseDecline,
+    PauseWithdraw,
+    PauseResume,
     DrawOffer,
     DrawAccept,
     DrawDecline,
@@ -292,6 +320,20 @@ class UndoView(msgspec.Struct, frozen=True, kw_only=True):
     takes_back: list[int]  # the versions of the command records it takes back
 
 
+class PauseRequestView(msgspec.Struct, frozen=True, kw_only=True):
+    request: int
+    seat: str
+    days: int
+
+
+class PausedView(msgspec.Struct, frozen=True, kw_only=True):
+    """The running pause: asked by ``seat``, from ``since`` until ``until`` (ms since the epoch)."""
+
+    seat: str
+    since: int
+    until: int
+
+
 class DrawView(msgspec.Struct, frozen=True, kw_only=True):
     offer: int
     seat: str
@@ -300,17 +342,22 @@ class DrawView(msgspec.Struct, frozen=True, kw_only=True):
 class ClockView(msgspec.Struct, frozen=True, kw_only=True):
     """The game's clock (replay/clock.py) as of the time ``at`` of the last event (ms since the
     epoch): the milliseconds ``left`` to each seat then (negative: run out), and the seat whose clock
-    is ``running`` since (null: none). A client shows ``left[running] - (now - at)``."""
+    is ``running`` since (null: none). A client shows ``left[running] - (now - at)``; with
+    ``paused_until`` (a pause runs) nothing is charged before that time:
+    ``left[running] - max(0, now - max(at, paused_until))``."""
 
     left: dict[str, int]
     at: int
     running: str | None
+    paused_until: int | None = None
 
 
 class SessionView(msgspec.Struct, frozen=True, kw_only=True):
     """The session as a client renders it: seats taken (in join order), whom the game waits for
     and since when, an open undo request or draw offer, the undone ranges (back_to, accepted_at),
-    the end of the game, and the game's ``clock`` (null: none, or not started)."""
+    the end of the game, and the game's ``clock`` (null: none, or not started); an open
+    ``pause_request``, the running pause (``paused``, kept until the first event after its end) and
+    the days of pause each seat may still ask for (``pause_days_left``, correspondence games)."""
 
     seats: list[str]
     started: bool
@@ -322,6 +369,9 @@ class SessionView(msgspec.Struct, frozen=True, kw_only=True):
     last_roll: int
     finished: GameFinished | None
     clock: ClockView | None = None
+    pause_request: PauseRequestView | None = None
+    paused: PausedView | None = None
+    pause_days_left: dict[str, int] = {}
 
 
 class Snapshot(ServerMessage, frozen=True, kw_only=True, tag="snapshot"):

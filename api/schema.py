@@ -17,6 +17,7 @@ import msgspec
 from aiohttp import web
 
 from accounts.notifications import Settings
+from accounts.push import Subscription, Unsubscribe
 from api import (
     accounts,
     bots,
@@ -65,6 +66,10 @@ def http_types() -> dict[str, type]:
         "started": lobby.Started,
         "settings": Settings,
         "mute": notifications.Mute,
+        "push_key": notifications.PushKey,
+        "push_subscription": Subscription,
+        "push_unsubscribe": Unsubscribe,
+        "push_devices": notifications.PushDevices,
         "player": standings.Player,
         "board_query": standings.BoardQuery,
         "leader": standings.Leader,

@@ -12,12 +12,14 @@ from api.protocol import (
     DrawView,
     LastMove,
     LeaderView,
+    PausedView,
+    PauseRequestView,
     PositionView,
     SessionView,
     UndoableCommand,
     UndoView,
 )
-from replay import clock
+from replay import clock, pause
 from replay.gamerecord import GameRecord
 from replay.history import History
 from replay.records import GameFinished, SessionOptions
@@ -42,9 +44,19 @@ def session_view(history: History) -> SessionView:
         reverted=[tuple(r) for r in s.reverted],
         last_roll=s.last_roll(),
         finished=s.finished,
-        clock=ClockView(left=dict(s.clocks), at=s.clock_at, running=s.to_act if s.finished is None else None)
+        clock=ClockView(
+            left=dict(s.clocks),
+            at=s.clock_at,
+            running=s.to_act if s.finished is None else None,
+            paused_until=s.paused.until if s.paused else None,
+        )
         if s.clocks
         else None,
+        pause_request=PauseRequestView(request=p.version, seat=p.seat, days=p.days) if (p := s.pause_request) else None,
+        paused=PausedView(seat=s.paused.seat, since=s.paused.since, until=s.paused.until) if s.paused else None,
+        pause_days_left={seat: pause.days_left(history, seat) for seat in s.joined}
+        if s.created is not None and s.created.options.clock is not None and s.created.options.clock.mode == "correspondence"
+        else {},
     )
 
 

@@ -28,9 +28,17 @@ async def editor_page(request: web.Request) -> web.FileResponse:
     return web.FileResponse(STATIC / "editor.html", headers={"Cache-Control": "no-cache"})
 
 
+async def service_worker(request: web.Request) -> web.FileResponse:
+    """The Web Push service worker (api/static/sw.js), at the root so that its scope is the site."""
+    return web.FileResponse(
+        STATIC / "sw.js", headers={"Cache-Control": "no-cache", "Content-Type": "text/javascript"}
+    )
+
+
 def setup_web_client(app: web.Application) -> None:
     """Add the client's pages and its static files (``/static/...``) to `app`."""
     for path in PAGES:
         app.router.add_get(path, page)
     app.router.add_get("/editor", editor_page)
+    app.router.add_get("/sw.js", service_worker)
     app.router.add_static("/static/", STATIC, append_version=False)

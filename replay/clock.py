@@ -7,6 +7,10 @@ seat at ``clock_at``, the time of the last event folded) and ``clock_turns`` (th
 [Game-Turn, phasing side], in which each seat was given its time already: an undo never gives it
 twice). Whether a seat's time has run out *now* is a question asked with the time of the asking
 (`left`, `flag_fallen`): the server's decisions get it from their caller, as the silence claim does.
+
+A consented pause (replay/pause.py) stops every clock: ``session.paused`` is the running pause
+(since, until: event times), and no time between them is charged (`paused_ms`); the fold ends it
+(`pause_over`) at the first event at or after its end, an early ``pause_resumed`` included.
 """
 
 from __future__ import annotations
@@ -50,7 +54,7 @@ def charge(session, waited: str | None, time_ms: int) -> None:
     """An event at `time_ms`: the time since the last one goes off the clock of `waited`, the seat
     the game waited for until then (None: nobody's clock ran)."""
     if waited is not None and waited in session.clocks:
-        session.clocks[waited] -= max(0, time_ms - session.clock_at)
+        session.clocks[waited] -= max(0, time_ms - session.clock_at) - paused_ms(session, session.clock_at, time_ms)
     session.clock_at = max(session.clock_at, time_ms)
 
 
@@ -79,11 +83,48 @@ def left(session, seat: str, now_ms: int) -> int | None:
     """Milliseconds left on `seat`'s clock at `now_ms` (negative: its time ran out); None: no clock."""
     if seat not in session.clocks:
         return None
-    used = now_ms - session.clock_at if session.to_act == seat and session.finished is None else 0
-    return session.clocks[seat] - max(0, used)
+    if session.to_act != seat or session.finished is not None:
+        return session.clocks[seat]
+    used = max(0, now_ms - session.clock_at) - paused_ms(session, session.clock_at, now_ms)
+    return session.clocks[seat] - used
 
 
 def flag_fallen(session, seat: str, now_ms: int) -> bool:
     """Has `seat`'s time run out at `now_ms`?"""
     remaining = left(session, seat, now_ms)
     return remaining is not None and remaining <= 0
+
+
+def paused_ms(session, from_ms: int, to_ms: int) -> int:
+    """How much of the time from `from_ms` to `to_ms` the running pause covers (0: none)."""
+    pause = session.paused
+    if pause is None:
+        return 0
+    return max(0, min(to_ms, pause.until) - max(from_ms, pause.since))
+
+
+def paused_at(session, now_ms: int) -> bool:
+    """Is the game paused at `now_ms`?"""
+    pause = session.paused
+    return pause is not None and pause.since <= now_ms < pause.until
+
+
+def pause_over(session, time_ms: int) -> None:
+    """An event at `time_ms` (its time already charged): a pause that has ended by then is over, and
+    the silence of the seat to act is counted without it (``waiting_since`` moves on by the pause)."""
+    pause = session.paused
+    if pause is not None and time_ms >= pause.until:
+        session.waiting_since += paused_ms(session, session.waiting_since, time_ms)
+        session.paused = None
+
+
+def falls_at(session, seat: str) -> int | None:
+    """When `seat`'s flag falls if nothing more happens (ms; a running pause counted out), or None:
+    no clock, or the game does not wait for `seat`."""
+    if seat not in session.clocks or session.to_act != seat or session.finished is not None:
+        return None
+    start = session.clock_at
+    pause = session.paused
+    if pause is not None and pause.until > start:
+        start = pause.until
+    return start + session.clocks[seat]

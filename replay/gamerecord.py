@@ -28,6 +28,11 @@ from replay.records import (
     DrawOffered,
     GameCreated,
     GameFinished,
+    PauseAccepted,
+    PauseDeclined,
+    PauseRequested,
+    PauseResumed,
+    PauseWithdrawn,
     Record,
     SeatJoined,
     UndoAccepted,
@@ -38,7 +43,21 @@ from replay.records import (
 from replay.textrecord import Narrator, side_name
 
 #: The kinds of line an accepted undo never removes.
-KEPT = frozenset({"chat", "chat_shown", "undo_requested", "undo_accepted", "undo_declined", "undo_withdrawn"})
+KEPT = frozenset(
+    {
+        "chat",
+        "chat_shown",
+        "undo_requested",
+        "undo_accepted",
+        "undo_declined",
+        "undo_withdrawn",
+        "pause_requested",
+        "pause_accepted",
+        "pause_declined",
+        "pause_withdrawn",
+        "pause_resumed",
+    }
+)
 
 _decode_command = msgspec.json.Decoder(dict)
 
@@ -111,6 +130,16 @@ class GameRecord:
                 self._add(v, "undo_declined", item.seat, f"{side_name(item.seat)} declined the undo")
             case UndoWithdrawn():
                 self._add(v, "undo_withdrawn", item.seat, f"{side_name(item.seat)} withdrew the undo request")
+            case PauseRequested():
+                self._add(v, "pause_requested", item.seat, f"{side_name(item.seat)} asks to pause the game for {item.days} day(s)")
+            case PauseAccepted():
+                self._add(v, "pause_accepted", item.seat, f"{side_name(item.seat)} agreed: the game is paused, no clock runs")
+            case PauseDeclined():
+                self._add(v, "pause_declined", item.seat, f"{side_name(item.seat)} declined the pause")
+            case PauseWithdrawn():
+                self._add(v, "pause_withdrawn", item.seat, f"{side_name(item.seat)} withdrew the pause request")
+            case PauseResumed():
+                self._add(v, "pause_resumed", item.seat, f"{side_name(item.seat)} resumed the game: the clocks run again")
             case DrawOffered():
                 self._add(v, "draw_offered", item.seat, f"{side_name(item.seat)} offers a draw")
             case DrawDeclined():

@@ -13,8 +13,8 @@ Ranges are nested or disjoint (a target inside a reverted range is refused), and
 undo's target carries every decision pending at that moment.
 
 `History` is that fold, one envelope at a time (`apply`), tracking besides the rules state the
-session: seats and dice nonces, the effective commands (for undo requests), a pending undo request
-or draw offer, undo back-off, who is expected to act since when, and the end of the game. It keeps
+session: seats and dice nonces, the effective commands (for undo requests), a pending undo request,
+pause request or draw offer, the running pause and the pause time each seat was granted, undo back-off, who is expected to act since when, and the end of the game. It keeps
 the state at its base version (the start, or the snapshot it was loaded from) and the effective
 rules events since, so the state at any later undo target is a fold away; a target before the base
 raises `NeedsState`, which `load`/`apply_async` answer from the store (snapshot at or before it,
@@ -39,6 +39,11 @@ from replay.records import (
     DrawOffered,
     GameCreated,
     GameFinished,
+    PauseAccepted,
+    PauseDeclined,
+    PauseRequested,
+    PauseResumed,
+    PauseWithdrawn,
     Record,
     SeatJoined,
     UndoAccepted,
@@ -106,6 +111,23 @@ class PendingUndo(msgspec.Struct, frozen=True, array_like=True):
     takes_back: list[int]
 
 
+class PendingPause(msgspec.Struct, frozen=True, array_like=True):
+    """The open pause request (replay/pause.py): its version, the requester and the days asked."""
+
+    version: int
+    seat: str
+    days: int
+
+
+class Pause(msgspec.Struct, frozen=True, array_like=True):
+    """The running pause: the seat that asked for it, and from and until when (ms, event times;
+    `until` is the agreed end, or the time of an early ``pause_resumed``)."""
+
+    seat: str
+    since: int
+    until: int
+
+
 class DrawOffer(msgspec.Struct, frozen=True, array_like=True):
     version: int
     seat: str
@@ -142,6 +164,11 @@ class Session(msgspec.Struct, kw_only=True):
     clocks: dict[str, int] = {}
     clock_at: int = 0
     clock_turns: dict[str, list[tuple[int, str]]] = {}
+    # Pauses (replay/pause.py): the open request, the running pause, and the pause time (ms) each seat
+    # has been granted in this game (an early resumption gives back what was not used).
+    pause_request: PendingPause | None = None
+    paused: Pause | None = None
+    pause_used: dict[str, int] = {}
 
     @property
     def started(self) -> bool:
@@ -368,6 +395,8 @@ class History:
                 previous = s.backoff.get(seat)
                 s.backoff[seat] = Backoff((previous.count if previous else 0) + 1, envelope.time)
                 s.undo = None
+            case PauseRequested() | PauseAccepted() | PauseDeclined() | PauseWithdrawn() | PauseResumed():
+                self._pause(item, envelope)
             case DrawOffered():
                 s.draw = DrawOffer(v, item.seat)
             case DrawDeclined():
@@ -375,11 +404,35 @@ class History:
             case GameFinished():
                 s.finished = item
                 s.finished_at = v
+                s.pause_request = None
             case ChatSaid():
                 if not chat_open(s.chat_shown):
                     s.withheld.append(v)
             case ChatShown():
                 s.chat_shown[item.seat] = item.shown
+
+    def _pause(self, item: Record, envelope: Envelope) -> None:
+        """A pause record: the request opened, answered, or the running pause ended early."""
+        s = self.session
+        v, t = envelope.version, envelope.time
+        if type(item) is PauseRequested:
+            s.pause_request = PendingPause(v, item.seat, item.days)
+            return
+        if type(item) is PauseResumed:
+            if not clock.paused_at(s, t):
+                raise HistoryError(self.game_id, v, "pause_resumed while no pause runs")
+            pause = s.paused
+            s.pause_used[pause.seat] = s.pause_used.get(pause.seat, 0) - (pause.until - t)
+            s.paused = Pause(pause.seat, pause.since, t)
+            return
+        pending = s.pause_request
+        if pending is None or pending.version != item.request:
+            raise HistoryError(self.game_id, v, f"{envelope.type} answers no open pause request at {item.request}")
+        s.pause_request = None
+        if type(item) is PauseAccepted:
+            length = pending.days * records.DAY_SECONDS * 1000
+            s.paused = Pause(pending.seat, t, t + length)
+            s.pause_used[pending.seat] = s.pause_used.get(pending.seat, 0) + length
 
     def _revert(self, back_to: int, accepted_at: int, target: State | None) -> None:
         s = self.session
@@ -401,8 +454,6 @@ class History:
         passing one between a new Game-Turn and its first phase, whose Player-Turn is none.)"""
         s = self.session
         now = None if (s.finished or s.start <= 0 or self.state is None) else to_act(self.state)  # s.started
-        if now != s.to_act or (now is not None and envelope.actor == now):
-            s.waiting_since = envelope.time
         options = s.created.options.clock if s.created is not None else None
         if options is not None and s.started:
             if s.start == envelope.version:
@@ -411,6 +462,9 @@ class History:
                 clock.charge(s, s.to_act, envelope.time)
             if settled:
                 clock.give(s, options, now, self.state.turn, self.state.phasing)
+        clock.pause_over(s, envelope.time)
+        if now != s.to_act or (now is not None and envelope.actor == now):
+            s.waiting_since = envelope.time
         s.to_act = now
 
     # -- snapshots -------------------------------------------------------------------------------

@@ -4,9 +4,9 @@ A game's log interleaves two kinds of entries, both JSON payloads in event envel
 the tag:
 - rules events (`rules.core.events`: unit_moved, phase_began, ...), which change the game state;
 - session records (this module): the game's creation and its dice commitment, seats taken, each
-  accepted command (with the die rolls it used), undo requests and their answers, draw offers,
-  chat and each seat's consent to show it to spectators, and the end of the game with the dice seed
-  revealed.
+  accepted command (with the die rolls it used), undo requests and their answers, pause (vacation)
+  requests, their answers and early resumptions, draw offers, chat and each seat's consent to show
+  it to spectators, and the end of the game with the dice seed revealed.
 
 Like the rules' events they are frozen msgspec Structs, a tagged union on the field ``type`` with
 explicit tag strings (never the class name) and a schema version ``schema``.
@@ -182,6 +182,38 @@ class UndoWithdrawn(Record, frozen=True, kw_only=True, tag="undo_withdrawn"):
     request: int
 
 
+class PauseRequested(Record, frozen=True, kw_only=True, tag="pause_requested"):
+    """``seat`` asks to stop the game's correspondence clock for ``days`` days (replay/pause.py)."""
+
+    seat: Side
+    days: int
+
+
+class PauseAccepted(Record, frozen=True, kw_only=True, tag="pause_accepted"):
+    """The opponent ``seat`` consents to the request at version ``request``: nobody's clock runs from
+    this event's time for the days asked, or until a ``pause_resumed``."""
+
+    seat: Side
+    request: int
+
+
+class PauseDeclined(Record, frozen=True, kw_only=True, tag="pause_declined"):
+    seat: Side
+    request: int
+
+
+class PauseWithdrawn(Record, frozen=True, kw_only=True, tag="pause_withdrawn"):
+    seat: Side
+    request: int
+
+
+class PauseResumed(Record, frozen=True, kw_only=True, tag="pause_resumed"):
+    """``seat`` (either) ends the running pause before its agreed end: the clocks run again from this
+    event's time."""
+
+    seat: Side
+
+
 class DrawOffered(Record, frozen=True, kw_only=True, tag="draw_offered"):
     """``seat`` offers a draw; it stands until answered or until a game action is appended."""
 
@@ -248,6 +280,11 @@ RecordType = Union[  # noqa: UP007 - a runtime union for msgspec
     UndoAccepted,
     UndoDeclined,
     UndoWithdrawn,
+    PauseRequested,
+    PauseAccepted,
+    PauseDeclined,
+    PauseWithdrawn,
+    PauseResumed,
     DrawOffered,
     DrawDeclined,
     ChatSaid,

@@ -12,8 +12,9 @@ from __future__ import annotations
 import msgspec
 
 from eventstore.envelope import NewEvent
-from replay import clock, records, undo
+from replay import clock, pause, records, undo
 from replay import dice as dice_module
+from replay.consent import ConsentRefused
 from replay.history import History
 from replay.records import (
     ChatSaid,
@@ -23,6 +24,11 @@ from replay.records import (
     DrawOffered,
     GameCreated,
     GameFinished,
+    PauseAccepted,
+    PauseDeclined,
+    PauseRequested,
+    PauseResumed,
+    PauseWithdrawn,
     Record,
     SeatJoined,
     TakenBack,
@@ -117,6 +123,8 @@ def command(
     side = to_act(state)
     if side != seat:
         raise ActionRefused("not_your_turn", f"the game waits for the {side} player")
+    if now_ms is not None:
+        _not_paused(history, now_ms, "a command")
     if now_ms is not None and clock.flag_fallen(history.session, seat, now_ms):
         raise ActionRefused(
             "illegal", "your time has run out: your opponent may claim the game", case="clock"
@@ -190,7 +198,7 @@ def undo_request(
     try:
         plan = undo.plan(history, seat, back_to, now_ms=now_ms, backoff_seconds=backoff_seconds)
     except undo.UndoRefused as exc:
-        raise ActionRefused("illegal", exc.message, case=exc.case, retry_after=exc.retry_after) from None
+        raise _refused(exc) from None
     takes_back = [
         TakenBack(version=c.version, seat=c.seat, command=msgspec.Raw(c.command), rolls=c.rolls)
         for c in plan.takes_back
@@ -218,7 +226,7 @@ def undo_answer(
     try:
         undo.check_answer(history, seat, request, answer)
     except undo.UndoRefused as exc:
-        raise ActionRefused("illegal", exc.message, case=exc.case) from None
+        raise _refused(exc) from None
     pending = history.session.undo
     if answer == "accept":
         target = target if target is not None else history.state_at(pending.back_to)
@@ -226,6 +234,49 @@ def undo_answer(
         return [record_event(record, _digest(target), seat, command_id)]
     record = (UndoDeclined if answer == "decline" else UndoWithdrawn)(seat=seat, request=request)
     return [record_event(record, history.digest(), seat, command_id)]
+
+
+# -- pause (vacation) --------------------------------------------------------------------------------
+def _refused(exc: ConsentRefused) -> ActionRefused:
+    return ActionRefused("illegal", exc.message, case=exc.case, retry_after=exc.retry_after)
+
+
+def _not_paused(history: History, now_ms: int, doing: str) -> None:
+    try:
+        pause.check_not_paused(history, now_ms=now_ms, doing=doing)
+    except ConsentRefused as exc:
+        raise _refused(exc) from None
+
+
+def pause_request(history: History, seat: str, days: int, *, now_ms: int, command_id: str = "") -> list[NewEvent]:
+    """Ask the opponent to stop the game's clock for `days` days (replay/pause.py)."""
+    _playing(history)
+    try:
+        pause.check_request(history, seat, days, now_ms=now_ms)
+    except ConsentRefused as exc:
+        raise _refused(exc) from None
+    return [record_event(PauseRequested(seat=seat, days=days), history.digest(), seat, command_id)]
+
+
+def pause_answer(history: History, seat: str, request: int, answer: str, command_id: str = "") -> list[NewEvent]:
+    """``accept``, ``decline`` (the opponent) or ``withdraw`` (the asker) the pause request at `request`."""
+    _playing(history)
+    try:
+        pause.check_answer(history, seat, request, answer)
+    except ConsentRefused as exc:
+        raise _refused(exc) from None
+    kind = {"accept": PauseAccepted, "decline": PauseDeclined, "withdraw": PauseWithdrawn}[answer]
+    return [record_event(kind(seat=seat, request=request), history.digest(), seat, command_id)]
+
+
+def pause_resume(history: History, seat: str, *, now_ms: int, command_id: str = "") -> list[NewEvent]:
+    """End the running pause now (either seat): the clocks run again."""
+    _playing(history)
+    try:
+        pause.check_resume(history, now_ms=now_ms)
+    except ConsentRefused as exc:
+        raise _refused(exc) from None
+    return [record_event(PauseResumed(seat=seat), history.digest(), seat, command_id)]
 
 
 # -- draws, resignation, abandonment, chat --------------------------------------------------------
@@ -262,6 +313,7 @@ def claim(history: History, seat: str, seed: bytes, *, now_ms: int, command_id: 
     has been silent past the game's ``silence_seconds`` (``abandonment``), while the game waits for
     him."""
     _playing(history)
+    _not_paused(history, now_ms, "a claim")
     s = history.session
     opponent = other_side(seat)
     if s.to_act != opponent:
@@ -272,7 +324,7 @@ def claim(history: History, seat: str, seed: bytes, *, now_ms: int, command_id: 
         record = finish(history.state, "time", seat, seed, winner=seat)
         return [record_event(record, history.digest(), seat, command_id)]
     limit_ms = s.created.options.silence_seconds * 1000
-    silent_ms = now_ms - s.waiting_since
+    silent_ms = now_ms - s.waiting_since - clock.paused_ms(s, s.waiting_since, now_ms)
     if silent_ms < limit_ms:
         wait = (limit_ms - silent_ms) / 1000
         on_clock = clock.left(s, opponent, now_ms)

@@ -14,6 +14,7 @@ from replay.records import (
     DrawDeclined,
     DrawOffered,
     GameFinished,
+    PauseRequested,
     SeatJoined,
     UndoAccepted,
     UndoDeclined,
@@ -118,6 +119,13 @@ class Narrator:
             case "undo_withdrawn":
                 assert isinstance(item, UndoWithdrawn)
                 return f"the {side_name(item.seat)} Player withdraws the undo request"
+            case "pause_requested":
+                assert isinstance(item, PauseRequested)
+                return f"the {side_name(item.seat)} Player asks to pause the game for {item.days} day(s)"
+            case "pause_accepted" | "pause_declined" | "pause_withdrawn" | "pause_resumed":
+                verb = {"pause_accepted": "accepts the pause", "pause_declined": "declines the pause",
+                        "pause_withdrawn": "withdraws the pause request", "pause_resumed": "resumes the game"}
+                return f"the {side_name(item.seat)} Player {verb[kind]}"
             case "draw_offered":
                 assert isinstance(item, DrawOffered)
                 return f"the {side_name(item.seat)} Player offers a draw"

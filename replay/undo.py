@@ -20,18 +20,13 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
+from replay.consent import ConsentRefused
+from replay.consent import check_answer as check_consent
 from replay.history import CommandRef, History
 
 
-class UndoRefused(Exception):
-    """An undo request, or its answer, that may not be made now: the case and a sentence;
-    ``retry_after`` (seconds) when waiting will help."""
-
-    def __init__(self, case: str, message: str, retry_after: float | None = None) -> None:
-        super().__init__(f"[{case}] {message}")
-        self.case = case
-        self.message = message
-        self.retry_after = retry_after
+class UndoRefused(ConsentRefused):
+    """An undo request, or its answer, that may not be made now (replay/consent.py)."""
 
 
 class UndoPlan(NamedTuple):
@@ -100,13 +95,12 @@ def plan(history: History, seat: str, back_to: int, *, now_ms: int, backoff_seco
 
 def check_answer(history: History, seat: str, request: int, answer: str) -> None:
     """May `seat` answer (``accept``, ``decline``) or ``withdraw`` the request at `request`?"""
-    s = history.session
-    consent = _case(history, "moved_once", "5.17")
-    pending = s.undo
-    if pending is None or pending.version != request:
-        raise UndoRefused(consent, f"no undo request at version {request} is waiting (it was answered or lapsed)")
-    if answer == "withdraw":
-        if seat != pending.seat:
-            raise UndoRefused(consent, "only the player who asked may withdraw an undo request")
-    elif seat == pending.seat:
-        raise UndoRefused(consent, "an undo needs the consent of the opposing player, not your own")
+    check_consent(
+        history.session.undo,
+        seat,
+        request,
+        answer,
+        what="undo",
+        case=_case(history, "moved_once", "5.17"),
+        refused=UndoRefused,
+    )

@@ -94,6 +94,18 @@ def add_arguments(parser) -> None:
     parser.add_argument("--mail-from", default="Blue & Gray <noreply@localhost>", help="the From of that mail")
     parser.add_argument("--public-url", metavar="URL", help="the server's address as players reach it, for links in notifications")
     parser.add_argument(
+        "--vapid-private-key",
+        metavar="FILE",
+        help="Web Push: the PEM file of the server's VAPID P-256 private key (`vapid --gen` writes one, "
+        "private_key.pem); default: none, no push",
+    )
+    parser.add_argument(
+        "--vapid-subject",
+        metavar="CONTACT",
+        help="Web Push: the contact the push services are given, mailto:you@example.org or an https:// URL "
+        "(needed with --vapid-private-key)",
+    )
+    parser.add_argument(
         "--log-level",
         default="INFO",
         type=str.upper,
@@ -150,6 +162,23 @@ def _without_password(url: str) -> str:
     return re.sub(r"(://[^:/@]*:)[^@]*@", r"\1***@", url)
 
 
+def _check_vapid(config) -> None:
+    """A bad VAPID key or contact is refused before the server starts, in one line."""
+    if config.vapid_private_key is None:
+        if config.vapid_subject is not None:
+            raise CommandError("--vapid-subject needs --vapid-private-key")
+        return
+    from api.push import VapidKeyError, load_key
+
+    subject = config.vapid_subject or ""
+    if not (subject.startswith("mailto:") and "@" in subject) and not subject.startswith("https://"):
+        raise CommandError("--vapid-private-key needs --vapid-subject mailto:you@example.org (or an https:// URL)")
+    try:
+        load_key(config.vapid_private_key)
+    except VapidKeyError as exc:
+        raise CommandError(f"--vapid-private-key {exc}") from None
+
+
 async def _serve(args, url: str) -> int:
     from aiohttp import web
 
@@ -174,7 +203,10 @@ async def _serve(args, url: str) -> int:
         smtp_url=args.smtp_url,
         mail_from=args.mail_from,
         public_url=args.public_url,
+        vapid_private_key=args.vapid_private_key,
+        vapid_subject=args.vapid_subject,
     )
+    _check_vapid(config)
     app = make_app(config)
     # shutdown_timeout: by then every websocket was closed (api/shutdown.py), only slow HTTP is left
     runner = web.AppRunner(app, handle_signals=False, access_log=None, shutdown_timeout=1.0)

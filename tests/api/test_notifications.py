@@ -6,19 +6,12 @@ addresses unless allowed; each player reads and writes only his own settings."""
 from __future__ import annotations
 
 import asyncio
-import email
-import email.policy
 import hashlib
 import hmac
 import json
 import logging
 import random
-import socket
 
-import pytest
-from aiohttp import web
-from aiohttp.test_utils import TestServer
-from aiosmtpd.controller import Controller
 from apiharness import PATIENCE, WsClient
 from test_accounts import browser, register
 
@@ -27,54 +20,6 @@ from api.app_keys import NOTIFIER
 from api.notifier import SIGNATURE, TIMESTAMP
 
 CORRESPONDENCE = {"mode": "correspondence", "days_per_turn": 3}
-
-
-class Mailbox:
-    """The local SMTP server's handler: every message received."""
-
-    def __init__(self) -> None:
-        self.messages: list[tuple[list[str], str]] = []
-
-    async def handle_DATA(self, server, session, envelope):  # noqa: N802 - aiosmtpd's name
-        message = email.message_from_bytes(envelope.content, policy=email.policy.default)
-        self.messages.append((envelope.rcpt_tos, f"Subject: {message['Subject']}\n{message.get_content()}"))
-        return "250 OK"
-
-
-@pytest.fixture
-def mailbox():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
-    box = Mailbox()
-    controller = Controller(box, hostname="127.0.0.1", port=port)
-    controller.start()
-    box.url = f"smtp://127.0.0.1:{port}"
-    yield box
-    controller.stop()
-
-
-@pytest.fixture
-async def receiver():
-    """A webhook receiver: every POST's body and headers; `fail_first` answers 503 that many times."""
-    got = []
-    state = {"fail_first": 0}
-
-    async def hook(request: web.Request) -> web.Response:
-        got.append((await request.read(), dict(request.headers)))
-        if state["fail_first"] > 0:
-            state["fail_first"] -= 1
-            return web.Response(status=503)
-        return web.Response(status=204)
-
-    app = web.Application()
-    app.router.add_post("/hook", hook)
-    server = TestServer(app)
-    await server.start_server()
-    server.got, server.state = got, state
-    server.hook_url = str(server.make_url("/hook"))
-    yield server
-    await server.close()
 
 
 async def settled(client) -> None:

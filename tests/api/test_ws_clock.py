@@ -73,3 +73,39 @@ async def test_clock_options_are_checked_at_creation(client):
     view = await (await client.get(f"/api/games/{game['game_id']}")).json()
     assert view["options"]["clock"] == {"mode": "correspondence", "bank_seconds": 0, "increment_seconds": 0, "days_per_turn": 3}
     assert view["status"] == "active"
+
+
+async def test_a_correspondence_game_is_paused_by_consent_over_the_websocket(client, store):
+    game, joined = await new_game(client, options={"clock": {"mode": "correspondence", "days_per_turn": 3}})
+    gid = game["game_id"]
+    union = await WsClient(client, gid, game["token"]).connect()
+    confederate = await WsClient(client, gid, joined["token"]).connect()
+    watcher = await Viewer(client, gid).connect()
+    too_long = await union.act("pause_request", days=31)
+    assert too_long.code == "malformed", too_long
+    asked = await union.act("pause_request", days=7)
+    assert isinstance(asked, Ack), asked
+    own = await union.act("pause_accept", request=asked.first)
+    assert (own.code, own.case) == ("illegal", "pause"), own
+    await watcher.until(asked.last)
+    assert watcher.view["session"]["pause_request"] == {"request": asked.first, "seat": "union", "days": 7}
+    assert watcher.view["session"]["pause_days_left"] == {"union": 30, "confederate": 30}
+    accepted = await confederate.act("pause_accept", request=asked.first)
+    assert isinstance(accepted, Ack), accepted
+    await union.until_version(accepted.last)
+    since = union.events[-1].time
+    paused = union.history.session.paused  # this client's fold of the events, as the server's
+    assert (paused.seat, paused.since, paused.until) == ("union", since, since + 7 * 86_400_000)
+    await watcher.until(accepted.last)
+    assert watcher.view["session"]["paused"] == {"seat": "union", "since": since, "until": paused.until}
+    assert watcher.view["session"]["clock"]["paused_until"] == paused.until
+    refused = await union.command(EndPhase())
+    assert (refused.code, refused.case) == ("illegal", "pause") and "paused until" in refused.message, refused
+    resumed = await confederate.act("pause_resume")
+    assert isinstance(resumed, Ack), resumed
+    ack = await union.command(EndPhase())
+    assert isinstance(ack, Ack), ack
+    stored = [e.type async for e in store.read(gid)]
+    assert [t for t in stored if t.startswith("pause")] == ["pause_requested", "pause_accepted", "pause_resumed"]
+    assert stored[stored.index("pause_resumed") + 1] == "command"  # play went on after the resumption
+    await watcher.close()

@@ -141,23 +141,47 @@ function seekForm(scenarios) {
   return f;
 }
 
+/** Web Push on this device (docs/PROTOCOL.md "Web Push"): the service worker, a subscription to
+ * the server's VAPID key, kept by the server for this account. */
+async function pushSubscribe(f) {
+  const said = f.querySelector("#notify-said");
+  try {
+    const { public_key } = await getJSON("/api/push-key");
+    const raw = atob(public_key.replaceAll("-", "+").replaceAll("_", "/") + "=".repeat((4 - (public_key.length % 4)) % 4));
+    const key = Uint8Array.from(raw, (c) => c.charCodeAt(0));
+    const worker = await navigator.serviceWorker.register("/sw.js");
+    if ((await Notification.requestPermission()) !== "granted") throw new Error("notifications are not allowed for this site");
+    const sub = await worker.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: key });
+    await sendJSON("POST", "/api/me/push", sub.toJSON());
+    said.textContent = "This device will be notified.";
+  } catch (err) {
+    said.textContent = `Push not set up: ${err.message}`;
+  }
+}
+
 function notificationsForm() {
   const f = h("form", { id: "notify-form", class: "account-form" }, h("h3", {}, "Tell me it is my move"),
     h("label", { class: "field" }, h("span", {}, "E-mail"), h("input", { type: "email", name: "email", autocomplete: "email" })),
     h("label", { class: "field" }, h("span", {}, "Mail"), h("select", { name: "email_mode" }, [["digest", "one digest a day"], ["each", "at every move"], ["off", "never"]].map(([v, t]) => h("option", { value: v }, t)))),
     h("label", { class: "field" }, h("span", {}, "Webhook (Discord, Slack)"), h("input", { type: "url", name: "webhook" })),
-    h("div", { class: "actions" }, h("button", { type: "submit" }, "Save")),
+    h("label", { class: "field" }, h("span", {}, "Remind me when less than (hours) is left"), h("input", { type: "number", name: "remind_hours", min: "0", max: "336", value: "24" })),
+    h("div", { class: "actions" }, h("button", { type: "submit" }, "Save"),
+      h("button", { type: "button", id: "push-subscribe", class: "hidden", onclick: () => pushSubscribe(f) }, "Notify me on this device")),
     h("p", { class: "muted", id: "notify-said", role: "status" }));
+  getJSON("/api/push-key").then(() => {
+    if ("serviceWorker" in navigator && "PushManager" in window) f.querySelector("#push-subscribe").classList.remove("hidden");
+  }).catch(() => null); // this server sends no Web Push
   getJSON("/api/me/notifications").then((s) => {
     f.elements.email.value = s.email || "";
     f.elements.email_mode.value = s.email_mode || "digest";
     f.elements.webhook.value = s.webhook || "";
+    f.elements.remind_hours.value = String(s.remind_hours ?? 24);
   }).catch(() => null);
   f.addEventListener("submit", async (e) => {
     e.preventDefault();
     const data = new FormData(f);
     try {
-      const kept = await sendJSON("PUT", "/api/me/notifications", { email: data.get("email") || null, email_mode: data.get("email_mode"), webhook: data.get("webhook") || null });
+      const kept = await sendJSON("PUT", "/api/me/notifications", { email: data.get("email") || null, email_mode: data.get("email_mode"), webhook: data.get("webhook") || null, remind_hours: Number(data.get("remind_hours") || 0) });
       f.querySelector("#notify-said").textContent = kept.webhook_secret ? `Saved. Webhook signing secret: ${kept.webhook_secret}` : "Saved.";
     } catch (err) {
       f.querySelector("#notify-said").textContent = err.message;

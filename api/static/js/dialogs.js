@@ -48,6 +48,23 @@ export const Dialogs = {
     return this.welcome?.options?.undo || this.info.options?.undo;
   },
 
+  /** A pause of a correspondence game (docs/PROTOCOL.md "Pause"): ask the opponent for some days. */
+  pauseDialog() {
+    if (!this.seat || !this.live() || this.replay) return;
+    const left = this.board.session.pause_days_left?.[this.seat] ?? 30;
+    if (left < 1) {
+      this.toast("You have used your 30 days of pause in this game.", "info");
+      return;
+    }
+    const days = h("input", { type: "number", id: "pause-days", min: "1", max: String(Math.min(30, left)), value: String(Math.min(7, left)), "aria-label": "Days" });
+    this.dialog("pause-ask", h("h3", {}, "Pause the game"),
+      h("p", {}, `Stop both clocks for some days; your opponent must agree. You may ask for ${left} more day(s) in this game; either player may resume early.`),
+      h("label", { class: "field" }, h("span", {}, "Days"), days),
+      h("div", { class: "actions" },
+        h("button", { class: "primary", id: "pause-send", onclick: () => { this.closeDialog(); this.act({ type: "pause_request", days: Number(days.value) }); } }, "Ask to pause"),
+        h("button", { onclick: () => this.closeDialog() }, "Cancel")));
+  },
+
   offerDraw() {
     if (!this.seat || !this.live()) return;
     this.act({ type: "draw_offer" }).then((r) => r?.type === "ack" && this.toast("Draw offered.", "info"));

@@ -149,6 +149,7 @@ export class GameView {
           h("section", { id: "controls" },
             h("button", { id: "end-phase", onclick: () => this.endPhase() }, "End phase ", h("kbd", {}, "E")),
             h("button", { id: "undo-request", onclick: () => this.undoDialog() }, "Undo… ", h("kbd", {}, "U")),
+            h("button", { id: "pause-request", class: "hidden", title: "Ask to stop the clocks for some days (correspondence games)", onclick: () => this.pauseDialog() }, "Pause…"),
             h("button", { id: "draw-offer", onclick: () => this.offerDraw() }, "Offer draw"),
             h("button", { id: "resign", class: "danger", onclick: () => this.resignDialog() }, "Resign"),
             h("button", { id: "claim", class: "danger hidden", onclick: () => this.claimDialog() }, "Claim the game"),
@@ -566,6 +567,18 @@ export class GameView {
     rows.push(h("div", { class: "vp", id: "vp" }, `VP: Union ${st.vp.union ?? 0} · Confederate ${st.vp.confederate ?? 0}`, st.result ? h("b", {}, ` · ${st.result}`) : ""));
     if (s.undo) rows.push(h("div", { class: "note", id: "undo-note" }, `${SIDE_NAME[s.undo.seat]} asked to take back ${s.undo.takes_back.length} action(s)`,
       s.undo.seat === this.seat ? h("button", { id: "undo-withdraw", onclick: () => this.act({ type: "undo_withdraw", request: s.undo.request }) }, "Withdraw") : " — waiting for an answer"));
+    if (s.pause_request) {
+      const p = s.pause_request;
+      rows.push(h("div", { class: "note", id: "pause-note" }, `${SIDE_NAME[p.seat]} asks to pause the game for ${p.days} day(s) `,
+        !this.seat ? "" : p.seat === this.seat
+          ? h("button", { id: "pause-withdraw", onclick: () => this.act({ type: "pause_withdraw", request: p.request }) }, "Withdraw")
+          : h("span", {}, h("button", { id: "pause-accept", class: "primary", onclick: () => this.act({ type: "pause_accept", request: p.request }) }, "Accept"), " ",
+            h("button", { id: "pause-decline", onclick: () => this.act({ type: "pause_decline", request: p.request }) }, "Decline"))));
+    }
+    if (s.paused && s.paused.until > Date.now()) {
+      rows.push(h("div", { class: "note", id: "paused-note" }, `Paused: no clock runs until ${new Date(s.paused.until).toLocaleString()} `,
+        this.seat ? h("button", { id: "pause-resume", onclick: () => this.act({ type: "pause_resume" }) }, "Resume now") : ""));
+    }
     if (s.draw) rows.push(h("div", { class: "note" }, `${SIDE_NAME[s.draw.seat]} offered a draw`));
     this.$("#status").replaceChildren(...rows);
   }
@@ -644,6 +657,9 @@ export class GameView {
     const off = over || !this.live() || this.busy || !!this.replay;
     this.$("#undo-request").disabled = off || !!s.undo || this.undoPolicy() === "none";
     this.$("#draw-offer").disabled = off || !!s.draw;
+    const post = (this.welcome?.options?.clock || this.info.options?.clock)?.mode === "correspondence";
+    this.$("#pause-request").classList.toggle("hidden", !this.seat || !post);
+    this.$("#pause-request").disabled = off || !!s.pause_request || !!(s.paused && s.paused.until > Date.now());
     this.$("#resign").disabled = off;
     const left = Math.min(this.silenceLeft(), this.flagLeft());
     const claimable = !off && left <= 0;
