@@ -108,6 +108,7 @@ class Notifier:
                 log.warning("notification queue full: %s of game %s not sent", kind, game_id)
 
     async def _work(self) -> None:
+        me = asyncio.current_task()
         while True:
             item = await self.queue.get()
             try:
@@ -116,6 +117,8 @@ class Notifier:
                 log.exception("notification of game %s failed", item[0])
             finally:
                 self.queue.task_done()
+            if me.cancelling():  # a cancellation the store's client swallowed mid-call: stop anyway
+                raise asyncio.CancelledError
 
     async def idle(self) -> None:
         """Until every queued notification has been handled and every delivery has ended."""

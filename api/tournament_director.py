@@ -323,10 +323,12 @@ class Director:
 
     def start_sweeping(self, every: float = SWEEP_SECONDS) -> None:
         async def loop() -> None:
+            me = asyncio.current_task()
             await self._logged(self.resume())
-            while True:
+            while not me.cancelling():  # not after a cancellation the store's client swallowed mid-call
                 await asyncio.sleep(every)
                 await self._logged(self.sweep())
+            raise asyncio.CancelledError
 
         self._sweeper = asyncio.create_task(loop())
 
