@@ -221,7 +221,8 @@ def no_entry(state: State, unit: str) -> frozenset[str]:
         return closed
     if game.is_train(unit):
         return closed | frozenset(h for u, h in state.positions.items() if u != unit)
-    return closed | frozenset(h for u, h in state.positions.items() if game.is_train(u))
+    positions = state.positions  # the trains' hexes: a few trains looked up, not every unit asked
+    return closed | frozenset(positions[u] for u in game.battle.trains.units if u in positions)
 
 
 def barred_from_enemy_zoc(state: State, unit: str) -> bool:
