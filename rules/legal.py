@@ -490,7 +490,7 @@ class _DeadEnds:
         self._arrivals: dict[tuple, stacking.Arrivals] = {}
 
     def allows(self, event: UnitMoved | ReinforcementEntered) -> bool:
-        if self.state.game.battle.trains is not None:
+        if self._trains_matter():
             return self._checked(event)
         control = self.state.control
         path = event.path
@@ -503,6 +503,23 @@ class _DeadEnds:
             arrivals = stacking.Arrivals(after, self.unit, movement.may_move, self.destinations, quota)
             self._arrivals[key] = arrivals
         return arrivals.allows(path[-1])
+
+    def _trains_matter(self) -> bool:
+        """Chickamauga 19.21, 19.22: does where this unit ends change where its side's units may go
+        while the phase's stacking is put right? Yes when it is a train (its hex is closed to the
+        others), or when a train of its side may still move (every occupied hex is closed to it). An
+        enemy train, or one that may not move again, goes nowhere: the ends of the units that may are
+        the same after any of this unit's moves, as in a battle without trains."""
+        state = self.state
+        trains = state.game.battle.trains
+        if trains is None:
+            return False
+        if trains.is_train(self.unit):
+            return True
+        units = state.game.units
+        return any(
+            u in state.positions and units[u].side == self.side and movement.may_move(state, u) for u in trains.units
+        )
 
     def _checked(self, event: UnitMoved | ReinforcementEntered) -> bool:
         """Chickamauga 19.22: a train closes its hex to every other unit and every occupied hex to
