@@ -360,10 +360,9 @@ def may_enter_somewhere(state: State, unit: str, memo: dict | None = None) -> bo
     for entry in reinforcements.entry_hexes(state, unit):
         if reinforcements.entry_problem(state, unit, entry) is not None:
             continue
-        reach = reinforcements.reachable_from_entry(state, unit, entry)
-        if free is not None and any(d in free for d in reach.ends):
-            return True
-        reaches.append(reach)
+        if free is not None and any(d in free for d in reinforcements.possible_entry_ends(state, unit, entry)):
+            return True  # the search stops at the first end with room
+        reaches.append(reinforcements.reachable_from_entry(state, unit, entry))
     ends = _DeadEnds(state, unit, memo)
     return any(
         ends.allows(ReinforcementEntered(unit=unit, path=reach.path(d), cost=movement_points(reach.cost[d])))

@@ -21,6 +21,7 @@ the same rules, step by step:
 from __future__ import annotations
 
 import heapq
+import itertools
 from collections.abc import Callable, Iterable, Iterator
 from operator import countOf
 
@@ -309,6 +310,18 @@ def possible_ends(state: State, unit: str) -> Iterable[str]:
     start = state.positions[unit]
     found = _search(state, unit, None, allowance_now(state, unit), False, None, {start: 0}, {start: None})
     return filter(_may_end(state, unit, start), found)
+
+
+def possible_ends_from(state: State, unit: str, origin: str, spent) -> Iterable[str]:
+    """``reachable(state, unit, origin, spent).ends`` found one after another (a reinforcement's, from
+    its entry hex): the hexes of its own allowance first, then those only a Forced March reaches
+    (Grand Chancellorsville 23.2), perhaps some twice; for a caller that stops at the first that serves."""
+    found = _search(state, unit, origin, allowance_now(state, unit), False, None, {origin: spent}, {origin: None})
+    forced = forced_march_now(state, unit) if state.game.battle.forced_march is not None else None
+    if forced is not None:
+        n, region = forced  # as ``reachable``: 23.21-23.23
+        found = itertools.chain(found, _search(state, unit, origin, n, True, region, {origin: spent}, {origin: None}))
+    return filter(_may_end(state, unit, origin), found)
 
 
 def _search(

@@ -24,6 +24,8 @@ Rulings (docs/RULINGS.md):
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from rules.core.arith import movement_points
 from rules.core.commands import EnterReinforcement
 from rules.core.components.command_control_zone import ENTERED_ON
@@ -240,9 +242,24 @@ def reachable_from_entry(state: State, unit: str, hex_: str) -> movement.Reach:
     reach = movement.reachable(state, unit, origin=hex_, spent=entry_cost(state, hex_, unit))
     if hex_ in movement.enemy_zones_for(state, unit):
         reach.ends = []
-    if hex_ not in state.game.no_end_hexes and hex_ not in state.game.stacking_barred(state.positions, unit):
-        reach.ends = [hex_, *reach.ends]  # First Bull Run 17.2: never into Runyon's hex
+    if may_end_in_entry_hex(state, unit, hex_):
+        reach.ends = [hex_, *reach.ends]
     return reach
+
+
+def possible_entry_ends(state: State, unit: str, hex_: str) -> Iterable[str]:
+    """``reachable_from_entry(state, unit, hex_).ends`` one after another (perhaps some twice), for a
+    caller that stops at the first that serves."""
+    if may_end_in_entry_hex(state, unit, hex_):
+        yield hex_
+    if hex_ not in movement.enemy_zones_for(state, unit):
+        yield from movement.possible_ends_from(state, unit, hex_, entry_cost(state, hex_, unit))
+
+
+def may_end_in_entry_hex(state: State, unit: str, hex_: str) -> bool:
+    """May ``unit``'s move end in its entry hex ``hex_`` (stacking aside)? 5.24, 19.12: not a hex no
+    move ends in; First Bull Run 17.2: never into Runyon's hex."""
+    return hex_ not in state.game.no_end_hexes and hex_ not in state.game.stacking_barred(state.positions, unit)
 
 
 def decide_enter(state: State, command: EnterReinforcement, dice: Dice | None) -> list[Event]:
