@@ -52,7 +52,21 @@ class Parser(argparse.ArgumentParser):
         self.exit(1, f"{self.prog}: {message} (see {self.prog} --help)\n")
 
 
-def build_parser() -> argparse.ArgumentParser:
+def only_module(argv: list[str]) -> object | None:
+    """The subcommand's module alone when ``argv`` starts with a command's name (`verify` is
+    api/commands/verify.py; `upgrade-check` is upgrade_check.py): the others, and what they import
+    (the benchmarks, the server), need not be loaded for it. None otherwise (`--help`, a typo)."""
+    if not argv or argv[0].startswith("-"):
+        return None
+    name = argv[0].replace("-", "_")
+    if name.startswith("_") or not any(info.name == name for info in pkgutil.iter_modules(api.commands.__path__)):
+        return None
+    module = importlib.import_module(f"{api.commands.__name__}.{name}")
+    return module if getattr(module, "NAME", None) == argv[0] else None
+
+
+def build_parser(modules: list | None = None) -> argparse.ArgumentParser:
+    """The parser of every subcommand, or of ``modules`` alone."""
     parser = Parser(
         prog="bluegray",
         description="Play, watch and review SPI Blue & Gray battles: every rule enforced, every action an event.",
@@ -63,7 +77,7 @@ def build_parser() -> argparse.ArgumentParser:
         version=f"bluegray {package_version()} (rules {RULES_VERSION})",
     )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
-    for module in command_modules():
+    for module in command_modules() if modules is None else modules:
         p = sub.add_parser(module.NAME, help=module.HELP, description=module.HELP)
         module.add_arguments(p)
         p.set_defaults(run=module.run)
@@ -71,7 +85,9 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = build_parser()
+    argv = sys.argv[1:] if argv is None else argv
+    only = only_module(argv)
+    parser = build_parser(None if only is None else [only])
     args = parser.parse_args(argv)
     if not getattr(args, "run", None):
         parser.print_help()

@@ -50,3 +50,19 @@ def test_help_lists_every_subcommand():
     text = build_parser().format_help()
     for module in command_modules():
         assert module.NAME in text
+
+
+def test_a_command_loads_its_own_module_alone(tmp_path):
+    """`bluegray verify FILE` builds the parser of verify alone: the benchmarks (and the other
+    commands) are not imported for it; a command's refusal of a bad argument is the same."""
+    probe = (
+        "import sys\n"
+        "from api.cli import main\n"
+        f"code = main(['verify', {str(tmp_path / 'none.jsonl')!r}])\n"
+        "print(code, 'api.benchmarks' in sys.modules, 'api.commands.serve' in sys.modules)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
+    assert done.stdout.split() == ["1", "False", "False"], done.stdout + done.stderr
+    assert "none.jsonl" in done.stderr  # the file named in the one-line refusal
+    bad = subprocess.run([sys.executable, "-m", "api", "upgrade-check", "--redis-url"], capture_output=True, text=True)
+    assert bad.returncode == 1 and "bluegray upgrade-check: argument --redis-url: expected one argument" in bad.stderr
