@@ -799,6 +799,7 @@ def _check_exclusive(src: Source, board: Board, units: dict[str, dict], out: lis
         return
     _check_trenches(src, board, exclusive.get("trenches"), out)
     _check_exits_along_road(src, board, exclusive.get("exits"), out)
+    _check_alternate_entry(src, units, exclusive.get("reinforcements"), out)
     _check_commands(src, units, exclusive.get("movement_allocation"), out)
     ferries = exclusive.get("ferries")
     if isinstance(ferries, dict) and isinstance(ferries.get("hexes"), list):
@@ -809,6 +810,28 @@ def _check_exclusive(src: Source, board: Board, units: dict[str, dict], out: lis
                 out.append(src.problem_at("exclusive.ferries.hexes", f"{h} is {board.hexes[h]}, not a ferry hex, on the map", table="exclusive.ferries", key="hexes"))
         for h in sorted(actual - listed):
             out.append(src.problem_at("exclusive.ferries.hexes", f"the map's ferry hex {h} is not listed", table="exclusive.ferries", key="hexes"))
+
+
+def _check_alternate_entry(src: Source, units: dict[str, dict], block, out: list[Problem]) -> None:
+    """Road to Richmond 17.32 ("on hex 1301, or hex 1901 if occupied or in the Zone of Control of a
+    Union unit"): an ``alternate_entry`` hex is an entry hex of some reinforcement, and every
+    reinforcement that may enter there also has the hex its opening depends on among its entry hexes
+    (else the condition never opens it, or opens it for a unit that could not have entered at the other)."""
+    alternates = block.get("alternate_entry") if isinstance(block, dict) else None
+    if not isinstance(alternates, list):
+        return
+    entries = {uid: u["entry"] for uid, u in units.items() if isinstance(u.get("entry"), list)}
+    for alt in alternates:
+        if not isinstance(alt, dict) or not isinstance(alt.get("hex"), str):
+            continue  # the component's type reports it
+        hex_, other = alt["hex"], alt.get("if_occupied_or_controlled")
+        using = sorted(uid for uid, entry in entries.items() if hex_ in entry)
+        where = "exclusive.reinforcements.alternate_entry"
+        if not using:
+            out.append(src.problem_at(where, f"{hex_} is no reinforcement's entry hex: no unit of the order of battle lists it in entry (17.32)", table="exclusive.reinforcements", key="alternate_entry"))
+        for uid in using:
+            if other not in entries[uid]:
+                out.append(src.problem_at(where, f"{uid} may enter at {hex_} but does not list {other}, the hex whose occupation or control opens {hex_} (17.32)", table="exclusive.reinforcements", key="alternate_entry"))
 
 
 def _check_exits_along_road(src: Source, board: Board, block, out: list[Problem]) -> None:

@@ -3,7 +3,9 @@ exactly as the charts print it (16.1, 17.31, 17.32; oob.toml's two resolutions),
 (16.2, 16.3) and a map that agrees with every hex and hexside the rules name (17.4, 18.2, 18.3, 19.11,
 22.13, 22.21, 22.22; NOTES.md)."""
 
+import shutil
 from collections import deque
+from pathlib import Path
 
 from charts import read_chart
 
@@ -211,3 +213,28 @@ def test_the_lobby_lists_the_battle():
     line = listing(SCENARIO)
     assert (line["battle"], line["date"], line["turns"], line["columns"], line["rows"]) == ("Road to Richmond", "June 26-28, 1862", 20, 24, 28)
     assert line["rulesets"] == ["revised"]
+
+
+def test_the_validator_checks_the_alternate_entry_of_17_32(tmp_path):
+    # 17.32: "on hex 1301 (or hex 1901 if occupied or in the Zone of Control of a Union unit)": the
+    # shipped battle passes; an alternate hex no reinforcement lists, or a unit listing 1901 without
+    # 1301, is refused naming the hex and the unit
+    from scenarios.source import Files
+    from scenarios.validate import check
+
+    def said(folder):
+        return [p.message for p in check(Files(folder)) if p.location == "exclusive.reinforcements.alternate_entry"]
+
+    folder = Path(__file__).resolve().parents[2] / "scenarios" / "road_to_richmond"
+    assert load(folder).exclusive["reinforcements"]["alternate_entry"] == [{"hex": "1901", "if_occupied_or_controlled": "1301"}]
+    assert said(folder) == []
+    copy = shutil.copytree(folder, tmp_path / "no-alternate")
+    toml = (copy / "scenario.toml").read_text()
+    (copy / "scenario.toml").write_text(toml.replace('alternate_entry = [{ hex = "1901"', 'alternate_entry = [{ hex = "1902"'))
+    assert said(copy) == ["1902 is no reinforcement's entry hex: no unit of the order of battle lists it in entry (17.32)"]
+
+    copy = shutil.copytree(folder, tmp_path / "one-entry")
+    oob = (copy / "oob.toml").read_text()
+    (copy / "oob.toml").write_text(oob.replace('\nentry = ["1301", "1901"]\n', '\nentry = ["1901"]\n', 1))
+    (one,) = said(copy)
+    assert "does not list 1301, the hex whose occupation or control opens 1901 (17.32)" in one
