@@ -12,9 +12,9 @@ from collections.abc import Callable
 
 import msgspec
 
-from replay.records import GameCreated, scenario_hash
+from replay.records import GameCreated
 from rules.core.game import Game
-from rules.core.scenario import Scenario
+from rules.core.scenario import Scenario, scenario_hash
 from rules.rulesets import get as get_ruleset
 
 #: Every `Game` built in this process by (scenario content hash, rule set, options), at most

@@ -22,12 +22,11 @@ undo.
 
 from __future__ import annotations
 
-import hashlib
 from typing import Literal, Union
 
 import msgspec
 
-from rules.core.scenario import Scenario, Side
+from rules.core.scenario import Side
 
 UndoPolicy = Literal["consent", "none", "free-until-dice"]
 DiceMode = Literal["fair", "insecure"]
@@ -96,7 +95,7 @@ class GameCreated(Record, frozen=True, kw_only=True, tag="game_created"):
 
     ``seed_hash`` is SHA-256 (hex) of the secret dice seed; with ``dice == "insecure"`` the seed is
     fixed and shown in ``insecure_seed`` (hex): anyone can predict the rolls of such a game.
-    ``scenario_hash`` pins the scenario's content (``scenario_hash()``); ``rules_version`` the rules
+    ``scenario_hash`` pins the scenario's content (``rules.core.scenario.scenario_hash``); ``rules_version`` the rules
     code that created the game (``rules.RULES_VERSION``). ``fork``: set for a sandbox game branched
     from another game's history (a what-if); it starts from the state recorded there. ``rated``: the
     lobby started it as a rated game between two accounts (api/lobby.py): its result moves both
@@ -325,7 +324,3 @@ def decode(data: bytes) -> Record:
 def tag(record_type: type[Record]) -> str:
     return record_type.__struct_config__.tag
 
-
-def scenario_hash(scenario: Scenario) -> str:
-    """SHA-256 (hex) of the scenario's canonical encoding: changes whenever the battle does."""
-    return hashlib.sha256(msgspec.msgpack.encode(scenario, order="deterministic")).hexdigest()

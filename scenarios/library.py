@@ -31,8 +31,7 @@ from pathlib import Path
 
 import msgspec
 
-from replay.records import scenario_hash
-from rules.core.scenario import Scenario
+from rules.core.scenario import Scenario, scenario_hash
 from scenarios import document as doc
 from scenarios import loader
 from scenarios.source import Files, Problem, ScenarioError, Source

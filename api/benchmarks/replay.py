@@ -56,8 +56,9 @@ def build_log(events: int, cycle: int, seed: int):
     from replay import dice, session
     from replay.games import GameCache
     from replay.history import History
-    from replay.records import GameCreated, SessionOptions, scenario_hash
+    from replay.records import GameCreated, SessionOptions
     from rules import RULES_VERSION
+    from rules.core.scenario import scenario_hash
 
     games = GameCache()
     rng = random.Random(seed)

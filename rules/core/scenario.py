@@ -4,6 +4,7 @@ parameters. These are plain values; `scenarios/` reads them from files and valid
 
 from __future__ import annotations
 
+import hashlib
 from typing import Literal
 
 import msgspec
@@ -157,3 +158,8 @@ class Scenario(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
             if u.id == unit_id:
                 return u
         raise KeyError(unit_id)
+
+
+def scenario_hash(scenario: Scenario) -> str:
+    """SHA-256 (hex) of the scenario's canonical encoding: changes whenever the battle does."""
+    return hashlib.sha256(msgspec.msgpack.encode(scenario, order="deterministic")).hexdigest()

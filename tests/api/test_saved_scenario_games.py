@@ -16,9 +16,9 @@ from api.app import library_games, make_app
 from api.cli import main
 from replay import carry, export, records
 from replay.history import History
-from replay.records import scenario_hash
 from replay.transfer import import_log
 from replay.verify import verify
+from rules.core.scenario import scenario_hash
 from scenarios import document
 from scenarios.library import Library
 from scenarios.library import export as export_scenario

@@ -7,7 +7,7 @@ import json
 import pytest
 
 from api.cli import main
-from replay.records import scenario_hash
+from rules.core.scenario import scenario_hash
 from scenarios import document, loader
 from scenarios.library import Library, LibraryError, export
 
