@@ -236,6 +236,7 @@ export class GameView {
 
   destroy() {
     clearTimeout(this.claimTimer);
+    clearTimeout(this.pauseTimer);
     clearInterval(this.clockTimer);
     document.removeEventListener("visibilitychange", this.seen);
     window.removeEventListener("focus", this.seen);
