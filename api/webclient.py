@@ -4,7 +4,8 @@ Pages are one document, `index.html`, served at every address a person opens; it
 path: ``/`` the lobby, ``/join/{game_id}#{invite}`` takes the invited seat (the invite code stays in
 the fragment, which browsers never send to a server), ``/play/{game_id}`` a seat this browser holds
 (or watching, without one), ``/watch/{game_id}`` watching, ``/players/{name}`` a player's page,
-``/leaderboard/{ruleset}/{scenario}`` a battle's leaderboard. See docs/WEBCLIENT.md.
+``/leaderboard/{ruleset}/{scenario}`` a battle's leaderboard, ``/tournaments`` the tournaments and
+``/tournaments/{id}`` one of them. See docs/WEBCLIENT.md.
 """
 
 from __future__ import annotations
@@ -15,7 +16,8 @@ from aiohttp import web
 
 STATIC = Path(__file__).parent / "static"
 PAGES = (
-    "/", "/join/{game_id}", "/play/{game_id}", "/watch/{game_id}", "/players/{name}", "/leaderboard/{ruleset}/{scenario}"
+    "/", "/join/{game_id}", "/play/{game_id}", "/watch/{game_id}", "/players/{name}", "/leaderboard/{ruleset}/{scenario}",
+    "/tournaments", "/tournaments/{tournament_id}",
 )
 
 

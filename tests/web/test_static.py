@@ -13,7 +13,7 @@ from api.webclient import STATIC
 MODULES = sorted(p.relative_to(STATIC).as_posix() for p in STATIC.rglob("*.js"))
 
 
-@pytest.mark.parametrize("path", ["/", "/join/abc", "/play/abc", "/watch/abc"])
+@pytest.mark.parametrize("path", ["/", "/join/abc", "/play/abc", "/watch/abc", "/tournaments", "/tournaments/abc"])
 async def test_every_page_is_the_client(server, path):
     async with aiohttp.ClientSession() as http, http.get(f"{server}{path}") as r:
         assert r.status == 200

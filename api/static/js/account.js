@@ -151,12 +151,32 @@ async function pushSubscribe(f) {
     const key = Uint8Array.from(raw, (c) => c.charCodeAt(0));
     const worker = await navigator.serviceWorker.register("/sw.js");
     if ((await Notification.requestPermission()) !== "granted") throw new Error("notifications are not allowed for this site");
-    const sub = await worker.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: key });
+    let sub;
+    try {
+      sub = await worker.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: key });
+    } catch (err) { // e.g. headless Chromium: "Registration failed - permission denied"
+      throw new Error(`this browser could not subscribe to its push service (${err.message})`);
+    }
     await sendJSON("POST", "/api/me/push", sub.toJSON());
     said.textContent = "This device will be notified.";
   } catch (err) {
-    said.textContent = `Push not set up: ${err.message}`;
+    said.textContent = `Push not set up: ${err.message}.`;
   }
+}
+
+/** The "Notify me on this device" button, enabled only when the server has a VAPID key and this
+ * browser has push; otherwise disabled, with the sentence saying why. */
+async function offerPush(f) {
+  const button = f.querySelector("#push-subscribe"), said = f.querySelector("#push-said");
+  let why = null;
+  try {
+    await getJSON("/api/push-key");
+    if (!("serviceWorker" in navigator && "PushManager" in window)) why = "This browser cannot receive push notifications: e-mail or a webhook can tell you instead.";
+  } catch {
+    why = "This server sends no push notifications (it has no VAPID key): e-mail or a webhook can tell you instead.";
+  }
+  button.disabled = !!why;
+  said.textContent = why || "Push notifications reach this device even when no tab of the game is open.";
 }
 
 function notificationsForm() {
@@ -164,13 +184,12 @@ function notificationsForm() {
     h("label", { class: "field" }, h("span", {}, "E-mail"), h("input", { type: "email", name: "email", autocomplete: "email" })),
     h("label", { class: "field" }, h("span", {}, "Mail"), h("select", { name: "email_mode" }, [["digest", "one digest a day"], ["each", "at every move"], ["off", "never"]].map(([v, t]) => h("option", { value: v }, t)))),
     h("label", { class: "field" }, h("span", {}, "Webhook (Discord, Slack)"), h("input", { type: "url", name: "webhook" })),
-    h("label", { class: "field" }, h("span", {}, "Remind me when less than (hours) is left"), h("input", { type: "number", name: "remind_hours", min: "0", max: "336", value: "24" })),
+    h("label", { class: "field" }, h("span", {}, "Remind me when my clock has less than this many hours left (correspondence; 0: never)"), h("input", { type: "number", name: "remind_hours", min: "0", max: "336", value: "24" })),
     h("div", { class: "actions" }, h("button", { type: "submit" }, "Save"),
-      h("button", { type: "button", id: "push-subscribe", class: "hidden", onclick: () => pushSubscribe(f) }, "Notify me on this device")),
+      h("button", { type: "button", id: "push-subscribe", disabled: true, "aria-describedby": "push-said", onclick: () => pushSubscribe(f) }, "Notify me on this device")),
+    h("p", { class: "muted", id: "push-said" }),
     h("p", { class: "muted", id: "notify-said", role: "status" }));
-  getJSON("/api/push-key").then(() => {
-    if ("serviceWorker" in navigator && "PushManager" in window) f.querySelector("#push-subscribe").classList.remove("hidden");
-  }).catch(() => null); // this server sends no Web Push
+  offerPush(f);
   getJSON("/api/me/notifications").then((s) => {
     f.elements.email.value = s.email || "";
     f.elements.email_mode.value = s.email_mode || "digest";

@@ -1,9 +1,11 @@
 // The page's router: / the lobby, /join/{id}#{invite} join then play, /play/{id}, /watch/{id},
-// /players/{name} a player's page, /leaderboard/{ruleset}/{scenario} a battle's leaderboard.
+// /players/{name} a player's page, /leaderboard/{ruleset}/{scenario} a battle's leaderboard,
+// /tournaments the tournaments, /tournaments/{id} one of them.
 
 import { joinGame, showLobby } from "./lobby.js";
 import { showGame } from "./game.js";
 import { showLeaderboard, showPlayer } from "./standings.js";
+import { showTournament, showTournaments } from "./tournaments.js";
 
 const root = document.getElementById("app");
 
@@ -19,6 +21,10 @@ async function route() {
       await showGame(root, parts[1], { watch: true });
     } else if (parts[0] === "players" && parts[1]) {
       await showPlayer(root, decodeURIComponent(parts[1]));
+    } else if (parts[0] === "tournaments" && parts[1]) {
+      await showTournament(root, decodeURIComponent(parts[1]));
+    } else if (parts[0] === "tournaments") {
+      await showTournaments(root);
     } else if (parts[0] === "leaderboard" && parts[2]) {
       await showLeaderboard(root, decodeURIComponent(parts[1]), decodeURIComponent(parts[2]));
     } else {

@@ -15,10 +15,11 @@
 // decisions of an attack), replay.js (the replay bar and what-if forks), dialogs.js (undo, draw,
 // resign, claim), glance.js (the turn track and points), notices.js (toasts, notifications, the tab),
 // clock.js (the game's clock, when it has one), writedown.js (Road to Richmond 17.6: the reinforcements
-// written down before play).
+// written down before play), chatreport.js (a chat line reported to the admins).
 
 import { getJSON, h, scenario as loadScenario, seatOf, signedIn } from "./api.js";
 import { BoardView } from "./board.js";
+import { ChatReport } from "./chatreport.js";
 import { Clock } from "./clock.js";
 import { Combat, combatKey, dieView } from "./combat.js";
 import { Connection } from "./connection.js";
@@ -55,8 +56,10 @@ export async function showGame(root, gameId, { watch = false } = {}) {
   const sc = await loadScenario(info.scenario);
   const seat = watch ? null : seatOf(gameId);
   // Without a token here, a signed-in player takes the seat his account holds (docs/PROTOCOL.md "hello").
-  const account = watch || seat ? null : await signedIn().catch(() => null);
+  const me = await signedIn().catch(() => null); // also who may report a chat line (chatreport.js)
+  const account = watch || seat ? null : me;
   const view = new GameView(root, gameId, sc, seat, info, account);
+  view.me = me;
   view.start();
   return view;
 }
@@ -236,6 +239,7 @@ export class GameView {
 
   destroy() {
     clearTimeout(this.claimTimer);
+    clearTimeout(this.pauseTimer);
     clearInterval(this.clockTimer);
     document.removeEventListener("visibilitychange", this.seen);
     window.removeEventListener("focus", this.seen);
@@ -372,8 +376,10 @@ export class GameView {
     const box = this.$("#chat-shown");
     if (box) box.checked = !!consent && !consent[3].includes("no longer");
     const shown = this.record.slice(-300).reverse();
-    this.$("#log").replaceChildren(...shown.map(([version, kind, , text]) =>
-      h("li", { value: version, class: `ev-${kind}` }, h("span", { class: "v" }, `v${version}`), " ", text)));
+    this.$("#log").replaceChildren(...shown.map(([version, kind, seat, text]) => {
+      const report = this.reportLink(version, kind, seat); // chatreport.js: another's chat line
+      return h("li", { value: version, class: `ev-${kind}` }, h("span", { class: "v" }, `v${version}`), " ", text, report ? " " : null, report);
+    }));
     return lines;
   }
 
@@ -672,7 +678,7 @@ export class GameView {
 }
 
 // The page's other concerns, each in its own module (see there).
-Object.assign(GameView.prototype, Notices, Movement, Combat, Replay, Dialogs, BoardView, Glance, Clock, WriteDown);
+Object.assign(GameView.prototype, Notices, Movement, Combat, Replay, Dialogs, BoardView, Glance, Clock, WriteDown, ChatReport);
 
 /** `target` with the JSON merge patch `patch` applied (RFC 7386: members replaced, objects patched
  * recursively, null removes one); `target` is left as it was. */

@@ -10,6 +10,7 @@ export async function showLobby(root) {
   document.title = "Blue & Gray";
   root.replaceChildren(
     h("header", { class: "site-header" }, h("h1", {}, "Blue & Gray"), h("p", {}, "SPI's Civil War battles, every rule enforced. Play, watch, review."),
+      h("a", { href: "/tournaments", id: "tournaments-link", class: "button" }, "Tournaments"), " ",
       h("a", { href: "/editor", id: "editor-link", class: "button" }, "Scenario editor")),
     h("main", { class: "lobby" },
       h("section", { class: "card", id: "account" }, h("h2", {}, "Your account"), h("p", { class: "muted" }, "Loading…")),

@@ -1,8 +1,9 @@
 // A player's page (/players/{name}: his ratings by rule set, battle and side; his games in progress,
-// whose move, and finished, with the outcome) and a battle's leaderboard
-// (/leaderboard/{ruleset}/{scenario}). docs/PROTOCOL.md "Ratings".
+// whose move, and finished, with the outcome; for a signed-in visitor, the block control, blocks.js)
+// and a battle's leaderboard (/leaderboard/{ruleset}/{scenario}). docs/PROTOCOL.md "Ratings".
 
-import { getJSON, h } from "./api.js";
+import { getJSON, h, signedIn } from "./api.js";
+import { blockControl } from "./blocks.js";
 import { SIDE_NAME } from "./model.js";
 
 function header(title) {
@@ -36,8 +37,11 @@ export async function showPlayer(root, name) {
   }
   const rows = ratingRows(p.ratings);
   const playing = p.games.filter((g) => !g.outcome), done = p.games.filter((g) => g.outcome);
+  const me = await signedIn().catch(() => null);
+  const block = await blockControl(me, p.name).catch(() => null);
   card.replaceChildren(
     h("h2", {}, h("span", { id: "player-name" }, p.name), p.kind !== "player" ? ` (${p.kind})` : ""),
+    block,
     h("h3", {}, "Ratings"),
     rows.length
       ? h("table", { id: "player-ratings" }, h("caption", { class: "muted" }, "Glicko-2: rating ± deviation, rated games"),
