@@ -13,6 +13,8 @@ import random
 
 from apiharness import GAMES, WsClient, play_until
 from test_accounts import browser, register
+from test_lobby import post
+from test_moderation import cli
 from test_verify_command import bluegray
 
 from api.accounts import CSRF_HEADER
@@ -46,16 +48,24 @@ async def holds(client, game_id: str, secrets: list[str]) -> list[str]:
     return found
 
 
-async def test_the_first_game_of_a_pair_to_end_withholds_the_seed_until_the_second_ends(client, store, tmp_path):
+async def started(client, lee_session) -> tuple[dict, dict]:
+    """A duplicate-pair tournament of Grant (signed in on `client`) and Lee (on `lee_session`),
+    started: (Grant's account, the tournament)."""
     grant = await register(client, "Grant")
     made = await client.post("/api/tournaments", json=TERMS, headers={CSRF_HEADER: grant["csrf"]})
     tid = (await made.json())["id"]
     await client.post(f"/api/tournaments/{tid}/enter", json={}, headers={CSRF_HEADER: grant["csrf"]})
+    lee = await register(lee_session, "Lee")
+    await lee_session.post(f"/api/tournaments/{tid}/enter", json={}, headers={CSRF_HEADER: lee["csrf"]})
+    t = await (await client.post(f"/api/tournaments/{tid}/start", json={}, headers={CSRF_HEADER: grant["csrf"]})).json()
+    return grant, t
+
+
+async def test_the_first_game_of_a_pair_to_end_withholds_the_seed_until_the_second_ends(client, store, tmp_path):
     director = client.app[TOURNAMENTS]
     async with browser(client) as lee_session:
-        lee = await register(lee_session, "Lee")
-        await lee_session.post(f"/api/tournaments/{tid}/enter", json={}, headers={CSRF_HEADER: lee["csrf"]})
-        t = await (await client.post(f"/api/tournaments/{tid}/start", json={}, headers={CSRF_HEADER: grant["csrf"]})).json()
+        _, t = await started(client, lee_session)
+        tid = t["id"]
         (pair,) = t["round_list"][0]["pairings"]
         first, second = (g["game_id"] for g in pair["games"])  # Grant is Union in the first, Lee in the second
         seat = {first: (client, lee_session), second: (lee_session, client)}  # (union, confederate)
@@ -113,3 +123,28 @@ async def test_the_first_game_of_a_pair_to_end_withholds_the_seed_until_the_seco
             text = await (await client.get(f"/api/games/{game_id}/export?text=1")).text()
             assert f"dice seed revealed: both games of the pair {pair['pair_id']} have ended" in text
         assert (await (await client.get(f"/api/tournaments/{tid}")).json())["master_seed"] == master.hex()
+
+
+async def test_an_aborted_game_whose_pair_partner_is_a_double_loss_reveals_its_seed_at_the_deadline(client, store, config):
+    director = client.app[TOURNAMENTS]
+    async with browser(client) as lee_session:
+        grant, t = await started(client, lee_session)
+        (pair,) = t["round_list"][0]["pairings"]
+        first, second = (g["game_id"] for g in pair["games"])
+        seed = await store.get_secret(first)
+        assert await cli(config, "admin", "grant", "Grant") == 0
+        done = await post(client, f"/api/admin/games/{first}/abort", grant["csrf"], {"reason": "a test abort"})
+        assert done.status == 200, await done.text()
+        await director.sweep(now_ms=t["round_list"][0]["deadline"] - 1)  # records the abort; the second runs
+        assert [e.type async for e in store.read(first)][-1] == "game_finished"
+        assert await holds(client, first, [seed.hex()]) == []
+        await director.sweep(now_ms=t["round_list"][0]["deadline"])  # nobody moved in the second: a double loss
+        t = await (await client.get(f"/api/tournaments/{t['id']}")).json()
+        results = [g["result"]["reason"] for g in t["round_list"][0]["pairings"][0]["games"]]
+        assert results == ["aborted", "double_loss"] and t["status"] == "finished"
+    log = [e async for e in store.read(first)]
+    assert [e.type for e in log[-2:]] == ["game_finished", "seed_revealed"]
+    report = verify(first, log, GAMES)
+    assert report.ok and report.dice_checked and report.seed == seed.hex()
+    # the double loss never ended in its own log: it gets no seed_revealed (the master seed gives it)
+    assert "seed_revealed" not in [e.type async for e in store.read(second)]
