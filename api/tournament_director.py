@@ -19,6 +19,12 @@ Results come from the games: `after_action` (a LiveGames listener, as the Rater 
 end; `sweep` (every `SWEEP_SECONDS`) records what it missed and applies the round's deadline: a
 game in which nobody ever moved is a double loss, and a game whose seat to act is out of time on
 its clock is claimed for the opponent (``time``), as the player himself could.
+
+A duplicate pair's games roll the same dice, so each ends with its seed withheld (replay/records.py
+``seed_withheld``): once both games of a pair have their result, the director appends to each
+finished one its ``seed_revealed`` (`reveal`), before the round can finish. A game decided as a
+double loss never ended in its own log: it gets none, and its seed follows from the master seed
+the tournament's last event reveals.
 """
 
 from __future__ import annotations
@@ -47,6 +53,7 @@ from tournaments.records import (
     GameRef,
     GameResult,
     Pairing,
+    RoundFinished,
     RoundPaired,
     Started,
     TournamentCreated,
@@ -170,6 +177,9 @@ class Director:
                     paired = self._paired(t, step)
                     await self._append(tid, t, paired)
                     await self._start_round(tid, t, paired)
+                elif isinstance(step, RoundFinished):
+                    await self.reveal(t, step.round)  # (done already, unless a crash came between)
+                    await self._append(tid, t, step)
                 elif isinstance(step, TournamentFinished):
                     master = await self.logs.get_secret(tid)
                     await self._append(tid, t, TournamentFinished(standings=step.standings, master_seed=master.hex()))
@@ -286,8 +296,38 @@ class Director:
                 continue
             recorded = True
             break
+        t = await self.load(tid)
+        if t is not None and t.game(game_id) is not None:
+            await self.reveal(t, t.game(game_id)[0])
         await self.advance(tid)
         return recorded
+
+    async def reveal(self, t: Tournament, number: int) -> None:
+        """Reveal the dice seed in the games of each duplicate pair of round `number` whose two games
+        both have their result (each appended at the version folded: of two servers, one does it)."""
+        if not t.created.duplicate or not 0 < number <= len(t.rounds):
+            return
+        r = t.rounds[number - 1]
+        for p in r.paired.pairings:
+            if all(g.game_id in r.results for g in p.games):
+                for g in p.games:
+                    await self._reveal(g.game_id)
+
+    async def _reveal(self, game_id: str) -> None:
+        for _ in range(_TRIES):
+            if await self.store.get_game(game_id) is None:
+                return
+            history = await load(self.store, game_id, self.games)
+            f = history.finished
+            if f is None or f.seed_withheld is None or f.seed:  # never ended (a double loss), or revealed
+                return
+            events = session.reveal(history, await self.store.get_secret(game_id))
+            try:
+                await self.store.append(game_id, events, history.version)
+            except Conflict:
+                continue
+            log.info("game %s: dice seed of pair %s revealed", game_id, f.seed_withheld)
+            return
 
     async def sweep(self, now_ms: int | None = None) -> None:
         """Record the results the listener missed, and apply each round's deadline (module doc)."""

@@ -16,7 +16,10 @@ the field, when the log says otherwise:
   draw only to answer the opponent's offer, a claim only against the seat the game waits for, when
   its clock has run out (``time``) or it has been silent past the game's limit
   (``abandonment``)), ``by``, ``winner`` (the rules' winner, the resigner's opponent, the claimant,
-  none for a draw or an abort), ``result`` and ``vp`` (the rules state's).
+  none for a draw or an abort), ``result`` and ``vp`` (the rules state's), and ``seed_withheld``:
+  the game's duplicate pair (``GameCreated.dice_stream``) exactly when it has one, with ``seed``
+  then empty (a pair's game never reveals at its end the dice its pair's other game rolls);
+- ``seed_revealed``: none for its ``actor`` (the server's).
 """
 
 from __future__ import annotations
@@ -34,6 +37,7 @@ from replay.records import (
     GameFinished,
     Record,
     SeatJoined,
+    SeedRevealed,
     UndoAccepted,
     UndoDeclined,
     UndoRequested,
@@ -96,6 +100,12 @@ def check(history: History, envelope: Envelope, item: Record | None) -> None:
         case GameFinished():
             if history.state is not None:
                 _finished(history, envelope, item, same)
+            if s.created is not None:
+                same("seed_withheld", item.seed_withheld, s.created.dice_stream)
+                if item.seed_withheld is not None:
+                    same("seed", item.seed, "")
+        case SeedRevealed():
+            same("actor", envelope.actor, "")
 
 
 def _finished(history: History, envelope: Envelope, item: GameFinished, same) -> None:

@@ -35,6 +35,7 @@ from replay.records import (
     PauseWithdrawn,
     Record,
     SeatJoined,
+    SeedRevealed,
     UndoAccepted,
     UndoDeclined,
     UndoRequested,
@@ -152,6 +153,8 @@ class GameRecord:
                 self._add(v, "chat_shown", item.seat, f"{side_name(item.seat)} {now} the chat to spectators")
             case GameFinished():
                 self._add(v, "game_finished", item.by, f"Game over: {finish_text(item)}")
+            case SeedRevealed():
+                self._add(v, "seed_revealed", None, f"Dice seed revealed: both games of the pair {item.pair} have ended")
 
     def _undo(self, back_to: int, accepted_at: int) -> None:
         kept = [ln for ln in self.lines if not (back_to < ln.version < accepted_at) or ln.kind in KEPT]

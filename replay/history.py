@@ -46,6 +46,7 @@ from replay.records import (
     PauseWithdrawn,
     Record,
     SeatJoined,
+    SeedRevealed,
     UndoAccepted,
     UndoDeclined,
     UndoRequested,
@@ -313,7 +314,7 @@ class History:
         s = self.session
         if s.created is None and not isinstance(item, GameCreated):
             raise HistoryError(self.game_id, v, "a game's first event must be game_created")
-        if s.finished is not None:
+        if s.finished is not None and not self._reveals(item):
             raise HistoryError(self.game_id, v, "an event after game_finished")
         if isinstance(item, Record):
             if type(item) is UndoAccepted and target is None:
@@ -341,6 +342,12 @@ class History:
         if check_digest and envelope.digest != self.digest():
             raise DigestMismatch(self.game_id, v, "the state after this event is not the one it recorded")
         return item
+
+    def _reveals(self, item: Record | Event) -> bool:
+        """Is `item` the one event a finished game may still have: the ``seed_revealed`` of the seed
+        its ``game_finished`` withheld for its duplicate pair (replay/records.py)?"""
+        f = self.session.finished
+        return type(item) is SeedRevealed and f.seed_withheld == item.pair and not f.seed
 
     def _record(self, item: Record, envelope: Envelope, target: State | None) -> None:
         s = self.session
@@ -405,6 +412,10 @@ class History:
                 s.finished = item
                 s.finished_at = v
                 s.pause_request = None
+            case SeedRevealed():  # the fold's game_finished now shows the seed, as every other game's
+                if s.finished is None:
+                    raise HistoryError(self.game_id, v, "seed_revealed before game_finished")
+                s.finished = msgspec.structs.replace(s.finished, seed=item.seed)
             case ChatSaid():
                 if not chat_open(s.chat_shown):
                     s.withheld.append(v)

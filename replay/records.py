@@ -6,7 +6,8 @@ the tag:
 - session records (this module): the game's creation and its dice commitment, seats taken, each
   accepted command (with the die rolls it used), undo requests and their answers, pause (vacation)
   requests, their answers and early resumptions, draw offers, chat and each seat's consent to show
-  it to spectators, and the end of the game with the dice seed revealed.
+  it to spectators, and the end of the game with the dice seed revealed (for a game of a
+  tournament's duplicate pair, withheld in the end and revealed by a later ``seed_revealed``).
 
 Like the rules' events they are frozen msgspec Structs, a tagged union on the field ``type`` with
 explicit tag strings (never the class name) and a schema version ``schema``.
@@ -17,7 +18,10 @@ The log of a game always begins:
     3 seat_joined    (the other seat; play starts here)
 then, for every accepted command, one ``command`` record followed by the rules events it caused (all
 appended at once); and it ends with ``game_finished``, which reveals the seed and which nothing can
-undo.
+undo. A game of a duplicate pair (``GameCreated.dice_stream`` set) rolls the same dice as the pair's
+other game, so its ``game_finished`` withholds the seed (``seed`` empty, ``seed_withheld`` the pair)
+and the tournament director appends one more event, ``seed_revealed``, once both games of the pair
+have ended: the only event ever after ``game_finished``.
 """
 
 from __future__ import annotations
@@ -259,7 +263,12 @@ class GameFinished(Record, frozen=True, kw_only=True, tag="game_finished"):
     - ``winner``: the winning side, None for a draw or when the rules name no winner.
     - ``result``: the level of victory as the rules state it (``State.result``), when they do.
     - ``vp``: victory points by side at the end.
-    - ``seed``: the dice seed, revealed (hex): ``sha256(seed)`` is the first event's ``seed_hash``.
+    - ``seed``: the dice seed, revealed (hex): ``sha256(seed)`` is the first event's ``seed_hash``;
+      empty when it is withheld (``seed_withheld``).
+    - ``seed_withheld``: a game of a duplicate pair: the pair's id (the game's ``dice_stream``). Its
+      seed is the seed of the pair's other game, which may still be played, so it is not revealed
+      here but by a ``seed_revealed`` after both games have ended. None (every other game) is not
+      written, so no earlier event's bytes change.
     """
 
     reason: FinishReason
@@ -269,6 +278,16 @@ class GameFinished(Record, frozen=True, kw_only=True, tag="game_finished"):
     vp: dict[str, int] = {}
     seed: str
     note: str | None = None  # ``aborted``: the admin's reason
+    seed_withheld: str | None = None
+
+
+class SeedRevealed(Record, frozen=True, kw_only=True, tag="seed_revealed"):
+    """The dice seed a duplicate pair's game withheld at its end (``GameFinished.seed_withheld``),
+    revealed (hex) once both games of the pair have ended: appended after ``game_finished`` by the
+    tournament director (api/tournament_director.py), the server as its actor; ``pair``: the pair's id."""
+
+    pair: str
+    seed: str
 
 
 RecordType = Union[  # noqa: UP007 - a runtime union for msgspec
@@ -289,6 +308,7 @@ RecordType = Union[  # noqa: UP007 - a runtime union for msgspec
     ChatSaid,
     ChatShown,
     GameFinished,
+    SeedRevealed,
 ]
 
 RECORD_TYPES: dict[str, type[Record]] = {
@@ -305,14 +325,18 @@ _encoder = msgspec.json.Encoder()
 #: How a game_created without a duplicate pair's dice ends; left out, it is byte for byte what it was
 #: before the fields existed (msgspec writes every field; these two are the struct's last).
 _NO_DICE_STREAM = b',"dice_stream":null,"dice_nonces":null}'
+#: The same for a game_finished whose seed is not withheld (every game but a duplicate pair's).
+_NOT_WITHHELD = b',"seed_withheld":null}'
 
 
 def encode(record: Record) -> bytes:
     """A record's payload (JSON). A game_created whose ``dice_stream`` and ``dice_nonces`` are
-    None is written without them."""
+    None is written without them, and a game_finished whose ``seed_withheld`` is None without it."""
     data = _encoder.encode(record)
     if type(record) is GameCreated and data.endswith(_NO_DICE_STREAM):
         data = data[: -len(_NO_DICE_STREAM)] + b"}"
+    elif type(record) is GameFinished and data.endswith(_NOT_WITHHELD):
+        data = data[: -len(_NOT_WITHHELD)] + b"}"
     return data
 
 

@@ -31,6 +31,7 @@ from replay.records import (
     PauseWithdrawn,
     Record,
     SeatJoined,
+    SeedRevealed,
     TakenBack,
     UndoAccepted,
     UndoDeclined,
@@ -115,7 +116,7 @@ def command(
     history: History, seat: str, cmd: Command, seed: bytes, command_id: str = "", *, now_ms: int | None = None
 ) -> list[NewEvent]:
     """A rules command by `seat`: its `command` record (with the die rolls it used) and the rules
-    events it causes; then `game_finished` (revealing `seed`) if the rules ended the game. With
+    events it causes; then `game_finished` (revealing `seed`, or withholding it: `finish`) if the rules ended the game. With
     `now_ms` (the server's time), a seat whose clock has run out may not act (a log written without
     one, as replays and tests write, is not timed)."""
     _playing(history)
@@ -151,7 +152,7 @@ def command(
             )
         )
     if scratch.game_over:
-        out.append(record_event(finish(scratch, "rules", None, seed), _digest(scratch), seat, command_id))
+        out.append(record_event(finish(scratch, "rules", None, seed, pair=_pair(history)), _digest(scratch), seat, command_id))
     return out
 
 
@@ -167,17 +168,46 @@ def winner_of(state: State) -> str | None:
 
 
 def finish(
-    state: State, reason: str, by: str | None, seed: bytes, winner: str | None = None, note: str | None = None
+    state: State,
+    reason: str,
+    by: str | None,
+    seed: bytes,
+    winner: str | None = None,
+    note: str | None = None,
+    *,
+    pair: str | None = None,
 ) -> GameFinished:
+    """The ``game_finished`` record: it reveals `seed`, but for a game of the duplicate pair `pair`
+    (its ``dice_stream``), whose seed the pair's other game rolls too: withheld (``seed_withheld``),
+    revealed by ``seed_revealed`` once both games have ended (`reveal`)."""
     return GameFinished(
         reason=reason,
         by=by,
         winner=winner if reason != "rules" else winner_of(state),
         result=state.result,
         vp=dict(state.vp),
-        seed=seed.hex(),
+        seed="" if pair is not None else seed.hex(),
         note=note,
+        seed_withheld=pair,
     )
+
+
+def _pair(history: History) -> str | None:
+    """The duplicate pair whose dice the game rolls (``GameCreated.dice_stream``), or None."""
+    created = history.session.created
+    return created.dice_stream if created is not None else None
+
+
+def reveal(history: History, seed: bytes) -> list[NewEvent]:
+    """``seed_revealed``: the seed a finished game of a duplicate pair withheld, now that both games
+    of the pair have ended (the tournament director says when). The server is its actor."""
+    finished = history.session.finished
+    if finished is None:
+        raise ActionRefused("illegal", "the game is not over: its dice seed stays secret", case="dice")
+    if finished.seed_withheld is None or finished.seed:
+        raise ActionRefused("illegal", "the game's dice seed is revealed already", case="dice")
+    record = SeedRevealed(pair=finished.seed_withheld, seed=seed.hex())
+    return [record_event(record, history.digest(), "")]
 
 
 # -- undo ------------------------------------------------------------------------------------------
@@ -298,13 +328,13 @@ def draw_answer(
         raise ActionRefused("illegal", "there is no draw offer from your opponent to answer", case="draw")
     digest = history.digest()
     if accept:
-        return [record_event(finish(history.state, "draw", seat, seed), digest, seat, command_id)]
+        return [record_event(finish(history.state, "draw", seat, seed, pair=_pair(history)), digest, seat, command_id)]
     return [record_event(DrawDeclined(seat=seat, request=offer.version), digest, seat, command_id)]
 
 
 def resign(history: History, seat: str, seed: bytes, command_id: str = "") -> list[NewEvent]:
     _playing(history)
-    record = finish(history.state, "resignation", seat, seed, winner=other_side(seat))
+    record = finish(history.state, "resignation", seat, seed, winner=other_side(seat), pair=_pair(history))
     return [record_event(record, history.digest(), seat, command_id)]
 
 
@@ -321,7 +351,7 @@ def claim(history: History, seat: str, seed: bytes, *, now_ms: int, command_id: 
             "illegal", "the game is waiting for you, not for your opponent", case="abandonment"
         )
     if clock.flag_fallen(s, opponent, now_ms):
-        record = finish(history.state, "time", seat, seed, winner=seat)
+        record = finish(history.state, "time", seat, seed, winner=seat, pair=_pair(history))
         return [record_event(record, history.digest(), seat, command_id)]
     limit_ms = s.created.options.silence_seconds * 1000
     silent_ms = now_ms - s.waiting_since - clock.paused_ms(s, s.waiting_since, now_ms)
@@ -343,7 +373,7 @@ def claim(history: History, seat: str, seed: bytes, *, now_ms: int, command_id: 
             case="abandonment",
             retry_after=wait,
         )
-    record = finish(history.state, "abandonment", seat, seed, winner=seat)
+    record = finish(history.state, "abandonment", seat, seed, winner=seat, pair=_pair(history))
     return [record_event(record, history.digest(), seat, command_id)]
 
 
@@ -372,7 +402,7 @@ MAX_NOTE = 500
 
 def abort(history: History, seed: bytes, note: str, command_id: str = "") -> list[NewEvent]:
     """An admin ends the game: ``game_finished`` with reason ``aborted``, no winner, `note` the
-    reason given, the seed revealed like every other end. The server is its actor (no seat)."""
+    reason given, the seed revealed like every other end (withheld like every other in a duplicate pair). The server is its actor (no seat)."""
     if history.session.finished is not None:
         raise ActionRefused("game_over", "the game is over")
     if history.version == 0 or history.state is None:
@@ -380,5 +410,5 @@ def abort(history: History, seed: bytes, note: str, command_id: str = "") -> lis
     note = note.strip()
     if not note or len(note) > MAX_NOTE:
         raise ActionRefused("malformed", f"an abort's reason is 1 to {MAX_NOTE} characters")
-    record = finish(history.state, "aborted", None, seed, note=note)
+    record = finish(history.state, "aborted", None, seed, note=note, pair=_pair(history))
     return [record_event(record, history.digest(), "", command_id)]

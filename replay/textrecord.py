@@ -16,6 +16,7 @@ from replay.records import (
     GameFinished,
     PauseRequested,
     SeatJoined,
+    SeedRevealed,
     UndoAccepted,
     UndoDeclined,
     UndoRequested,
@@ -137,5 +138,9 @@ class Narrator:
                 winner = f", {side_name(item.winner)} wins" if item.winner else ""
                 result = f" ({item.result})" if item.result else ""
                 note = f" ({item.note})" if item.note else ""
-                return f"game over: {item.reason}{note}{winner}{result}; dice seed revealed"
+                dice = "dice seed withheld until the pair's other game ends" if item.seed_withheld else "dice seed revealed"
+                return f"game over: {item.reason}{note}{winner}{result}; {dice}"
+            case "seed_revealed":
+                assert isinstance(item, SeedRevealed)
+                return f"dice seed revealed: both games of the pair {item.pair} have ended"
         return None

@@ -9,13 +9,16 @@
    seat of each command, the reason, winner, result and victory points of ``game_finished``) is
    what the fold of the log before it gives (replay/derived.py: `Report.mismatch` names the first
    that is not);
-3. the dice, once the seed is known (revealed by ``game_finished``, or shown by an insecure game's
-   ``game_created``): sha256(seed) is the committed ``seed_hash``; every ``command`` record's rolls
+3. the dice, once the seed is known (revealed by ``game_finished``, or for a duplicate pair's game,
+   whose ``game_finished`` withholds it, by the ``seed_revealed`` after it; or shown by an insecure
+   game's ``game_created``): sha256(seed) is the committed ``seed_hash``; every ``command`` record's rolls
    are re-derived from the seed (replay/dice.py); and the command, decided again with those dice on
    the state before it, gives exactly the rules events that follow it in the log.
 
 A game still running cannot have its rolls checked (its seed is secret): the report says so, unless
 the caller holds the seed (an operator's `bluegray upgrade-check` reads it from the store: `seed`).
+Nor can a finished game of a duplicate pair whose seed is still withheld (the pair's other game has
+not ended): the report says "dice seed withheld until the pair's other game ends" (`seed_withheld`).
 """
 
 from __future__ import annotations
@@ -31,7 +34,7 @@ from replay import dice as dice_module
 from replay.derived import DerivedFieldMismatch
 from replay.games import GameCache
 from replay.history import History, HistoryError, decode_entry
-from replay.records import CommandApplied, GameCreated, GameFinished, Record
+from replay.records import CommandApplied, GameCreated, GameFinished, Record, SeedRevealed
 from replay.visibility import is_withheld_copy
 from rules import RULES_VERSION
 from rules.core import events as rules_events
@@ -76,6 +79,8 @@ class Report(msgspec.Struct, kw_only=True):
     mismatch: Mismatch | None = None  # the first derived field that differs, when one does
     seed: str | None = None  # the dice seed (hex), once revealed (or shown by an insecure game)
     seed_hash: str = ""  # its commitment in game_created
+    #: A duplicate pair's game that ended with its seed withheld, not revealed since: the pair's id.
+    seed_withheld: str = ""
     dice_stream: str = ""  # what stands for the game in the rolls' HMAC: its id, or a duplicate pair's
     dice_nonces: str = ""  # the nonce string of the rolls (a duplicate pair's, or the seats' in join order)
     #: The version and type of the event at which the fold (or a decision made again) first departs
@@ -85,17 +90,27 @@ class Report(msgspec.Struct, kw_only=True):
 
 
 def _seed(envelopes: list[Envelope]) -> tuple[bytes | None, GameCreated | None]:
-    created = finished = None
+    created = finished = revealed = None
     for e in envelopes:
         if e.type == "game_created" and created is None:
             created = records.decode(e.payload)
         elif e.type == "game_finished":
             finished = records.decode(e.payload)
-    if isinstance(finished, GameFinished):
+        elif e.type == "seed_revealed":
+            revealed = records.decode(e.payload)
+    if isinstance(finished, GameFinished) and finished.seed:
         return bytes.fromhex(finished.seed), created
+    if isinstance(finished, GameFinished) and isinstance(revealed, SeedRevealed):
+        return bytes.fromhex(revealed.seed), created
     if isinstance(created, GameCreated) and created.dice == "insecure" and created.insecure_seed:
         return bytes.fromhex(created.insecure_seed), created
     return None, created if isinstance(created, GameCreated) else None
+
+
+def _withheld(envelopes: list[Envelope]) -> bool:
+    """Did the game end with its seed withheld for its duplicate pair (and no seed_revealed since)?"""
+    last = envelopes[-1] if envelopes else None
+    return last is not None and last.type == "game_finished" and records.decode(last.payload).seed_withheld is not None
 
 
 def _record_of(envelope: Envelope) -> Record | None:
@@ -149,8 +164,8 @@ def verify(game_id: str, envelopes: Iterable[Envelope], games: GameCache | None 
     try:
         revealed, created = _seed(envelopes)
         seed = revealed if revealed is not None else seed
-    except msgspec.ValidationError:
-        problems.append("an unreadable session record: game_created or game_finished does not decode")
+    except (msgspec.ValidationError, ValueError):  # ValueError: a seed that is not hexadecimal
+        problems.append("an unreadable session record: game_created, game_finished or seed_revealed does not decode")
         return report
     if created is None:
         problems.append("the log does not begin with game_created")
@@ -178,6 +193,12 @@ def verify(game_id: str, envelopes: Iterable[Envelope], games: GameCache | None 
         else:
             report.dice_checked = True
             report.seed = seed.hex()
+    elif _withheld(envelopes):
+        report.seed_withheld = created.dice_stream or ""
+        report.notes.append(
+            f"dice seed withheld until the pair's other game ends (duplicate pair {report.seed_withheld}): "
+            "its rolls cannot be checked yet"
+        )
     else:
         report.notes.append(
             "the game is not over: its dice seed is secret, so its rolls cannot be checked yet"

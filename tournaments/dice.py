@@ -16,11 +16,15 @@ for both games of a pair:
 So game 1 and game 2 of a pair roll identical dice at identical versions, and the server, which
 drew the master before it saw any entry nonce, cannot have chosen a pair's dice.
 
+The pair's seed stays secret until both of its games have ended: each ends with a ``game_finished``
+that withholds it (``seed_withheld``, replay/records.py), and the director appends ``seed_revealed``
+to both once the second has ended (api/tournament_director.py `reveal`), so that the first game to
+end does not tell the players of the other every die roll still to come in theirs.
+
 What this does not hide: a player plays both games of his pair, so the rolls he has seen in one are
-the rolls the other will give at the same versions, and the first game to end reveals the pair's
-seed (its ``game_finished``, so that `bluegray verify` can check it) while the other is still being
-played. For engines (the bots a tournament is meant for first) this changes nothing; between
-people, playing both games at the same pace keeps it small (docs/PROTOCOL.md, "Tournaments").
+the rolls the other will give at the same versions. For engines (the bots a tournament is meant for
+first) this changes nothing; between people, playing both games at the same pace keeps it small
+(docs/PROTOCOL.md, "Tournaments").
 """
 
 from __future__ import annotations

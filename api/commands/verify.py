@@ -66,7 +66,8 @@ def _print(report) -> None:
     print(f"  events {report.events}, head {report.head or '-'}")
     print(f"  commands {report.commands}, die rolls {report.rolls} ({report.dice} dice)")
     if report.seed_hash:
-        print(f"  dice seed {report.seed or '(secret until the game ends)'}, sha256 {report.seed_hash}")
+        hidden = "(withheld until the pair's other game ends)" if report.seed_withheld else "(secret until the game ends)"
+        print(f"  dice seed {report.seed or hidden}, sha256 {report.seed_hash}")
         print(f"  dice stream {report.dice_stream}, nonces {report.dice_nonces or '-'}")
     if report.dice_checked:
         print("  every die roll re-derived from the revealed seed, every decision re-made: all match")

@@ -121,7 +121,9 @@ export const Dialogs = {
         this.dialog(key, h("h3", {}, "The game is over"),
           h("p", { class: "result", id: "result" }, finishText(s.finished)),
           h("p", {}, `Victory points: Union ${vp.union ?? 0} · Confederate ${vp.confederate ?? 0}`),
-          h("p", { class: "muted" }, `Dice seed revealed: ${s.finished.seed?.slice(0, 16)}… — every roll can be checked with bluegray verify.`),
+          h("p", { class: "muted" }, s.finished.seed
+            ? `Dice seed revealed: ${s.finished.seed.slice(0, 16)}… — every roll can be checked with bluegray verify.`
+            : "Dice seed withheld until the pair's other game ends (the other game of this duplicate pair rolls the same dice)."),
           h("div", { class: "actions" }, h("button", { class: "primary", onclick: () => this.closeDialog() }, "Close")));
       }
       return;
