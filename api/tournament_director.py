@@ -67,6 +67,10 @@ SWEEP_SECONDS = 30
 _TRIES = 16
 
 
+#: The note of the ``game_finished`` (reason ``aborted``) that ends a game nobody moved in by its
+#: round's deadline: the tournament records it as a double loss.
+DOUBLE_LOSS_NOTE = "double loss: no command by the round's deadline"
+
 class Director:
     """The tournaments of one store. `start` starts a game between two accounts (api/lobby.py
     `start_between`, bound to the app)."""
@@ -348,8 +352,15 @@ class Director:
 
     async def _decide_at_deadline(self, game_id: str, history: History, now_ms: int) -> None:
         s = history.session
-        if not s.commands:
-            await self.game_ended(game_id, history, double_loss=True)
+        if not s.commands:  # a double loss, ended in the game's own log too: nobody plays on after the
+            # deadline (in a duplicate pair, with the dice its partner's end revealed)
+            seed = await self.store.get_secret(game_id)
+            events = session.abort(history, seed, DOUBLE_LOSS_NOTE)
+            try:
+                await self.store.append(game_id, events, history.version)
+            except Conflict:
+                return  # the game moved meanwhile: the next sweep looks again
+            await self.game_ended(game_id, await load(self.store, game_id, self.games), double_loss=True)
             return
         if s.to_act is not None and clock.flag_fallen(s, s.to_act, now_ms):
             seed = await self.store.get_secret(game_id)

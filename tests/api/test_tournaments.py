@@ -23,6 +23,7 @@ from test_verify_command import bluegray
 from api.accounts import CSRF_HEADER
 from api.app_keys import TOURNAMENTS
 from api.bot_client import serve_seeks
+from api.tournament_director import DOUBLE_LOSS_NOTE
 from replay import dice, export
 from tournaments import dice as pair_dice
 
@@ -96,6 +97,8 @@ async def test_a_game_nobody_moved_in_by_the_deadline_is_a_double_loss(client):
     (game,) = t["round_list"][0]["pairings"][0]["games"]
     assert game["result"]["reason"] == "double_loss" and t["status"] == "finished"
     assert [(s["player"], s["points"]) for s in t["standings"]] == [("Meade", 0), ("Hill", 0)]
+    view = await (await client.get(f"/api/games/{game['game_id']}")).json()  # ended in its own log too
+    assert view["finished"]["reason"] == "aborted" and view["finished"]["note"] == DOUBLE_LOSS_NOTE
 
 
 async def test_four_bots_play_a_duplicate_pair_tournament_and_each_pair_rolled_the_same_dice(client, tmp_path):
