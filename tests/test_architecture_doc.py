@@ -1,6 +1,7 @@
 """docs/ARCHITECTURE.md cannot rot: every file it names in backticks exists, and every
-``path/module.py:name`` (or ``path/module.py:Class.method``) it names is defined in that file, found
-by reading the module's syntax tree (nothing is imported)."""
+``path/module.py:name`` (or ``path/module.py:Class.method``) it names is defined in that file, and
+every ``Class.member`` written without its module belongs to a class the document names with its
+module: all found by reading the modules' syntax trees (nothing is imported)."""
 
 from __future__ import annotations
 
