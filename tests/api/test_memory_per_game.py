@@ -17,8 +17,10 @@ import types
 
 from apiharness import WsClient, new_game, play_steps
 
-from api.app_keys import LIVE, STORE, TAIL
+from api.app_keys import GAMES, LIVE, STORE, TAIL
+from replay import games as game_cache
 
+BATTLES = ("chattanooga", "chickamauga", "wilderness", "fredericksburg", "cemetery_hill", "road_to_richmond", "shiloh", "antietam")
 GAMES_PLAYED = 150
 HEADS_KEPT = 40  # the store's bound of its heads cache, lowered for the test (default 10,000)
 PACKAGES = ("api", "replay", "rules", "eventstore", "accounts", "players", "scenarios")
@@ -95,3 +97,24 @@ async def test_games_left_by_their_users_leave_only_bounded_caches_behind(client
     # tail's entry until its next read), never one per game played.
     elsewhere = set().union(*(held for path, held in found.items() if not path.endswith("._heads")))
     assert len(elsewhere) <= 2, {path: len(held) for path, held in found.items()}
+
+
+async def test_the_rules_contexts_of_many_battles_rule_sets_and_options_are_an_lru_of_its_bound(client):
+    """Defect 8: a `Game` (the rules tables of one scenario, rule set and rules options) is 2-3 MiB
+    built and up to about 11 MiB with its caches; each `GameCache` kept every one it ever built (and
+    the process-wide one up to 64). Games of more combinations than the bound are created: both
+    caches hold at most `KEPT_GAMES`, the last used."""
+    cache = client.server.app[GAMES]
+    created = []
+    for battle in BATTLES:
+        for ruleset in ("classic", "revised"):
+            for effectiveness in (False, True):
+                body = {"scenario": battle, "ruleset": ruleset, "options": {"attack_effectiveness": effectiveness}}
+                response = await client.post("/api/games", json=body)
+                if response.status == 201:  # a battle the rule set cannot play is refused (a gunboat, 9.6)
+                    created.append((battle, ruleset, effectiveness))
+                assert len(cache._games) <= game_cache.KEPT_GAMES and len(game_cache._GAMES) <= game_cache.KEPT_GAMES
+    assert len(created) > game_cache.KEPT_GAMES  # more combinations than the bound were built
+    battle, ruleset, effectiveness = created[-1]
+    last = cache.game(battle, ruleset, {"attack_effectiveness": effectiveness})
+    assert list(cache._games.values())[-1] is last  # the last used is kept
