@@ -97,7 +97,14 @@ class Figures:
     events: int = 0
     games_started: int = 0
     games_finished: int = 0
+    games_left: int = 0  # with commands_per_game: games the bot left unfinished for a new one
     errors: Counter = field(default_factory=Counter)
+    #: When a list (a soak's check that nothing acknowledged is lost): every ack the bots received,
+    #: (game id, seat, command_id, first, last)
+    acks: list | None = None
+    undos: Counter = field(default_factory=Counter)  # requested, accepted, declined, refused (with undo_every)
+    reconnects: int = 0  # with reconnect_every
+    resent: int = 0  # commands answered `unavailable` (a store restarting) and sent again, same command_id
 
     def error(self, what: str) -> None:
         self.errors[what] += 1
@@ -128,6 +135,18 @@ def children(pid: int) -> list[int]:
         return [int(c) for c in open(f"/proc/{pid}/task/{pid}/children").read().split()]
     except (OSError, ValueError):
         return []
+
+
+class Refused(Exception):
+    """The server answered an HTTP request of a bot with an error (its code is the message)."""
+
+
+async def _answer(response: aiohttp.ClientResponse) -> dict:
+    """The JSON of a successful answer; an error answer (the store restarting, say) raises Refused."""
+    body = await response.json(content_type=None)
+    if response.status >= 400:
+        raise Refused(f"HTTP {response.status} {body.get('code') if isinstance(body, dict) else ''}")
+    return body
 
 
 class Slot:
@@ -265,7 +284,7 @@ class Bot:
             while time.monotonic() < run.deadline:
                 try:
                     await self._game()
-                except (TimeoutError, aiohttp.ClientError, ConnectionError, OSError) as exc:
+                except (TimeoutError, aiohttp.ClientError, ConnectionError, OSError, Refused) as exc:
                     self.figures.error(f"{type(exc).__name__}")
                     await asyncio.sleep(0.1)
         finally:
@@ -304,9 +323,9 @@ class Bot:
             gid, joining = await self._accounts_game()
         else:
             async with session.post("/api/games", json={"scenario": run.scenario, "ruleset": run.ruleset}) as r:
-                game = await r.json()
+                game = await _answer(r)
             async with session.post(f"/api/games/{game['game_id']}/join", json={"invite": game["invite"]}) as r:
-                joined = await r.json()
+                joined = await _answer(r)
             gid = game["game_id"]
             joining = [(session, a["seat"], {"token": a["token"]}) for a in (game, joined)]
         self.game_id, self.version = gid, 0
@@ -314,10 +333,9 @@ class Bot:
         self.figures.games_started += 1
         seats = {}
         for i, (client, seat, credential) in enumerate(joining):
-            ws = await client.ws_connect("/ws", max_msg_size=0, heartbeat=None)
-            await ws.send_json({"type": "hello", "game_id": gid, **credential, "choices": run.choices})
-            seats[seat] = Seat(ws, self, i == 0)
+            seats[seat] = await self._connect(client, credential, i == 0)
         self.slot.start(gid)
+        played = 0  # commands acknowledged in this game
         try:
             await self.until(3)
             if not self.counted:
@@ -354,27 +372,78 @@ class Bot:
                     continue
                 seat = seats[picked.side]
                 command_id = f"b{next(self.ids)}"
+                message = {"type": "command", "command_id": command_id, "command": msgspec.Raw(picked.command)}
                 started = time.perf_counter()
-                answer = await asyncio.wait_for(
-                    seat.send(
-                        command_id,
-                        {"type": "command", "command_id": command_id, "command": msgspec.Raw(picked.command)},
-                    ),
-                    30,
-                )
+                answer = await asyncio.wait_for(seat.send(command_id, message), 30)
+                while isinstance(answer, Error) and answer.code == "unavailable":  # the store restarting
+                    self.figures.resent += 1  # the same command_id again: applied once
+                    await asyncio.sleep(max(answer.retry_after or 0.0, 0.1))
+                    answer = await asyncio.wait_for(seat.send(command_id, message), 30)
                 if time.monotonic() < run.deadline:
                     self.figures.command_ms.append((time.perf_counter() - started) * 1000)
                 if isinstance(answer, Error):
                     self.figures.error(f"command {answer.code}")
                     await asyncio.sleep(0.05)
                     continue
+                self._acked(picked.side, answer)
                 if time.monotonic() < run.deadline:
                     self.figures.events += answer.last - answer.first + 1
                 await self.until(answer.last)
+                played += 1
+                if run.undo_every and played % run.undo_every == 0:
+                    await self._undo(seats, picked.side, answer, played // run.undo_every)
+                if run.reconnect_every and played % run.reconnect_every == 0:
+                    again = (played // run.reconnect_every) % 2  # each seat in turn
+                    side, (client, _, credential) = list(seats)[again], joining[again]
+                    await seats[side].close()
+                    seats[side] = await self._connect(client, credential, again == 0, self.version)
+                    self.figures.reconnects += 1
+                if run.commands_per_game and played >= run.commands_per_game:
+                    self.figures.games_left += 1  # a new game: the server opens and closes many
+                    return
         finally:
             for seat in seats.values():
                 await seat.close()
             self.brain.forget(gid)
+
+    async def _connect(self, client, credential: dict, folds: bool, last_version: int = 0) -> Seat:
+        """A seat's websocket, said hello to (from ``last_version``: a reconnect)."""
+        ws = await client.ws_connect("/ws", max_msg_size=0, heartbeat=None)
+        hello = {"type": "hello", "game_id": self.game_id, **credential, "choices": self.run.choices}
+        if last_version:
+            hello["last_version"] = last_version
+        await ws.send_json(hello)
+        return Seat(ws, self, folds)
+
+    def _acked(self, seat: str, ack: Ack) -> None:
+        if self.figures.acks is not None:
+            self.figures.acks.append((self.game_id, seat, ack.command_id, ack.first, ack.last))
+
+    async def _undo(self, seats: dict[str, Seat], side: str, done: Ack, nth: int) -> None:
+        """The seat that has just acted asks to take its action back (5.17); its opponent accepts
+        every other request and declines the rest. A request the rules refuse (over a die roll,
+        5.14) is counted as refused."""
+        undos = self.figures.undos
+        command_id = f"u{next(self.ids)}"
+        asked = {"type": "undo_request", "command_id": command_id, "back_to": done.first - 1}
+        request = await asyncio.wait_for(seats[side].send(command_id, asked), 30)
+        if isinstance(request, Error):
+            undos[f"refused {request.code}"] += 1
+            return
+        undos["requested"] += 1
+        self._acked(side, request)
+        await self.until(request.last)
+        other = next(s for s in seats if s != side)
+        kind = "undo_accept" if nth % 2 else "undo_decline"
+        command_id = f"u{next(self.ids)}"
+        reply = {"type": kind, "command_id": command_id, "request": request.last}
+        answer = await asyncio.wait_for(seats[other].send(command_id, reply), 30)
+        if isinstance(answer, Error):
+            self.figures.error(f"{kind} {answer.code}")
+            return
+        undos["accepted" if kind == "undo_accept" else "declined"] += 1
+        self._acked(other, answer)
+        await self.until(answer.last)
 
     async def _reach(self, seat: Seat, version: int, how: str, unit: str) -> Picked:
         """Ask the server for one unit's reach, timed; the brain's next answer, given the reply."""
@@ -480,6 +549,12 @@ class Run:
     #: seek and its acceptance, each seat taken by its session cookie (api/lobby.py).
     accounts: bool = False
     tag: str = field(default_factory=lambda: secrets.token_hex(2))  # this run's account names
+    #: Soak options (api/soak.py), all off by default: leave a game after this many acknowledged
+    #: commands and start another; every `undo_every`-th command asked to be taken back; every
+    #: `reconnect_every`-th a seat's websocket closed and opened again from the version it had.
+    commands_per_game: int = 0
+    undo_every: int = 0
+    reconnect_every: int = 0
 
 
 def ready(config: Run) -> None:

@@ -76,6 +76,9 @@ _FIELDS = (b"type", b"schema", b"payload", b"actor", b"command", b"time", b"dige
 #: Answers of a cluster in the middle of a failover or a slot's move: tried again, then unavailable.
 _CLUSTER_IN_FLUX = (AskError, ClusterDownError, MasterDownError, MovedError, TryAgainError)
 _APPEND_LUA = resources.files("eventstore").joinpath("append.lua").read_text()
+#: At most this many games' newest (version, hash) kept by a store (`RedisEventStore._heads`: a
+#: cache; the oldest entered goes first). About 300 bytes an entry: 3 MB at most (docs/PERFORMANCE.md).
+HEADS_KEPT = 10_000
 
 
 class CommandKey(msgspec.Struct, frozen=True):
@@ -219,6 +222,7 @@ class RedisEventStore:
         self.cluster = is_cluster(redis)
         self._append_script = redis.register_script(_APPEND_LUA)
         self._heads: dict[str, tuple[int, bytes]] = {}  # the newest (version, hash) seen per game
+        self.heads_kept = HEADS_KEPT  # _heads' bound
         #: Told of each append and each page read: (operation, seconds, the exception or None), for
         #: the server's metrics (api/metrics.py); None: nobody listens.
         self.observe: Callable[[str, float, BaseException | None], None] | None = None
@@ -567,7 +571,7 @@ class RedisEventStore:
     def _remember(self, game_id: str, version: int, hash: bytes) -> None:
         cached = self._heads.get(game_id)
         if cached is None or cached[0] < version:
-            if cached is None and len(self._heads) >= 10_000:
+            if cached is None and len(self._heads) >= self.heads_kept:
                 self._heads.pop(next(iter(self._heads)))
             self._heads[game_id] = (version, hash)
 

@@ -3,11 +3,18 @@
 Building a `Game` (its movement and zone-of-control tables) takes tens of milliseconds, so every
 game of one scenario, rule set and options shares one, across every `GameCache` of the process
 (`_GAMES`, keyed by the scenario's content hash).
+
+A `Game` holds 2-3 MiB of tables when built and up to about 11 MiB once its caches have filled
+(`positions_seen`, at most 512 answers of about 9 KiB: rules/core/state.py `kept`; docs/PERFORMANCE.md
+"Memory per game"), so both caches are LRUs of `KEPT_GAMES`: the `Game`s of a server's many
+scenarios, rule sets and rules options (uploaded scenarios, each saved version its own) never
+accumulate. A live game keeps its own `Game` while it is open, whether or not it is still here.
 """
 
 from __future__ import annotations
 
 import threading
+from collections import OrderedDict
 from collections.abc import Callable
 
 import msgspec
@@ -17,11 +24,24 @@ from rules.core.game import Game
 from rules.core.scenario import Scenario, scenario_hash
 from rules.rulesets import get as get_ruleset
 
-#: Every `Game` built in this process by (scenario content hash, rule set, options), at most
-#: `_KEPT_GAMES`: building one takes tens of milliseconds, and a `Game` never changes.
-_GAMES: dict[tuple[str, str, bytes], Game] = {}
+#: At most this many `Game`s kept (the least recently used goes first), in `_GAMES` and in each
+#: `GameCache`; and this many scenarios by id in each `GameCache` (`KEPT_SCENARIOS`).
+KEPT_GAMES = 16
+KEPT_SCENARIOS = 64
+
+#: The `Game`s built in this process by (scenario content hash, rule set, options), the `KEPT_GAMES`
+#: last used: building one takes tens of milliseconds, and a `Game` never changes.
+_GAMES: OrderedDict[tuple[str, str, bytes], Game] = OrderedDict()
 _GAMES_LOCK = threading.Lock()
-_KEPT_GAMES = 64
+
+
+def _kept(cache: OrderedDict, key, value, size: int):
+    """``cache[key]``, set to ``value`` if it has none; the least recently used beyond ``size`` dropped."""
+    found = cache.setdefault(key, value)
+    cache.move_to_end(key)
+    while len(cache) > size:
+        cache.popitem(last=False)
+    return found
 
 
 class GameCache:
@@ -34,8 +54,8 @@ class GameCache:
             from scenarios.loader import load
         self._load = load
         self._pin = pin
-        self._scenarios: dict[str, tuple[Scenario, str]] = {}
-        self._games: dict[tuple[str, str, bytes], Game] = {}
+        self._scenarios: OrderedDict[str, tuple[Scenario, str]] = OrderedDict()  # KEPT_SCENARIOS
+        self._games: OrderedDict[tuple[str, str, bytes], Game] = OrderedDict()  # KEPT_GAMES
         self._lock = threading.Lock()
 
     def pinned(self, scenario_id: str) -> str:
@@ -53,11 +73,13 @@ class GameCache:
     def _scenario(self, scenario_id: str) -> tuple[Scenario, str]:
         with self._lock:
             found = self._scenarios.get(scenario_id)
+            if found is not None:
+                self._scenarios.move_to_end(scenario_id)
         if found is None:
             scenario = self._load(scenario_id)
             found = (scenario, scenario_hash(scenario))
             with self._lock:
-                self._scenarios[scenario_id] = found
+                found = _kept(self._scenarios, scenario_id, found, KEPT_SCENARIOS)
         return found
 
     def game(self, scenario_id: str, ruleset: str, options: dict | None = None) -> Game:
@@ -67,6 +89,8 @@ class GameCache:
         key = (scenario_id, ruleset, encoded)
         with self._lock:
             game = self._games.get(key)
+            if game is not None:
+                self._games.move_to_end(key)
         if game is None:
             scenario, content = self._scenario(scenario_id)
             shared = (content, ruleset, encoded)
@@ -74,12 +98,10 @@ class GameCache:
                 game = _GAMES.get(shared)
             if game is None:
                 game = Game(scenario, get_ruleset(ruleset), options)
-                with _GAMES_LOCK:
-                    if len(_GAMES) >= _KEPT_GAMES:
-                        _GAMES.clear()
-                    game = _GAMES.setdefault(shared, game)
+            with _GAMES_LOCK:
+                game = _kept(_GAMES, shared, game, KEPT_GAMES)
             with self._lock:
-                game = self._games.setdefault(key, game)
+                game = _kept(self._games, key, game, KEPT_GAMES)
         return game
 
     def for_record(self, created: GameCreated) -> Game:

@@ -253,9 +253,12 @@ def _start(args, kind: str, count: int, data: Path, stack: contextlib.ExitStack)
     )
 
 
-def _serve(stack: contextlib.ExitStack, options: list[str], count: int) -> list[tuple[str, int]]:
+def _serve(
+    stack: contextlib.ExitStack, options: list[str], count: int, lines: list[str] | None = None
+) -> list[tuple[str, int]]:
     """`count` `bluegray serve` processes with `options`, each on a free port: (url, pid) of each;
-    stopped (SIGTERM, then SIGKILL) when `stack` closes."""
+    stopped (SIGTERM, then SIGKILL) when `stack` closes. ``lines``: given, each server's first line
+    ("bluegray serving on URL (store STORE)") is added to it."""
     started = []
     for _ in range(count):
         server = subprocess.Popen(
@@ -267,6 +270,8 @@ def _serve(stack: contextlib.ExitStack, options: list[str], count: int) -> list[
         line = server.stdout.readline()
         if not line.startswith("bluegray serving on "):
             raise _NotStarted(f"the server did not start: {line!r}")
+        if lines is not None:
+            lines.append(line)
         started.append((line.split()[3], server.pid))
     return started
 
