@@ -487,9 +487,10 @@ class _DeadEnds:
         self.side = state.game.units[unit].side
         self.destinations = movement.kept_ends(memo)
         self._arrivals: dict[tuple, stacking.Arrivals] = {}
+        self._whole = self._trains_matter()  # asked once for all the unit's destinations
 
     def allows(self, event: UnitMoved | ReinforcementEntered) -> bool:
-        if self._trains_matter():
+        if self._whole:
             return self._checked(event)
         control = self.state.control
         path = event.path
