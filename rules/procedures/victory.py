@@ -179,9 +179,9 @@ def end_points(state: State) -> list[VictoryPointsAwarded]:
         if n.unit not in state.positions and n.unit not in state.eliminated and not has_exited(state, n.unit):
             side = other_side(game.units[n.unit].side)
             out.append(VictoryPointsAwarded(side=side, points=n.points, kind="never_entered", subject=n.unit, case=case))
-    standing = occupants(state)
+    holders = occupation_holders(state)
     for o in p.occupation:  # Chickamauga 21.12, 21.2
-        occupier = standing.get(o.hex, state.control.get(o.hex))
+        occupier = holders[o.hex]
         if o.scores_for(occupier):
             out.append(VictoryPointsAwarded(side=occupier, points=o.points, kind="occupation", subject=o.hex, case=case))
     gone = {*state.eliminated, *lost}  # Road to Vicksburg 20.0: a unit without a line counts as eliminated
@@ -205,6 +205,15 @@ def occupants(state: State) -> dict[str, str]:
     take; after any entry the two agree (5.12: no unit enters an enemy's hex)."""
     units = state.game.units
     return {h: units[u].side for u, h in state.positions.items()}
+
+
+def occupation_holders(state: State) -> dict[str, str | None]:
+    """Chickamauga 21.12, 21.2; Wilderness 19.13: who would score each hex the schedule awards for
+    occupation if the game ended now: the side of a unit standing in it, else its holder by control
+    (``held_at_start``, the last to enter it or bring a zone of control into it); None: nobody."""
+    p = params(state)
+    standing = occupants(state)
+    return {o.hex: standing.get(o.hex, state.control.get(o.hex)) for o in (p.occupation if p else ())}
 
 
 # -- Road to Richmond 22.13: hexes occupied at the end of each Game-Turn --------------------------------
