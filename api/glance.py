@@ -21,9 +21,10 @@ from replay.crt_odds import all_columns, table_of
 from rules.core.game import Game
 from rules.core.scenario import SIDES
 from rules.core.state import State
-from rules.procedures.victory import level_if_ended_now
+from rules.procedures.victory import level_if_ended_now, occupation_holders
 
 SIDE = {"union": "Union", "confederate": "Confederate"}
+OCCUPIED_AT_THE_END = "occupied at the end"  # an Objective's rule: scored for the side occupying it at the end
 
 
 class Arrival(msgspec.Struct, frozen=True, kw_only=True):
@@ -42,8 +43,9 @@ class TrackTurn(msgspec.Struct, frozen=True, kw_only=True):
 
 class Objective(msgspec.Struct, frozen=True, kw_only=True):
     """A hex the Victory Point schedule or a level of victory names: ``points`` (0: a level's
-    condition) to ``side`` (None: either), ``rule`` in words, and ``holder``: the side controlling it
-    now (17.15; None: nobody yet)."""
+    condition) to ``side`` (None: either), ``rule`` in words, and ``holder``: the side that holds it now
+    as its rule counts it (17.15 control; for a hex scored for occupation at the end, the side standing
+    in it, as the game would be scored if it ended now; None: nobody yet)."""
 
     hex: str
     points: int
@@ -112,7 +114,7 @@ def _static(game: Game) -> tuple[list[TrackTurn], list[str], list[str], list[Obj
         for o in v.occupation:
             who = SIDE[o.side] if o.side else "Either side"
             schedule.append(f"{who}: {o.points} VP at the end for occupying {o.hex}")
-            objectives.append(Objective(hex=o.hex, points=o.points, side=o.side, rule="occupied at the end"))
+            objectives.append(Objective(hex=o.hex, points=o.points, side=o.side, rule=OCCUPIED_AT_THE_END))
         for c in v.control_of_all:
             who = SIDE[c.side] if c.side else "Either side"
             schedule.append(f"{who}: {c.points} VP at the end for controlling all of {', '.join(c.hexes)}")
@@ -155,6 +157,15 @@ def _static(game: Game) -> tuple[list[TrackTurn], list[str], list[str], list[Obj
     return turns, schedule, levels, objectives
 
 
+def _holder(o: Objective, state: State, occupiers: dict[str, str | None]) -> str | None:
+    """Who holds an objective now as its rule counts it: a hex scored for occupation at the end (Chickamauga
+    21.2, Wilderness 19.13) by the unit standing in it, else by control, as the final determination will
+    (rules.procedures.victory.end_points); any other by control (17.15)."""
+    if o.rule == OCCUPIED_AT_THE_END:
+        return occupiers.get(o.hex)
+    return state.control.get(o.hex)
+
+
 def glance(state: State) -> Glance:
     """The battle at a glance at `state` (the static part computed once per game)."""
     game = state.game
@@ -168,11 +179,12 @@ def glance(state: State) -> Glance:
             lost[unit.side][1] += unit.strength
     vp = {side: state.vp.get(side, 0) for side in SIDES}
     v = game.battle.victory
+    occupiers = occupation_holders(state)
     return Glance(
         turns=turns,
         schedule=schedule,
         levels=levels,
-        objectives=[msgspec.structs.replace(o, holder=state.control.get(o.hex)) for o in objectives],
+        objectives=[msgspec.structs.replace(o, holder=_holder(o, state, occupiers)) for o in objectives],
         vp=vp,
         level_now=level_if_ended_now(state) if v is not None and v.levels else state.result,
         eliminated={side: Losses(units=n, strength=s) for side, (n, s) in lost.items()},

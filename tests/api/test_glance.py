@@ -28,7 +28,12 @@ def test_the_glance_is_the_state_at_every_step(scenario, ruleset):
         for side in ("union", "confederate"):
             lost = [units[u] for u in after.eliminated if units[u].side == side]
             assert (g.eliminated[side].units, g.eliminated[side].strength) == (len(lost), sum(u.strength for u in lost))
-        assert {o.hex: o.holder for o in g.objectives} == {o.hex: after.control.get(o.hex) for o in g.objectives}
+        # 17.15 control; a hex scored for occupation at the end (Chickamauga 21.2) held by the unit standing in it
+        standing = {h: units[u].side for u, h in after.positions.items()}
+        assert {o.hex: o.holder for o in g.objectives} == {
+            o.hex: standing.get(o.hex, after.control.get(o.hex)) if o.rule == "occupied at the end" else after.control.get(o.hex)
+            for o in g.objectives
+        }
         # the level the game would end with now (the end-of-game points counted: Chickamauga's exits, Shiloh's
         # hexes held at the end), not the points so far: test_the_level_now_is_the_final_determination_without_exits
         assert g.level_now in {lv.level for lv in victory.levels} | {"undetermined"}
@@ -106,3 +111,18 @@ def test_the_level_now_is_the_final_determination_without_exits():
     final = next(e for e in events if isinstance(e, VictoryDetermined))
     assert (final.union, final.confederate, final.level) == (15, 32, "Confederate Substantive Victory")
     assert live == final.level == state.result == glance(state).level_now
+
+
+def test_wilderness_objectives_held_as_the_end_would_score_them():
+    # 19.13: "All territorial objectives are initially controlled by the Confederate Player", and
+    # "Occupation ... calculated at the end of Game-Turn Sixteen": 1/2/VI sets up in Wilderness Tavern
+    # (1415), so were the game scored now the Union would hold it (docs/RULINGS.md); Spotswood (0810) and
+    # Hickman (1920), where no unit stands, are the Confederate's. The glance shows what the end would score.
+    from rules.procedures.victory import end_points
+
+    start = new_game(GAMES.game("wilderness", "revised"))
+    holders = {o.hex: o.holder for o in glance(start).objectives}
+    assert start.control.get("1415") == "confederate"  # control, as the book's "initially controlled"
+    assert holders == {"0810": "confederate", "1415": "union", "1920": "confederate"}
+    scored = {a.subject: a.side for a in end_points(start) if a.kind == "occupation"}
+    assert scored == holders
