@@ -13,6 +13,7 @@ from rules.core.game import Game
 from rules.procedures.exits import exit_paths, exit_points, exit_points_during_play
 from rules.procedures.reinforcements import waiting
 from rules.queries.exits import exited
+from rules.queries.zoc import in_enemy_zone_of_control
 from rules.reducer import execute, new_game
 from rules.rulesets import get as get_ruleset
 from tests.rules.rulesmaps import rebel, scenario, sides, union
@@ -203,3 +204,28 @@ def test_the_union_exit_points_are_awarded_during_play_21_11():
     # iii) 15 (21.31: the road east is free of Union units) and iv) 10 (the Train has not exited)
     assert (determined.union, determined.confederate) == (4, 25)
     assert isinstance(log[-1], GameEnded) and recount(begin, log) == state.vp
+
+
+def test_by_night_a_unit_may_leave_the_map_from_an_enemy_zone_of_control_19_3():
+    # Road to Vicksburg 19.3: "Units can exit the map sheet at any time during a Friendly Movement Phase if
+    # no Enemy unit or Enemy Zone of Control prevents it" (docs/RULINGS.md): a zone of control prevents an
+    # exit when it prevents the move. By day u, beginning at the exit hex 0105 in the zone of control of
+    # the Confederate at 0205, may not leave it (6.0); on a Night Game-Turn revised 11.12 lets it leave a
+    # controlled hex, so nothing prevents the exit. Unlike Hooker and Lee 18.11, 19.3 names no hexes that
+    # must be free of enemy control (test_hooker_and_lee_movement: ...at_night_either_18_11).
+    exits = {"hexes": ["0101", "0105"], "along_road": True}
+    units = [union("u", "0105"), rebel("c", "0205"), rebel("far", "0808")]
+
+    def at(night_turns):
+        sc = scenario(units, hexsides=EAST_ROAD, exclusive={"exits": exits}, cases=CASES, night_turns=night_turns)
+        return new_game(Game(sc, get_ruleset("revised")))
+
+    day = at([])
+    assert in_enemy_zone_of_control(day, "u")
+    assert exit_paths(day, "u") == {}
+    with pytest.raises(RuleViolation):
+        execute(day, ExitMap("u", ("0105",)))
+    night = at([1])
+    assert set(exit_paths(night, "u")) == {"0105"}
+    night, events = execute(night, ExitMap("u", ("0105",)))
+    assert isinstance(events[0], UnitExited) and exited(night) == ["u"]
