@@ -4,6 +4,7 @@
 import { getJSON, h, postJSON, saveSeat, scenario, seats } from "./api.js";
 import { accountCard } from "./account.js";
 import { randomId } from "./connection.js";
+import { clockFields, clockOption, field, rulesetName, select } from "./forms.js";
 import { SIDE_NAME } from "./model.js";
 
 export async function showLobby(root) {
@@ -28,14 +29,6 @@ export async function showLobby(root) {
   gameList(root.querySelector("#finished"), ["finished"], "View and replay", "/watch/");
 }
 
-function field(label, control, hint = null) {
-  return h("label", { class: "field" }, h("span", {}, label), control, hint ? h("small", { class: "muted" }, hint) : null);
-}
-
-function select(name, options, value) {
-  return h("select", { name }, options.map(([v, text]) => h("option", { value: v, selected: v === value }, text)));
-}
-
 function newGameForm(card, scenarios) {
   if (!scenarios.length) {
     card.replaceChildren(h("h2", {}, "New game"), h("p", { class: "error" }, "No scenarios could be loaded."));
@@ -57,7 +50,7 @@ function newGameForm(card, scenarios) {
   const updateRulesets = async () => {
     updateOptions();
     const sc = await scenario(scen.value);
-    ruleset.replaceChildren(...sc.rulesets.map((r) => h("option", { value: r }, r === "classic" ? "classic (1975 Standard Rules)" : r === "revised" ? "revised (2nd edition)" : r)));
+    ruleset.replaceChildren(...sc.rulesets.map((r) => h("option", { value: r }, rulesetName(r))));
   };
   scen.addEventListener("change", updateRulesets);
   updateRulesets();
@@ -126,35 +119,6 @@ function newGameForm(card, scenarios) {
     }
   });
   card.replaceChildren(h("h2", {}, "New game"), form);
-}
-
-/** The "Clock" option: none, a live clock (a bank of minutes per player and an increment in seconds
- * at each of his Player-Turns) or a correspondence clock (days per Player-Turn); only the fields of
- * the chosen kind are shown. */
-function clockFields() {
-  const kind = select("clock", [["", "none"], ["live", "live: minutes per player"], ["correspondence", "correspondence: days per Player-Turn"]], "");
-  const live = [
-    field("Minutes per player", h("input", { type: "number", name: "clock_minutes", min: "0.02", max: "1440", value: "30", step: "any" }), "each player's bank"),
-    field("Increment (seconds)", h("input", { type: "number", name: "clock_increment", min: "0", max: "3600", value: "10", step: "1" }), "added at each of his Player-Turns"),
-  ];
-  const post = [field("Days per Player-Turn", h("input", { type: "number", name: "clock_days", min: "1", max: "60", value: "3", step: "1" }), "correspondence play")];
-  const show = () => {
-    for (const f of live) f.classList.toggle("hidden", kind.value !== "live");
-    for (const f of post) f.classList.toggle("hidden", kind.value !== "correspondence");
-  };
-  kind.addEventListener("change", show);
-  show();
-  return [field("Clock", kind, "time controls; a player out of time may be claimed against"), ...live, ...post];
-}
-
-function clockOption(data) {
-  const kind = data.get("clock");
-  if (kind === "live") {
-    return { mode: "live", bank_seconds: Math.max(1, Math.round(parseFloat(data.get("clock_minutes")) * 60) || 1),
-      increment_seconds: Math.max(0, parseInt(data.get("clock_increment") || "0", 10) || 0) };
-  }
-  if (kind === "correspondence") return { mode: "correspondence", days_per_turn: Math.max(1, parseInt(data.get("clock_days") || "1", 10) || 1) };
-  return null;
 }
 
 /** Every battle the server offers: its name, date, Game-Turns and map size (columns x rows); a click on a
