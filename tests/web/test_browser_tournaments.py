@@ -72,3 +72,64 @@ async def test_two_players_enter_a_tournament_and_see_its_pairing(browser, serve
     for page in (creator, grant, lee, stranger):
         assert page.errors == [], page.errors
         await page.context.close()
+
+
+async def test_a_player_creates_a_tournament_with_the_form_and_starts_it(browser, server, shot):
+    # /tournaments: the New tournament form (signed in), then its page; its creator enters it like anyone,
+    # and its Start button (the creator's only, disabled until two have entered) pairs round 1.
+    stranger = await new_page(browser)
+    await stranger.goto(f"{server}/tournaments")
+    await stranger.wait_for_selector("#new-tournament-said", timeout=PATIENCE)
+    assert "Sign in" in await stranger.inner_text("#new-tournament-said")
+    assert await stranger.locator("#new-tournament-form").count() == 0
+
+    creator = await new_page(browser)
+    await sign(creator, server, "sign-up", "Sherman")
+    await creator.goto(f"{server}/tournaments")
+    await creator.wait_for_selector("#new-tournament-form select[name=ruleset] option", state="attached", timeout=PATIENCE)
+    form = "#new-tournament-form"
+    await creator.fill(f"{form} input[name=name]", "Shiloh Swiss")
+    await creator.select_option(f"{form} select[name=scenario]", "shiloh")
+    await creator.wait_for_selector(f"{form} select[name=ruleset] option[value=revised]", state="attached", timeout=PATIENCE)
+    assert await creator.is_hidden(f"{form} input[name=rounds]")  # a round robin's rounds are its players'
+    await creator.select_option(f"{form} select[name=kind]", "swiss")
+    await creator.fill(f"{form} input[name=rounds]", "2")
+    await creator.check(f"{form} input[name=duplicate]")
+    await creator.fill(f"{form} input[name=max_players]", "4")
+    await creator.fill(f"{form} input[name=round_days]", "3")
+    await creator.select_option(f"{form} select[name=clock]", "correspondence")
+    await creator.fill(f"{form} input[name=clock_days]", "2")
+    await shot(creator, "tournament-form")
+    await creator.click("#create-tournament")
+    await creator.wait_for_selector("#tournament-name", timeout=PATIENCE)
+    assert "/tournaments/" in creator.url and await creator.inner_text("#tournament-name") == "Shiloh Swiss"
+    tid = creator.url.rsplit("/", 1)[1]
+    made = await (await creator.request.get(f"{server}/api/tournaments/{tid}")).json()
+    assert (made["scenario"], made["kind"], made["rounds"], made["duplicate"], made["max_players"]) == ("shiloh", "swiss", 2, True, 4)
+    assert made["round_seconds"] == 3 * 24 * 3600 and made["clock"]["days_per_turn"] == 2 and made["creator"] == "Sherman"
+    assert "Swiss, duplicate pairs, 2 rounds, 2 day(s) a Player-Turn" in await creator.inner_text("#tournament-terms")
+    assert await creator.is_disabled("#tournament-start")  # nobody has entered yet
+
+    await creator.click("#tournament-enter")  # the creator plays in it too
+    await creator.wait_for_selector("#tournament-entries li[data-player='Sherman']", timeout=PATIENCE)
+    assert await creator.is_disabled("#tournament-start")  # one player is no tournament
+    other = await new_page(browser)
+    await sign(other, server, "sign-up", "Johnston")
+    await other.goto(f"{server}/tournaments/{tid}")
+    await other.wait_for_selector("#tournament-enter", timeout=PATIENCE)
+    assert await other.locator("#tournament-start").count() == 0  # not his to start
+    await other.click("#tournament-enter")
+    await other.wait_for_selector("#tournament-entries li[data-player='Johnston']", timeout=PATIENCE)
+
+    await creator.reload()
+    await creator.wait_for_selector("#tournament-start:not([disabled])", timeout=PATIENCE)
+    await creator.click("#tournament-start")
+    await creator.wait_for_selector("#tournament-rounds li[data-round='1']", timeout=PATIENCE)
+    assert await creator.inner_text("#tournament-status") == "running"
+    assert await creator.locator("#tournament-start").count() == 0
+    pair = await creator.inner_text("#tournament-rounds li[data-round='1'] li[data-pair]")
+    assert pair.count("playing") == 2  # duplicate: two games, sides swapped
+    await shot(creator, "tournament-created")
+    for page in (stranger, creator, other):
+        assert page.errors == [], page.errors
+        await page.context.close()

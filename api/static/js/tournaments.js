@@ -1,11 +1,13 @@
 // Tournaments (docs/PROTOCOL.md "Tournaments"): /tournaments lists them (GET /api/tournaments), newest
-// first; /tournaments/{id} shows one (GET /api/tournaments/{id}): its terms, its entries, an Enter
-// button for a signed-in player while it is open (POST /api/tournaments/{id}/enter), its rounds with
-// their pairings and games (a player's own to play, the others to watch), and its standings with their
-// tiebreaks.
+// first, with a form for a signed-in player to create one (POST /api/tournaments); /tournaments/{id}
+// shows one (GET /api/tournaments/{id}): its terms, its entries, an Enter button for a signed-in player
+// while it is open (POST /api/tournaments/{id}/enter), a Start button for its creator (POST
+// /api/tournaments/{id}/start), its rounds with their pairings and games (a player's own to play, the
+// others to watch), and its standings with their tiebreaks.
 
-import { getJSON, h, sendJSON, signedIn } from "./api.js";
+import { getJSON, h, scenario, sendJSON, signedIn } from "./api.js";
 import { randomId } from "./connection.js";
+import { clockFields, clockOption, field, rulesetName, select } from "./forms.js";
 import { SIDE_NAME } from "./model.js";
 
 const KIND = { round_robin: "round robin", swiss: "Swiss" };
@@ -20,7 +22,10 @@ function kindText(t) {
 
 export async function showTournaments(root) {
   document.title = "Tournaments · Blue & Gray";
-  root.replaceChildren(header("Tournaments"), h("main", { class: "lobby" }, h("section", { class: "card", id: "tournaments" }, h("p", { class: "muted" }, "Loading…"))));
+  root.replaceChildren(header("Tournaments"), h("main", { class: "lobby" },
+    h("section", { class: "card", id: "tournaments" }, h("p", { class: "muted" }, "Loading…")),
+    h("section", { class: "card", id: "new-tournament" }, h("h2", {}, "New tournament"), h("p", { class: "muted" }, "Loading…"))));
+  newTournament(root.querySelector("#new-tournament"));
   const card = root.querySelector("#tournaments");
   try {
     const { tournaments } = await getJSON("/api/tournaments?limit=50");
@@ -32,6 +37,77 @@ export async function showTournaments(root) {
   } catch (e) {
     card.replaceChildren(h("p", { class: "error", role: "alert" }, e.message));
   }
+}
+
+const DAY = 24 * 3600;
+
+/** The form of a new tournament, for a signed-in player: its name, battle and rule set, round robin or
+ * Swiss (with its rounds), duplicate pairs, the most players, each round's days, rated, the games'
+ * clock. The server checks every term and its refusal is shown as it words it. */
+async function newTournament(card) {
+  const me = await signedIn().catch(() => null);
+  if (!me) {
+    card.replaceChildren(h("h2", {}, "New tournament"), h("p", { class: "muted", id: "new-tournament-said" }, "Sign in (in the lobby) to create a tournament."));
+    return;
+  }
+  let scenarios;
+  try {
+    scenarios = await getJSON("/api/scenarios");
+  } catch (e) {
+    card.replaceChildren(h("h2", {}, "New tournament"), h("p", { class: "error", role: "alert" }, e.message));
+    return;
+  }
+  const scen = select("scenario", scenarios.map((s) => [s.id, `${s.battle || s.name}${s.date ? `, ${s.date}` : ""}${s.saved ? " (saved)" : ""}`]), scenarios[0]?.id);
+  const ruleset = select("ruleset", [], "");
+  const updateRulesets = async () => {
+    const sc = await scenario(scen.value);
+    ruleset.replaceChildren(...sc.rulesets.map((r) => h("option", { value: r }, rulesetName(r))));
+  };
+  scen.addEventListener("change", updateRulesets);
+  updateRulesets();
+  const kind = select("kind", [["round_robin", "round robin: everyone plays everyone"], ["swiss", "Swiss: a number of rounds"]], "round_robin");
+  const rounds = field("Rounds", h("input", { type: "number", name: "rounds", min: "1", max: "20", value: "3", step: "1" }), "Swiss only");
+  const showRounds = () => rounds.classList.toggle("hidden", kind.value !== "swiss");
+  kind.addEventListener("change", showRounds);
+  showRounds();
+  const said = h("p", { class: "error", id: "new-tournament-error", role: "alert" });
+  const form = h("form", { class: "new-game", id: "new-tournament-form" },
+    field("Name", h("input", { type: "text", name: "name", required: true, maxlength: "80" })),
+    field("Scenario", scen),
+    field("Rule set", ruleset),
+    field("Kind", kind),
+    rounds,
+    field("Duplicate pairs", h("input", { type: "checkbox", name: "duplicate" }), "each pairing two games, sides swapped, the same dice"),
+    field("Most players", h("input", { type: "number", name: "max_players", min: "2", max: "64", value: "8", step: "1" })),
+    field("Days a round", h("input", { type: "number", name: "round_days", min: "1", max: "365", value: "7", step: "1" }), "each round's deadline after it is paired"),
+    field("Rated", h("input", { type: "checkbox", name: "rated" })),
+    ...clockFields(),
+    h("div", { class: "actions" }, h("button", { type: "submit", class: "primary", id: "create-tournament" }, "Create tournament")),
+    said,
+  );
+  form.addEventListener("submit", async (e) => {
+    e.preventDefault();
+    const data = new FormData(form);
+    const body = {
+      name: data.get("name"), scenario: data.get("scenario"), ruleset: data.get("ruleset"), kind: data.get("kind"),
+      duplicate: data.get("duplicate") === "on", rated: data.get("rated") === "on",
+      max_players: parseInt(data.get("max_players"), 10) || 8,
+      round_seconds: (parseInt(data.get("round_days"), 10) || 7) * DAY,
+    };
+    if (body.kind === "swiss") body.rounds = parseInt(data.get("rounds"), 10) || 0;
+    const clock = clockOption(data);
+    if (clock) body.clock = clock;
+    const button = form.querySelector("#create-tournament");
+    button.disabled = true;
+    try {
+      const t = await sendJSON("POST", "/api/tournaments", body);
+      location.assign(`/tournaments/${encodeURIComponent(t.id)}`);
+    } catch (err) {
+      said.textContent = `Could not create the tournament: ${err.message}`;
+      button.disabled = false;
+    }
+  });
+  card.replaceChildren(h("h2", {}, "New tournament"), form);
 }
 
 function standingsTable(t) {
@@ -93,6 +169,17 @@ export async function showTournament(root, id) {
       }
     } }, "Enter");
   }
+  let start = null; // its creator closes the entries and round 1 is paired
+  if (t.status === "open" && me && me.name === t.creator) {
+    start = h("button", { type: "button", id: "tournament-start", disabled: t.entries.length < 2, title: t.entries.length < 2 ? "at least two players must have entered" : "", onclick: async () => {
+      try {
+        await sendJSON("POST", `/api/tournaments/${encodeURIComponent(id)}/start`);
+        await showTournament(root, id);
+      } catch (err) {
+        said.textContent = err.message;
+      }
+    } }, "Start: close the entries and pair round 1");
+  }
   const why = t.status !== "open" ? `Entries are closed (${t.status}).`
     : !me ? "Sign in (in the lobby) to enter."
       : entered ? "You are entered." : t.entries.length >= t.max_players ? "It is full." : "";
@@ -103,7 +190,7 @@ export async function showTournament(root, id) {
       h("b", { id: "tournament-status" }, t.status)),
     h("h3", {}, `Players (${t.entries.length} of ${t.max_players})`),
     h("ol", { id: "tournament-entries" }, ...(t.entries.length ? t.entries.map((e) => h("li", { "data-player": e.player }, e.player)) : [h("li", { class: "muted" }, "Nobody yet.")])),
-    h("div", { class: "actions" }, enter, h("span", { class: "muted", id: "enter-said" }, why)), said,
+    h("div", { class: "actions" }, enter, start, h("span", { class: "muted", id: "enter-said" }, why)), said,
     h("h3", {}, "Standings"), standingsTable(t),
     h("h3", {}, "Rounds"), roundsList(t, me),
     h("p", { class: "muted" }, `Dice commitment: ${t.seed_hash.slice(0, 16)}…${t.master_seed ? ` · master seed revealed: ${t.master_seed.slice(0, 16)}…` : ""}`),
