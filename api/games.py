@@ -8,6 +8,7 @@ from typing import Annotated, Literal
 
 import msgspec
 
+from accounts.store import Accounts
 from api import seats as seat_tokens
 from api.config import ServerConfig
 from api.live import LiveGames
@@ -255,6 +256,16 @@ async def join_game(
         await live.index(history)
         return Joined(game_id=game_id, seat=seat, token=token, version=appended.last)
     raise HttpError(409, "conflict", "the game changed too often; try again")
+
+
+async def player_names(seats: Seats, accounts: Accounts, game_id: str) -> dict[str, str]:
+    """Each seat bound to an account (api/seats.py `bind`): the player's name, by seat."""
+    names = {}
+    for seat, account_id in sorted((await seats.accounts(game_id)).items()):
+        account = await accounts.get(account_id)
+        if account is not None:
+            names[seat] = account.name
+    return names
 
 
 async def inspect_game(store: RedisEventStore, games: GameCache, live: LiveGames, game_id: str) -> GameView:

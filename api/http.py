@@ -172,9 +172,10 @@ async def list_games(request: web.Request) -> web.Response:
 
 async def inspect_game(request: web.Request) -> web.Response:
     app = request.app
-    return json(
-        await game_service.inspect_game(app[STORE], app[GAMES], app[LIVE], request.match_info["game_id"])
-    )
+    game_id = request.match_info["game_id"]
+    view = await game_service.inspect_game(app[STORE], app[GAMES], app[LIVE], game_id)
+    players = await game_service.player_names(app[SEATS], app[ACCOUNTS], game_id)
+    return json(msgspec.structs.replace(view, players=players))
 
 
 async def scenarios(request: web.Request) -> web.Response:

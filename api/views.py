@@ -155,6 +155,7 @@ class GameView(msgspec.Struct, frozen=True, kw_only=True):
     sandbox: bool = False  # a what-if branched from another game (never counted as a result)
     forked_from: str | None = None  # that game's id
     forked_at: int | None = None  # and the version it was branched at
+    players: dict[str, str] = {}  # each seat an account holds: the player's name (a guest's seat: absent)
 
 
 def status_of(history: History, now_ms: int | None = None) -> str:

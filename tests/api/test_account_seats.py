@@ -122,3 +122,17 @@ async def test_my_games_refuses_a_bad_query_naming_it(client, bad):
     response = await client.get(f"/api/me/games?{bad}")
     assert response.status == 400
     assert bad.split("=")[0] in (await response.json())["error"]["message"]
+
+
+async def test_the_game_names_each_seat_an_account_holds(client):
+    # GET /api/games/{id} `players`: the name of the player holding each seat bound to an account, so that
+    # a game's page can link to its players' pages (and their Block button); a guest's seat is not named.
+    game_id, lee_browser, _, _ = await signed_in_game(client)
+    async with lee_browser:
+        seen = await (await client.get(f"/api/games/{game_id}")).json()
+        assert seen["players"] == {"union": "Grant", "confederate": "Lee"}
+    async with browser(client) as guest:  # not signed in
+        made = await guest.post("/api/games", json={"scenario": "chattanooga", "side": "union"})
+        assert made.status == 201, await made.text()
+        seen = await (await guest.get(f"/api/games/{(await made.json())['game_id']}")).json()
+    assert seen["players"] == {} and seen["seats"] == {"union": True, "confederate": False}

@@ -1,7 +1,7 @@
 """Blocking and reporting in the browser (api/static/js/blocks.js, chatreport.js; docs/PROTOCOL.md
 "Moderation"): in a game two accounts began from the lobby, the Union player reports his opponent's
 chat line from the record (a reason asked) and the admins' list shows it; he blocks his opponent on
-that player's page, and the opponent's challenge to him is then refused with the server's sentence
+that player's page, reached from the game's page (its players named and linked), and the opponent's challenge to him is then refused with the server's sentence
 on the page."""
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from api.cli import main
 LINE = "You will never hold Missionary Ridge."
 
 
-async def test_a_chat_line_reported_and_a_player_blocked(browser, server, redis_url, key_prefix):
+async def test_a_chat_line_reported_and_a_player_blocked(browser, server, redis_url, key_prefix, shot):
     grant = await new_page(browser)
     await sign(grant, server, "sign-up", "Grant")
     await grant.select_option("#seek-form select[name=scenario]", "chattanooga")
@@ -58,8 +58,14 @@ async def test_a_chat_line_reported_and_a_player_blocked(browser, server, redis_
     assert (report["game_id"], report["seat"], report["text"], report["by"], report["reason"]) == (
         game_id, "confederate", LINE, "Grant", "taunting")
 
-    # Grant blocks Lee on Lee's page; it holds after a reload.
-    await grant.goto(f"{server}/players/Lee")
+    # Grant blocks Lee on Lee's page, reached from the game's page, which names both players; it holds
+    # after a reload.
+    await grant.goto(f"{server}/play/{game_id}")
+    await grant.wait_for_selector("#players a[data-side=confederate]", timeout=PATIENCE)
+    assert await grant.inner_text("#players") == "Grant (Union) v Lee (Confederate)"
+    await shot(grant, "game-players")
+    await grant.click("#players a[data-side=confederate]")
+    await grant.wait_for_url("**/players/Lee", timeout=PATIENCE)
     await grant.wait_for_selector("#player-block:has-text('Block Lee')", timeout=PATIENCE)
     await grant.click("#player-block")
     await grant.wait_for_selector("#player-block:has-text('Unblock Lee')", timeout=PATIENCE)

@@ -99,6 +99,16 @@ export class GameView {
   }
 
   // -- the page ----------------------------------------------------------------------------------
+  /** Who plays: each seat an account holds, linked to the player's page (his ratings, games, and the
+   * Block button); a guest's seat is not named (GET /api/games/{id} `players`). */
+  playersLine() {
+    const names = this.info.players || {};
+    const sides = ["union", "confederate"].filter((s) => names[s]);
+    if (!sides.length) return null;
+    return h("span", { class: "players muted", id: "players" }, ...sides.flatMap((s, i) => [i ? " v " : "",
+      h("a", { href: `/players/${encodeURIComponent(names[s])}`, "data-side": s }, names[s]), ` (${SIDE_NAME[s]})`]));
+  }
+
   build() {
     const sc = this.scenario;
     document.title = `${sc.name} — Blue & Gray`;
@@ -112,6 +122,7 @@ export class GameView {
           h("a", { href: "/", class: "home", title: "Lobby" }, "Blue & Gray"),
           h("span", { class: "title" }, sc.name.split(":")[0], h("small", { class: "muted" }, ` · game ${this.gameId}`)),
           you,
+          this.playersLine(),
           h("button", { id: "replay-open", class: "small", title: "Replay the game (R)", onclick: () => this.startReplay() }, "Replay"),
           h("a", { id: "report-link", class: "button small", href: `/games/${this.gameId}/report`, target: "_blank", rel: "noopener", title: "After-action report", onclick: (e) => this.openReport(e) }, "Report"),
           h("span", { class: "conn connecting", id: "conn", role: "status", "aria-live": "polite" }, h("i", {}), h("b", {}, CONN_TEXT.connecting)),
