@@ -221,7 +221,10 @@ class Accounts:
 
     async def close_other_sessions(self, cookie: str) -> int:
         """End every session of the cookie's account but the cookie's own; how many ended."""
-        account_id, secret = split_cookie(cookie)
+        parts = split_cookie(cookie)
+        if parts is None:  # no session's cookie: no other session to end
+            return 0
+        account_id, secret = parts
         key = self.key(account_id, "sessions")
         others = [
             field

@@ -12,6 +12,7 @@ script, a pipeline, a transaction) runs on the one primary that holds that slot.
 
 from __future__ import annotations
 
+from typing import TypeGuard
 from urllib.parse import unquote, urlsplit
 
 import redis.asyncio as aioredis
@@ -31,7 +32,7 @@ def is_cluster_url(url: str) -> bool:
     return urlsplit(url).scheme in CLUSTER_SCHEMES
 
 
-def is_cluster(client) -> bool:
+def is_cluster(client: object) -> TypeGuard[RedisCluster]:
     return isinstance(client, RedisCluster)
 
 

@@ -124,15 +124,12 @@ _sha256 = hashlib.sha256
 
 def seal(event: NewEvent, *, version: int, time: int, prev: bytes) -> Envelope:
     """The envelope of `event` stored at `version` after an event whose hash is `prev`."""
-    fields = dict(
-        version=version,
-        type=event.type,
-        schema=event.schema,
-        payload=event.payload,
-        actor=event.actor,
-        command_id=event.command_id,
-        time=time,
-        digest=event.digest,
-        prev=prev,
+    e = event
+    hash_ = chain_hash(
+        version=version, type=e.type, schema=e.schema, payload=e.payload, actor=e.actor,
+        command_id=e.command_id, time=time, digest=e.digest, prev=prev,
     )
-    return Envelope(**fields, hash=chain_hash(**fields))
+    return Envelope(
+        version=version, type=e.type, schema=e.schema, payload=e.payload, actor=e.actor,
+        command_id=e.command_id, time=time, digest=e.digest, prev=prev, hash=hash_,
+    )

@@ -127,4 +127,5 @@ def decode(data: bytes) -> Record:
 
 
 def tag(record: Record) -> str:
-    return record.__struct_config__.tag
+    """The record's ``type``: every record class sets its tag as a string."""
+    return str(record.__struct_config__.tag)

@@ -142,6 +142,7 @@ def apply(t: Tournament, record: Record) -> None:
                 raise TournamentError(i, "an entry after the start")
             if t.entry(record.player) is not None:
                 raise TournamentError(i, f"{record.name} entered twice")
+            assert t.created is not None  # the first check: only tournament_created comes before it
             if len(t.entries) >= t.created.max_players:
                 raise TournamentError(i, "an entry past the tournament's maximum")
             t.entries.append(record)
