@@ -748,9 +748,9 @@ def brain(scenario: str, ruleset: str, nice: int) -> None:
     go first."""
     from eventstore.envelope import Envelope
     from players.selfplay import random_player, summary_command
-    from replay.games import GameCache
-    from replay.history import History, HistoryError
     from rules.legal import Choices, Destination
+    from session.games import GameCache
+    from session.history import History, HistoryError
 
     os.nice(nice)
     cache = GameCache()

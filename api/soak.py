@@ -32,7 +32,7 @@ from api.loadtest import Figures, Run
 from api.loadtest import run as load
 
 #: The part of the run whose growth is not judged: caches filling (api/live.py, rules/core/state.py
-#: `kept`, replay/games.py), the allocator's arenas, the store's first AOF rewrite.
+#: `kept`, session/games.py), the allocator's arenas, the store's first AOF rewrite.
 WARMUP = 1 / 6
 
 

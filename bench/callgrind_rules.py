@@ -34,9 +34,9 @@ def _child(args) -> None:
     sys.path.insert(0, args.source)
     from api.benchmarks.rules import finished_game
     from players.selfplay import play
-    from replay.games import GameCache
     from replay.verify import verify
     from rules.reducer import new_game
+    from session.games import GameCache
 
     cache = GameCache()
     if args.what == "verify":

@@ -33,7 +33,7 @@ def export_game(scenario: str, ruleset: str, seed: int, folder: Path) -> tuple[P
     sys.path.insert(0, str(ROOT))
     from api.benchmarks.rules import finished_game
     from replay import export
-    from replay.games import GameCache
+    from session.games import GameCache
 
     _game_id, envelopes = finished_game(GameCache(), scenario, ruleset, seed)
     path = folder / f"{scenario}-{seed}.jsonl"
