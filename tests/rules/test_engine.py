@@ -134,7 +134,7 @@ def test_the_review_agrees_where_the_engine_would_do_the_same():
 
 
 def test_report_with_the_computers_eye(tmp_path, capsys):
-    from api.benchmarks.rules import finished_game
+    from bench.benchmarks.rules import finished_game
     from replay import export
     from session.games import GameCache
 
