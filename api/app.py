@@ -70,8 +70,8 @@ from eventstore.errors import UnsafeServer
 from eventstore.safety import check_server
 from eventstore.store import RedisEventStore
 from eventstore.tail import tail_for
-from replay.games import GameCache
 from scenarios.library import Library, Quota
+from session.games import GameCache
 
 
 def server_version() -> str:

@@ -24,8 +24,8 @@ from api.shutdown import Shutdown
 from api.tournament_director import Director
 from eventstore.store import RedisEventStore
 from eventstore.tail import Tail
-from replay.games import GameCache
 from scenarios.library import Library
+from session.games import GameCache
 
 CONFIG = web.AppKey("config", ServerConfig)
 SERVER_VERSION = web.AppKey("server_version", str)

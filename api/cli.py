@@ -1,6 +1,7 @@
 """The `bluegray` command line.
 
-Each subcommand lives in its own module under `api/commands/` and defines:
+Each subcommand lives in its own module under `api/commands/`, or under `bench/commands/` for the
+commands that measure the server from outside (bench, loadtest, soak), and defines:
   NAME (str), HELP (one line), add_arguments(parser) and run(args) -> int (the exit code).
 New subcommands are found automatically, so adding one never touches this file.
 
@@ -17,9 +18,13 @@ import pkgutil
 import sys
 from importlib import metadata
 
-import api.commands
 from api.commands._errors import CommandError
 from rules import RULES_VERSION
+
+#: The packages whose public modules are the subcommands, by name: `bench/` sits above `api/` (it
+#: drives the server and imports it), so the server names its commands' package and imports nothing
+#: of it, as it has always found its own commands (by name, `importlib`).
+COMMAND_PACKAGES = ("api.commands", "bench.commands")
 
 
 def package_version() -> str:
@@ -41,7 +46,8 @@ def discover(package) -> list:
 
 def command_modules() -> list:
     """Every subcommand module, sorted by its command name."""
-    return discover(api.commands)
+    modules = [m for name in COMMAND_PACKAGES for m in discover(importlib.import_module(name))]
+    return sorted(modules, key=lambda m: m.NAME)
 
 
 class Parser(argparse.ArgumentParser):
@@ -59,10 +65,13 @@ def only_module(argv: list[str]) -> object | None:
     if not argv or argv[0].startswith("-"):
         return None
     name = argv[0].replace("-", "_")
-    if name.startswith("_") or not any(info.name == name for info in pkgutil.iter_modules(api.commands.__path__)):
+    if name.startswith("_"):
         return None
-    module = importlib.import_module(f"{api.commands.__name__}.{name}")
-    return module if getattr(module, "NAME", None) == argv[0] else None
+    for package in map(importlib.import_module, COMMAND_PACKAGES):
+        if any(info.name == name for info in pkgutil.iter_modules(package.__path__)):
+            module = importlib.import_module(f"{package.__name__}.{name}")
+            return module if getattr(module, "NAME", None) == argv[0] else None
+    return None
 
 
 def build_parser(modules: list | None = None) -> argparse.ArgumentParser:

@@ -27,10 +27,10 @@ from api.protocol import EventOut, Events
 from eventstore.envelope import Envelope
 from players.engine import Engine
 from replay import carry, export
-from replay.games import GameCache
-from replay.history import History, fold_envelopes
 from rules.procedures.variable_reinforcements import must_write_down
 from scenarios.library import Library
+from session.games import GameCache
+from session.history import History, fold_envelopes
 
 log = logging.getLogger(__name__)
 

@@ -8,8 +8,8 @@ from collections import OrderedDict
 from eventstore.envelope import Envelope
 from players.review import review
 from replay.gamerecord import GameRecord
-from replay.games import GameCache
 from replay.steps import steps
+from session.games import GameCache
 
 
 def computer_review(game_id: str, envelopes: list[Envelope], games: GameCache, side: str, level: str):

@@ -16,15 +16,15 @@ from api.seats import Seats
 from api.views import GameView, game_view
 from eventstore.errors import Conflict
 from eventstore.store import GameInfo, RedisEventStore
-from replay import clock, dice, session
-from replay.games import GameCache
-from replay.history import load
-from replay.ids import new_game_id
-from replay.records import DAY_SECONDS, ClockOptions, DiceMode, GameCreated, SessionOptions, UndoPolicy
-from replay.visibility import delayed, visible_version
 from rules import RULES_VERSION
 from rules.core.scenario import Side, other_side
 from scenarios.loader import ScenarioError
+from session import clock, decide, dice
+from session.games import GameCache
+from session.history import load
+from session.ids import new_game_id
+from session.records import DAY_SECONDS, ClockOptions, DiceMode, GameCreated, SessionOptions, UndoPolicy
+from session.visibility import delayed, visible_version
 
 MAX_SPECTATOR_DELAY = 200  # events
 MAX_SPECTATOR_DELAY_PHASES = 20  # phases (ten Game-Turns of Chattanooga have forty)
@@ -52,7 +52,7 @@ class CreateOptions(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fi
     spectator_delay: Annotated[int, msgspec.Meta(ge=0, le=MAX_SPECTATOR_DELAY)] = 0
     spectator_delay_phases: Annotated[int, msgspec.Meta(ge=0, le=MAX_SPECTATOR_DELAY_PHASES)] = 0
     silence_seconds: Annotated[int, msgspec.Meta(ge=0, le=MAX_SILENCE_SECONDS)] = 7 * DAY_SECONDS
-    clock: ClockOptions | None = None  # replay/clock.py; None: no clock
+    clock: ClockOptions | None = None  # session/clock.py; None: no clock
     attack_effectiveness: bool | None = None
     rules: dict[
         Annotated[str, msgspec.Meta(max_length=64)],
@@ -217,7 +217,7 @@ async def create_game(
     await store.put_secret(game_id, seed)
     token, invite = seat_tokens.new_token(), seat_tokens.new_invite()
     await seats.create(game_id, request.side, token, other_side(request.side), invite)
-    appended = await store.append(game_id, session.create(created, game, nonce), 0)
+    appended = await store.append(game_id, decide.create(created, game, nonce), 0)
     await live.index(await load(store, game_id, games))
     return Created(
         game_id=game_id,
@@ -245,8 +245,8 @@ async def join_game(
     for _ in range(8):
         history = await load(store, game_id, games)
         try:
-            events = session.join(history, seat, nonce)
-        except session.ActionRefused as exc:
+            events = decide.join(history, seat, nonce)
+        except decide.ActionRefused as exc:
             raise HttpError(409, exc.code, exc.message) from None
         try:
             appended = await store.append(game_id, events, history.version)

@@ -1,6 +1,6 @@
 """Live games in this process: each followed once, each fanned out to its sockets.
 
-A `LiveGame` holds the effective history of one game (replay/history.py) at the head of its log. It
+A `LiveGame` holds the effective history of one game (session/history.py) at the head of its log. It
 follows the log through the process's one live tail (eventstore/tail.py) and, whenever the tail
 shows something new, reads every new event from the store at once, folds it, encodes each event
 once, builds its websocket frame once and writes the same bytes to every socket of the game
@@ -10,7 +10,7 @@ are computed once per state, for the sockets of that seat that asked for them.
 
 Actions (`LiveGame.act`) are serialised per game in this process and decided against the history:
 the idempotency key is looked up first (a resend gets the original outcome), the action decided
-(replay/session.py), and the events appended at the expected version; when another process
+(session/decide.py), and the events appended at the expected version; when another process
 appended first, the history catches up and the action is decided again.
 """
 
@@ -34,13 +34,7 @@ from eventstore.envelope import Envelope
 from eventstore.errors import Conflict, KeyMismatch, TailOverflow, UnreadableEvent, store_unavailable
 from eventstore.store import CommandKey, RedisEventStore
 from eventstore.tail import Tail
-from replay import session as decide_session
-from replay import written as written_module
 from replay.gamerecord import GameRecord
-from replay.games import GameCache
-from replay.history import SNAPSHOT_CODE, History, HistoryError, NeedsState, apply_async, decode_entry, load
-from replay.records import ChatSaid, UndoAccepted
-from replay.visibility import delayed, listing, visible_version, withheld_copy
 from rules import RULES_VERSION
 from rules.combat_choices import combat_breakdown
 from rules.core import commands as rules_commands
@@ -51,6 +45,12 @@ from rules.legal import Refusal
 from rules.legal import choices as legal_choices
 from rules.legal import reach as legal_reach
 from rules.queries.zoc import enemy_controlled
+from session import decide as decide_session
+from session import written as written_module
+from session.games import GameCache
+from session.history import SNAPSHOT_CODE, History, HistoryError, NeedsState, apply_async, decode_entry, load
+from session.records import ChatSaid, UndoAccepted
+from session.visibility import delayed, listing, visible_version, withheld_copy
 
 log = logging.getLogger(__name__)
 
@@ -214,7 +214,7 @@ class LiveGame:
         # connection first asks for views, then folded beside the histories.
         self.record: GameRecord | None = None
         self.view_record: GameRecord | None = None
-        # The chat lines withheld from spectators (replay/visibility.py): their versions, and the
+        # The chat lines withheld from spectators (session/visibility.py): their versions, and the
         # placeholder each spectator gets instead, encoded once (version -> (event JSON, envelope)).
         self._withheld: set[int] = set()
         self._placeholders: dict[int, tuple[bytes, Envelope]] = {}
@@ -225,7 +225,7 @@ class LiveGame:
         self._act_lock = asyncio.Lock()
         self._advance_lock = asyncio.Lock()
         self._seed: bytes | None = None
-        # Road to Richmond 17.62: the choice written down in secret (replay/written.py), kept outside the log
+        # Road to Richmond 17.62: the choice written down in secret (session/written.py), kept outside the log
         self._written: written_module.WrittenDown | None = None
         # the position: its state digest, the version it was first seen at
         self._at: tuple[bytes, int] = (b"", 0)
@@ -465,7 +465,7 @@ class LiveGame:
     def record_for(self, seat: str | None) -> GameRecord | None:
         return self.view_record if seat is None else self.record
 
-    # -- what spectators see of the chat (replay/visibility.py) -------------------------------------
+    # -- what spectators see of the chat (session/visibility.py) -------------------------------------
     def _seen_data(self, version: int, data: bytes, envelope: Envelope) -> bytes:
         """The event JSON a spectator gets for `version`: `data`, or a withheld line's placeholder."""
         if version not in self._withheld:
@@ -969,7 +969,7 @@ class LiveGame:
         task.add_done_callback(done)
 
 
-#: The answer each pause message gives (replay/session.py `pause_answer`).
+#: The answer each pause message gives (session/decide.py `pause_answer`).
 PAUSE_ANSWERS = {protocol.PauseAccept: "accept", protocol.PauseDecline: "decline", protocol.PauseWithdraw: "withdraw"}
 
 #: The event that records a choice written down in secret (Road to Richmond 17.62).
@@ -1073,7 +1073,7 @@ class LiveGames:
         self._live.clear()
 
     async def index(self, history: History, view: History | None = None) -> dict:
-        """Write the game's index fields (replay/visibility.py `listing`; non-authoritative: the log
+        """Write the game's index fields (session/visibility.py `listing`; non-authoritative: the log
         is the truth; GET /api/games reads these to list games without folding each); returns them."""
         fields = listing(history, view)
         await self.store.redis.hset(self.store.keys(history.game_id).info, mapping=fields)

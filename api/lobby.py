@@ -30,8 +30,8 @@ from api.games import HttpError
 from api.http import json, own_url, read_body
 from api.moderation import block_between
 from api.sessions import account_of, require_account
-from replay.records import ClockOptions
 from rules.core.scenario import other_side
+from session.records import ClockOptions
 
 MAX_OPEN = 20  # proposals one player may have open
 LAPSE_SECONDS = 14 * 24 * 3600  # an unanswered proposal lapses after two weeks

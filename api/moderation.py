@@ -6,10 +6,10 @@ and what an admin may do: read the reports, abort a game, disable or enable an a
   begun between them go on.
 - **Reports** (accounts/reports.py): a player of a game, or a signed-in spectator, names a chat
   line by its version in the log; the event there must be a ``chat`` the reporter may see (a
-  spectator cannot report a line withheld from him, replay/visibility.py).
+  spectator cannot report a line withheld from him, session/visibility.py).
 - **Admins**: an account is an admin only by `bluegray admin grant NAME` (api/commands/admin.py);
   everyone else gets ``403 forbidden`` here. An abort is a ``game_finished`` of reason ``aborted``,
-  decided by replay/session.py like every other end (`abort_game`, also used by the command line).
+  decided by session/decide.py like every other end (`abort_game`, also used by the command line).
   A disabled account's sessions end, its bot token stops working (accounts/store.py refuses both),
   and a seat bound to it can no longer act (api/ws.py checks at every action).
 """
@@ -28,10 +28,10 @@ from api.games import HttpError
 from api.http import json, read_body
 from api.sessions import require_account
 from eventstore.errors import Conflict
-from replay import session as decide_session
-from replay.history import History, load
-from replay.records import ChatSaid, decode
-from replay.visibility import listing, seen_by
+from session import decide as decide_session
+from session.history import History, load
+from session.records import ChatSaid, decode
+from session.visibility import listing, seen_by
 
 ABORT_TRIES = 10  # appends tried while players keep appending first
 
@@ -221,7 +221,7 @@ class AbortRefused(Exception):
 
 async def abort_game(store, games, game_id: str, note: str) -> History:
     """End the game: its ``game_finished`` (reason ``aborted``, `note`) decided on the log's head
-    (replay/session.py) and appended at the version after it, again if a player appended first;
+    (session/decide.py) and appended at the version after it, again if a player appended first;
     the game index says it is finished. The history after it; AbortRefused (``not_found``,
     ``game_over``, ``malformed``) when it cannot be."""
     for _ in range(ABORT_TRIES):

@@ -31,8 +31,8 @@ from api.config import ServerConfig
 from api.seats import Seats
 from eventstore.store import RedisEventStore
 from replay.gamerecord import GameRecord
-from replay.history import History, decode_entry
 from replay.textrecord import side_name
+from session.history import History, decode_entry
 
 log = logging.getLogger(__name__)
 

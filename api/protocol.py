@@ -16,11 +16,11 @@ import msgspec
 
 from api.glance import Glance
 from replay.gamerecord import RecordLine
-from replay.records import GameFinished, SessionOptions
 from rules.core.breakdown import CombatBreakdown
 from rules.core.commands import COMMAND_TYPES
 from rules.core.decoding import json_mismatch
 from rules.legal import Destination, Refusal
+from session.records import GameFinished, SessionOptions
 
 ErrorCode = Literal[
     "malformed",
@@ -121,7 +121,7 @@ class UndoWithdraw(Action, frozen=True, kw_only=True, tag="undo_withdraw"):
 
 class PauseRequest(Action, frozen=True, kw_only=True, tag="pause_request"):
     """Ask the opponent to pause this correspondence game for ``days`` days (1 to 30; 30 in all per
-    seat and game): answered like an undo request (replay/pause.py)."""
+    seat and game): answered like an undo request (session/pause.py)."""
 
     days: Annotated[int, msgspec.Meta(ge=1, le=30)]
 
@@ -340,7 +340,7 @@ class DrawView(msgspec.Struct, frozen=True, kw_only=True):
 
 
 class ClockView(msgspec.Struct, frozen=True, kw_only=True):
-    """The game's clock (replay/clock.py) as of the time ``at`` of the last event (ms since the
+    """The game's clock (session/clock.py) as of the time ``at`` of the last event (ms since the
     epoch): the milliseconds ``left`` to each seat then (negative: run out), and the seat whose clock
     is ``running`` since (null: none). A client shows ``left[running] - (now - at)``; with
     ``paused_until`` (a pause runs) nothing is charged before that time:

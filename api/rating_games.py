@@ -16,7 +16,7 @@ import logging
 from accounts.ratings import Rated, Ratings
 from api.seats import Seats
 from ratings.glicko2 import advantage_from_win_rate, update
-from replay.history import History
+from session.history import History
 
 log = logging.getLogger(__name__)
 

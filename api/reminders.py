@@ -6,7 +6,7 @@ left on his clock, he is told once per Player-Turn, by the ways he chose (api/no
 The next reminder of each game lives in the store, so another server process or a restart finds it:
 a sorted set (``<prefix>reminders``) of game ids scored by the time (ms) to remind. After every
 action (`after_action`, queued, served by one worker) the game's entry is set from the fold: the
-time the flag of the seat to act falls (replay/clock.py `falls_at`, a pause counted out) less his
+time the flag of the seat to act falls (session/clock.py `falls_at`, a pause counted out) less his
 ``remind_hours``; no entry when the game has no correspondence clock, is over, or that seat has no
 account or asks for no reminder. `tick(now_ms)` sends what is due at `now_ms` (the time is given:
 a test drives it, the server's loop gives the wall clock's) after checking the log again. A
@@ -25,10 +25,10 @@ from accounts.notifications import Notifications
 from api.notifier import Notifier
 from api.seats import Seats
 from eventstore.store import RedisEventStore
-from replay import clock
-from replay.games import GameCache
-from replay.history import History, load
 from replay.textrecord import side_name
+from session import clock
+from session.games import GameCache
+from session.history import History, load
 
 log = logging.getLogger(__name__)
 

@@ -11,7 +11,7 @@ HTTP (routes in api/routes.py):
 A request with ``Authorization: Bearer <seat token>`` of the game, or signed in as the account a
 seat is bound to, is a player's and sees the whole log; any other sees a running game as a
 spectator does, ``spectator_delay`` events behind, the chat lines withheld from spectators as
-their placeholders (`replay.visibility`), and may fork it only at a version it can see.
+their placeholders (`session.visibility`), and may fork it only at a version it can see.
 
 Websocket: `ReplayCursor` serves the ``replay_*`` messages of one connection (api/protocol.py):
 seek, step (by event, phase, player-turn, Game-Turn), play at a speed, pause, and follow live
@@ -39,14 +39,14 @@ from api.http import own_url, query
 from api.sessions import account_of
 from api.views import leaders_on_map, session_view
 from replay import carry, fork
-from replay.history import History, NeedsState, load
 from replay.report import build, encode
 from replay.seek import seek
 from replay.timeline import Timeline
-from replay.visibility import for_spectators, seen_by
 from rules.combat_choices import declared_breakdown
 from rules.core import state as rules_state
 from rules.core.decoding import json_mismatch
+from session.history import History, NeedsState, load
+from session.visibility import for_spectators, seen_by
 
 log = logging.getLogger(__name__)
 

@@ -33,10 +33,10 @@ from api import (
     tournaments,
     views,
 )
-from replay.records import RecordType
 from rules.core.commands import COMMAND_TYPES
 from rules.core.events import EVENT_TYPES
 from rules.legal import Choices
+from session.records import RecordType
 
 
 def http_types() -> dict[str, type]:

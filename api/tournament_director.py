@@ -20,7 +20,7 @@ end; `sweep` (every `SWEEP_SECONDS`) records what it missed and applies the roun
 game in which nobody ever moved is a double loss, and a game whose seat to act is out of time on
 its clock is claimed for the opponent (``time``), as the player himself could.
 
-A duplicate pair's games roll the same dice, so each ends with its seed withheld (replay/records.py
+A duplicate pair's games roll the same dice, so each ends with its seed withheld (session/records.py
 ``seed_withheld``): once both games of a pair have their result, the director appends to each
 finished one its ``seed_revealed`` (`reveal`), before the round can finish. A game decided as a
 double loss never ended in its own log: it gets none, and its seed follows from the master seed
@@ -41,11 +41,11 @@ from api.seats import Seats
 from eventstore.envelope import NewEvent
 from eventstore.errors import Conflict
 from eventstore.store import RedisEventStore
-from replay import clock, session
-from replay.games import GameCache
-from replay.history import History, load
-from replay.ids import new_game_id
 from rules.core.scenario import other_side
+from session import clock, decide
+from session.games import GameCache
+from session.history import History, load
+from session.ids import new_game_id
 from tournaments import dice as pair_dice
 from tournaments import records
 from tournaments.records import (
@@ -325,7 +325,7 @@ class Director:
             f = history.finished
             if f is None or f.seed_withheld is None or f.seed:  # never ended (a double loss), or revealed
                 return
-            events = session.reveal(history, await self.store.get_secret(game_id))
+            events = decide.reveal(history, await self.store.get_secret(game_id))
             try:
                 await self.store.append(game_id, events, history.version)
             except Conflict:
@@ -355,7 +355,7 @@ class Director:
         if not s.commands:  # a double loss, ended in the game's own log too: nobody plays on after the
             # deadline (in a duplicate pair, with the dice its partner's end revealed)
             seed = await self.store.get_secret(game_id)
-            events = session.abort(history, seed, DOUBLE_LOSS_NOTE)
+            events = decide.abort(history, seed, DOUBLE_LOSS_NOTE)
             try:
                 await self.store.append(game_id, events, history.version)
             except Conflict:
@@ -364,7 +364,7 @@ class Director:
             return
         if s.to_act is not None and clock.flag_fallen(s, s.to_act, now_ms):
             seed = await self.store.get_secret(game_id)
-            events = session.claim(history, other_side(s.to_act), seed, now_ms=now_ms)
+            events = decide.claim(history, other_side(s.to_act), seed, now_ms=now_ms)
             try:
                 await self.store.append(game_id, events, history.version)
             except Conflict:

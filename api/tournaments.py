@@ -15,8 +15,8 @@ from api.app_keys import GAMES, TOURNAMENTS
 from api.games import HttpError
 from api.http import json, query, read_body
 from api.sessions import require_account
-from replay import dice
-from replay.records import DAY_SECONDS, ClockOptions
+from session import dice
+from session.records import DAY_SECONDS, ClockOptions
 from tournaments.standings import Placing
 from tournaments.state import Tournament
 

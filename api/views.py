@@ -19,12 +19,12 @@ from api.protocol import (
     UndoableCommand,
     UndoView,
 )
-from replay import clock, pause
 from replay.gamerecord import GameRecord
-from replay.history import History
-from replay.records import GameFinished, SessionOptions
 from rules.combat_choices import declared_breakdown
 from rules.core.state import State
+from session import clock, pause
+from session.history import History
+from session.records import GameFinished, SessionOptions
 
 #: How many of the latest effective commands a seat's view offers to take back.
 UNDOABLE = 8

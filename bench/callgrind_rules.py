@@ -5,7 +5,7 @@ machine's load, unlike the wall clock of `bluegray bench rules --core-only`).
     python bench/callgrind_rules.py --ruleset revised --what verify --count 5
 
 It runs this file again under ``valgrind --tool=callgrind`` in a child mode that builds the benchmark's
-finished Chattanooga game (`api.benchmarks.rules.finished_game`, seed 1), warms the caches with one
+finished Chattanooga game (`bench.benchmarks.rules.finished_game`, seed 1), warms the caches with one
 verify (or one self-played game), then runs ``--count`` more between two calls of
 ``os.getloadavg``, which nothing else calls: ``--dump-before=os_getloadavg*`` makes callgrind write its
 counters at each call, so the middle dump holds exactly the measured runs. Printed: instructions per verify and per entry, or
@@ -32,11 +32,11 @@ def _marker() -> None:
 
 def _child(args) -> None:
     sys.path.insert(0, args.source)
-    from api.benchmarks.rules import finished_game
+    from bench.benchmarks.rules import finished_game
     from players.selfplay import play
-    from replay.games import GameCache
     from replay.verify import verify
     from rules.reducer import new_game
+    from session.games import GameCache
 
     cache = GameCache()
     if args.what == "verify":

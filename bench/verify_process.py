@@ -31,9 +31,9 @@ def export_game(scenario: str, ruleset: str, seed: int, folder: Path) -> tuple[P
     """A game played by two random players and sealed as the server stores it, exported: its file
     and number of entries."""
     sys.path.insert(0, str(ROOT))
-    from api.benchmarks.rules import finished_game
+    from bench.benchmarks.rules import finished_game
     from replay import export
-    from replay.games import GameCache
+    from session.games import GameCache
 
     _game_id, envelopes = finished_game(GameCache(), scenario, ruleset, seed)
     path = folder / f"{scenario}-{seed}.jsonl"

@@ -8,7 +8,7 @@ delay and loss on a link.
         link.down(); link.up()                 # a partition, then the heal
         net.spawn(p, [...])                    # a process inside namespace p
 
-For the partition tests and `bluegray bench partition` (api/benchmarks/partition.py). It needs root,
+For the partition tests and `bluegray bench partition` (bench/benchmarks/partition.py). It needs root,
 `ip` (iproute2) and `tc`, and a kernel that lets this process make namespaces; `unavailable()` says
 why not, so a caller can skip. Nothing is changed on the machine beyond the namespaces and links it
 makes (an end in the root namespace is removed with its pair); `close()` removes them all, and is

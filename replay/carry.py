@@ -7,11 +7,12 @@ from __future__ import annotations
 import msgspec
 
 from eventstore.envelope import Envelope
-from replay import export, records
-from replay.games import GameCache
-from replay.records import GameCreated
+from replay import export
 from scenarios import document
 from scenarios.library import Library, LibraryError
+from session import records
+from session.games import GameCache
+from session.records import GameCreated
 
 
 def created_of(envelopes: list[Envelope]) -> GameCreated | None:

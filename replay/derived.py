@@ -25,9 +25,12 @@ the field, when the log says otherwise:
 from __future__ import annotations
 
 from eventstore.envelope import Envelope
-from replay import clock
-from replay.history import History
-from replay.records import (
+from rules.core.scenario import other_side
+from rules.procedures.sequence import to_act
+from session import clock
+from session.decide import winner_of
+from session.history import History
+from session.records import (
     ChatSaid,
     ChatShown,
     CommandApplied,
@@ -43,9 +46,6 @@ from replay.records import (
     UndoRequested,
     UndoWithdrawn,
 )
-from replay.session import winner_of
-from rules.core.scenario import other_side
-from rules.procedures.sequence import to_act
 
 
 class DerivedFieldMismatch(Exception):

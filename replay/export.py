@@ -17,9 +17,9 @@ from collections.abc import Iterable
 import msgspec
 
 from eventstore.envelope import Envelope
-from replay import records
-from replay.records import GameCreated
 from rules.core.decoding import json_mismatch
+from session import records
+from session.records import GameCreated
 
 _decoder = msgspec.json.Decoder(Envelope)
 

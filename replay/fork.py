@@ -1,7 +1,7 @@
 """What-if: a sandbox game branched from any version of another game.
 
 The sandbox's log begins like any game's (``game_created``, then both seats joining) but its
-``game_created`` carries ``fork`` (replay.records.ForkedFrom): the parent game, the version, the
+``game_created`` carries ``fork`` (session.records.ForkedFrom): the parent game, the version, the
 hash of the parent's event there and the rules state at that version, which is where the sandbox's
 fold starts. Its dice seed is always fresh (never the parent's: a fork of a running game would
 otherwise reveal the parent's next rolls), and one player may hold both seats.
@@ -14,15 +14,15 @@ with a spectator delay sees it that many events behind: api/replaying.py).
 from __future__ import annotations
 
 from eventstore.envelope import NewEvent
-from replay import dice
-from replay.games import GameCache
-from replay.history import History
-from replay.ids import new_game_id
-from replay.records import ForkedFrom, GameCreated, SeatJoined, SessionOptions
-from replay.session import record_event
 from rules import RULES_VERSION
 from rules.core import state as rules_state
 from rules.core.state import State
+from session import dice
+from session.decide import record_event
+from session.games import GameCache
+from session.history import History
+from session.ids import new_game_id
+from session.records import ForkedFrom, GameCreated, SeatJoined, SessionOptions
 
 
 class ForkRefused(Exception):

@@ -20,7 +20,8 @@ from __future__ import annotations
 
 import msgspec
 
-from replay.records import (
+from replay.textrecord import Narrator, side_name
+from session.records import (
     ChatSaid,
     ChatShown,
     CommandApplied,
@@ -41,7 +42,6 @@ from replay.records import (
     UndoRequested,
     UndoWithdrawn,
 )
-from replay.textrecord import Narrator, side_name
 
 #: The kinds of line an accepted undo never removes.
 KEPT = frozenset(
@@ -146,7 +146,7 @@ class GameRecord:
             case DrawDeclined():
                 self._add(v, "draw_declined", item.seat, f"{side_name(item.seat)} declined the draw")
             case ChatSaid():
-                if item.text:  # an empty line is one withheld from spectators (replay/visibility.py): not shown
+                if item.text:  # an empty line is one withheld from spectators (session/visibility.py): not shown
                     self._add(v, "chat", item.seat, f"{side_name(item.seat)}: {item.text}")
             case ChatShown():
                 now = "shows" if item.shown else "no longer shows"

@@ -24,11 +24,15 @@ from __future__ import annotations
 import msgspec
 
 from eventstore.envelope import Envelope
-from replay import records
 from replay.crt_odds import RANK, column_distribution, table_of
-from replay.games import GameCache
-from replay.history import History, NeedsState
-from replay.records import (
+from replay.textrecord import Narrator
+from replay.timeline import Timeline
+from rules.core import crt
+from rules.core.scenario import other_side
+from session import records
+from session.games import GameCache
+from session.history import History, NeedsState
+from session.records import (
     GameFinished,
     Record,
     UndoAccepted,
@@ -36,10 +40,6 @@ from replay.records import (
     UndoRequested,
     UndoWithdrawn,
 )
-from replay.textrecord import Narrator
-from replay.timeline import Timeline
-from rules.core import crt
-from rules.core.scenario import other_side
 
 SIDES = ("union", "confederate")
 

@@ -1,5 +1,5 @@
 """Seeking: the history of a game at any version, from the snapshot at or before it and the fold of
-the rest, always through the one effective-history fold (replay/history.py).
+the rest, always through the one effective-history fold (session/history.py).
 
 Two sources:
 - a store (`seek`): the newest snapshot at or before the version (`EventStore.snapshot_at_or_before`,
@@ -21,11 +21,11 @@ from collections import OrderedDict
 import msgspec
 
 from eventstore.envelope import Envelope
-from replay.games import GameCache
-from replay.history import SNAPSHOT_CODE, History, NeedsState, from_stored_snapshot
 from replay.timeline import Timeline
 from rules.core import state as rules_state
 from rules.core.state import State
+from session.games import GameCache
+from session.history import SNAPSHOT_CODE, History, NeedsState, from_stored_snapshot
 
 
 class TargetStates:
@@ -87,7 +87,7 @@ TARGETS = TargetStates()
 
 async def seek(store, game_id: str, games: GameCache, version: int, *, targets: TargetStates | None = TARGETS) -> History:
     """The history of `game_id` folded to `version`: the newest snapshot at or before it, then the
-    fold of the rest (the same result as `replay.history.load`, which it follows, with the states
+    fold of the rest (the same result as `session.history.load`, which it follows, with the states
     at undo targets kept in `targets`)."""
     history = await from_stored_snapshot(store, game_id, games, version) or History(game_id, games)
     if history.version >= version:
@@ -111,7 +111,7 @@ async def ensure_snapshots(store, game_id: str, games: GameCache) -> int:
     every = store.snapshot_every
     history = History(game_id, games)
     written = 0
-    from replay.history import apply_async
+    from session.history import apply_async
 
     async for envelope in store.read(game_id):
         await apply_async(history, store, envelope)

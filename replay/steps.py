@@ -6,12 +6,12 @@ from __future__ import annotations
 from typing import NamedTuple
 
 from eventstore.envelope import Envelope
-from replay.games import GameCache
-from replay.history import History
-from replay.records import CommandApplied, UndoAccepted
 from rules.core.commands import Command
 from rules.core.commands import decode as decode_command
 from rules.core.state import State
+from session.games import GameCache
+from session.history import History
+from session.records import CommandApplied, UndoAccepted
 
 
 class Step(NamedTuple):

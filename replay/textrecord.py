@@ -10,7 +10,7 @@ requests and their answers are listed.
 
 from __future__ import annotations
 
-from replay.records import (
+from session.records import (
     DrawDeclined,
     DrawOffered,
     GameFinished,

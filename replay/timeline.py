@@ -4,7 +4,7 @@ lands. Built from the envelopes alone (no fold: phases are read from the ``phase
 ``game_turn_advanced`` events), so it is cheap to build and to extend as a live game grows.
 
 Undone ranges: an ``undo_accepted`` at version ``a`` answering a request back to ``b`` voids the
-versions strictly between ``b`` and ``a`` (replay/history.py). A replay still lets a viewer seek
+versions strictly between ``b`` and ``a`` (session/history.py). A replay still lets a viewer seek
 into them (they happened, and are shown as markers), but stepping skips them: the story of the game
 is its effective history.
 """

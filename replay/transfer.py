@@ -17,9 +17,9 @@ import msgspec
 from eventstore.envelope import Envelope
 from eventstore.errors import EventStoreError
 from replay import export
-from replay.games import GameCache
 from replay.seek import ensure_snapshots
 from replay.verify import Report, _seed, verify
+from session.games import GameCache
 
 BATCH = 200
 
@@ -83,8 +83,8 @@ async def import_log(store, envelopes: list[Envelope], games: GameCache | None =
     seed, _created = _seed(envelopes)
     if seed is not None:
         await store.put_secret(game_id, seed)
-    from replay.history import fold_envelopes
-    from replay.visibility import listing, seen_by
+    from session.history import fold_envelopes
+    from session.visibility import listing, seen_by
 
     history = fold_envelopes(game_id, games, envelopes)
     s = history.session

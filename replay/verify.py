@@ -3,8 +3,8 @@
 `verify(game_id, envelopes)` checks, in one pass over the whole log:
 1. the chain: versions 1, 2, ... each linked to the hash of the one before, each hash matching its
    envelope's contents (but a chat line withheld from spectators, whose text a spectator's copy
-   lacks: replay/visibility.py; a note says how many);
-2. the fold: the log folds (replay/history.py), the rules state after every event has the
+   lacks: session/visibility.py; a note says how many);
+2. the fold: the log folds (session/history.py), the rules state after every event has the
    digest that event recorded, and every field the fold derives (the actor of each event, the
    seat of each command, the reason, winner, result and victory points of ``game_finished``) is
    what the fold of the log before it gives (replay/derived.py: `Report.mismatch` names the first
@@ -12,7 +12,7 @@
 3. the dice, once the seed is known (revealed by ``game_finished``, or for a duplicate pair's game,
    whose ``game_finished`` withholds it, by the ``seed_revealed`` after it; or shown by an insecure
    game's ``game_created``): sha256(seed) is the committed ``seed_hash``; every ``command`` record's rolls
-   are re-derived from the seed (replay/dice.py); and the command, decided again with those dice on
+   are re-derived from the seed (session/dice.py); and the command, decided again with those dice on
    the state before it, gives exactly the rules events that follow it in the log.
 
 A game still running cannot have its rolls checked (its seed is secret): the report says so, unless
@@ -29,13 +29,8 @@ from collections.abc import Iterable
 import msgspec
 
 from eventstore.envelope import GENESIS, Envelope
-from replay import derived, records
-from replay import dice as dice_module
+from replay import derived
 from replay.derived import DerivedFieldMismatch
-from replay.games import GameCache
-from replay.history import History, HistoryError, decode_entry
-from replay.records import CommandApplied, GameCreated, GameFinished, Record, SeedRevealed
-from replay.visibility import is_withheld_copy
 from rules import RULES_VERSION
 from rules.core import events as rules_events
 from rules.core.commands import AnyCommand
@@ -43,6 +38,12 @@ from rules.core.commands import decode as decode_command
 from rules.core.decoding import json_mismatch
 from rules.core.errors import RuleViolation
 from rules.reducer import decide
+from session import dice as dice_module
+from session import records
+from session.games import GameCache
+from session.history import History, HistoryError, decode_entry
+from session.records import CommandApplied, GameCreated, GameFinished, Record, SeedRevealed
+from session.visibility import is_withheld_copy
 
 
 class Mismatch(msgspec.Struct, kw_only=True):

@@ -1,7 +1,7 @@
 """Saved scenarios: one-file documents (scenarios/document.py) kept in a server's data directory under
 their name and content hash, beside the battles that ship with the package.
 
-    ROOT/NAME/HASH.json   every version saved under NAME (HASH: ``replay.records.scenario_hash``)
+    ROOT/NAME/HASH.json   every version saved under NAME (HASH: ``session.records.scenario_hash``)
     ROOT/NAME/HEAD        the hash of its latest version
     ROOT/NAME/HASH.owner  who saved that version and its size (`Stored`; none for an operator's
                           `bluegray scenario save` or import)

@@ -59,7 +59,7 @@ def test_a_command_loads_its_own_module_alone(tmp_path):
         "import sys\n"
         "from api.cli import main\n"
         f"code = main(['verify', {str(tmp_path / 'none.jsonl')!r}])\n"
-        "print(code, 'api.benchmarks' in sys.modules, 'api.commands.serve' in sys.modules)\n"
+        "print(code, 'bench.benchmarks' in sys.modules, 'api.commands.serve' in sys.modules)\n"
     )
     done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
     assert done.stdout.split() == ["1", "False", "False"], done.stdout + done.stderr

@@ -50,7 +50,7 @@ def test_every_relative_link_resolves(path):
 @pytest.mark.parametrize("path", OURS, ids=lambda p: p.name)
 def test_every_source_path_named_exists(path):
     named = re.findall(
-        r"`((?:rules|players|scenarios|eventstore|replay|api|tests|docs)/[\w/.]*\w)`", text(path)
+        r"`((?:rules|players|scenarios|eventstore|session|replay|api|bench|tests|docs)/[\w/.]*\w)`", text(path)
     )
     missing = sorted({p for p in named if not (ROOT / p).exists()})
     assert not missing, f"{path.name} names files that do not exist: {missing}"

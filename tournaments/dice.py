@@ -2,7 +2,7 @@
 
 Each pairing of a duplicate-pair tournament is two games between the same two players with the
 sides swapped; both roll the SAME dice, so that the luck of one game is the luck of the other and
-cancels over the pair. The rolls of a game are `replay.dice.roll(seed, stream, version, i, nonces)`;
+cancels over the pair. The rolls of a game are `session.dice.roll(seed, stream, version, i, nonces)`;
 for both games of a pair:
 
 - ``seed`` = HMAC-SHA256(master, f"pair:{pair_id}"), where ``master`` is the tournament's secret
@@ -17,7 +17,7 @@ So game 1 and game 2 of a pair roll identical dice at identical versions, and th
 drew the master before it saw any entry nonce, cannot have chosen a pair's dice.
 
 The pair's seed stays secret until both of its games have ended: each ends with a ``game_finished``
-that withholds it (``seed_withheld``, replay/records.py), and the director appends ``seed_revealed``
+that withholds it (``seed_withheld``, session/records.py), and the director appends ``seed_revealed``
 to both once the second has ended (api/tournament_director.py `reveal`), so that the first game to
 end does not tell the players of the other every die roll still to come in theirs.
 
@@ -35,7 +35,7 @@ import re
 import secrets
 from collections.abc import Sequence
 
-from replay.dice import SEED_BYTES, nonce_string
+from session.dice import SEED_BYTES, nonce_string
 
 _PAIR_ID = re.compile(r"[A-Za-z0-9_.-]{1,100}")
 

@@ -10,7 +10,7 @@
       tournament_finished  the standings, and the master seed revealed
 
 Frozen msgspec Structs, a tagged union on ``type`` with explicit tags, and a ``schema`` number, as
-the games' own records (replay/records.py).
+the games' own records (session/records.py).
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from typing import Literal, Union
 
 import msgspec
 
-from replay.records import ClockOptions
+from session.records import ClockOptions
 from tournaments.standings import Placing
 
 Kind = Literal["round_robin", "swiss"]

@@ -86,8 +86,8 @@ async def _abort(store, args) -> list[str]:
     from pathlib import Path
 
     from api.moderation import AbortRefused, abort_game
-    from replay.games import GameCache
     from scenarios.library import Library
+    from session.games import GameCache
 
     library = Library(Path(args.data_dir) / "scenarios")  # the battles saved there, as the server has them
     try:

@@ -15,9 +15,9 @@ from aiohttp import WSMsgType
 from api.protocol import Ack, ChoicesOut, Error, Events, ServerMessageType, Snapshot, Welcome
 from eventstore.envelope import GENESIS, Envelope
 from players.selfplay import random_player
-from replay.games import GameCache
-from replay.history import History
-from replay.visibility import is_withheld_copy
+from session.games import GameCache
+from session.history import History
+from session.visibility import is_withheld_copy
 
 PATIENCE = 60  # seconds: a guard against hanging forever, never a measure of speed
 GAMES = GameCache()
@@ -123,7 +123,7 @@ class WsClient:
         )
         assert envelope.expected_hash() == envelope.hash or (self.seat is None and is_withheld_copy(envelope)), (
             f"version {event.version}: the chain hash does not match"
-        )  # a spectator's copy of a withheld chat line keeps the real line's hash (replay/visibility.py)
+        )  # a spectator's copy of a withheld chat line keeps the real line's hash (session/visibility.py)
         self.events.append(envelope)
         if self.history is not None:
             self.history.apply(envelope, check_digest=True)

@@ -8,8 +8,8 @@ import pytest
 
 from api.glance import glance
 from players.selfplay import greedy_player, play
-from replay.games import GameCache
 from rules.reducer import fold, new_game
+from session.games import GameCache
 
 GAMES = GameCache()
 

@@ -4,7 +4,7 @@ With ``choices`` the bots play as the web client does: from the server's choices
 for the reach of each unit they draw to move."""
 
 from api.app_keys import ACCOUNTS
-from api.loadtest import Run, run
+from bench.loadtest import Run, run
 
 
 async def test_a_short_load_test_plays_and_measures(client):

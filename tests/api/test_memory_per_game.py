@@ -18,12 +18,12 @@ import types
 from apiharness import WsClient, new_game, play_steps
 
 from api.app_keys import GAMES, LIVE, STORE, TAIL
-from replay import games as game_cache
+from session import games as game_cache
 
 BATTLES = ("chattanooga", "chickamauga", "wilderness", "fredericksburg", "cemetery_hill", "road_to_richmond", "shiloh", "antietam")
 GAMES_PLAYED = 150
 HEADS_KEPT = 40  # the store's bound of its heads cache, lowered for the test (default 10,000)
-PACKAGES = ("api", "replay", "rules", "eventstore", "accounts", "players", "scenarios")
+PACKAGES = ("api", "session", "replay", "rules", "eventstore", "accounts", "players", "scenarios")
 
 
 def holders(roots: list[tuple[str, object]], ids: set[str]) -> dict[str, set[str]]:

@@ -1,6 +1,6 @@
 """Moderation (api/moderation.py, docs/PROTOCOL.md "Moderation"): blocks in the lobby, reports of
 chat lines, admins (granted by `bluegray admin grant`) who abort games and disable accounts, and
-chat shown to spectators only when both seats allow (replay/visibility.py)."""
+chat shown to spectators only when both seats allow (session/visibility.py)."""
 
 from __future__ import annotations
 
@@ -17,8 +17,8 @@ from api.app_keys import STORE
 from api.cli import main
 from api.protocol import Ack, Error
 from replay import export
-from replay.history import History
 from replay.verify import verify
+from session.history import History
 
 
 async def delete(session, path: str, csrf: str):

@@ -2,7 +2,7 @@
 (with the server and its players) five times while bots play: every command the server acknowledged
 is in the log exactly once, on the primary and on the replica, and play resumes after each heal.
 
-The namespaces and the pair are those of the partition run (api/benchmarks/partition.py): the
+The namespaces and the pair are those of the partition run (bench/benchmarks/partition.py): the
 primary and the replica each in a network namespace of its own, packet loss on the replication link;
 `serve` runs here, beside the bots, linked to the primary. Only heals with the same primary: a
 failover would need `serve` sent to the new primary (a restart, or a proxy), which the store-level
@@ -19,7 +19,7 @@ import pytest
 from apiharness import WsClient, new_game
 from test_store_outage import Bots, check_log, serve
 
-from api.benchmarks.partition import Pair
+from bench.benchmarks.partition import Pair
 from eventstore.netns import Network, unavailable
 
 pytestmark = pytest.mark.partition

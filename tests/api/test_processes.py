@@ -15,7 +15,7 @@ from apiharness import PATIENCE, WsClient, new_game, play_steps
 
 from api.protocol import Ack
 from eventstore.embedded import EmbeddedRedis
-from replay.visibility import withheld_copy
+from session.visibility import withheld_copy
 
 
 @asynccontextmanager
@@ -58,7 +58,7 @@ async def test_two_server_processes_on_one_redis_serve_one_game(private_redis):
         )
         await confederate.until_version(union.version)
         assert confederate.events == union.events
-        # spectators get the chat line as its placeholder: neither seat shows its chat (replay/visibility.py)
+        # spectators get the chat line as its placeholder: neither seat shows its chat (session/visibility.py)
         seen = [withheld_copy(e) if e.type == "chat" else e for e in union.events]
         for c in watchers:
             await c.until_version(union.version)

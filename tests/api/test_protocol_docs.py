@@ -13,8 +13,8 @@ from apiharness import WsClient, new_game
 
 from api import protocol
 from api.schema import http_types, schema
-from replay.records import RECORD_TYPES
 from rules.core.events import EVENT_TYPES
+from session.records import RECORD_TYPES
 
 DOCS = Path(__file__).resolve().parents[2] / "docs"
 

@@ -24,7 +24,7 @@ from test_notifications import correspondence_game, settled, union_plays_until_c
 from api.accounts import CSRF_HEADER
 from api.app_keys import REMINDERS
 from api.reminders import HOUR_MS
-from replay import clock
+from session import clock
 
 SUBJECT = "mailto:ops@example.org"
 

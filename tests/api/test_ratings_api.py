@@ -11,7 +11,7 @@ from test_accounts import browser, register
 from api.accounts import CSRF_HEADER
 from api.app_keys import GAMES, RATER, RATINGS, STORE
 from api.protocol import Ack
-from replay.history import load
+from session.history import load
 
 SEEK = {"scenario": "chattanooga", "side": "union"}
 

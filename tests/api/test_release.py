@@ -51,8 +51,16 @@ def test_the_sdist_and_the_wheel_carry_the_battles_the_client_and_the_store_scri
     client = sorted(
         p.relative_to(ROOT).as_posix() for p in (ROOT / "api" / "static").rglob("*") if p.is_file()
     )
+    # Every module of every package, session/ and bench/ (the `bluegray bench` command) too.
+    modules = sorted(
+        p.relative_to(ROOT).as_posix()
+        for init in ROOT.glob("*/__init__.py")
+        if init.parent.name != "tests"
+        for p in init.parent.rglob("*.py")
+    )
+    assert {"session/history.py", "bench/commands/loadtest.py"} <= set(modules)
     assert len(battles) >= 11 and scripts and client
-    for name in [*battles, *scripts, *client]:
+    for name in [*battles, *scripts, *client, *modules]:
         assert name in in_sdist, f"the sdist lacks {name}"
         assert name in in_wheel, f"the wheel lacks {name}"
     assert not any(name.startswith("tests/") for name in in_wheel)
@@ -82,7 +90,7 @@ async def test_the_wheel_in_a_new_venv_serves_a_game_from_an_empty_folder(releas
     env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "VIRTUAL_ENV")}
     # The installed package is the one that runs, not the checkout.
     where = run(
-        python, "-c", "import api, rules, scenarios; print(api.__file__, scenarios.__file__)", cwd=empty
+        python, "-c", "import api, bench, rules, scenarios, session; print(api.__file__, scenarios.__file__, bench.__file__)", cwd=empty
     )
     assert all(str(venv) in path for path in where.split()), where
 

@@ -14,7 +14,7 @@ from test_notifications import correspondence_game, settled, union_plays_until_c
 from api.accounts import CSRF_HEADER
 from api.app_keys import NOTIFIER, REMINDERS
 from api.reminders import HOUR_MS, Reminders
-from replay import clock
+from session import clock
 
 DAY_MS = 24 * HOUR_MS
 

@@ -9,10 +9,10 @@ from apiharness import GAMES, WsClient, new_game, play_game, play_steps
 
 from api.protocol import Ack, Error, ReplayFollowing, ReplayFrame
 from replay import export
-from replay.history import fold_envelopes
 from replay.timeline import Timeline
 from replay.verify import verify
 from rules.core import state as rules_state
+from session.history import fold_envelopes
 
 
 async def _played(client, steps: int = 40, **body):
@@ -188,7 +188,7 @@ async def test_a_spectator_delay_in_phases_holds_back_the_live_view_and_the_game
     game, _joined, union, _confederate = await _played(client, 30, options={"spectator_delay_phases": 1})
     gid = game["game_id"]
     stored = [e async for e in store.read(gid)]
-    # Independently of replay.visibility: the last event of the last command that ended a phase.
+    # Independently of session.visibility: the last event of the last command that ended a phase.
     command_at = [e.version for e in stored if e.type == "command"]
     ends = [v for v in command_at if b'"type":"end_phase"' in stored[v - 1].payload]
     assert ends, "the scripted play ends at least one phase"

@@ -14,14 +14,15 @@ from apiharness import WsClient, new_game, play_steps
 
 from api.app import library_games, make_app
 from api.cli import main
-from replay import carry, export, records
-from replay.history import History
+from replay import carry, export
 from replay.transfer import import_log
 from replay.verify import verify
 from rules.core.scenario import scenario_hash
 from scenarios import document
 from scenarios.library import Library
 from scenarios.library import export as export_scenario
+from session import records
+from session.history import History
 
 
 def _edited(tmp_path):

@@ -1,4 +1,4 @@
-"""`bluegray soak` (api/soak.py, api/commands/soak.py): a short run of the real command, with its own
+"""`bluegray soak` (bench/soak.py, bench/commands/soak.py): a short run of the real command, with its own
 `serve` and embedded store, samples memory, kills the store and recovers, loses no acknowledged
 command and reports; and the verdict on a run's samples names a leak per game. No timing or memory
 threshold is asserted of the run itself (a growth limit of 1000% is given: what is checked is that
@@ -10,7 +10,7 @@ import json
 import subprocess
 import sys
 
-from api.soak import Sample, verdict
+from bench.soak import Sample, verdict
 
 PATIENCE = 600  # seconds: a guard against hanging, never a measure
 

@@ -24,7 +24,8 @@ from api.accounts import CSRF_HEADER
 from api.app_keys import TOURNAMENTS
 from api.bot_client import serve_seeks
 from api.tournament_director import DOUBLE_LOSS_NOTE
-from replay import dice, export
+from replay import export
+from session import dice
 from tournaments import dice as pair_dice
 
 TERMS = {"name": "Chattanooga Cup", "scenario": "chattanooga", "kind": "round_robin", "duplicate": True, "max_players": 4}

@@ -24,9 +24,9 @@ from api.cli import main
 from api.seats import Seats
 from eventstore.envelope import GENESIS, NewEvent, seal
 from eventstore.store import RedisEventStore
-from replay import records
-from replay.history import load
 from replay.transfer import write_sealed
+from session import records
+from session.history import load
 
 
 async def test_a_game_written_under_other_rules_is_reported_and_an_untouched_one_is_not(config, store, capsys):

@@ -6,9 +6,9 @@ import random
 from apiharness import GAMES, WsClient, new_game, play_steps, play_until
 
 from api.protocol import Ack
-from replay import dice
-from replay.records import GameFinished
 from replay.verify import verify
+from session import dice
+from session.records import GameFinished
 
 
 async def players(client, **body):

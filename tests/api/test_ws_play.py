@@ -8,9 +8,9 @@ from apiharness import GAMES, WsClient, new_game, play_game, play_steps
 
 from api.protocol import Ack, ChoicesOut, Error, ReachOut
 from players.selfplay import random_command
-from replay.history import fold_envelopes
 from replay.verify import verify
 from rules.core.commands import EndPhase
+from session.history import fold_envelopes
 
 
 async def test_a_whole_game_by_two_clients_while_a_spectator_sees_every_event_in_order(client, store):

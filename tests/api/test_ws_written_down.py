@@ -12,8 +12,8 @@ from test_ws_view import Viewer
 
 from api.protocol import Ack, Error
 from eventstore.store import RedisEventStore
-from replay import written
 from rules.core.commands import EnterReinforcement
+from session import written
 
 LATER = {"cs-rodes": 15, "cs-garland": 18}
 

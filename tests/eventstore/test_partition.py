@@ -1,7 +1,7 @@
 """Partitions, not only crashes: a primary cut off from its replica (with its clients) takes no
 acknowledged command that a failover would lose, and a retried command is applied once.
 
-The run (api/benchmarks/partition.py, also `bluegray bench partition`) makes its own network
+The run (bench/benchmarks/partition.py, also `bluegray bench partition`) makes its own network
 namespaces: a primary and a replica of the embedded server's binary, each in one, a link between
 them for the replication (5% of its packets dropped, and 50 ms of delay where the kernel has
 sch_netem), and a link from this process, the clients, to each. Ten times the replication link is
@@ -18,7 +18,7 @@ import subprocess
 
 import pytest
 
-from api.benchmarks.partition import partition_run
+from bench.benchmarks.partition import partition_run
 from eventstore.netns import ROOT, Network, unavailable
 
 pytestmark = pytest.mark.partition

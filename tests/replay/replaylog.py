@@ -9,11 +9,11 @@ import msgspec
 
 from eventstore.envelope import GENESIS, Envelope, NewEvent, seal
 from players.selfplay import random_player
-from replay import dice, session
-from replay.games import GameCache
-from replay.history import History
-from replay.records import CommandApplied, GameCreated, SessionOptions
 from rules import RULES_VERSION
+from session import decide, dice
+from session.games import GameCache
+from session.history import History
+from session.records import CommandApplied, GameCreated, SessionOptions
 
 GAMES = GameCache()
 SEED = bytes(range(32))
@@ -44,9 +44,9 @@ class Book:
         self.envelopes: list[Envelope] = []
         self.clock = 1_700_000_000_000
         record = created(game_id, options)
-        self.append(session.create(record, GAMES.for_record(record), "creator-nonce"))
+        self.append(decide.create(record, GAMES.for_record(record), "creator-nonce"))
         if join:
-            self.append(session.join(self.history, "confederate", "joiner-nonce"))
+            self.append(decide.join(self.history, "confederate", "joiner-nonce"))
 
     @property
     def state(self):
@@ -68,7 +68,7 @@ class Book:
 
     def play(self, command, seat: str | None = None) -> list[Envelope]:
         seat = seat or self.history.session.to_act
-        return self.append(session.command(self.history, seat, command, SEED))
+        return self.append(decide.command(self.history, seat, command, SEED))
 
     @classmethod
     def of_battle(cls, scenario: str, game_id: str, rules_options: dict | None = None) -> Book:
@@ -86,8 +86,8 @@ class Book:
             ruleset="revised",
             rules_options=rules_options or {},
         )
-        book.append(session.create(record, GAMES.for_record(record), "creator-nonce"))
-        book.append(session.join(book.history, "confederate", "joiner-nonce"))
+        book.append(decide.create(record, GAMES.for_record(record), "creator-nonce"))
+        book.append(decide.join(book.history, "confederate", "joiner-nonce"))
         return book
 
     def play_random(self, rng: random.Random, n: int) -> None:
@@ -106,7 +106,7 @@ class Book:
         """A command recorded as if its decision had rolled `rolls` (for undo tests before any
         command of the rules rolls a die)."""
         seat = seat or self.history.session.to_act
-        events = session.command(self.history, seat, command, SEED)
+        events = decide.command(self.history, seat, command, SEED)
         first = events[0]
         record = msgspec.json.decode(first.payload, type=CommandApplied)
         record = msgspec.structs.replace(record, rolls=list(rolls))

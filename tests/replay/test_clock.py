@@ -1,14 +1,14 @@
-"""The game clock (replay/clock.py): kept by the fold from the times stamped on the events, so the
+"""The game clock (session/clock.py): kept by the fold from the times stamped on the events, so the
 same log always gives the same clocks; a seat whose time has run out may not act, and its opponent
 claims the game on time."""
 
 import pytest
 from replaylog import GAMES, SEED, Book
 
-from replay import session
-from replay.history import History, fold_envelopes
-from replay.records import DAY_SECONDS, ClockOptions, SessionOptions
 from rules.core.commands import EndPhase
+from session import decide
+from session.history import History, fold_envelopes
+from session.records import DAY_SECONDS, ClockOptions, SessionOptions
 
 LIVE = SessionOptions(clock=ClockOptions(mode="live", bank_seconds=60, increment_seconds=10))
 POST = SessionOptions(clock=ClockOptions(mode="correspondence", days_per_turn=2))
@@ -65,17 +65,17 @@ def test_a_seat_out_of_time_may_not_act_and_its_opponent_claims_the_game_on_time
     book = Book(options=SessionOptions(clock=ClockOptions(mode="live", bank_seconds=5)))
     h = book.history
     start = book.clock
-    with pytest.raises(session.ActionRefused) as early:  # 4.9 s used of 5
-        session.claim(h, "confederate", SEED, now_ms=start + 4_900)
+    with pytest.raises(decide.ActionRefused) as early:  # 4.9 s used of 5
+        decide.claim(h, "confederate", SEED, now_ms=start + 4_900)
     assert early.value.case == "clock" and early.value.retry_after == pytest.approx(0.1)
-    session.command(h, "union", EndPhase(), SEED, now_ms=start + 4_900)  # still in time
-    with pytest.raises(session.ActionRefused) as late:
-        session.command(h, "union", EndPhase(), SEED, now_ms=start + 5_000)
+    decide.command(h, "union", EndPhase(), SEED, now_ms=start + 4_900)  # still in time
+    with pytest.raises(decide.ActionRefused) as late:
+        decide.command(h, "union", EndPhase(), SEED, now_ms=start + 5_000)
     assert late.value.code == "illegal" and late.value.case == "clock"
-    with pytest.raises(session.ActionRefused):  # the game waits for Union, not for the Confederate
-        session.claim(h, "union", SEED, now_ms=start + 60_000)
+    with pytest.raises(decide.ActionRefused):  # the game waits for Union, not for the Confederate
+        decide.claim(h, "union", SEED, now_ms=start + 60_000)
     book.clock = start + 6_250
-    book.append(session.claim(h, "confederate", SEED, now_ms=book.clock))
+    book.append(decide.claim(h, "confederate", SEED, now_ms=book.clock))
     finished = h.finished
     assert (finished.reason, finished.by, finished.winner) == ("time", "confederate", "confederate")
     assert h.session.clocks["union"] == 5_000 - 6_250  # charged up to the claim's own time
@@ -105,9 +105,9 @@ def test_an_undo_gives_no_time_twice_and_takes_none_back():
     end_phases(book, [2_000])  # Union's Combat Phase ends: the Confederate Player-Turn, +10 s
     assert s.clocks == {"union": 67_000, "confederate": 70_000}
     book.clock += 500  # the Confederate asks at once; Union consents 1.5 s later
-    book.append(session.undo_request(book.history, "confederate", back_to, now_ms=book.clock, backoff_seconds=0))
+    book.append(decide.undo_request(book.history, "confederate", back_to, now_ms=book.clock, backoff_seconds=0))
     book.clock += 1_500
-    book.append(session.undo_answer(book.history, "union", book.version, "accept"))
+    book.append(decide.undo_answer(book.history, "union", book.version, "accept"))
     assert (book.state.phasing, book.state.phase, s.to_act) == ("union", "combat", "union")
     assert s.clocks == {"union": 67_000, "confederate": 70_000 - 2_000}  # the game waited for the Confederate
     end_phases(book, [4_000])  # the Confederate Player-Turn again: no second increment

@@ -4,7 +4,7 @@ import hashlib
 import hmac
 from collections import Counter
 
-from replay import dice
+from session import dice
 
 SEED = bytes(range(32))
 

@@ -1,11 +1,11 @@
-"""A duplicate pair's dice stream in game_created (replay/records.py, replay/history.py): written
+"""A duplicate pair's dice stream in game_created (session/records.py, session/history.py): written
 only when set, so every other game's first event is byte for byte what it was; and when set, it and
 the pair's nonces are what the rolls are derived from."""
 
 import msgspec
 
-from replay import records
-from replay.records import GameCreated
+from session import records
+from session.records import GameCreated
 
 PLAIN = GameCreated(
     game_id="g1", rules_version="r", server_version="s", scenario="chattanooga", scenario_hash="h",

@@ -1,9 +1,9 @@
-"""The rules context of each game (replay/games.py): one Game per process for each scenario content."""
+"""The rules context of each game (session/games.py): one Game per process for each scenario content."""
 
 import msgspec
 
-from replay.games import GameCache
 from scenarios.loader import load
+from session.games import GameCache
 
 
 def test_every_game_cache_of_a_process_shares_one_game_per_scenario_content():

@@ -9,25 +9,25 @@ from replaylog import GAMES, SEED, Book
 
 from eventstore.envelope import GENESIS, NewEvent
 from players.selfplay import random_command
-from replay import session
-from replay.history import History, HistoryError, NeedsState, fold_envelopes, load
-from replay.records import SessionOptions
 from rules.core import state as rules_state
 from rules.core.commands import EndPhase
 from rules.reducer import fold, new_game
+from session import decide
+from session.history import History, HistoryError, NeedsState, fold_envelopes, load
+from session.records import SessionOptions
 
 
 def _decode(envelope):
-    from replay.history import decode_entry
+    from session.history import decode_entry
 
     return decode_entry(envelope)
 
 
 def undo_back_to(book: Book, seat: str, back_to: int) -> None:
     """`seat` asks to go back to `back_to` and the opponent accepts."""
-    book.append(session.undo_request(book.history, seat, back_to, now_ms=book.clock, backoff_seconds=60))
+    book.append(decide.undo_request(book.history, seat, back_to, now_ms=book.clock, backoff_seconds=60))
     other = "confederate" if seat == "union" else "union"
-    book.append(session.undo_answer(book.history, other, book.version, "accept"))
+    book.append(decide.undo_answer(book.history, other, book.version, "accept"))
 
 
 def test_the_fold_is_the_rules_fold_and_checks_every_digest():
@@ -83,8 +83,8 @@ def test_undo_targets_inside_a_reverted_range_are_refused_and_ranges_nest():
     book.move(rng, 2)
     undo_back_to(book, seat, inner)
     first_range = book.history.session.reverted[0]
-    with pytest.raises(session.ActionRefused, match="already undone"):
-        session.undo_request(book.history, seat, inner + 1, now_ms=book.clock, backoff_seconds=0)
+    with pytest.raises(decide.ActionRefused, match="already undone"):
+        decide.undo_request(book.history, seat, inner + 1, now_ms=book.clock, backoff_seconds=0)
     book.move(rng, 1)
     undo_back_to(book, seat, outer)  # a range around the first one
     assert book.history.session.reverted == [first_range, (outer, book.version)]
@@ -97,16 +97,16 @@ def test_a_request_lapses_on_a_game_action_but_not_on_chat_or_a_draw_offer():
     book.move(rng, 2)
     seat = book.history.session.to_act
     back_to = book.history.session.commands[-1].version - 1
-    book.append(session.undo_request(book.history, seat, back_to, now_ms=book.clock, backoff_seconds=0))
+    book.append(decide.undo_request(book.history, seat, back_to, now_ms=book.clock, backoff_seconds=0))
     request = book.version
-    book.append(session.chat(book.history, "confederate", "thinking"))
-    book.append(session.draw_offer(book.history, "confederate"))
+    book.append(decide.chat(book.history, "confederate", "thinking"))
+    book.append(decide.draw_offer(book.history, "confederate"))
     assert book.history.session.undo.version == request
     assert book.history.session.draw is not None
     book.play_random(rng, 1)
     assert book.history.session.undo is None and book.history.session.draw is None
-    with pytest.raises(session.ActionRefused, match="answered or lapsed"):
-        session.undo_answer(book.history, "confederate", request, "accept")
+    with pytest.raises(decide.ActionRefused, match="answered or lapsed"):
+        decide.undo_answer(book.history, "confederate", request, "accept")
 
 
 def test_an_undo_before_the_snapshot_asks_for_the_state_at_its_target():
@@ -132,13 +132,13 @@ def test_who_is_awaited_and_since_when():
     book = Book(join=False)
     assert book.history.session.to_act is None and not book.history.started
     book.clock += 5
-    book.append(session.join(book.history, "confederate", "joiner-nonce"))
+    book.append(decide.join(book.history, "confederate", "joiner-nonce"))
     assert book.history.session.to_act == "union" and book.history.session.waiting_since == book.clock
     book.clock += 5
-    book.append(session.chat(book.history, "confederate", "your move"))  # the opponent's chat: still waiting
+    book.append(decide.chat(book.history, "confederate", "your move"))  # the opponent's chat: still waiting
     assert book.history.session.waiting_since == book.clock - 5
     book.clock += 5
-    book.append(session.chat(book.history, "union", "hmm"))  # the awaited seat is not silent
+    book.append(decide.chat(book.history, "union", "hmm"))  # the awaited seat is not silent
     assert book.history.session.waiting_since == book.clock
 
 
@@ -158,7 +158,7 @@ def test_logs_that_do_not_fold_are_refused():
 
 def test_a_rules_event_must_follow_its_command():
     book = Book()
-    events = session.command(book.history, "union", EndPhase(), SEED)
+    events = decide.command(book.history, "union", EndPhase(), SEED)
     with pytest.raises(HistoryError, match="follows no command"):
         book.append(events[1:])
 
@@ -176,23 +176,23 @@ async def test_loading_from_the_store_with_or_without_snapshots_gives_the_same_h
     gid = "stored-1"
     history = History(gid, GAMES)
     record = created(gid, SessionOptions())
-    await append(store, history, session.create(record, GAMES.for_record(record), "creator-nonce"))
-    await append(store, history, session.join(history, "confederate", "joiner-nonce"))
+    await append(store, history, decide.create(record, GAMES.for_record(record), "creator-nonce"))
+    await append(store, history, decide.join(history, "confederate", "joiner-nonce"))
     rng = random.Random(8)
     for _ in range(4):
-        await append(store, history, session.command(history, history.session.to_act, random_command(history.state, rng), SEED))
+        await append(store, history, decide.command(history, history.session.to_act, random_command(history.state, rng), SEED))
     back_to = history.version
     seat = history.session.to_act
     for _ in range(3):
-        await append(store, history, session.command(history, seat, random_command(history.state, rng, 0.0), SEED))
+        await append(store, history, decide.command(history, seat, random_command(history.state, rng, 0.0), SEED))
     await store.put_snapshot(gid, history.version, history.snapshot(), "history-test")  # another code version: ignored
-    from replay.history import SNAPSHOT_CODE
+    from session.history import SNAPSHOT_CODE
 
     await store.put_snapshot(gid, history.version, history.snapshot(), SNAPSHOT_CODE)
-    await append(store, history, session.undo_request(history, seat, back_to, now_ms=0, backoff_seconds=0))
-    await append(store, history, session.undo_answer(history, "confederate" if seat == "union" else "union", history.version, "accept"))
+    await append(store, history, decide.undo_request(history, seat, back_to, now_ms=0, backoff_seconds=0))
+    await append(store, history, decide.undo_answer(history, "confederate" if seat == "union" else "union", history.version, "accept"))
     for _ in range(3):
-        await append(store, history, session.command(history, history.session.to_act, random_command(history.state, rng), SEED))
+        await append(store, history, decide.command(history, history.session.to_act, random_command(history.state, rng), SEED))
 
     plain = await load(store, gid, GAMES, snapshots=False, check_digests=True)
     cached = await load(store, gid, GAMES)  # from the snapshot, the undo reaches back before it

@@ -2,7 +2,7 @@
 
 import re
 
-from replay import ids
+from session import ids
 
 
 def test_an_id_beginning_with_a_dash_is_drawn_again(monkeypatch):

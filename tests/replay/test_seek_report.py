@@ -7,21 +7,21 @@ import pytest
 from replaylog import GAMES, SEED, Book
 
 from eventstore.envelope import GENESIS, seal
-from replay import session
 from replay.crt_odds import RANK, all_columns
 from replay.fork import ForkRefused, fork_events
-from replay.history import History, fold_envelopes
-from replay.records import SessionOptions
 from replay.report import build
 from replay.seek import Replay, TargetStates, ensure_snapshots, seek, targets_key
 from replay.timeline import Timeline
 from rules.core import state as rules_state
+from session import decide
+from session.history import History, fold_envelopes
+from session.records import SessionOptions
 
 
 def undo_back_to(book: Book, seat: str, back_to: int) -> None:
-    book.append(session.undo_request(book.history, seat, back_to, now_ms=book.clock, backoff_seconds=60))
+    book.append(decide.undo_request(book.history, seat, back_to, now_ms=book.clock, backoff_seconds=60))
     other = "confederate" if seat == "union" else "union"
-    book.append(session.undo_answer(book.history, other, book.version, "accept"))
+    book.append(decide.undo_answer(book.history, other, book.version, "accept"))
 
 
 def played_with_undos(seed: int = 5, actions: int = 120, then: int = 40) -> Book:
@@ -37,9 +37,9 @@ def played_with_undos(seed: int = 5, actions: int = 120, then: int = 40) -> Book
     seat = book.history.session.to_act
     back_to = book.version
     book.move(rng, 2)
-    book.append(session.undo_request(book.history, seat, back_to, now_ms=book.clock, backoff_seconds=0))
+    book.append(decide.undo_request(book.history, seat, back_to, now_ms=book.clock, backoff_seconds=0))
     other = "confederate" if seat == "union" else "union"
-    book.append(session.undo_answer(book.history, other, book.version, "decline"))
+    book.append(decide.undo_answer(book.history, other, book.version, "decline"))
     book.play_random(rng, then)
     return book
 
@@ -129,7 +129,7 @@ def test_a_fork_starts_from_the_parent_state_with_a_fresh_seed():
     assert rules_state.digest(sandbox.state) == rules_state.digest(parent.state)
     assert sandbox.session.started and sandbox.session.to_act is not None
     # one player may go on playing both sides
-    sandbox.apply(seal(session.command(sandbox, sandbox.session.to_act, _any_command(sandbox.state), seed)[0],
+    sandbox.apply(seal(decide.command(sandbox, sandbox.session.to_act, _any_command(sandbox.state), seed)[0],
                        version=4, time=2, prev=prev))
     (b, a), *_ = book.history.session.reverted
     with pytest.raises(ForkRefused):

@@ -4,9 +4,9 @@ accepted undo took back is not among them."""
 from replaylog import GAMES
 from test_seek_report import played_with_undos
 
-from replay.history import decode_entry
 from replay.steps import steps
 from rules.core import state as rules_state
+from session.history import decode_entry
 
 
 def test_the_effective_commands_with_their_states():

@@ -10,9 +10,9 @@ from replaylog import GAMES, SEED, Book
 
 from api.cli import main
 from replay import export
-from replay.history import fold_envelopes, load
 from replay.transfer import ImportRefused, import_log, read_log
 from replay.verify import verify
+from session.history import fold_envelopes, load
 
 
 @pytest.fixture(scope="module")

@@ -6,21 +6,21 @@ import random
 import pytest
 from replaylog import Book
 
-from replay import session
-from replay.records import SessionOptions, UndoAccepted, UndoRequested
-from replay.undo import backoff_wait
 from rules.core.commands import EndPhase
+from session import decide, records
+from session.records import SessionOptions, UndoAccepted, UndoRequested
+from session.undo import backoff_wait
 
 MINUTE = 60
 
 
 def request(book: Book, seat: str, back_to: int, backoff: float = MINUTE):
-    return book.append(session.undo_request(book.history, seat, back_to, now_ms=book.clock, backoff_seconds=backoff))
+    return book.append(decide.undo_request(book.history, seat, back_to, now_ms=book.clock, backoff_seconds=backoff))
 
 
 def refused(book: Book, seat: str, back_to: int, match: str, backoff: float = MINUTE):
-    with pytest.raises(session.ActionRefused, match=match) as info:
-        session.undo_request(book.history, seat, back_to, now_ms=book.clock, backoff_seconds=backoff)
+    with pytest.raises(decide.ActionRefused, match=match) as info:
+        decide.undo_request(book.history, seat, back_to, now_ms=book.clock, backoff_seconds=backoff)
     assert info.value.code == "illegal" and info.value.case
     return info.value
 
@@ -39,7 +39,7 @@ def test_a_request_lists_exactly_the_actions_it_takes_back():
     book, target, _ = started()
     commands = [c for c in book.history.session.commands if c.version > target]
     (envelope,) = request(book, "union", target)
-    record = session.records.decode(envelope.payload)
+    record = records.decode(envelope.payload)
     assert isinstance(record, UndoRequested)
     assert [(t.version, t.seat, bytes(t.command)) for t in record.takes_back] == [
         (c.version, c.seat, c.command) for c in commands
@@ -50,21 +50,21 @@ def test_a_request_lists_exactly_the_actions_it_takes_back():
 def test_accepted_declined_withdrawn():
     book, target, _ = started()
     request(book, "union", target)
-    with pytest.raises(session.ActionRefused, match="consent of the opposing player"):
-        session.undo_answer(book.history, "union", book.version, "accept")
-    with pytest.raises(session.ActionRefused, match="only the player who asked"):
-        session.undo_answer(book.history, "confederate", book.version, "withdraw")
-    book.append(session.undo_answer(book.history, "union", book.version, "withdraw"))
+    with pytest.raises(decide.ActionRefused, match="consent of the opposing player"):
+        decide.undo_answer(book.history, "union", book.version, "accept")
+    with pytest.raises(decide.ActionRefused, match="only the player who asked"):
+        decide.undo_answer(book.history, "confederate", book.version, "withdraw")
+    book.append(decide.undo_answer(book.history, "union", book.version, "withdraw"))
     assert book.history.session.undo is None and book.history.session.backoff["union"].count == 1
 
     book.clock += backoff_wait(1, MINUTE) * 1000
     request(book, "union", target)
-    book.append(session.undo_answer(book.history, "confederate", book.version, "decline"))
+    book.append(decide.undo_answer(book.history, "confederate", book.version, "decline"))
     assert book.history.session.backoff["union"].count == 2
 
     book.clock += backoff_wait(2, MINUTE) * 1000
     request(book, "union", target)
-    book.append(session.undo_answer(book.history, "confederate", book.version, "accept"))
+    book.append(decide.undo_answer(book.history, "confederate", book.version, "accept"))
     assert "union" not in book.history.session.backoff  # an accepted undo resets the back-off
     assert [c.version for c in book.history.session.commands][-1] <= target
 
@@ -73,14 +73,14 @@ def test_back_off_escalates_after_each_declined_or_withdrawn_request():
     assert [backoff_wait(n, 10) for n in range(4)] == [0, 10, 20, 40]
     book, target, _ = started()
     request(book, "union", target)
-    book.append(session.undo_answer(book.history, "confederate", book.version, "decline"))
+    book.append(decide.undo_answer(book.history, "confederate", book.version, "decline"))
     error = refused(book, "union", target, "may ask again")
     assert error.retry_after == pytest.approx(MINUTE)
     book.clock += MINUTE * 1000 - 1
     refused(book, "union", target, "may ask again")
     book.clock += 1
     request(book, "union", target)
-    book.append(session.undo_answer(book.history, "confederate", book.version, "decline"))
+    book.append(decide.undo_answer(book.history, "confederate", book.version, "decline"))
     book.clock += MINUTE * 1000  # the second refusal doubled the wait
     assert refused(book, "union", target, "may ask again").retry_after == pytest.approx(MINUTE)
 
@@ -101,7 +101,7 @@ def test_targets_must_be_between_two_past_actions_after_the_start():
     last = book.history.session.commands[-1]
     if last.last > last.version:
         refused(book, "union", last.version, "middle of an action")
-    book.append(session.chat(book.history, "union", "one moment"))
+    book.append(decide.chat(book.history, "union", "one moment"))
     refused(book, "union", book.version - 1, "nothing to take back")
 
 
@@ -125,7 +125,7 @@ def test_an_undo_never_crosses_a_die_roll_unless_the_house_rule_allows_it():
 def test_free_until_dice_undoes_own_actions_at_once_and_asks_for_the_rest():
     book, target, rng = started(SessionOptions(undo="free-until-dice"))
     envelopes = request(book, "union", target)
-    assert [session.records.decode(e.payload).__class__ for e in envelopes] == [UndoRequested, UndoAccepted]
+    assert [records.decode(e.payload).__class__ for e in envelopes] == [UndoRequested, UndoAccepted]
     assert book.history.session.undo is None and book.history.session.reverted
     resumed = book.version
     # Across the opponent's actions: consent is needed.
@@ -147,5 +147,5 @@ def test_the_state_at_the_target_carries_the_phase_and_who_acts():
     book.play(EndPhase())
     book.move(rng, 2)
     request(book, "confederate", target)
-    book.append(session.undo_answer(book.history, "union", book.version, "accept"))
+    book.append(decide.undo_answer(book.history, "union", book.version, "accept"))
     assert (book.state.phase, book.history.session.to_act, book.history.digest()) == before

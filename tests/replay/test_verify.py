@@ -8,12 +8,13 @@ import pytest
 from replaylog import GAMES, SEED, Book
 
 from eventstore.envelope import GENESIS, NewEvent, seal
-from replay import dice, export, session, transfer
-from replay.records import CommandApplied, GameFinished
+from replay import export, transfer
 from replay.transfer import ImportRefused
 from replay.verify import chain_problem, verify
 from rules.core.commands import EndPhase
 from rules.core.scenario import other_side
+from session import decide, dice
+from session.records import CommandApplied, GameFinished
 
 
 def finished_game(seed: int = 1) -> Book:
@@ -48,7 +49,7 @@ def test_a_finished_game_verifies_with_every_roll_rederived():
 def test_a_resigned_game_verifies():
     book = Book()
     book.play_random(random.Random(2), 20)
-    book.append(session.resign(book.history, "confederate", SEED))
+    book.append(decide.resign(book.history, "confederate", SEED))
     report = verify("g1", book.envelopes, GAMES)
     assert report.ok and report.dice_checked and report.reason == "resignation"
 
@@ -149,7 +150,7 @@ def test_a_forged_winner_points_or_reason_is_refused_naming_the_version_and_the_
 def test_a_forged_resignation_winner_is_refused():
     book = Book()
     book.play_random(random.Random(2), 20)
-    book.append(session.resign(book.history, "confederate", SEED))
+    book.append(decide.resign(book.history, "confederate", SEED))
     forged = _forged_finish(book.envelopes, winner="confederate")
     report = verify("g1", forged, GAMES)
     assert not report.ok and report.mismatch.field == "winner", report.problems

@@ -3,9 +3,9 @@ N phases, applied everywhere a non-player sees the game)."""
 
 from replaylog import Book
 
-from replay.records import SessionOptions
-from replay.visibility import phase_ends, seen_by, visible_version
 from rules.core.commands import EndPhase
+from session.records import SessionOptions
+from session.visibility import phase_ends, seen_by, visible_version
 
 
 def test_a_delay_in_phases_hides_the_current_phase_and_the_ones_before_it():

@@ -9,10 +9,10 @@ import random
 import pytest
 
 from players.selfplay import play
-from replay.games import GameCache
 from rules.core.handlers import apply
 from rules.core.state import Digester, digest_bytes
 from rules.reducer import new_game
+from session.games import GameCache
 
 
 @pytest.mark.parametrize("ruleset", ["classic", "revised"])
@@ -23,7 +23,7 @@ def test_the_digester_gives_the_digest_after_every_event(ruleset):
     events = 0
     for _, _, decided in play(start, random.Random(7), max_commands=150):
         for event in decided:
-            apply(state, event)  # in place, as replay/history.py folds
+            apply(state, event)  # in place, as session/history.py folds
             assert digester.digest(state) == digest_bytes(state)
             events += 1
     assert events > 150

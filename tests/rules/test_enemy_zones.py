@@ -12,9 +12,9 @@ from rulesmaps import rebel, union
 from test_revised_movement import game as small_game
 
 from players.selfplay import play
-from replay.games import GameCache
 from rules.queries.zoc import EnemyZones, enemy_controlled, enemy_occupied
 from rules.reducer import fold, new_game
+from session.games import GameCache
 
 
 @pytest.mark.parametrize(

@@ -134,9 +134,9 @@ def test_the_review_agrees_where_the_engine_would_do_the_same():
 
 
 def test_report_with_the_computers_eye(tmp_path, capsys):
-    from api.benchmarks.rules import finished_game
+    from bench.benchmarks.rules import finished_game
     from replay import export
-    from replay.games import GameCache
+    from session.games import GameCache
 
     game_id, envelopes = finished_game(GameCache(), "chattanooga", "classic", 2)
     path = tmp_path / "game.jsonl"

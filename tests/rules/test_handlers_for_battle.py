@@ -10,11 +10,11 @@ import msgspec
 import pytest
 
 from players.selfplay import dice_from, play
-from replay.games import GameCache
 from rules import rulesets
 from rules.core.components.battle import Battle
 from rules.core.handlers import HOOK_TABLES
 from rules.reducer import fold, new_game
+from session.games import GameCache
 
 #: How each hook table's hooks are called: (state before, the command's events, state after, dice).
 CALLS = {

@@ -17,7 +17,7 @@ from aiohttp.test_utils import TestServer
 from accounts.passwords import Cost
 from api.app import make_app
 from api.config import ServerConfig
-from replay.games import GameCache
+from session.games import GameCache
 
 CHROMIUM = "/usr/bin/chromium"
 ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",

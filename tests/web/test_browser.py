@@ -552,7 +552,7 @@ async def test_a_player_reads_the_whole_report_while_spectators_wait_for_the_del
 async def test_claim_the_game_of_a_silent_opponent(browser, server):
     # The game allows 6 s of silence. The Union player, who moves first, says nothing; the
     # Confederate player's page offers the claim once the silence has run out, and the claim ends the
-    # game in his favour (api: `claim`, replay/session.py).
+    # game in his favour (api: `claim`, session/decide.py).
     game, rebel = await started_game(server, side="union", options={"silence_seconds": 6})
     page = await seated_page(browser, server, game["game_id"], rebel["seat"], rebel["token"])
     assert rebel["seat"] == "confederate"

@@ -13,7 +13,7 @@ from test_browser import seated_page, started_game
 
 from eventstore.store import RedisEventStore
 from players.selfplay import greedy_player
-from replay.history import load
+from session.history import load
 
 
 async def test_turn_track_points_losses_and_objectives_match_the_fold(browser, server, redis_client, key_prefix, shot):

@@ -239,8 +239,8 @@ async def gunboat_server(redis_url, key_prefix):
 
     from api.app import make_app
     from api.config import ServerConfig
-    from replay.games import GameCache
     from scenarios.loader import load
+    from session.games import GameCache
     from tests.rules.rulesmaps import rebel, union
     from tests.rules.test_gunboats import gunboat, scenario
 

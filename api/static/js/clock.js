@@ -1,4 +1,4 @@
-// The game's clock (time controls: replay/clock.py on the server), shown to both players and to
+// The game's clock (time controls: session/clock.py on the server), shown to both players and to
 // spectators: the server's view says how much time each seat had left at the time of the last event
 // (`session.clock`: {left, at, running, paused_until}); the page counts the running seat's time down
 // from there, charging nothing while a pause of a correspondence game runs (docs/PROTOCOL.md "Pause":

@@ -3,7 +3,7 @@ it, and when the game may be resumed. Pure: it reads a `History` and the time it
 
 A seat asks to stop the game's clock for 1 to `MAX_DAYS` days (``pause_requested``); the opponent
 accepts (``pause_accepted``: nobody's clock runs from then for the days asked) or declines, and the
-asker may withdraw, as with an undo request (replay/consent.py). Either seat may end a running pause
+asker may withdraw, as with an undo request (session/consent.py). Either seat may end a running pause
 early (``pause_resumed``). Each seat is granted at most `SEAT_DAYS` days of pause in one game; an
 early resumption gives back the time not used. Only a game with a correspondence clock pauses.
 
@@ -17,11 +17,11 @@ from __future__ import annotations
 
 import datetime
 
-from replay import clock
-from replay.consent import ConsentRefused
-from replay.consent import check_answer as check_consent
-from replay.history import History
-from replay.records import DAY_SECONDS
+from session import clock
+from session.consent import ConsentRefused
+from session.consent import check_answer as check_consent
+from session.history import History
+from session.records import DAY_SECONDS
 
 CASE = "pause"
 #: The longest pause one request may ask, and the pause days each seat may be granted in one game.

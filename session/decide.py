@@ -12,11 +12,22 @@ from __future__ import annotations
 import msgspec
 
 from eventstore.envelope import NewEvent
-from replay import clock, pause, records, undo
-from replay import dice as dice_module
-from replay.consent import ConsentRefused
-from replay.history import History
-from replay.records import (
+from rules.core import events as rules_events
+from rules.core import state as rules_state
+from rules.core.commands import Command
+from rules.core.commands import encode as encode_command
+from rules.core.errors import RuleViolation
+from rules.core.game import Game
+from rules.core.handlers import apply as apply_event
+from rules.core.scenario import SIDES, other_side
+from rules.core.state import State
+from rules.procedures.sequence import to_act
+from rules.reducer import decide, new_game
+from session import clock, pause, records, undo
+from session import dice as dice_module
+from session.consent import ConsentRefused
+from session.history import History
+from session.records import (
     ChatSaid,
     ChatShown,
     CommandApplied,
@@ -38,17 +49,6 @@ from replay.records import (
     UndoRequested,
     UndoWithdrawn,
 )
-from rules.core import events as rules_events
-from rules.core import state as rules_state
-from rules.core.commands import Command
-from rules.core.commands import encode as encode_command
-from rules.core.errors import RuleViolation
-from rules.core.game import Game
-from rules.core.handlers import apply as apply_event
-from rules.core.scenario import SIDES, other_side
-from rules.core.state import State
-from rules.procedures.sequence import to_act
-from rules.reducer import decide, new_game
 
 MAX_CHAT = 500
 
@@ -279,7 +279,7 @@ def _not_paused(history: History, now_ms: int, doing: str) -> None:
 
 
 def pause_request(history: History, seat: str, days: int, *, now_ms: int, command_id: str = "") -> list[NewEvent]:
-    """Ask the opponent to stop the game's clock for `days` days (replay/pause.py)."""
+    """Ask the opponent to stop the game's clock for `days` days (session/pause.py)."""
     _playing(history)
     try:
         pause.check_request(history, seat, days, now_ms=now_ms)

@@ -1,21 +1,21 @@
-"""A game's clock (`replay.records.ClockOptions`), kept by the fold from the times the store gave
+"""A game's clock (`session.records.ClockOptions`), kept by the fold from the times the store gave
 the events (`Envelope.time`), never from the wall clock: the time between two events is charged to
 the seat the game waited for in between, so every replay of a log shows the same clocks.
 
-The clock lives in the session (`replay.history.Session`): ``clocks`` (milliseconds left to each
+The clock lives in the session (`session.history.Session`): ``clocks`` (milliseconds left to each
 seat at ``clock_at``, the time of the last event folded) and ``clock_turns`` (the Player-Turns,
 [Game-Turn, phasing side], in which each seat was given its time already: an undo never gives it
 twice). Whether a seat's time has run out *now* is a question asked with the time of the asking
 (`left`, `flag_fallen`): the server's decisions get it from their caller, as the silence claim does.
 
-A consented pause (replay/pause.py) stops every clock: ``session.paused`` is the running pause
+A consented pause (session/pause.py) stops every clock: ``session.paused`` is the running pause
 (since, until: event times), and no time between them is charged (`paused_ms`); the fold ends it
 (`pause_over`) at the first event at or after its end, an early ``pause_resumed`` included.
 """
 
 from __future__ import annotations
 
-from replay.records import DAY_SECONDS, ClockOptions
+from session.records import DAY_SECONDS, ClockOptions
 
 #: The shortest bank and the longest allowances a game may be created with.
 MIN_BANK_SECONDS = 1

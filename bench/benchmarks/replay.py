@@ -53,12 +53,12 @@ def build_log(events: int, cycle: int, seed: int):
     """A self-played log of at least `events` events (fewer if the game ends first), with undos."""
     from eventstore.envelope import GENESIS, seal
     from players.selfplay import random_player
-    from replay import dice, session
-    from replay.games import GameCache
-    from replay.history import History
-    from replay.records import GameCreated, SessionOptions
     from rules import RULES_VERSION
     from rules.core.scenario import scenario_hash
+    from session import decide, dice
+    from session.games import GameCache
+    from session.history import History
+    from session.records import GameCreated, SessionOptions
 
     games = GameCache()
     rng = random.Random(seed)
@@ -83,8 +83,8 @@ def build_log(events: int, cycle: int, seed: int):
             envelopes.append(envelope)
 
     turns = games.scenario("chattanooga").turns
-    append(session.create(created, games.for_record(created), "bench-creator"))
-    append(session.join(history, "confederate", "bench-joiner"))
+    append(decide.create(created, games.for_record(created), "bench-creator"))
+    append(decide.join(history, "confederate", "bench-joiner"))
     undos = 0
     while len(envelopes) < events and history.finished is None:
         boundaries = [history.version]
@@ -92,15 +92,15 @@ def build_log(events: int, cycle: int, seed: int):
         for _ in range(cycle):
             if history.finished is not None or len(envelopes) >= events or history.state.turn >= turns:
                 break
-            append(session.command(history, history.session.to_act, random_player(history.state, rng), secret))
+            append(decide.command(history, history.session.to_act, random_player(history.state, rng), secret))
             boundaries.append(history.version)
         if history.finished is not None or len(envelopes) >= events or len(boundaries) < 2:
             break
         back_to = boundaries[0 if last_turns else rng.choice((0, 1, 2))]  # all, or all but the first one or two
         seat = history.session.to_act
-        append(session.undo_request(history, seat, back_to, now_ms=clock[0], backoff_seconds=0))
+        append(decide.undo_request(history, seat, back_to, now_ms=clock[0], backoff_seconds=0))
         other = "confederate" if seat == "union" else "union"
-        append(session.undo_answer(history, other, history.version, "accept"))
+        append(decide.undo_answer(history, other, history.version, "accept"))
         undos += 1
         if len(envelopes) // 2000 != (len(envelopes) - cycle * 3) // 2000:
             progress(f"{len(envelopes)} events")
@@ -139,10 +139,10 @@ async def _measure(args, server, game_id, envelopes, history, undos) -> int:
     import redis.asyncio as aioredis
 
     from eventstore.store import RedisEventStore
-    from replay.games import GameCache
-    from replay.history import load
     from replay.seek import TargetStates, ensure_snapshots, seek
     from replay.transfer import write_sealed
+    from session.games import GameCache
+    from session.history import load
 
     store = RedisEventStore.from_url(server.url)
     bare = aioredis.Redis.from_url(server.url)

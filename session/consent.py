@@ -1,4 +1,4 @@
-"""A request that needs the opponent's consent (an undo, replay/undo.py; a pause, replay/pause.py):
+"""A request that needs the opponent's consent (an undo, session/undo.py; a pause, session/pause.py):
 one open request at a time, which the opposing seat accepts or declines and the asking seat may
 withdraw. Pure: it reads the open request and who is answering.
 """

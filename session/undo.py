@@ -20,13 +20,13 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from replay.consent import ConsentRefused
-from replay.consent import check_answer as check_consent
-from replay.history import CommandRef, History
+from session.consent import ConsentRefused
+from session.consent import check_answer as check_consent
+from session.history import CommandRef, History
 
 
 class UndoRefused(ConsentRefused):
-    """An undo request, or its answer, that may not be made now (replay/consent.py)."""
+    """An undo request, or its answer, that may not be made now (session/consent.py)."""
 
 
 class UndoPlan(NamedTuple):

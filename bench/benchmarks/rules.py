@@ -197,8 +197,8 @@ def _bench_core(args) -> None:
     the same), and a slower run is the machine's load, not the code. The median is printed beside it.
     Each battle's lines are printed as it is measured; then a table of them all, each battle's
     figures also as a ratio to Chattanooga's under the same rule set in the same run, and the worst."""
-    from replay.games import GameCache
     from scenarios.loader import list_scenarios, load
+    from session.games import GameCache
 
     cache = GameCache()
     scenarios = [args.scenario] if args.scenario else [sid for sid, _name in list_scenarios()]
@@ -330,15 +330,15 @@ def _rates(units: int, runs: list[float]) -> tuple[float, float]:
 
 
 def finished_game(cache, scenario: str, ruleset: str, seed: int):
-    """A whole game played by two random players through the session (``replay.session``), sealed
+    """A whole game played by two random players through the session (``session.decide``), sealed
     as the server stores it, with the insecure fixed seed so that its rolls can be checked: its id
     and envelopes."""
     from eventstore.envelope import GENESIS, seal
     from players.selfplay import random_player
-    from replay import dice, session
-    from replay.history import History
-    from replay.records import GameCreated
     from rules import RULES_VERSION
+    from session import decide, dice
+    from session.history import History
+    from session.records import GameCreated
 
     rng = random.Random(seed)
     secret = dice.INSECURE_SEED
@@ -367,17 +367,17 @@ def finished_game(cache, scenario: str, ruleset: str, seed: int):
             history.apply(envelope)
             envelopes.append(envelope)
 
-    append(session.create(created, cache.for_record(created), "bench-creator"))
-    append(session.join(history, "confederate", "bench-joiner"))
+    append(decide.create(created, cache.for_record(created), "bench-creator"))
+    append(decide.join(history, "confederate", "bench-joiner"))
     while history.finished is None:
         seat = history.session.to_act
-        append(session.command(history, seat, random_player(history.state, rng), secret))
+        append(decide.command(history, seat, random_player(history.state, rng), secret))
     return game_id, envelopes
 
 
 def _rules_events(envelopes):
-    from replay.history import decode_entry
-    from replay.records import RECORD_TYPES
+    from session.history import decode_entry
+    from session.records import RECORD_TYPES
 
     for envelope in envelopes:
         if envelope.type not in RECORD_TYPES:

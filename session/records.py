@@ -40,7 +40,7 @@ DAY_SECONDS = 86_400
 
 
 class ClockOptions(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
-    """A game's clock (replay/clock.py), kept from the times the store gives the events.
+    """A game's clock (session/clock.py), kept from the times the store gives the events.
 
     - ``live``: each player has a bank of ``bank_seconds``, and ``increment_seconds`` more at the
       start of each of his Player-Turns; the clock of the seat the game waits for runs.
@@ -132,7 +132,7 @@ class GameCreated(Record, frozen=True, kw_only=True, tag="game_created"):
 
 
 class SeatJoined(Record, frozen=True, kw_only=True, tag="seat_joined"):
-    """A player took ``seat``; ``nonce`` is that player's dice nonce (replay/dice.py)."""
+    """A player took ``seat``; ``nonce`` is that player's dice nonce (session/dice.py)."""
 
     seat: Side
     nonce: str
@@ -141,7 +141,7 @@ class SeatJoined(Record, frozen=True, kw_only=True, tag="seat_joined"):
 class CommandApplied(Record, frozen=True, kw_only=True, tag="command"):
     """``seat`` gave ``command`` (the rules command, as JSON) and the rules accepted it; the rules
     events it caused follow this record, in the same append. ``rolls`` are the die rolls its
-    decision used, in order: roll i is ``replay.dice.roll(seed, game_id, <this version>, i, nonces)``."""
+    decision used, in order: roll i is ``session.dice.roll(seed, game_id, <this version>, i, nonces)``."""
 
     seat: Side
     command: msgspec.Raw
@@ -186,7 +186,7 @@ class UndoWithdrawn(Record, frozen=True, kw_only=True, tag="undo_withdrawn"):
 
 
 class PauseRequested(Record, frozen=True, kw_only=True, tag="pause_requested"):
-    """``seat`` asks to stop the game's correspondence clock for ``days`` days (replay/pause.py)."""
+    """``seat`` asks to stop the game's correspondence clock for ``days`` days (session/pause.py)."""
 
     seat: Side
     days: int
@@ -231,7 +231,7 @@ class DrawDeclined(Record, frozen=True, kw_only=True, tag="draw_declined"):
 class ChatSaid(Record, frozen=True, kw_only=True, tag="chat"):
     """``seat`` said ``text`` (1 to 500 characters). A line said while not both seats show their chat
     to spectators (`ChatShown`) is withheld from them: they get it with ``text`` empty (a line said is
-    never empty), its place in the log and its hash kept (replay/visibility.py)."""
+    never empty), its place in the log and its hash kept (session/visibility.py)."""
 
     seat: Side
     text: str

@@ -16,9 +16,9 @@ from __future__ import annotations
 import msgspec
 
 from eventstore.envelope import Envelope
-from replay import records
-from replay.history import History
-from replay.records import ChatSaid
+from session import records
+from session.history import History
+from session.records import ChatSaid
 
 
 def visible_version(history: History, delay: int) -> int:
@@ -66,7 +66,7 @@ def listing(history: History, view: History | None = None) -> dict[str, int | st
 
     `status`, `to_act` and `waiting_since` are the game's own (a seat silent past `silence` seconds
     lets the opponent claim the game, and it is listed as waiting); `flag_at`, in a game with a
-    clock, the time (ms) the clock of the seat to act runs out unless it acts (0: none; replay/clock.py),
+    clock, the time (ms) the clock of the seat to act runs out unless it acts (0: none; session/clock.py),
     after which it is listed as waiting too. For a game with a spectator
     delay, `shown_version` and `shown_to_act` are what spectators may see: `view` is the history
     folded to `visible_version` (None: the game holds nobody back, or `history` is what they see);

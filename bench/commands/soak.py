@@ -1,6 +1,6 @@
 """`bluegray soak`: the load test's bots for many minutes against a `bluegray serve` of its own, with
 spectators joining and leaving, undo requests, reconnects and a SIGKILL of the store every few
-minutes; the server's RSS and the store's memory sampled throughout (api/soak.py says what is done
+minutes; the server's RSS and the store's memory sampled throughout (bench/soak.py says what is done
 and judged). Exit 1 when RSS grows after the warm-up by more than --max-growth, or an acknowledged
 command is not in its game's log once, or the store did not come back.
 
@@ -85,9 +85,9 @@ def add_arguments(parser) -> None:
 
 
 def run(args) -> int:
-    from api.commands.loadtest import _NotStarted, _serve
-    from api.soak import Soak, lost, verdict
-    from api.soak import run as soak_run
+    from bench.commands.loadtest import _NotStarted, _serve
+    from bench.soak import Soak, lost, verdict
+    from bench.soak import run as soak_run
 
     with tempfile.TemporaryDirectory(prefix="bluegray-soak-") as data, contextlib.ExitStack() as stack:
         lines: list[str] = []

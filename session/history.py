@@ -27,10 +27,20 @@ from __future__ import annotations
 import msgspec
 
 from eventstore.envelope import GENESIS, Envelope
-from replay import clock, records
-from replay.dice import nonce_string
-from replay.games import GameCache
-from replay.records import (
+from rules import RULES_VERSION
+from rules.core import events as rules_events
+from rules.core import state as rules_state
+from rules.core.decoding import json_mismatch
+from rules.core.events import Event, GameTurnAdvanced
+from rules.core.game import Game
+from rules.core.handlers import apply as apply_event
+from rules.core.state import State
+from rules.procedures.sequence import to_act
+from rules.reducer import fold, new_game
+from session import clock, records
+from session.dice import nonce_string
+from session.games import GameCache
+from session.records import (
     GAME_ACTIONS,
     ChatSaid,
     ChatShown,
@@ -53,16 +63,6 @@ from replay.records import (
     UndoWithdrawn,
     chat_open,
 )
-from rules import RULES_VERSION
-from rules.core import events as rules_events
-from rules.core import state as rules_state
-from rules.core.decoding import json_mismatch
-from rules.core.events import Event, GameTurnAdvanced
-from rules.core.game import Game
-from rules.core.handlers import apply as apply_event
-from rules.core.state import State
-from rules.procedures.sequence import to_act
-from rules.reducer import fold, new_game
 
 #: Bumped when the encoding of `HistorySnapshot` (or of what it holds) changes.
 HISTORY_FORMAT = 2  # 2: the session keeps the chat consents and the chat lines withheld from spectators
@@ -113,7 +113,7 @@ class PendingUndo(msgspec.Struct, frozen=True, array_like=True):
 
 
 class PendingPause(msgspec.Struct, frozen=True, array_like=True):
-    """The open pause request (replay/pause.py): its version, the requester and the days asked."""
+    """The open pause request (session/pause.py): its version, the requester and the days asked."""
 
     version: int
     seat: str
@@ -157,15 +157,15 @@ class Session(msgspec.Struct, kw_only=True):
     finished_at: int = 0
     material: int = 0  # the last version that is not a chat line (nor a chat_shown)
     chat_shown: dict[str, bool] = {}  # each seat's consent to show its chat to spectators (records.ChatShown)
-    withheld: list[int] = []  # the versions of the chat lines said without both consents (replay/visibility.py)
+    withheld: list[int] = []  # the versions of the chat lines said without both consents (session/visibility.py)
     to_act: str | None = None  # the seat the game waits for (None: not started, or over)
     waiting_since: int = 0  # ms: since when `to_act` has been expected to act
-    # The game's clock, if it has one (replay/clock.py): ms left to each seat at `clock_at` (the time
+    # The game's clock, if it has one (session/clock.py): ms left to each seat at `clock_at` (the time
     # of the last event), and the Player-Turns (Game-Turn, phasing side) each seat got its time for.
     clocks: dict[str, int] = {}
     clock_at: int = 0
     clock_turns: dict[str, list[tuple[int, str]]] = {}
-    # Pauses (replay/pause.py): the open request, the running pause, and the pause time (ms) each seat
+    # Pauses (session/pause.py): the open request, the running pause, and the pause time (ms) each seat
     # has been granted in this game (an early resumption gives back what was not used).
     pause_request: PendingPause | None = None
     paused: Pause | None = None
@@ -276,7 +276,7 @@ class History:
         return fold(self._base_state, [e for v, e in self._events if v <= version])
 
     def dice_stream(self) -> str:
-        """What stands for the game in its rolls' HMAC message (replay/dice.py): the game id, or a
+        """What stands for the game in its rolls' HMAC message (session/dice.py): the game id, or a
         duplicate pair's id (``GameCreated.dice_stream``)."""
         created = self.session.created
         return created.dice_stream if created is not None and created.dice_stream is not None else self.game_id
@@ -345,7 +345,7 @@ class History:
 
     def _reveals(self, item: Record | Event) -> bool:
         """Is `item` the one event a finished game may still have: the ``seed_revealed`` of the seed
-        its ``game_finished`` withheld for its duplicate pair (replay/records.py)?"""
+        its ``game_finished`` withheld for its duplicate pair (session/records.py)?"""
         f = self.session.finished
         return type(item) is SeedRevealed and f.seed_withheld == item.pair and not f.seed
 

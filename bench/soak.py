@@ -1,4 +1,4 @@
-"""A soak: the load test's bots (api/loadtest.py) for many minutes against one `serve` and its
+"""A soak: the load test's bots (bench/loadtest.py) for many minutes against one `serve` and its
 embedded store, with the faults of a long life, and the memory of both sampled throughout.
 
 The bots create games, play a few dozen commands, leave and create another (the server opens and
@@ -28,11 +28,11 @@ from pathlib import Path
 
 import aiohttp
 
-from api.loadtest import Figures, Run
-from api.loadtest import run as load
+from bench.loadtest import Figures, Run
+from bench.loadtest import run as load
 
 #: The part of the run whose growth is not judged: caches filling (api/live.py, rules/core/state.py
-#: `kept`, replay/games.py), the allocator's arenas, the store's first AOF rewrite.
+#: `kept`, session/games.py), the allocator's arenas, the store's first AOF rewrite.
 WARMUP = 1 / 6
 
 
@@ -59,7 +59,7 @@ class Kill:
 
 @dataclass
 class Soak:
-    """What to run and how: see `bluegray soak --help` (api/commands/soak.py)."""
+    """What to run and how: see `bluegray soak --help` (bench/commands/soak.py)."""
 
     url: str  # the server's address
     server_pid: int

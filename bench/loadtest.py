@@ -549,7 +549,7 @@ class Run:
     #: seek and its acceptance, each seat taken by its session cookie (api/lobby.py).
     accounts: bool = False
     tag: str = field(default_factory=lambda: secrets.token_hex(2))  # this run's account names
-    #: Soak options (api/soak.py), all off by default: leave a game after this many acknowledged
+    #: Soak options (bench/soak.py), all off by default: leave a game after this many acknowledged
     #: commands and start another; every `undo_every`-th command asked to be taken back; every
     #: `reconnect_every`-th a seat's websocket closed and opened again from the version it had.
     commands_per_game: int = 0
@@ -676,7 +676,7 @@ class BrainClient:
         process = await asyncio.create_subprocess_exec(
             sys.executable,
             "-c",
-            f"from api.loadtest import brain; brain({scenario!r}, {ruleset!r}, {int(nice)})",
+            f"from bench.loadtest import brain; brain({scenario!r}, {ruleset!r}, {int(nice)})",
             stdin=asyncio.subprocess.PIPE,
             stdout=asyncio.subprocess.PIPE,
         )
@@ -748,9 +748,9 @@ def brain(scenario: str, ruleset: str, nice: int) -> None:
     go first."""
     from eventstore.envelope import Envelope
     from players.selfplay import random_player, summary_command
-    from replay.games import GameCache
-    from replay.history import History, HistoryError
     from rules.legal import Choices, Destination
+    from session.games import GameCache
+    from session.history import History, HistoryError
 
     os.nice(nice)
     cache = GameCache()

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-import api.benchmarks
+import bench.benchmarks
 from api.cli import discover
 from api.commands._errors import CommandError
 from api.commands.scenario import one_line
@@ -12,7 +12,7 @@ HELP = "Measure performance (rules, store, ...) and print figures with ratios ag
 
 
 def benchmark_modules() -> list:
-    return discover(api.benchmarks)
+    return discover(bench.benchmarks)
 
 
 def add_arguments(parser) -> None:

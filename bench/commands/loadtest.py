@@ -1,9 +1,9 @@
 """`bluegray loadtest`: self-playing games and spectators on websockets against a game server, with
-command latency, broadcast latency, errors and events/s (api/loadtest.py says what is measured).
+command latency, broadcast latency, errors and events/s (bench/loadtest.py says what is measured).
 
 Without --url it starts its own `bluegray serve` in another process (embedded Redis in a temporary
 directory, loopback only) and stops it at the end; the server's CPU and its Redis's are then
-reported. The bots' rules work runs in processes of its own (api/loadtest.py). Nothing is ever
+reported. The bots' rules work runs in processes of its own (bench/loadtest.py). Nothing is ever
 sent anywhere but the server it is given.
 """
 
@@ -195,7 +195,7 @@ def _start(args, kind: str, count: int, data: Path, stack: contextlib.ExitStack)
     """Start `count` serve processes on a store of `kind` in `data` (and HAProxy when more than
     one); everything is stopped when `stack` closes."""
     fsync = ["--fsync", args.fsync]
-    from api.loadtest import children
+    from bench.loadtest import children
 
     if kind == "embedded" and count == 1:  # the single node: serve with its own embedded server
         (server,) = _serve(stack, ["--data-dir", str(data)] + fsync, 1)
@@ -311,7 +311,7 @@ def _check_server(url: str) -> None:
 
 
 async def _load(args, setup: Setup):
-    from api.loadtest import Run, cpu_seconds, run
+    from bench.loadtest import Run, cpu_seconds, run
 
     groups = {"server": setup.servers, "store": setup.store, "balancer": setup.balancer}
     groups |= {f"primary {port}": [pid] for port, pid in setup.primaries.items()}
@@ -384,7 +384,7 @@ def _rss_mib(*pids: int) -> float | None:
 async def _progress(every: float, figures, servers: list[int], store: list[int]) -> None:
     """Every `every` seconds one line: that interval's commands, their p99 latency and the errors,
     and the memory of the server and its store (when this command started them)."""
-    from api.loadtest import percentile
+    from bench.loadtest import percentile
 
     began, seen, errors = time.monotonic(), 0, 0
     while True:
@@ -403,7 +403,7 @@ async def _progress(every: float, figures, servers: list[int], store: list[int])
 
 def _report(args, figures, server: str, name: str = "given") -> dict:
     """Print the figures of one configuration; they are returned too."""
-    from api.loadtest import percentile
+    from bench.loadtest import percentile
 
     def ms(values, p):
         v = percentile(values, p)

@@ -19,10 +19,10 @@ from collections.abc import Callable
 
 import msgspec
 
-from replay.records import GameCreated
 from rules.core.game import Game
 from rules.core.scenario import Scenario, scenario_hash
 from rules.rulesets import get as get_ruleset
+from session.records import GameCreated
 
 #: At most this many `Game`s kept (the least recently used goes first), in `_GAMES` and in each
 #: `GameCache`; and this many scenarios by id in each `GameCache` (`KEPT_SCENARIOS`).
@@ -67,7 +67,7 @@ class GameCache:
         return self._scenario(scenario_id)[0]
 
     def scenario_hash(self, scenario_id: str) -> str:
-        """The content hash of the scenario as it is now (`replay.records.scenario_hash`)."""
+        """The content hash of the scenario as it is now (`session.records.scenario_hash`)."""
         return self._scenario(scenario_id)[1]
 
     def _scenario(self, scenario_id: str) -> tuple[Scenario, str]:
