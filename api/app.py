@@ -54,7 +54,7 @@ from api.app_keys import (
 from api.config import ServerConfig
 from api.engine_review import ReviewCache
 from api.http import errors
-from api.live import LiveGames
+from api.live.hub import LiveGames
 from api.metrics import Metrics
 from api.notifier import Notifier
 from api.opponents import Opponents

@@ -13,7 +13,7 @@ from accounts.reports import Reports
 from accounts.store import Accounts
 from api.config import ServerConfig
 from api.engine_review import ReviewCache
-from api.live import LiveGames
+from api.live.hub import LiveGames
 from api.metrics import Metrics
 from api.notifier import Notifier
 from api.opponents import Opponents

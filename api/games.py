@@ -11,7 +11,7 @@ import msgspec
 from accounts.store import Accounts
 from api import seats as seat_tokens
 from api.config import ServerConfig
-from api.live import LiveGames
+from api.live.hub import LiveGames
 from api.seats import Seats
 from api.views import GameView, game_view
 from eventstore.errors import Conflict

@@ -378,7 +378,7 @@ REPLAY_MESSAGES = (
 
 
 def replay_cursor(app: web.Application, live, conn) -> ReplayCursor:
-    """The replay of one websocket connection (`live`: its `api.live.LiveGame`): it may see what its
+    """The replay of one websocket connection (`live`: its `api.live.room.LiveGame`): it may see what its
     seat may (a spectator, the game `spectator_delay` events behind)."""
     return ReplayCursor(
         app[STORE], app[GAMES], live.game_id, lambda: seen_by(live.history, conn.seat), conn.send_message

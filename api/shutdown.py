@@ -54,7 +54,7 @@ class Shutdown:
 
     async def drain(self, sockets, seconds: float) -> None:
         """Stop taking work, wait up to `seconds` for the answers in flight, then tell and close
-        every socket of `sockets` (each with a ``conn``: api/live.py Connection)."""
+        every socket of `sockets` (each with a ``conn``: api/live/sockets.py Connection)."""
         self.stopping = True
         try:
             async with asyncio.timeout(seconds):

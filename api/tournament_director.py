@@ -36,7 +36,7 @@ import time
 from collections.abc import Awaitable, Callable
 
 from api.games import HttpError, JoinGame, PairDice, join_game
-from api.live import LiveGames
+from api.live.hub import LiveGames
 from api.seats import Seats
 from eventstore.envelope import NewEvent
 from eventstore.errors import Conflict

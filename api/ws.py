@@ -21,7 +21,8 @@ from aiohttp import WSMsgType, web
 
 from api import protocol
 from api.app_keys import ACCOUNTS, CONFIG, LIVE, METRICS, SEATS, SHUTDOWN, SOCKETS
-from api.live import Connection, GameNotFound, LiveGame
+from api.live.room import GameNotFound, LiveGame
+from api.live.sockets import Connection
 from api.protocol import Action, Combat, Error, Hello, ProtocolError, Reach
 from api.replaying import REPLAY_MESSAGES, ReplayCursor, replay_cursor
 from api.sessions import account_of

@@ -31,7 +31,7 @@ import aiohttp
 from bench.loadtest import Figures, Run
 from bench.loadtest import run as load
 
-#: The part of the run whose growth is not judged: caches filling (api/live.py, rules/core/state.py
+#: The part of the run whose growth is not judged: caches filling (api/live/, rules/core/state.py
 #: `kept`, session/games.py), the allocator's arenas, the store's first AOF rewrite.
 WARMUP = 1 / 6
 

@@ -1,6 +1,6 @@
 """What a spectator may see of a running game: the one rule every path uses (the live broadcast
-in api/live.py, GET /api/games/{id} in api/games.py, the replay cursor, export, report and forks in
-api/replaying.py).
+in api/live/following.py and api/live/spectators.py, GET /api/games/{id} in api/games.py, the
+replay cursor, export, report and forks in api/replaying.py).
 
 Two things are held back from spectators: the latest events, under the game's spectator delay
 (`visible_version`), and the chat lines said while the two seats did not both show their chat

@@ -65,7 +65,7 @@ def defined(path: Path) -> dict[str, set[str]]:
 
 
 def classes(text: str) -> dict[str, Path]:
-    """Each class the document names with its module (``api/live.py:LiveGame...``), and that module."""
+    """Each class the document names with its module (``api/live/room.py:LiveGame...``), and that module."""
     out = {}
     for span in spans(text):
         found = NAME.match(span)
@@ -104,17 +104,18 @@ def problem(span: str, known: dict[str, Path] | None = None) -> str | None:
 
 def test_the_checks_catch_what_does_not_exist():
     assert problem("rules/reducer.py:decide") is None
-    assert problem("api/live.py:LiveGame.act") is None
+    assert problem("api/live/acting.py:Acting.act") is None
     assert problem("rules/rulesets/classic.py:HANDLERS") is None  # a module's value
     assert problem("rules/reducer.py:no_such_function") is not None
-    assert problem("api/live.py:LiveGame.no_such_method") is not None
+    assert problem("api/live/room.py:LiveGame.no_such_method") is not None
     assert problem("rules/no_such_module.py:decide") is not None
     assert problem("rules/no_such_module.py") is not None
     assert problem("rules/no_such_folder/") is not None
     assert problem("rules/core/components/") is None
     assert problem("move_unit") is None  # not a reference
-    known = {"LiveGame": ROOT / "api" / "live.py"}
-    assert problem("LiveGame._advance", known) is None
+    known = {"LiveGame": ROOT / "api" / "live" / "room.py", "Following": ROOT / "api" / "live" / "following.py"}
+    assert problem("Following._advance", known) is None
+    assert problem("LiveGame._advance", known) is not None  # defined by a mixin, not in room.py
     assert problem("LiveGame.history", known) is None  # set in __init__
     assert problem("LiveGame.no_such_method", known) is not None
     assert problem("Unnamed.method", known) is not None

@@ -15,7 +15,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from api import protocol
-from api.live import _rules_command
+from api.live.acting import _rules_command
 from replay import export
 from rules.core.commands import AnyCommand
 from rules.core.components.battle import decode as decode_battle
