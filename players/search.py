@@ -105,6 +105,7 @@ class Searcher:
         deadline = time.perf_counter() + self.seconds
         side = state.phasing
         dice_seeds = [rng.randrange(2**32) for _ in range(self.samples)]
+        plan_seed = rng.randrange(2**32)  # the same for every style: plans differ by their style alone
         best: tuple[float, int, dict[str, Command]] | None = None
         base: list[float] = []  # the first plan's value on each die sample
         ends: set[str] = set()  # the positions the plans made so far end in
@@ -112,7 +113,7 @@ class Searcher:
         for k, style in enumerate(self.styles):
             limit = deadline if k else None  # the first plan is always finished
             try:
-                plan, end = self._plan(state, style, random.Random(rng.randrange(2**32)), limit, dice_seeds[0])
+                plan, end = self._plan(state, style, random.Random(plan_seed), limit, dice_seeds[0])
                 if digest(end) in ends:
                     continue  # the same moves as a plan already scored: nothing to look ahead
                 ends.add(digest(end))
