@@ -106,3 +106,13 @@ def test_a_candidate_must_beat_the_first_plan_by_more_than_its_standard_error():
     assert lower_bound([2.0, 2.0, 2.0, 2.0]) == 2.0  # the same gain on every sample: sure
     assert lower_bound([6.0, -2.0, 6.0, -2.0]) == pytest.approx(2.0 - 4.6188 / 2, abs=1e-3)  # sd 4.62, se 2.31
     assert lower_bound([6.0, -2.0, 6.0, -2.0]) < 0  # a gain this noisy does not replace the engine's plan
+
+
+def test_the_levels_a_player_may_choose_expert_is_the_search():
+    from players.levels import COMPUTER_LEVELS, computer
+
+    assert COMPUTER_LEVELS == ("easy", "normal", "hard", "expert")
+    assert isinstance(computer("expert"), Searcher)
+    assert isinstance(computer("hard"), Engine) and computer("hard").level.name == "hard"
+    with pytest.raises(ValueError, match="no level 'grandmaster'"):
+        computer("grandmaster")
