@@ -1,5 +1,6 @@
 """The computer opponent as a client of the server (`bluegray computer`): it takes a seat over HTTP and
-the websocket like any player, and plays it with the engine (players/engine.py) until the game ends.
+the websocket like any player, and plays it at its level (players/levels.py: the engine, players/engine.py,
+or at `expert` the searching player, players/search.py) until the game ends.
 
 It runs in a process of its own, never on a server's event loop: `POST /api/games` with `"computer"`
 starts one with the invite of the other seat. The position it thinks about is the game's own log,
@@ -25,7 +26,8 @@ import msgspec
 
 from api.protocol import EventOut, Events
 from eventstore.envelope import Envelope
-from players.engine import Engine
+from players.levels import computer
+from players.selfplay import Player
 from replay import carry, export
 from rules.procedures.variable_reinforcements import must_write_down
 from scenarios.library import Library
@@ -92,7 +94,7 @@ async def play(
     """Play one seat of ``game_id`` at ``url`` to the end of the game; its result (the level of victory
     or how it ended). Give the ``invite`` to take the free seat, a seat's ``token``, or a bot
     account's ``bot_token`` to play the seat bound to that account (a tournament's game)."""
-    engine = Engine(level)
+    engine = computer(level)
     library = Library(None)  # the scenario of a game on a saved one comes with its log
     games = GameCache(load=library.load, pin=library.pin)
     rng = random.Random()
@@ -123,7 +125,7 @@ async def play(
             delay = min(30.0, delay * 2)
 
 
-async def _connected(http, seat: Seat, engine: Engine, games: GameCache, rng: random.Random, library: Library | None = None) -> str | None:
+async def _connected(http, seat: Seat, engine: Player, games: GameCache, rng: random.Random, library: Library | None = None) -> str | None:
     """One websocket connection: act whenever the server sends the seat its choices; the result when
     the game is over, None when the connection ended first."""
     if seat.history is None:

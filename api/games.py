@@ -71,8 +71,8 @@ class CreateGame(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_field
     side: Side = "union"
     options: CreateOptions = CreateOptions()
     dice_nonce: str | None = None
-    #: The computer opponent takes the other seat at this level (players/engine.py LEVELS; api/opponents.py).
-    computer: Literal["easy", "normal", "hard"] | None = None
+    #: The computer opponent takes the other seat at this level (players/levels.py COMPUTER_LEVELS; api/opponents.py).
+    computer: Literal["easy", "normal", "hard", "expert"] | None = None
 
 
 class Created(msgspec.Struct, frozen=True, kw_only=True):

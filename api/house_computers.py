@@ -1,6 +1,6 @@
 """The built-in computer opponent on the ladder: one account per level of the engine
-(players/engine.py LEVELS), named ``Computer-<level>`` (``Computer-easy``, ``Computer-normal``,
-``Computer-hard``), of kind ``computer``, with no password (nobody logs in as it) and no API token.
+(players/levels.py COMPUTER_LEVELS), named ``Computer-<level>`` (``Computer-easy``, ``Computer-normal``,
+``Computer-hard``, ``Computer-expert``), of kind ``computer``, with no password (nobody logs in as it) and no API token.
 
 A signed-in player challenges one by name from the lobby (POST /api/challenges with
 ``"opponent": "Computer-normal"``): the server accepts at once, binds the computer's seat to its
@@ -18,7 +18,7 @@ from __future__ import annotations
 import logging
 
 from accounts.store import Account, Accounts, NameTaken
-from players.engine import LEVELS
+from players.levels import COMPUTER_LEVELS as LEVELS
 
 log = logging.getLogger(__name__)
 

@@ -169,7 +169,7 @@ class ForkRequest(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fiel
     (the side the player keeps): the computer plays the other side ("try this turn again")."""
 
     version: Annotated[int, msgspec.Meta(ge=1, le=2**31 - 1)]
-    computer: Literal["easy", "normal", "hard"] | None = None
+    computer: Literal["easy", "normal", "hard", "expert"] | None = None
     side: Literal["union", "confederate"] | None = None
 
 

@@ -321,6 +321,22 @@ def combat_command(state: State, legal: Choices, level: Level, rng: random.Rando
 
 
 # -- movement -----------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Style:
+    """The weights of ``Position``'s movement score: ``threat`` (the enemy strength a unit's odds
+    threaten), ``risk`` (the strength it risks where it stands) and ``objectives`` (the battle's
+    objective hexes drawing the nearest unit). The engine plays the default; the searching player
+    (players/search.py) makes whole-phase plans in several styles and keeps the one its look-ahead
+    scores best, so a style is a candidate generator there, not a level's tweak."""
+
+    threat: float = 1.0
+    risk: float = 1.2
+    objectives: float = 1.0
+
+
+DEFAULT_STYLE = Style()
+
+
 @dataclass
 class Position:
     """A positional score for the units of ``side`` about to move: the battle's objectives (each
@@ -333,6 +349,7 @@ class Position:
     state: State
     side: str
     objectives: list[tuple[str, float]] = field(default_factory=list)
+    style: Style = DEFAULT_STYLE
 
     def __post_init__(self) -> None:
         state, game = self.state, self.state.game
@@ -380,7 +397,7 @@ class Position:
             danger += enemy
         stack = mine_at.get(hex_, 0)
         risk = strength * min(1.0, max(0.0, (danger / max(1, stack) - 1.0) / 3.0)) if danger else 0.0
-        return threat - 1.2 * risk
+        return self.style.threat * threat - self.style.risk * risk
 
     def gain(self, unit: str, dest: str) -> float:
         """How much moving ``unit`` to ``dest`` improves the score."""
@@ -395,7 +412,7 @@ class Position:
         for i, (hex_, points) in enumerate(self.objectives):
             was = self.nearest(i)
             now = min(self.nearest(i, without=unit), self.grid.distance(dest, hex_))
-            value += points * (1.0 / (1 + now) - 1.0 / (1 + was))
+            value += self.style.objectives * points * (1.0 / (1 + now) - 1.0 / (1 + was))
         if start is None:
             value += strength  # a reinforcement on the map
         elif self.goals:
@@ -460,17 +477,24 @@ GAINS = 0.05
 
 
 def movement_command(
-    state: State, legal: Choices, level: Level, rng: random.Random, budget: Budget | None = None, idle: set[str] | None = None
+    state: State,
+    legal: Choices,
+    level: Level,
+    rng: random.Random,
+    budget: Budget | None = None,
+    idle: set[str] | None = None,
+    style: Style = DEFAULT_STYLE,
 ) -> Command:
     """The move of best ``Position.gain`` among the units examined (``legal`` may be the choices without
     destinations: each unit's are listed as it is examined, in a random order, until the budget is
     spent, or 60% of it once a move that gains is found); the end of the phase when none gains.
     ``idle``: the units found without a move that gains earlier in this phase, not examined again (and
-    added to), so that the units examined by the decisions of a phase add up to the whole army."""
+    added to), so that the units examined by the decisions of a phase add up to the whole army.
+    ``style``: the weights of the positional score."""
     side = legal.side or state.phasing
     budget = budget or Budget.seconds(level.seconds)
     idle = set() if idle is None else idle
-    pos = Position(state, side)
+    pos = Position(state, side, style=style)
     every = sorted({*legal.may_move, *legal.may_enter, *legal.may_move_strategically})
     units = rng.sample(every, min(len(every), level.movers))
     memo: dict = {}
@@ -582,10 +606,11 @@ def leader_command(state: State, legal: Choices, idle: set[str] | None = None) -
 class Engine:
     """A player (``players.selfplay.Player``): ``engine(state, rng)`` returns its command."""
 
-    def __init__(self, level: str = DEFAULT_LEVEL):
+    def __init__(self, level: str = DEFAULT_LEVEL, style: Style = DEFAULT_STYLE):
         if level not in LEVELS:
             raise ValueError(f"no level {level!r} (known: {', '.join(LEVELS)})")
         self.level = LEVELS[level]
+        self.style = style
         self.budget: Budget | None = None
         self._idle_key: tuple | None = None
         self._idle: set[str] = set()
@@ -618,5 +643,5 @@ class Engine:
             leading = leader_command(state, legal, idle)  # Grand Chancellorsville 23.51
             if leading is not None:
                 return leading
-            return movement_command(state, legal, self.level, rng, budget, idle)
+            return movement_command(state, legal, self.level, rng, budget, idle, self.style)
         return EndPhase()

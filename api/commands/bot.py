@@ -20,13 +20,13 @@ def add_arguments(parser) -> None:
         "--token", default=os.environ.get("BLUEGRAY_BOT_TOKEN"),
         help="the bot account's API token, bgb_... (POST /api/me/bots makes one) [env BLUEGRAY_BOT_TOKEN]",
     )
-    parser.add_argument("--level", default="normal", help="easy, normal or hard (default normal)")
+    parser.add_argument("--level", default="normal", help="easy, normal, hard or expert (default normal)")
     parser.add_argument("--games", type=_args.at_least(1), help="stop after this many games (default: go on)")
 
 
 def run(args) -> int:
     from api.bot_client import serve_seeks
-    from players.engine import LEVELS
+    from players.levels import COMPUTER_LEVELS as LEVELS
 
     if not args.token or not args.token.startswith("bgb_"):
         raise CommandError("--token: a bot's API token (bgb_...) is needed")

@@ -18,14 +18,14 @@ def add_arguments(parser) -> None:
     seat = parser.add_mutually_exclusive_group(required=True)
     seat.add_argument("--invite", help="the invite code of the free seat (the computer joins with it)")
     seat.add_argument("--token", help="the token of a seat already taken")
-    parser.add_argument("--level", default="normal", help="easy, normal or hard (default normal)")
+    parser.add_argument("--level", default="normal", help="easy, normal, hard or expert (default normal)")
 
 
 def run(args) -> int:
     from urllib.parse import urlsplit
 
     from api.computer import play
-    from players.engine import LEVELS
+    from players.levels import COMPUTER_LEVELS as LEVELS
 
     url = urlsplit(args.url)
     if url.scheme not in ("http", "https") or not url.hostname or url.path not in ("", "/") or url.query:

@@ -42,6 +42,22 @@ async def test_the_computer_takes_the_other_seat_and_plays_its_turns(client):
     assert union.history.session.to_act in ("confederate", "union")
 
 
+async def test_the_expert_computer_takes_the_other_seat_and_plays_its_turn(client):
+    # "expert" (players/levels.py: the searching player) is a level the server accepts and plays
+    game = await create(client, computer="expert")
+    union = await WsClient(client, game["game_id"], game["token"]).connect()
+    while not any(e.type == "seat_joined" and e.actor == "confederate" for e in union.events):
+        await union.receive()
+    for _ in range(2):  # the Union ends its Movement and Combat Phases
+        ack = await union.act("command", command={"type": "end_phase"})
+        assert isinstance(ack, Ack), ack
+    start = union.version
+    while not any(e.type == "command" and e.actor == "confederate" for e in union.events[start:]):
+        message = await union.receive()
+        assert not isinstance(message, Error), message
+        assert union.version < start + PATIENCE_VERSIONS
+
+
 async def test_a_level_that_does_not_exist_is_refused(client):
     response = await client.post("/api/games", json={"scenario": "chattanooga", "computer": "grandmaster"})
     assert response.status == 400

@@ -45,7 +45,7 @@ async def test_a_rated_challenge_to_the_computer_starts_at_once_and_rates_the_co
 
 async def test_the_computers_names_are_taken_and_making_them_twice_changes_nothing(client):
     names = await ensure(client.app[ACCOUNTS])  # the server made them at start; again: the same
-    assert names == ["Computer-easy", "Computer-normal", "Computer-hard"]
+    assert names == ["Computer-easy", "Computer-normal", "Computer-hard", "Computer-expert"]
     for name in names:
         account, _ = await client.app[ACCOUNTS].find(name)
         assert account is not None and level_of(account) == name.removeprefix("Computer-")

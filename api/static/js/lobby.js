@@ -60,7 +60,7 @@ function newGameForm(card, scenarios) {
     field("Rule set", ruleset),
     battleOptions,
     field("Your side", select("side", [["union", "Union (blue)"], ["confederate", "Confederate (grey)"]], "union")),
-    field("Opponent", select("computer", [["", "a person (send the invite)"], ["easy", "the computer: easy"], ["normal", "the computer: normal"], ["hard", "the computer: hard"]], ""), "the computer accepts your undos"),
+    field("Opponent", select("computer", [["", "a person (send the invite)"], ["easy", "the computer: easy"], ["normal", "the computer: normal"], ["hard", "the computer: hard"], ["expert", "the computer: expert"]], ""), "the computer accepts your undos"),
     field("Undo", select("undo", [["consent", "with the opponent's consent (5.17)"], ["free-until-dice", "casual: free until a die is thrown"], ["none", "tournament: never"]], "consent")),
     field("Undo across a die roll", h("input", { type: "checkbox", name: "undo_dice" }), "house rule: by consent only"),
     field("Attack effectiveness (11.0)", select("attack_effectiveness", [["", "as the scenario says"], ["true", "on"], ["false", "off"]], "")),
