@@ -35,6 +35,7 @@ from rules.core.events import (
 )
 from rules.core.handlers import Handlers
 from rules.core.ruleset import Procedures, Ruleset
+from rules.mechanisms import MECHANISMS
 from rules.procedures import (
     allocation,
     ammunition,
@@ -262,4 +263,5 @@ CLASSIC = Ruleset(
     blocking_terrain=frozenset({terrain.FOREST, terrain.FOREST_ROUGH, terrain.TOWN}),  # 8.33
     procedures=PROCEDURES,
     handlers=HANDLERS,
+    mechanisms=MECHANISMS,
 )
