@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from rules.core import gunboats, terrain
+from rules.core.battle_rule import BattleRules
 from rules.core.components import battle
 from rules.core.errors import RuleViolation
 from rules.core.hexes import hexside
@@ -47,13 +48,16 @@ class Game:
         self.battle: battle.Battle = battle.decode(
             scenario.exclusive, scenario.exclusive_overrides.get(self.ruleset.name)
         )
-        # The rule set's handler table without the hooks of battle rules this battle lacks (only_with).
-        self.handlers = self.ruleset.handlers.for_battle(self.battle)
+        # The battle's rules (rules/core/battle_rule.py): one per mechanism its exclusive rules set.
+        self.rules = BattleRules(self.ruleset.mechanisms, self.battle, self.ruleset.name)
+        # The rule set's handler table without the hooks of battle rules this battle lacks (only_with),
+        # with the battle's rules' hooks, commands and events put in.
+        self.handlers = self.ruleset.handlers.for_battle(self.battle, self.rules)
         # Who may not start a move beyond the standard rules: the battle's exclusive rules (16.11, 17.2,
-        # 17.11, in that order), then the rule set's (revised 12.41 b).
+        # 17.11, in that order), then the rule set's (revised 12.41 b) with the battle's rules in it.
         self.movement_restrictions = (
             *self.battle.movement_restrictions(),
-            *self.ruleset.handlers.movement_restrictions,
+            *self.handlers.movement_restrictions,
         )
         self._cases = dict(self.ruleset.cases)
         self._step_problems: dict[tuple[str, str], tuple[str, str] | None] = {}  # step_problem's answers
@@ -68,17 +72,19 @@ class Game:
         self.steps = self.steps_by_type["infantry"]
         if self.ruleset.gunboat_range:  # revised 9.62: river hexes (and the scenario's own) only
             self.steps_by_type = {**self.steps_by_type, gunboats.GUNBOAT: gunboats.steps(self)}
-        creeks = self.battle.creeks
-        if creeks is not None:  # Road to Vicksburg 19.12, 19.13: steps barred to a unit type
-            barred = {t: creeks.barred_steps(scenario.map, t) for t in self.steps_by_type}
+        if self.rules.barred_steps:  # the steps the battle's rules bar to a unit type in a move
+            barred = {t: frozenset().union(*(h(scenario.map, t) for h in self.rules.barred_steps)) for t in self.steps_by_type}
             self.steps_by_type = {
                 t: {a: tuple((b, c) for b, c in s if (a, b) not in barred[t]) for a, s in steps.items()} if barred[t] else steps
                 for t, steps in self.steps_by_type.items()
             }
-        # Road to Vicksburg 19.12: the creek crossings barred to a unit type in retreat too
-        self.crossing_barred = {} if creeks is None else {t: b for t in self.steps_by_type if (b := creeks.crossing_barred(scenario.map, t))}
-        # Road to Vicksburg 19.15: the hexsides across which attacks are optional
-        self.optional_attack_hexsides = frozenset() if creeks is None else creeks.optional_across(scenario.map)
+        # ... and in a retreat too, by unit type (only the types with some)
+        self.crossing_barred = {
+            t: b for t in self.steps_by_type if self.rules.barred_retreat_steps
+            and (b := frozenset().union(*(h(scenario.map, t) for h in self.rules.barred_retreat_steps)))
+        }
+        # the hexsides across which the battle's rules make attacks optional
+        self.optional_attack_hexsides = frozenset().union(*(h(scenario.map) for h in self.rules.optional_attack_hexsides))
         self.step_cost_by_type = {
             t: {(a, b): c for a, s in steps.items() for b, c in s} for t, steps in self.steps_by_type.items()
         }

@@ -42,7 +42,10 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
+from rules.core.battle_rule import TABLE_HOOKS, THE_BATTLES_RULES
+
 if TYPE_CHECKING:
+    from rules.core.battle_rule import BattleRules
     from rules.core.errors import RuleViolation
     from rules.core.events import Event
     from rules.core.state import State
@@ -104,20 +107,29 @@ class Handlers:
     automatic: Mapping[type, Automatic] = field(default_factory=dict)
     movement_restrictions: tuple[Restriction, ...] = ()
 
-    def for_battle(self, battle: Any) -> Handlers:
+    def for_battle(self, battle: Any, rules: BattleRules | None = None) -> Handlers:
         """This table for one battle: the hooks ``only_with`` a component the battle lacks left out (an
-        unknown component name raises AttributeError)."""
+        unknown component name raises AttributeError); the battle's ``rules`` (rules/core/battle_rule.py)
+        put in: their hooks where a table has ``THE_BATTLES_RULES``, their commands and events added."""
 
         def present(hook) -> bool:
             component = getattr(hook, "only_with", None)
             return component is None or getattr(battle, component) is not None
 
-        return replace(self, **{name: tuple(h for h in getattr(self, name) if present(h)) for name in HOOK_TABLES})
+        def placed(name: str, hooks: tuple) -> tuple:
+            own = getattr(rules, TABLE_HOOKS[name]) if rules is not None else ()
+            return tuple(x for h in hooks for x in (own if h is THE_BATTLES_RULES else (h,)))
+
+        tables = {name: placed(name, tuple(h for h in getattr(self, name) if present(h))) for name in (*HOOK_TABLES, "movement_restrictions")}
+        if rules is None:
+            return replace(self, **tables)
+        return replace(self, deciders={**self.deciders, **rules.deciders()}, evolvers={**self.evolvers, **rules.evolvers()}, **tables)
 
 
 def apply(state: State, event: Event) -> None:
-    """Apply one event to ``state`` in place, by the evolver of the rule set in force."""
-    state.game.ruleset.handlers.evolvers[type(event)](state, event)
+    """Apply one event to ``state`` in place, by the evolver of the rule set in force (or of the battle's
+    rules: the game's table, ``Game.handlers``)."""
+    state.game.handlers.evolvers[type(event)](state, event)
 
 
 class Emitted(list):

@@ -29,6 +29,7 @@ from fractions import Fraction
 from typing import TYPE_CHECKING, Protocol
 
 if TYPE_CHECKING:
+    from rules.core.battle_rule import BattleRule
     from rules.core.breakdown import CombatBreakdown
     from rules.core.decisions import PendingAttack
     from rules.core.errors import RuleViolation
@@ -148,6 +149,9 @@ class Ruleset:
     procedures: Procedures | None = None
     # What each command and event does, and the steps of the sequence of play (rules/core/handlers.py).
     handlers: Handlers | None = None
+    # The battles' exclusive-rule mechanisms this book plays (rules/core/battle_rule.py; the one tuple
+    # rules/mechanisms/__init__.py ``MECHANISMS``): each game holds those its battle sets (``Game.rules``).
+    mechanisms: tuple[type[BattleRule], ...] = ()
 
     def case(self, name: str) -> str:
         return self.cases[name]

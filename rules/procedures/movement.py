@@ -34,7 +34,7 @@ from rules.core.handlers import Dice, apply
 from rules.core.scenario import other_side
 from rules.core.state import MOVEMENT, State
 from rules.core.unfolding import Unfolding
-from rules.procedures import allocation, restraints
+from rules.procedures import allocation
 from rules.procedures.night import zoc_rules
 from rules.procedures.sequence import night_turn
 from rules.queries import stacking
@@ -134,16 +134,18 @@ def enemy_zones_for(state: State, unit: str) -> set[str]:
     return enemy_controlled(state, state.game.units[unit].side)
 
 
-def allowance_now(state: State, unit: str, double_quick: bool = True):
+def allowance_now(state: State, unit: str, strategic: bool = False):
     """The unit's movement allowance this Game-Turn: Fredericksburg 18.2 halves it in fog; revised 11.11
-    takes one off at night."""
+    takes one off at night; the battle's rules' ``movement_allowance`` but for Strategic Movement
+    (``strategic``)."""
     game = state.game
     n = game.battle.allowance(state, game.movement_allowance(unit))
     reduced = game.battle.reduced_allowance
     if reduced is not None:
         n = reduced.allowance_of(state, unit, n)  # Peachtree Creek 17.2: three on Game-Turn One
-    if double_quick and game.battle.restraints is not None:  # Road to Vicksburg 19.51: double-quick time
-        n = game.battle.restraints.double_quick(state, unit) or n
+    if not strategic:  # the battle's rules (Road to Vicksburg 19.51: double-quick time)
+        for allowance in game.rules.movement_allowance:
+            n = allowance(state, unit, n)
     march = game.battle.reinforcements.first_turn_march
     if march is not None and game.battle.reinforcements.marching(state.turn, game.units[unit]):
         n *= march.multiplier  # Road to Richmond 17.2: twice the allowance on Game-Turn One
@@ -214,8 +216,8 @@ def no_entry(state: State, unit: str) -> frozenset[str]:
     game = state.game
     closed = game.ferry_hexes if ferry_closed(state, unit) is not None else frozenset()
     closed = closed | zone_closed(state, unit)
-    if game.battle.restraints is not None:  # Road to Vicksburg 17.1: two hexes from its initial position
-        closed = closed | restraints.too_far(state, unit)
+    for hexes in game.rules.closed_hexes:  # the battle's rules (Road to Vicksburg 17.1)
+        closed = closed | hexes(state, unit)
     if game.battle.crossing_die is not None:  # Hooker and Lee 19.14: Ely's Ford only, after a '1'
         closed = closed | game.battle.crossing_die.closed(state, unit)
     if game.battle.trains is None:
@@ -234,7 +236,7 @@ def barred_from_enemy_zoc(state: State, unit: str) -> bool:
         return True
     if out_of_ammunition(state, unit):  # Olustee 19.1
         return True
-    return restraints.barred_from_enemy_zoc(state, unit)  # Road to Vicksburg 17.1, 17.3 ii, 17.4
+    return any(bars(state, unit) is not None for bars in state.game.rules.bars_enemy_zoc)  # the battle's rules
 
 
 def out_of_ammunition(state: State, unit: str) -> bool:
@@ -454,10 +456,9 @@ def check_path(
                 raise game.violation("crossing_die", f"{name} may not enter {b}: {why}")
             if b in game.ferry_hexes:
                 raise game.violation("ferries.use", f"{name} may not enter {b}: {ferry_closed(state, unit)}")  # Shiloh 20.0
-            if b in restraints.too_far(state, unit):  # Road to Vicksburg 17.1
-                raise game.violation(
-                    "restraints", f"{name} may not move more than {game.battle.restraints.within(state, unit)} hexes from its initial position ({b}) until released"
-                )
+            for refuse in game.rules.refuse_entry:  # the battle's rules (Road to Vicksburg 17.1)
+                if (problem := refuse(state, unit, b, False)) is not None:
+                    raise problem
             if b in zone_closed(state, unit):
                 raise game.violation(
                     "command_control_zone", f"{name} may not enter {b}: the Command Control Zone is closed to it until its Game-Turn comes"
@@ -475,8 +476,9 @@ def check_path(
                     f"{name} may not enter the enemy zone of control at {b} "
                     + (game.ruleset.ineffective_until if rules.case == "ineffective_zoc" else "during a night Game-Turn"),
                 )
-            if restraints.barred_from_enemy_zoc(state, unit):  # Road to Vicksburg 17.1, 17.3 ii, 17.4
-                raise game.violation("restraints", f"{name} may not enter an enemy zone of control ({b}) until released")
+            for bars in game.rules.bars_enemy_zoc:  # the battle's rules (Road to Vicksburg 17.1, 17.3 ii, 17.4)
+                if (barred := bars(state, unit)) is not None:
+                    raise game.violation(barred[0], f"{name} may not enter an enemy zone of control ({b}) {barred[1]}")
             if out_of_ammunition(state, unit):
                 raise game.violation("ammunition", f"{name} is out of ammunition and may not enter an Enemy Zone of Control ({b})")  # Olustee 19.1
             if barred_from_enemy_zoc(state, unit):

@@ -193,16 +193,10 @@ def attack_stages(state: State, a: rc.Attacker, defenders) -> tuple[Fraction | i
     mf = morale.attack_factor(level_of(state, a.unit)) or Fraction(1)
     if _in_halving_ferry(game, a.hex):  # Grand Chancellorsville 22.11: halved when attacking
         mf = mf * Fraction(1, 2)
-    if a.adjacent and _held_halved(state, a.unit):  # Road to Vicksburg 17.3 i (17.0: not in bombardment)
-        mf = mf * Fraction(1, 2)
+    for factors in game.rules.attack_factors:  # the battle's rules (Road to Vicksburg 17.3 i)
+        for f in factors(state, a.unit, a.adjacent):
+            mf = mf * f.factor
     return rf, mf, exempt
-
-
-def _held_halved(state: State, unit: str) -> bool:
-    """Road to Vicksburg 17.3 i: "All units attack at half Combat Strength (in addition to any other
-    adjustments)" while held (the battle's ``restraints``, ``attack_halved``)."""
-    held = state.game.battle.restraints
-    return held is not None and held.attack_halved(state, unit)
 
 
 def _in_halving_ferry(game, hex_: str) -> bool:
@@ -437,9 +431,9 @@ def breakdown(state: State, adjacent, bombarding, defenders) -> CombatBreakdown:
         x = _step(mods, x, rf, what, case)
         level = level_of(state, u)
         what, case = f"{_MORALE_WORDS.get(level, level)}, attacking", _ATTACK_MORALE_CASE.get(level, "12.2")
-        if adj and _held_halved(state, u):  # Road to Vicksburg 17.3 i
-            held = "held until released: half Combat Strength in attack"
-            what, case = (held if level == morale.GOOD else f"{held}; {what}"), game.case_named("restraints.attack", case)
+        for factors in game.rules.attack_factors:  # the battle's rules (Road to Vicksburg 17.3 i), with the morale factor
+            for f in factors(state, u, adj):
+                what, case = (f.what if level == morale.GOOD else f"{f.what}; {what}"), game.case_named(f.case, case)
         x = _step(mods, x, mf, what, case)
         if opt is not None and u in opt.halved:
             kind, d, over = halved_why.get(u, ("terrain", defenders[0], False))

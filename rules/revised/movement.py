@@ -295,7 +295,7 @@ def strategic_allowance(state: State, unit: str):
     if night_turn(state):
         bonus -= 1  # 6.46
     # Road to Vicksburg 19.51: "may not utilise double-quick time and Strategic Movement in the same Movement Phase"
-    return allowance_now(state, unit, double_quick=False) + game.battle.allowance(state, bonus)  # Fredericksburg 18.2: halved in fog
+    return allowance_now(state, unit, strategic=True) + game.battle.allowance(state, bonus)  # Fredericksburg 18.2: halved in fog
 
 
 def _far(game, hex_: str, enemies: set[str]) -> bool:
@@ -420,17 +420,18 @@ def ferries_closed(state: State, unit: str) -> frozenset[str]:
     """Shiloh 20.0: the ferry hexes ``unit`` may not use now; Road to Richmond 20.1: and the Command
     Control Zone while closed to its side."""
     from rules.procedures.movement import ferry_closed, zone_closed
-    from rules.procedures.restraints import too_far
 
     ferries = state.game.ferry_hexes if ferry_closed(state, unit) is not None else frozenset()
-    return ferries | zone_closed(state, unit) | too_far(state, unit)  # Road to Vicksburg 17.1
+    closed = ferries | zone_closed(state, unit)
+    for hexes in state.game.rules.closed_hexes:  # the battle's rules (Road to Vicksburg 17.1)
+        closed = closed | hexes(state, unit)
+    return closed
 
 
 def decide_strategic_move(state: State, command: StrategicMove, dice) -> list:
     from rules.core.events import StrategicMovementUsed, UnitMoved
     from rules.core.handlers import apply
     from rules.procedures.movement import check_alone, check_no_dead_end, ferry_closed, zone_closed
-    from rules.procedures.restraints import too_far
 
     game = state.game
     problem = strategic_problem(state, command.unit)
@@ -459,8 +460,9 @@ def decide_strategic_move(state: State, command: StrategicMove, dice) -> list:
             raise game.violation("ferries.use", f"{name} may not enter {b}: {why}")  # Shiloh 20.0
         if b in zone_closed(state, command.unit):
             raise game.violation("command_control_zone", f"{name} may not enter {b}: the Command Control Zone is closed to it")  # Road to Richmond 20.1
-        if b in too_far(state, command.unit):  # Road to Vicksburg 17.1
-            raise game.violation("restraints", f"{name} may not move so far from its initial position ({b}) until released")
+        for refuse in game.rules.refuse_entry:  # the battle's rules (Road to Vicksburg 17.1)
+            if (problem := refuse(state, command.unit, b, True)) is not None:
+                raise problem
         if not _far(game, b, enemies):
             raise game.violation("strategic.approach", f"{name} may not come within two hexes of an enemy unit by Strategic Movement ({b})")
         cost += step_cost[(a, b)]

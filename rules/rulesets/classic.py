@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from rules.core import events as ev
 from rules.core import terrain
+from rules.core.battle_rule import THE_BATTLES_RULES
 from rules.core.commands import (
     Advance,
     ChooseLosses,
@@ -35,6 +36,7 @@ from rules.core.events import (
 )
 from rules.core.handlers import Handlers
 from rules.core.ruleset import Procedures, Ruleset
+from rules.mechanisms import MECHANISMS
 from rules.procedures import (
     allocation,
     ammunition,
@@ -45,7 +47,6 @@ from rules.procedures import (
     outcomes,
     phase_rolls,
     reinforcements,
-    restraints,
     restrictions,
     retreat,
     sequence,
@@ -187,9 +188,6 @@ HANDLERS = Handlers(
         ev.AmmunitionRolled: phase_rolls.apply_ammunition_rolled,  # Olustee 19.1
         ev.AmmunitionResupplied: ammunition.apply_resupplied,  # Olustee 19.3
         ev.AllocationRolled: allocation.apply_allocation_rolled,  # Peachtree Creek 17.4
-        ev.RestraintRolled: restraints.apply_rolled,  # Road to Vicksburg 17.1 iii
-        ev.RestraintReleased: restraints.apply_released,  # Road to Vicksburg 17.1 i, ii; 17.5 i
-        ev.RestraintAttacked: restraints.apply_attacked,  # Road to Vicksburg 17.3 i
     },
     # Chickamauga 19.11; 20.11; Antietam 20.1; Fredericksburg 19.11-19.13
     after_command=(
@@ -201,7 +199,7 @@ HANDLERS = Handlers(
         restrictions.lift_on_crossing,
         restrictions.release_immobile,
         restrictions.release_holds,  # First Bull Run 17.1, 17.2
-        restraints.release_on_attack,  # Road to Vicksburg 17.1 i, ii
+        THE_BATTLES_RULES,  # rules/core/battle_rule.py: the battle's rules' after_command hooks
         victory.immediate_victory,  # Olustee 20.0: the last, it may end the game
     ),
     phase_end_checks=(
@@ -210,11 +208,11 @@ HANDLERS = Handlers(
         ("combat", combat.check_attacks_made),  # 7.11
     ),
     before_end_of_phase=(effectiveness.retreat_engaged,),  # 11.31
-    end_of_phase=(reinforcements.lose_reinforcements, restraints.release_nearby, restraints.release_unblocked),  # 15.12; Road to Vicksburg 17.5 i, 17.3 ii
+    end_of_phase=(reinforcements.lose_reinforcements, THE_BATTLES_RULES),  # 15.12; the battle's rules
     start_of_phase=(effectiveness.engaged_at_start_of_combat,),  # 11.31
     end_of_game_turn=(effectiveness.recover_at_night, victory.automatic_victory),  # 11.4; Fredericksburg 20.0
     end_of_game=(victory.determine_victory,),  # 20.12
-    phase_rolls=(phase_rolls.roll_at_start, allocation.roll_at_start, restraints.roll_at_start),  # Savage's Station 17.1, 18.1; Peachtree Creek 17.3
+    phase_rolls=(phase_rolls.roll_at_start, allocation.roll_at_start, THE_BATTLES_RULES),  # Savage's Station 17.1, 18.1; Peachtree Creek 17.3
     automatic={
         PendingLosses: combat.automatic_losses,
         PendingRetreat: retreat.automatic_retreat,
@@ -222,7 +220,7 @@ HANDLERS = Handlers(
     },
     # 16.11, 17.2, 17.11 are the battle's (rules/core/components, Game.movement_restrictions); the
     # Atlanta Campaign's allocations (17.2, 17.3) ask whether a unit is in an enemy zone of control.
-    movement_restrictions=(allocation.restriction, restraints.restriction),
+    movement_restrictions=(allocation.restriction, THE_BATTLES_RULES),
 )
 
 # This book's implementation of each step where the books differ (rules/core/ruleset.py).
@@ -262,4 +260,5 @@ CLASSIC = Ruleset(
     blocking_terrain=frozenset({terrain.FOREST, terrain.FOREST_ROUGH, terrain.TOWN}),  # 8.33
     procedures=PROCEDURES,
     handlers=HANDLERS,
+    mechanisms=MECHANISMS,
 )

@@ -49,6 +49,7 @@ from rules.core.events import (
 )
 from rules.core.handlers import Handlers
 from rules.core.ruleset import Procedures, Ruleset
+from rules.mechanisms import MECHANISMS
 from rules.procedures import (
     counterattack,
     crossing_die,
@@ -355,4 +356,5 @@ REVISED = Ruleset(
     artillery_advances=False,  # 9.47
     procedures=PROCEDURES,
     handlers=HANDLERS,
+    mechanisms=MECHANISMS,
 )

@@ -38,11 +38,16 @@ def test_a_rule_set_handles_only_declared_types(name):
     handlers = rulesets.get(name).handlers
     assert set(handlers.deciders) <= set(COMMAND_TYPES)
     assert set(handlers.evolvers) <= set(EVENT_TYPES)
+    for mechanism in rulesets.get(name).mechanisms:  # and its battles' rules'
+        assert set(mechanism.deciders) <= set(COMMAND_TYPES)
+        assert set(mechanism.evolvers) <= set(EVENT_TYPES)
 
 
-def test_every_declared_type_is_handled_by_some_rule_set():
-    deciders = set().union(*(rulesets.get(n).handlers.deciders for n in rulesets.NAMES))
-    evolvers = set().union(*(rulesets.get(n).handlers.evolvers for n in rulesets.NAMES))
+def test_every_declared_type_is_handled_by_some_rule_set_or_battle_rule():
+    books = [rulesets.get(n) for n in rulesets.NAMES]
+    mechanisms = {m for book in books for m in book.mechanisms}  # rules/core/battle_rule.py
+    deciders = set().union(*(b.handlers.deciders for b in books), *(m.deciders for m in mechanisms))
+    evolvers = set().union(*(b.handlers.evolvers for b in books), *(m.evolvers for m in mechanisms))
     assert set(COMMAND_TYPES) - deciders == set()
     assert set(EVENT_TYPES) - evolvers == set()
 

@@ -14,8 +14,8 @@ banks; its hexsides are the water hexsides (stream, creek, bridge, ford) between
     road_only = { area = "jacksons_creek_woods", unit_types = ["artillery"] }   # 19.13
 
 - ``artillery_only_at_crossings``: artillery never steps across one of the creek's hexsides that has no
-  bridge nor ford (its movement steps, Strategic Movement included: rules/core/game.py; its retreats:
-  rules/procedures/retreat.py).
+  bridge nor ford (its movement steps, Strategic Movement included, and its retreats: the battle rule
+  rules/mechanisms/creeks.py, whose hooks rules/core/game.py reads).
 - ``bridge_attacks_optional``: a unit adjacent to an enemy unit only across the creek's bridge hexsides
   need not attack it, nor must that enemy be attacked for it (revised 8.11, 8.12:
   rules/procedures/combat.py ``engagement``); the attack may still be made.

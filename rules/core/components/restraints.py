@@ -44,10 +44,10 @@ freely for the rest of the game."
   otherwise released"; 17.4: the 14th division's "release conditions are the same as for the 9th").
 
 A move that leaves ``within`` hexes of the unit's set-up hex, or enters an enemy zone of control without
-``enemy_zoc``, is refused (case ``restraints``; rules/procedures/movement.py ``no_entry``,
-``barred_from_enemy_zoc``, ``check_path``; rules/revised/movement.py for Strategic Movement); retreats and
-advances after combat are not moves. The releases are rules/procedures/restraints.py (``RestraintReleased``,
-``RestraintRolled``), kept in ``state.released`` as ``restraint:<name>`` and in ``state.scored``.
+``enemy_zoc``, is refused (case ``restraints``); retreats and advances after combat are not moves. The
+battle rule is rules/mechanisms/restraints.py (its hooks: what holds a unit, and the releases,
+``RestraintReleased``, ``RestraintRolled``, kept in ``state.released`` as ``restraint:<name>`` and in
+``state.scored``).
 """
 
 from __future__ import annotations
