@@ -1,11 +1,22 @@
 // The fields of a form, as the lobby's new game and the tournaments' new tournament both draw them: a
 // labelled control with a hint, a select, and the clock's fields (none, live, correspondence).
 
-import { h } from "./api.js";
+import { h, scenario } from "./api.js";
 
 /** A rule set's name as a player reads it. */
 export function rulesetName(r) {
   return r === "classic" ? "classic (1975 Standard Rules)" : r === "revised" ? "revised (2nd edition)" : r;
+}
+
+/** The select of the battles the server offers (GET /api/scenarios), each by its name and date. */
+export function scenarioSelect(scenarios, value) {
+  return select("scenario", scenarios.map((s) => [s.id, `${s.battle || s.name}${s.date ? `, ${s.date}` : ""}${s.saved ? " (saved)" : ""}`]), value);
+}
+
+/** Fill a rule-set select with the rule sets the scenario `id` is played under. */
+export async function fillRulesets(ruleset, id) {
+  const sc = await scenario(id);
+  ruleset.replaceChildren(...sc.rulesets.map((r) => h("option", { value: r }, rulesetName(r))));
 }
 
 export function field(label, control, hint = null) {

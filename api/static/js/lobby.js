@@ -1,10 +1,10 @@
 // The lobby: scenarios, a new game with its options and the invite link to send, this browser's
 // games (and whether they wait for you), running games to watch, finished games to look at.
 
-import { getJSON, h, postJSON, saveSeat, scenario, seats } from "./api.js";
+import { getJSON, h, postJSON, saveSeat, seats } from "./api.js";
 import { accountCard } from "./account.js";
 import { randomId } from "./connection.js";
-import { clockFields, clockOption, field, rulesetName, select } from "./forms.js";
+import { clockFields, clockOption, field, fillRulesets, scenarioSelect, select } from "./forms.js";
 import { SIDE_NAME } from "./model.js";
 
 export async function showLobby(root) {
@@ -37,7 +37,7 @@ function newGameForm(card, scenarios) {
   const ruleset = select("ruleset", [["classic", "classic (1975)"]], "classic");
   const asked = new URLSearchParams(location.search).get("scenario"); // the editor's "play it" link
   const first = scenarios.some((s) => s.id === asked) ? asked : scenarios[0].id;
-  const scen = select("scenario", scenarios.map((s) => [s.id, `${s.battle || s.name}${s.date ? `, ${s.date}` : ""}${s.saved ? " (saved)" : ""}`]), first);
+  const scen = scenarioSelect(scenarios, first);
   // The battle's own game options (scenario.toml [options.*], e.g. Road to Richmond 17.6, the Variable
   // Confederate Reinforcements): a box each, off by default, sent as the game's rules options.
   const battleOptions = h("fieldset", { class: "battle-options hidden", id: "battle-options" });
@@ -49,8 +49,7 @@ function newGameForm(card, scenarios) {
   };
   const updateRulesets = async () => {
     updateOptions();
-    const sc = await scenario(scen.value);
-    ruleset.replaceChildren(...sc.rulesets.map((r) => h("option", { value: r }, rulesetName(r))));
+    await fillRulesets(ruleset, scen.value);
   };
   scen.addEventListener("change", updateRulesets);
   updateRulesets();

@@ -5,9 +5,9 @@
 // /api/tournaments/{id}/start), its rounds with their pairings and games (a player's own to play, the
 // others to watch), and its standings with their tiebreaks.
 
-import { getJSON, h, scenario, sendJSON, signedIn } from "./api.js";
+import { getJSON, h, sendJSON, signedIn } from "./api.js";
 import { randomId } from "./connection.js";
-import { clockFields, clockOption, field, rulesetName, select } from "./forms.js";
+import { clockFields, clockOption, field, fillRulesets, scenarioSelect, select } from "./forms.js";
 import { SIDE_NAME } from "./model.js";
 
 const KIND = { round_robin: "round robin", swiss: "Swiss" };
@@ -57,11 +57,10 @@ async function newTournament(card) {
     card.replaceChildren(h("h2", {}, "New tournament"), h("p", { class: "error", role: "alert" }, e.message));
     return;
   }
-  const scen = select("scenario", scenarios.map((s) => [s.id, `${s.battle || s.name}${s.date ? `, ${s.date}` : ""}${s.saved ? " (saved)" : ""}`]), scenarios[0]?.id);
+  const scen = scenarioSelect(scenarios, scenarios[0]?.id);
   const ruleset = select("ruleset", [], "");
   const updateRulesets = async () => {
-    const sc = await scenario(scen.value);
-    ruleset.replaceChildren(...sc.rulesets.map((r) => h("option", { value: r }, rulesetName(r))));
+    await fillRulesets(ruleset, scen.value);
   };
   scen.addEventListener("change", updateRulesets);
   updateRulesets();
