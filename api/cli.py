@@ -87,7 +87,7 @@ def build_parser(modules: list | None = None) -> argparse.ArgumentParser:
     )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for module in command_modules() if modules is None else modules:
-        p = sub.add_parser(module.NAME, help=module.HELP, description=module.HELP)
+        p = sub.add_parser(module.NAME, help=module.HELP, description=module.HELP.replace("%%", "%"))
         module.add_arguments(p)
         p.set_defaults(run=module.run)
     return parser

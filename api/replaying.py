@@ -79,7 +79,7 @@ class LogQuery(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=
     to: Annotated[int, msgspec.Meta(ge=1, le=2**31 - 1)] | None = None
     text: bool = False
     engine: Literal["union", "confederate"] | None = None
-    level: Literal["easy", "normal", "hard"] = "normal"
+    level: Literal["easy", "normal", "hard", "expert"] = "normal"
 
 
 async def _visible_log(request: web.Request) -> tuple[str, list, int]:
@@ -129,7 +129,10 @@ async def report_html(request: web.Request) -> web.Response:
             '<h2 id="engine">The computer\'s eye</h2><p class="note">The engine\'s evaluation over the game and its '
             "preferred alternative at each decision of one side (computed on demand: a few seconds): "
             '<a id="engine-union" href="?engine=union">for the Union</a> &middot; '
-            '<a id="engine-confederate" href="?engine=confederate">for the Confederacy</a>.</p>'
+            '<a id="engine-confederate" href="?engine=confederate">for the Confederacy</a>; '
+            "by the searching computer (expert: slower, it plans each Movement Phase) "
+            '<a id="expert-union" href="?engine=union&amp;level=expert">for the Union</a> &middot; '
+            '<a id="expert-confederate" href="?engine=confederate&amp;level=expert">for the Confederacy</a>.</p>'
         )
     else:
         engine = await _engine_section(request, game_id, envelopes, q)

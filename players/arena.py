@@ -25,7 +25,8 @@ import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 
-from players.engine import LEVELS, Engine, victor
+from players.engine import victor
+from players.levels import COMPUTER_LEVELS, computer
 from players.search import Searcher
 from players.selfplay import PLAYERS, Player, play
 from rules.core.scenario import SIDES, other_side
@@ -34,11 +35,11 @@ from rules.reducer import fold
 
 
 def player_named(name: str) -> Player:
-    """``random``, ``greedy``, ``engine`` (its default level), ``engine:LEVEL`` or ``search``
+    """``random``, ``greedy``, ``engine`` (its default level), ``engine:LEVEL`` (players/levels.py) or ``search``
     (players/search.py; ``search:SECONDS``, its budget a Movement Phase)."""
     kind, _, level = name.partition(":")
     if kind == "engine":
-        return Engine(level or "normal")
+        return computer(level or "normal")  # engine:expert is the searching player
     if kind == "search":
         try:
             return Searcher(float(level)) if level else Searcher()
@@ -46,7 +47,7 @@ def player_named(name: str) -> Player:
             raise ValueError(f"search:{level}: the search's budget is a number of seconds") from None
     if kind in PLAYERS and not level:
         return PLAYERS[kind]
-    known = ", ".join([*PLAYERS, "engine", *(f"engine:{lv}" for lv in LEVELS), "search", "search:SECONDS"])
+    known = ", ".join([*PLAYERS, "engine", *(f"engine:{lv}" for lv in COMPUTER_LEVELS), "search", "search:SECONDS"])
     raise ValueError(f"no player {name!r} (known: {known})")
 
 

@@ -25,7 +25,8 @@ from collections.abc import Iterable
 
 import msgspec
 
-from players.engine import DEFAULT_LEVEL, Engine, die_showing, evaluate, expected
+from players.engine import DEFAULT_LEVEL, die_showing, evaluate, expected
+from players.levels import computer
 from rules.core.commands import Command, DeclareAttack
 from rules.core.errors import RuleViolation
 from rules.core.state import State
@@ -124,8 +125,9 @@ def score(state: State, command: Command, side: str, rng: random.Random) -> floa
 
 def review(steps: Iterable, side: str, level: str = DEFAULT_LEVEL, seed: int = 1) -> Review:
     """The evaluation curve over every step, and the decisions of ``side`` weighed against the
-    engine's own at ``level`` (deterministic for a ``seed``)."""
-    engine = Engine(level)
+    computer's own at ``level`` (players/levels.py, ``expert`` included: its plan of each Movement
+    Phase is made from the phase's first position reviewed; deterministic for a ``seed``)."""
+    engine = computer(level)
     rng = random.Random(seed)
     points: list[Point] = []
     decisions: list[Decision] = []

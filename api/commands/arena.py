@@ -28,7 +28,7 @@ def add_arguments(parser) -> None:
     parser.add_argument(
         "players", nargs="+", metavar="PLAYER",
         help="two players (A, then its opponent), or more with --round-robin: random, greedy, engine or "
-        "engine:LEVEL (easy, normal, hard), search or search:SECONDS (players/search.py: the level expert)",
+        "engine:LEVEL (easy, normal, hard, expert), search or search:SECONDS (players/search.py: the level expert, its ceiling a Movement Phase)",
     )
     parser.add_argument("--scenario", default="chattanooga", help="scenario id (default: chattanooga)")
     parser.add_argument("--ruleset", default="revised", help="rule set (default: revised)")

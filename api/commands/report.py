@@ -31,7 +31,10 @@ def add_arguments(parser) -> None:
         help="add the computer's eye for this side: the engine's evaluation over the game and its preferred "
         "alternative at each of the side's decisions (takes seconds: every decision is searched)",
     )
-    parser.add_argument("--level", default="normal", choices=["easy", "normal", "hard"], help="the engine's level (default normal)")
+    parser.add_argument(
+        "--level", default="normal", choices=["easy", "normal", "hard", "expert"],
+        help="the computer's level (default normal; expert searches each Movement Phase: slower)",
+    )
     add_store_arguments(parser)
 
 

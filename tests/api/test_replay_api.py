@@ -49,6 +49,18 @@ async def test_report_export_and_record_of_a_finished_game(client, store):
     assert text.splitlines() == report["record"]
 
 
+async def test_the_report_page_offers_the_computers_eye_at_the_expert_level(client, store):
+    game, *_ = await _played(client, 20)
+    gid = game["game_id"]
+    page = await (await client.get(f"/games/{gid}/report")).text()
+    assert 'href="?engine=union&amp;level=expert"' in page
+    response = await client.get(f"/games/{gid}/report?engine=union&level=expert")
+    assert response.status == 200, await response.text()
+    assert "engine expert" in await response.text()
+    bad = await client.get(f"/games/{gid}/report?engine=union&level=grandmaster")
+    assert bad.status == 400 and "level" in await bad.text()
+
+
 async def test_a_fork_has_a_fresh_seed_the_parents_state_and_both_seats(client, store):
     game, _joined, union, _confederate = await _played(client, 30)
     gid = game["game_id"]

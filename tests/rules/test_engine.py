@@ -89,7 +89,7 @@ def test_the_arena_arithmetic():
     assert low == pytest.approx(0.5313, abs=1e-4) and high == pytest.approx(0.8881, abs=1e-4)
     assert winner("Union Marginal Victory") == "union" and winner("Confederate Decisive Victory") == "confederate"
     assert winner("Draw") is None and winner(None) is None
-    with pytest.raises(ValueError, match="no level .grandmaster. \\(known: easy, normal, hard\\)"):
+    with pytest.raises(ValueError, match="no level .grandmaster. \\(known: easy, normal, hard, expert\\)"):
         player_named("engine:grandmaster")
 
 
@@ -131,6 +131,19 @@ def test_the_review_agrees_where_the_engine_would_do_the_same():
     (d,) = r.decisions
     assert d.best is None and d.loss == 0  # at 1:5 the engine ends the phase too
     assert review([step(5, "union", state, EndPhase())], "confederate", "easy").decisions == []  # not that side's
+
+
+def test_the_review_at_the_expert_level_weighs_the_searchers_plan():
+    # the level expert (players/search.py) reviews too: the Union ended its Movement Phase at once with
+    # the battle's objective (0505, first control, 20.11 (2)) in reach; the searcher's plan takes it
+    victory = {"first_control": {"side": "union", "hexes": ["0505"], "points_each": 10}, "levels": [{"level": "Draw"}]}
+    units = [unit("a", "union", "0202"), unit("e", "confederate", "0101", strength=1)]
+    state = new_game(Game(scenario(units, turns=2, exclusive={"victory": victory}), get_ruleset("revised")))
+    r = review([step(1, "union", state, EndPhase())], "union", "expert")
+    (d,) = r.decisions
+    assert r.level == "expert" and d.best is not None and d.loss > 0
+    best = msgspec.json.decode(d.best)
+    assert best["type"] == "move" and best["path"][-1] == "0505"
 
 
 def test_report_with_the_computers_eye(tmp_path, capsys):
