@@ -22,7 +22,8 @@ from rules.core.events import ReinforcementEntered, UnitMoved
 from rules.core.handlers import apply
 from rules.core.scenario import Side
 from rules.core.state import COMBAT, MOVEMENT, State
-from rules.procedures import leaders, movement, reinforcements, variable_reinforcements
+from rules.mechanisms import leaders
+from rules.procedures import movement, reinforcements, variable_reinforcements
 from rules.procedures.exits import exit_paths
 from rules.procedures.night import zoc_rules
 from rules.procedures.sequence import to_act, why_phase_may_not_end

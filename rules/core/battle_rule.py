@@ -13,7 +13,9 @@ overridden hooks are called.
 
 The hooks of the sequence of play (``after_command`` ... ``phase_rolls``, ``restrict_move``) run where the
 rule set's handler table puts ``THE_BATTLES_RULES`` in the table of the same name (rules/core/handlers.py
-``Handlers.for_battle``): the book decides where in its sequence the battle's rules come.
+``Handlers.for_battle``): the book decides where in its sequence the battle's rules come. A mechanism
+that is ``late`` (Grand Chancellorsville's Leaders) has its hooks at ``THE_BATTLES_LATE_RULES`` instead,
+after the book's own steps of that table, where a table has that place (else with the others).
 """
 
 from __future__ import annotations
@@ -51,6 +53,8 @@ class BattleRule:
 
     component: ClassVar[str]
     books: ClassVar[frozenset[str] | None] = None
+    #: its sequence-of-play hooks run at a table's ``THE_BATTLES_LATE_RULES`` (after the book's own steps)
+    late: ClassVar[bool] = False
     #: its commands: command type -> ``decide(state, command, dice) -> events`` (as a rule set's deciders)
     deciders: ClassVar[Mapping[type, Decider]] = {}
     #: its events: event type -> ``apply(state, event)`` in place (as a rule set's evolvers)
@@ -191,6 +195,16 @@ class _Place:
 THE_BATTLES_RULES: Any = _Place()
 
 
+class _LatePlace(_Place):
+    def __repr__(self) -> str:
+        return "THE_BATTLES_LATE_RULES"
+
+
+#: The place of the ``late`` battle rules' hooks of a table, after the book's own steps; a table without
+#: it has them at ``THE_BATTLES_RULES``, after the others.
+THE_BATTLES_LATE_RULES: Any = _LatePlace()
+
+
 class BattleRules:
     """The rules of one game's battle: ``active``, one ``BattleRule`` per mechanism of ``mechanisms`` whose
     component the battle sets and that the rule set plays, in that order; and for each hook, the tuple of
@@ -207,10 +221,15 @@ class BattleRules:
         for hook in {*CALLED_HOOKS, *TABLE_HOOKS.values()}:
             setattr(self, hook, self.hooks(hook))
 
-    def hooks(self, name: str) -> tuple:
-        """The active rules' own hooks called ``name``, bound, in order."""
+    def hooks(self, name: str, late: bool | None = None) -> tuple:
+        """The active rules' own hooks called ``name``, bound, in order (``late``: only those of the rules
+        that are, or are not, ``late``; None: every one)."""
         default = getattr(BattleRule, name)
-        return tuple(getattr(r, name) for r in self.active if getattr(type(r), name) is not default)
+        return tuple(
+            getattr(r, name)
+            for r in self.active
+            if getattr(type(r), name) is not default and (late is None or r.late == late)
+        )
 
     def deciders(self) -> dict[type, Decider]:
         return {t: d for r in self.active for t, d in r.deciders.items()}

@@ -42,7 +42,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
-from rules.core.battle_rule import TABLE_HOOKS, THE_BATTLES_RULES
+from rules.core.battle_rule import TABLE_HOOKS, THE_BATTLES_LATE_RULES, THE_BATTLES_RULES
 
 if TYPE_CHECKING:
     from rules.core.battle_rule import BattleRules
@@ -110,15 +110,22 @@ class Handlers:
     def for_battle(self, battle: Any, rules: BattleRules | None = None) -> Handlers:
         """This table for one battle: the hooks ``only_with`` a component the battle lacks left out (an
         unknown component name raises AttributeError); the battle's ``rules`` (rules/core/battle_rule.py)
-        put in: their hooks where a table has ``THE_BATTLES_RULES``, their commands and events added."""
+        put in: their hooks where a table has ``THE_BATTLES_RULES`` (the ``late`` ones' at
+        ``THE_BATTLES_LATE_RULES`` where it has that place), their commands and events added."""
 
         def present(hook) -> bool:
             component = getattr(hook, "only_with", None)
             return component is None or getattr(battle, component) is not None
 
         def placed(name: str, hooks: tuple) -> tuple:
-            own = getattr(rules, TABLE_HOOKS[name]) if rules is not None else ()
-            return tuple(x for h in hooks for x in (own if h is THE_BATTLES_RULES else (h,)))
+            if rules is None:
+                return tuple(h for h in hooks if h is not THE_BATTLES_RULES and h is not THE_BATTLES_LATE_RULES)
+            hook = TABLE_HOOKS[name]
+            if THE_BATTLES_LATE_RULES in hooks:
+                at = {THE_BATTLES_RULES: rules.hooks(hook, late=False), THE_BATTLES_LATE_RULES: rules.hooks(hook, late=True)}
+            else:
+                at = {THE_BATTLES_RULES: rules.hooks(hook)}
+            return tuple(x for h in hooks for x in at.get(h, (h,)))
 
         tables = {name: placed(name, tuple(h for h in getattr(self, name) if present(h))) for name in (*HOOK_TABLES, "movement_restrictions")}
         if rules is None:

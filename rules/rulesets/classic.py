@@ -207,6 +207,7 @@ HANDLERS = Handlers(
         ("movement", movement.check_surprise_moves),  # Shiloh 19.1 (a battle's surprise assault)
         ("combat", combat.check_attacks_made),  # 7.11
     ),
+    after_command_rolls=(THE_BATTLES_RULES,),  # the battle's rules (none today)
     before_end_of_phase=(effectiveness.retreat_engaged,),  # 11.31
     end_of_phase=(reinforcements.lose_reinforcements, THE_BATTLES_RULES),  # 15.12; the battle's rules
     start_of_phase=(effectiveness.engaged_at_start_of_combat,),  # 11.31

@@ -13,13 +13,13 @@ from fractions import Fraction
 
 from rules.core import events as ev
 from rules.core import terrain
+from rules.core.battle_rule import THE_BATTLES_LATE_RULES, THE_BATTLES_RULES
 from rules.core.commands import (
     BuildBreastworks,
     ChooseTerrain,
     CompleteBreastworks,
     EnterWrittenReinforcement,
     ExitMap,
-    MoveLeader,
     PlaceRally,
     RemoveBreastworks,
     RetreatBeforeCombat,
@@ -56,7 +56,6 @@ from rules.procedures import (
     demoralization,
     early_arrival,
     exits,
-    leaders,
     phase_rolls,
     retreat,
     victory,
@@ -226,7 +225,6 @@ HANDLERS = Handlers(
         ExitMap: exits.decide_exit,  # a battle's exits (Chickamauga 18.0)
         WriteDownReinforcements: variable.decide_write_down,  # Road to Richmond 17.62
         EnterWrittenReinforcement: variable.decide_enter_written,  # Road to Richmond 17.62-17.64
-        MoveLeader: leaders.decide_move_leader,  # Grand Chancellorsville 23.51
     },
     evolvers={
         **CLASSIC_HANDLERS.evolvers,
@@ -252,12 +250,6 @@ HANDLERS = Handlers(
         ev.ArmyDemoralized: demoralization.apply_demoralized,  # Hooker and Lee 20.13, 20.15
         ev.CrossingDieRolled: crossing_die.apply_rolled,  # Hooker and Lee 19.14
         ev.CorpsCommandRolled: phase_rolls.apply_corps_rolled,  # Grand Chancellorsville 23.4
-        ev.LeaderKilled: leaders.apply_killed,  # Grand Chancellorsville 23.56
-        ev.LeaderPlaced: leaders.apply_placed,  # Grand Chancellorsville 23.56
-        ev.LeaderRemoved: leaders.apply_removed,  # Grand Chancellorsville 23.53
-        ev.LeaderMoved: leaders.apply_moved,  # Grand Chancellorsville 23.51
-        ev.LeaderJoined: leaders.apply_placed,  # Grand Chancellorsville 23.51, 23.53
-        ev.LeaderEliminated: leaders.apply_eliminated,  # Grand Chancellorsville 23.54
         ev.CounterattackRecorded: counterattack.apply_recorded,  # Road to Vicksburg 19.52
         ev.StrategicMovementUsed: rm.apply_strategic_movement_used,  # Road to Vicksburg 19.2
         ev.CounterattackAdvanced: counterattack.apply_advanced,  # Road to Vicksburg 19.53 iii, 19.62
@@ -272,10 +264,10 @@ HANDLERS = Handlers(
         rcp.train_attacker_retreat,  # Wilderness 18.31, 12.11
         demoralization.record,  # Hooker and Lee 20.11-20.21
         counterattack.record,  # Road to Vicksburg 19.52
-        leaders.overrun,  # Grand Chancellorsville 23.54
+        THE_BATTLES_LATE_RULES,  # the late battle rules' (Grand Chancellorsville's Leaders 23.54)
         victory.immediate_victory,  # Olustee 20.0: the last, it may end the game
     ),
-    after_command_rolls=(leaders.fates,),  # Grand Chancellorsville 23.56, 23.53, 23.58
+    after_command_rolls=(THE_BATTLES_RULES, THE_BATTLES_LATE_RULES),  # the battle's rules (Leaders 23.56)
     phase_end_checks=CLASSIC_HANDLERS.phase_end_checks,
     before_end_of_phase=CLASSIC_HANDLERS.before_end_of_phase,
     end_of_phase=(
@@ -285,7 +277,7 @@ HANDLERS = Handlers(
         rcp.record_stationary,  # 12.16
         exits.award_excess_exited,  # a battle's exits (Cemetery Hill 20.3)
         victory.award_occupied,  # a battle's hexes occupied each Game-Turn (Road to Richmond 22.13)
-        leaders.join,  # Grand Chancellorsville 23.51
+        THE_BATTLES_LATE_RULES,  # the late battle rules' (Grand Chancellorsville's Leaders 23.51)
     ),
     start_of_phase=(*CLASSIC_HANDLERS.start_of_phase, rcp.combat_phase_begins),  # 12.34, 12.32
     end_of_game_turn=CLASSIC_HANDLERS.end_of_game_turn,

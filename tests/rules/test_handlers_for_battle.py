@@ -11,7 +11,7 @@ import pytest
 
 from players.selfplay import dice_from, play
 from rules import rulesets
-from rules.core.battle_rule import THE_BATTLES_RULES
+from rules.core.battle_rule import THE_BATTLES_LATE_RULES, THE_BATTLES_RULES
 from rules.core.components.battle import Battle
 from rules.core.handlers import HOOK_TABLES
 from rules.reducer import fold, new_game
@@ -54,7 +54,7 @@ def test_a_game_reads_its_battles_table(ruleset):
         assert not left_out & set(kept), table
         # the others kept, in the rule set's order, the battle's rules where the table places them (none here)
         assert not chattanooga.rules.active
-        assert list(kept) == [h for h in getattr(rulesets.get(ruleset).handlers, table) if h not in left_out and h is not THE_BATTLES_RULES]
+        assert list(kept) == [h for h in getattr(rulesets.get(ruleset).handlers, table) if h not in left_out and h not in (THE_BATTLES_RULES, THE_BATTLES_LATE_RULES)]
 
 
 @pytest.mark.parametrize(("scenario", "ruleset"), [("chattanooga", "classic"), ("chattanooga", "revised"), ("shiloh", "revised")])

@@ -20,12 +20,12 @@ deployed with (23.59: "Leaders are deployed with any unit in their command, whet
 Reinforcements"): he is in its hex, on the map or not yet (kept in ``state.scored`` as
 ``leader_with:<leader>:<unit>`` once he has changed unit; ``leader_killed:<leader>``,
 ``leader_removed:<leader>``). 23.51: with a ``movement_allowance`` a Leader may move on his own in his
-side's Movement Phase (``MoveLeader``, rules/procedures/leaders.py): he leaves his unit and stands in a hex
+side's Movement Phase (``MoveLeader``, rules/mechanisms/leaders.py): he leaves his unit and stands in a hex
 (``leader_at:<leader>:<hex>``) until, as a phase ends, a unit he may ride with is in that hex
 (``LeaderJoined``); ``leader_moved:<Game-Turn>:<leader>`` records his one move of the Game-Turn's
 Movement Phase of his side.
 
-The rules it answers (rules/procedures/leaders.py):
+The rules it answers (rules/mechanisms/leaders.py):
 - 23.56: "If a Leader is stacked with a combat unit that receives a combat result that leads to that
   unit's elimination ... Roll a die for each Leader present with the destroyed combat unit. A die roll of
   '1' results in the Leader being killed. Any other result requires that the Leader is placed immediately

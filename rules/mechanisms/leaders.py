@@ -1,5 +1,7 @@
-"""Leaders (Grand Chancellorsville 23.5; rules/core/components/leaders.py): what becomes of a Leader whose
-unit is destroyed, and the points for killing him.
+"""Leaders (Grand Chancellorsville 23.5): the battle rule of the ``[exclusive.leaders]`` block, whose
+settings and their questions are rules/core/components/leaders.py (the scenario's schema: ``Battle``
+decodes the block there); what becomes of a Leader whose unit is destroyed, and the points for killing
+him. (His effects in combat, 23.55 and 23.57, are still asked by rules/revised/combat_procedures.py.)
 
 An ``after_command_rolls`` hook (``fates``): after a command whose events eliminate units, 23.56 "Roll a
 die for each Leader present with the destroyed combat unit. A die roll of '1' results in the Leader being
@@ -27,6 +29,7 @@ from __future__ import annotations
 import heapq
 
 from rules.core.arith import movement_points
+from rules.core.battle_rule import BattleRule
 from rules.core.commands import MoveLeader
 from rules.core.components.leaders import AT, KILLED, MOVED, REMOVED, WITH, Leader, Leaders, Place
 from rules.core.errors import RuleViolation
@@ -48,7 +51,7 @@ from rules.core.events import (
     UnitRetreated,
     VictoryPointsAwarded,
 )
-from rules.core.handlers import Dice, only_with
+from rules.core.handlers import Dice
 from rules.core.scenario import other_side
 from rules.core.state import MOVEMENT, State
 from rules.procedures.movement import Reach, at_night
@@ -56,7 +59,6 @@ from rules.procedures.night import zoc_rules
 from rules.queries.zoc import enemy_controlled, enemy_occupied
 
 
-@only_with("leaders")
 def fates(state: State, events: list[Event], after: State, dice: Dice | None) -> list[Event]:
     """23.56, 23.53, 23.58: the dice for the Leaders present with the units ``events`` destroyed."""
     rule = state.game.battle.leaders
@@ -288,7 +290,6 @@ def apply_moved(state: State, event: LeaderMoved) -> None:
     state.scored.add(f"{MOVED}{state.turn}:{event.leader}")
 
 
-@only_with("leaders")
 def join(state: State) -> list[Event]:
     """An ``end_of_phase`` hook: a Leader standing on his own in a hex with a unit he may ride with rides
     with it from now on (``LeaderJoined``; ruling: as the phase ends, so that the units that move later in
@@ -322,7 +323,6 @@ def _entered(event: Event) -> tuple[str, tuple[str, ...]] | None:
     return None
 
 
-@only_with("leaders")
 def overrun(state: State, events: list[Event], after: State) -> list[Event]:
     """An ``after_command`` hook, 23.54: "If an Enemy combat unit moves into or through a hex containing a
     Leader, that Leader is eliminated" (a Leader alone in his hex as the command began: a Leader with a
@@ -361,3 +361,30 @@ def overrun(state: State, events: list[Event], after: State) -> list[Event]:
 
 def apply_eliminated(state: State, event: LeaderEliminated) -> None:
     state.scored.add(f"{KILLED}{event.leader}")
+
+
+class LeadersRule(BattleRule):
+    """The mechanism (rules/core/battle_rule.py): the Leader's move and his events; its hooks come after
+    the revised book's own steps of each table (``late``), where they stood in its table before."""
+
+    component = "leaders"
+    books = frozenset({"revised"})
+    late = True
+    deciders = {MoveLeader: decide_move_leader}  # 23.51
+    evolvers = {
+        LeaderKilled: apply_killed,  # 23.56
+        LeaderPlaced: apply_placed,  # 23.56
+        LeaderRemoved: apply_removed,  # 23.53
+        LeaderMoved: apply_moved,  # 23.51
+        LeaderJoined: apply_placed,  # 23.51, 23.53
+        LeaderEliminated: apply_eliminated,  # 23.54
+    }
+
+    def after_command(self, state: State, events: list[Event], after: State) -> list[Event]:
+        return overrun(state, events, after)  # 23.54
+
+    def after_command_rolls(self, state: State, events: list[Event], after: State, dice: Dice | None) -> list[Event]:
+        return fates(state, events, after, dice)  # 23.56, 23.53, 23.58
+
+    def end_of_phase(self, state: State) -> list[Event]:
+        return join(state)  # 23.51
