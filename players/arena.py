@@ -24,6 +24,7 @@ import random
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from players.engine import LEVELS, Engine, victor
 from players.search import Searcher
@@ -31,6 +32,9 @@ from players.selfplay import PLAYERS, Player, play
 from rules.core.scenario import SIDES, other_side
 from rules.core.state import State
 from rules.reducer import fold
+
+if TYPE_CHECKING:
+    from rules.core.scenario import Side
 
 
 def player_named(name: str) -> Player:
@@ -81,7 +85,7 @@ class Tally:
 
     a: str
     b: str
-    side: str
+    side: Side
     results: list[str | None] = field(default_factory=list)
 
     @property
@@ -122,7 +126,7 @@ def game(
     return state
 
 
-def margin(final: State, side: str) -> int:
+def margin(final: State, side: Side) -> int:
     """``side``'s Victory Points less the enemy's."""
     return final.vp.get(side, 0) - final.vp.get(other_side(side), 0)
 
@@ -217,7 +221,7 @@ def arena(
     games: int,
     seed: int = 1,
     progress: Callable[[str], None] | None = None,
-    sides: tuple[str, ...] = SIDES,
+    sides: tuple[Side, ...] = SIDES,
 ) -> Iterator[tuple[Tally, Timed, Timed]]:
     """``games`` games with ``a`` as the Union and ``b`` as the Confederate, then as many with the sides
     swapped (game i of each uses seed ``seed + i``; ``sides``: only ``a`` on these); yields each side's
