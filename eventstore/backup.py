@@ -29,8 +29,23 @@ import time
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import msgspec
+
+if TYPE_CHECKING:
+    from typing import TypedDict
+
+    from redis import Redis
+
+    class _Tally(TypedDict):
+        """What `write` has counted so far (a `Counts` without its digest)."""
+
+        keys: int
+        files: int
+        games: int
+        accounts: int
+
 
 FORMAT = "bluegray-backup"
 VERSION = 1
@@ -120,7 +135,7 @@ def node_clients(client) -> list:
     return [client]
 
 
-def keys_under(client, prefix: str) -> Iterator[tuple[object, list[bytes]]]:
+def keys_under(client, prefix: str) -> Iterator[tuple[Redis, list[bytes]]]:
     """(node client, keys of one hash tag) of every key under `prefix` a backup keeps."""
     raw = prefix.encode()
     for node in node_clients(client):
@@ -142,7 +157,7 @@ def write(client, prefix: str, out, files: Iterable[tuple[str, bytes]] = (),
           progress: Callable[[Counts], None] | None = None) -> Counts:
     """Write the backup of every key under `prefix` (and `files`) to the binary stream `out`."""
     digest = hashlib.sha256()
-    counts = {"keys": 0, "files": 0, "games": 0, "accounts": 0}
+    counts: _Tally = {"keys": 0, "files": 0, "games": 0, "accounts": 0}
 
     def line(struct) -> None:
         data = msgspec.json.encode(struct) + b"\n"

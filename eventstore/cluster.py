@@ -244,7 +244,7 @@ class LocalCluster:
         """Wait until every running node says `cluster_state:ok`, every slot is served, and each
         primary has its replicas connected and in sync."""
         deadline = time.monotonic() + timeout
-        problem = "not checked"
+        problem: str | None = "not checked"
         while time.monotonic() < deadline:
             problem = self._problem()
             if problem is None:

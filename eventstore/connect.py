@@ -12,7 +12,7 @@ script, a pipeline, a transaction) runs on the one primary that holds that slot.
 
 from __future__ import annotations
 
-from typing import TypeGuard
+from typing import TYPE_CHECKING, cast
 from urllib.parse import unquote, urlsplit
 
 import redis.asyncio as aioredis
@@ -23,6 +23,9 @@ from redis.exceptions import ConnectionError, TimeoutError
 
 from eventstore.deadline import DeadlineCluster, DeadlineRedis
 
+if TYPE_CHECKING:
+    from typing_extensions import TypeIs
+
 CLUSTER_SCHEMES = ("redis+cluster", "rediss+cluster")
 
 AnyRedis = aioredis.Redis | RedisCluster
@@ -32,7 +35,7 @@ def is_cluster_url(url: str) -> bool:
     return urlsplit(url).scheme in CLUSTER_SCHEMES
 
 
-def is_cluster(client: object) -> TypeGuard[RedisCluster]:
+def is_cluster(client: object) -> TypeIs[RedisCluster]:
     return isinstance(client, RedisCluster)
 
 
@@ -115,7 +118,9 @@ def client_for(
 
 def _single(url: str, max_connections: int | None, common: dict) -> DeadlineRedis:
     if max_connections is None:
-        return DeadlineRedis.from_url(url, retry_on_error=[ConnectionError, TimeoutError], **common)
+        # `from_url` makes a `cls` (redis-py annotates it as returning a plain Redis)
+        client = DeadlineRedis.from_url(url, retry_on_error=[ConnectionError, TimeoutError], **common)
+        return cast(DeadlineRedis, client)
     pool = aioredis.BlockingConnectionPool.from_url(
         url,
         max_connections=max_connections,

@@ -90,6 +90,7 @@ class DeadlineCluster(RedisCluster):
     def pipeline(self, transaction=None, shard_hint=None) -> ClusterPipeline:
         if shard_hint:
             return super().pipeline(transaction, shard_hint)  # refused, as RedisCluster refuses it
-        pipe = DeadlineClusterPipeline(self, transaction)
+        # redis-py's ClusterPipeline sets `_event_dispatcher` in __init__ (a Protocol of its types lists it)
+        pipe = DeadlineClusterPipeline(self, transaction)  # type: ignore[abstract]
         pipe.deadline = self.deadline
         return pipe

@@ -44,6 +44,7 @@ import subprocess
 import tempfile
 import time
 from pathlib import Path
+from typing import cast
 
 import redis
 
@@ -311,7 +312,7 @@ class EmbeddedRedis:
         serve this data directory (its `dir`); logged."""
         client = self._client()
         try:
-            served = client.config_get("dir").get("dir", "")
+            served = cast(str, client.config_get("dir").get("dir", ""))  # a value, never None
             if os.path.realpath(served) != os.path.realpath(self.data_dir):
                 raise EmbeddedServerError(
                     f"process {pid} answers on {self.socket_path} but serves {served!r}, not {self.data_dir}; "
@@ -394,7 +395,7 @@ class EmbeddedRedis:
             unix_socket_path=str(self.socket_path),
             socket_timeout=timeout,
             socket_connect_timeout=timeout,
-            retry=None,
+            retry=None,  # type: ignore[arg-type]  # redis-py takes None: no retries
         )
 
     def _answering_pid(self) -> int | None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+from typing import TYPE_CHECKING
 
 import msgspec
 import redis.asyncio as aioredis
@@ -10,6 +11,10 @@ from redis.exceptions import AuthenticationError, ResponseError
 
 from eventstore.connect import AnyRedis, is_cluster, tcp_endpoints
 from eventstore.errors import UnsafeServer
+
+if TYPE_CHECKING:
+    from collections.abc import Iterable
+    from typing import Any
 
 log = logging.getLogger(__name__)
 
@@ -112,7 +117,10 @@ async def unauthenticated(url: str) -> list[str]:
     """A problem for each TCP server `url` names that answers PING without a password or user."""
     problems = []
     for host, port in tcp_endpoints(url):
-        client = aioredis.Redis(host=host, port=port, socket_timeout=5, socket_connect_timeout=5, retry=None)
+        client = aioredis.Redis(
+            host=host, port=port, socket_timeout=5, socket_connect_timeout=5,
+            retry=None,  # type: ignore[arg-type]  # redis-py takes None: no retries
+        )
         try:
             answered = await client.ping()
         except AuthenticationError:
@@ -145,6 +153,7 @@ def _info(reply) -> dict:
 
 def _pairs(reply) -> dict[str, str]:
     """CONFIG GET's answer (a dict, or a flat list of names and values) as text."""
+    items: Iterable[tuple[Any, Any]]
     if isinstance(reply, dict):
         items = reply.items()
     else:

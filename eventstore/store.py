@@ -37,7 +37,7 @@ import time
 from collections.abc import AsyncIterator, Callable, Container, Iterator, Sequence
 from dataclasses import dataclass, field
 from importlib import resources
-from typing import NamedTuple, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, NamedTuple, Protocol, cast, runtime_checkable
 
 import msgspec
 from redis.exceptions import (
@@ -70,6 +70,9 @@ from eventstore.errors import (
     UnknownEventType,
     refused_for_replicas,
 )
+
+if TYPE_CHECKING:
+    from redis.asyncio.cluster import RedisCluster
 
 _GAME_ID = re.compile(r"[A-Za-z0-9_.-]{1,100}")
 _FIELDS = (b"type", b"schema", b"payload", b"actor", b"command", b"time", b"digest", b"prev", b"hash")
@@ -324,6 +327,7 @@ class RedisEventStore:
         if status == b"conflict":
             raise Conflict(game_id, expected_version, reply[1])
         if status == b"mismatch":
+            assert key is not None  # only a key's command is a mismatch
             raise KeyMismatch(game_id, key.seat, key.command_id)
         if status == b"chain":
             raise ChainError(
@@ -361,7 +365,7 @@ class RedisEventStore:
 
     async def lookup(self, game_id: str, key: CommandKey) -> Appended | None:
         """The versions `key`'s command was appended at, or None if it never was."""
-        seen = await self.redis.hget(self.keys(game_id).cmd, key.field())
+        seen = cast("bytes | None", await self.redis.hget(self.keys(game_id).cmd, key.field()))
         if seen is None:
             return None
         body, first, last = seen.split(b" ")
@@ -400,7 +404,8 @@ class RedisEventStore:
                     reply, waited = await self._script_and_wait_on_node(keys, args)
             else:
                 async with self.redis.pipeline(transaction=False) as pipe:
-                    await self._append_script(keys=keys, args=args, client=pipe)
+                    # redis-py runs a script in a pipeline (it registers it there); annotated: a client
+                    await self._append_script(keys=keys, args=args, client=pipe)  # type: ignore[arg-type]
                     pipe.execute_command(*self._wait_command())
                     reply, waited = await pipe.execute(raise_on_error=False)
             if isinstance(reply, ResponseError):
@@ -431,7 +436,7 @@ class RedisEventStore:
         connection or a moved slot the map of the slots is read again and both are sent again,
         with the client's own backoff: the script answers a replay of an append it did as a
         duplicate (with a key), and the WAIT then waits for the original."""
-        cluster = self.redis
+        cluster = cast("RedisCluster", self.redis)  # called on a cluster only
         script = self._append_script
         retry = cluster.retry
         attempts = 0
@@ -446,6 +451,7 @@ class RedisEventStore:
                 await asyncio.sleep(retry._backoff.compute(attempts))
                 await cluster.nodes_manager.initialize()
                 continue
+            assert node is not None  # a primary's (None is for a replica asked for)
             conn = node.acquire_connection()
             try:
                 await conn.connect()
@@ -492,7 +498,9 @@ class RedisEventStore:
 
     async def head(self, game_id: str) -> tuple[int, bytes]:
         """The current (version, head hash) from the game's meta; (0, GENESIS) for no events."""
-        version, head = await self.redis.hmget(self.keys(game_id).meta, ["version", "head"])
+        # bytes (decode_responses=False); the head is written with the version
+        reply = await self.redis.hmget(self.keys(game_id).meta, ["version", "head"])
+        version, head = cast("tuple[bytes | None, bytes]", reply)
         return (int(version), head) if version is not None else (0, GENESIS)
 
     async def hash_at(self, game_id: str, version: int) -> bytes | None:
@@ -522,11 +530,14 @@ class RedisEventStore:
             return
         expected = start - 1 if start > 1 else 1  # read one event before, to check the link
         prev = GENESIS if expected == 1 else None
-        cursor = f"{expected}-0"
+        cursor: str | bytes = f"{expected}-0"
         end = f"{to_version}-0" if to_version is not None else "+"
         while True:
             with self._timed("read"):
-                entries = await self.redis.xrange(log, cursor, end, count=self.page_size)
+                entries = cast(
+                    "list[tuple[bytes, dict[bytes, bytes]]]",
+                    await self.redis.xrange(log, cursor, end, count=self.page_size),
+                )
             for entry in entries:
                 envelope = self.decode(game_id, entry, expected, prev)
                 prev = envelope.hash
@@ -629,7 +640,7 @@ class RedisEventStore:
         """A page of games, newest first, and the offset of the next page (None: no more)."""
         found: list[GameInfo] = []
         while len(found) < limit:
-            ids = await self.redis.zrevrange(self.index_key, offset, offset + limit - 1)
+            ids = cast("list[bytes]", await self.redis.zrevrange(self.index_key, offset, offset + limit - 1))
             if not ids:
                 return found, None
             async with self.redis.pipeline(transaction=False) as pipe:
@@ -655,14 +666,14 @@ class RedisEventStore:
             raise SecretExists(f"game {game_id} already has another secret")
 
     async def get_secret(self, game_id: str) -> bytes | None:
-        return await self.redis.get(self.keys(game_id).secret)
+        return cast("bytes | None", await self.redis.get(self.keys(game_id).secret))
 
     async def put_hidden(self, game_id: str, name: str, data: bytes) -> None:
         """Keep a player's secret ``name`` of the game (opaque bytes) outside its log; replaces it."""
         await self.redis.hset(self.keys(game_id).hidden, name, data)
 
     async def get_hidden(self, game_id: str, name: str) -> bytes | None:
-        return await self.redis.hget(self.keys(game_id).hidden, name)
+        return cast("bytes | None", await self.redis.hget(self.keys(game_id).hidden, name))
 
     # -- snapshots (a cache) -------------------------------------------------
 
@@ -689,7 +700,9 @@ class RedisEventStore:
         snap = self.keys(game_id).snap
         offset = 0
         while True:
-            members = await self.redis.zrevrangebyscore(snap, version, "-inf", start=offset, num=16)
+            members = cast(
+                "list[bytes]", await self.redis.zrevrangebyscore(snap, version, "-inf", start=offset, num=16)
+            )
             for member in members:
                 snapshot = msgspec.msgpack.decode(member, type=Snapshot)
                 if code_version is None or snapshot.code_version == code_version:

@@ -33,6 +33,7 @@ import asyncio
 import contextlib
 import logging
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, cast
 
 import redis.asyncio as aioredis
 from redis.asyncio.connection import Connection
@@ -46,6 +47,12 @@ from eventstore.connect import connection_options
 from eventstore.envelope import Envelope
 from eventstore.errors import TailOverflow, UnreadableEvent
 from eventstore.store import RedisEventStore
+
+if TYPE_CHECKING:
+    from typing import Literal
+
+    from redis.asyncio.cluster import RedisCluster
+    from redis.asyncio.connection import AbstractConnection
 
 log = logging.getLogger(__name__)
 
@@ -72,6 +79,7 @@ class Subscription:
             raise self._end
         item = await self._queue.get()
         if item is _END:
+            assert self._end is not None  # set before _END is queued
             raise self._end
         return item
 
@@ -155,8 +163,9 @@ class Tail:
         self._wake = asyncio.Event()  # an announcement, a new subscription or a lost connection
         self._lost: Exception | None = None  # set by the listener when its connection fails
         self._pool: aioredis.ConnectionPool | None = None
-        self._conn = None  # the reader's connection for XREAD (redis.asyncio.Connection)
-        self._listener = None  # the SUBSCRIBEd connection
+        # the reader's connection for XREAD (redis.asyncio.Connection); ClusterTail: True, connected
+        self._conn: AbstractConnection | Literal[True] | None = None
+        self._listener: AbstractConnection | None = None  # the SUBSCRIBEd connection
         self._listening: asyncio.Task | None = None
         self._client_id: int | None = None
         # The XREAD over every followed game, packed in parts reused between full reads: the
@@ -257,7 +266,7 @@ class Tail:
             await asyncio.shield(self._disconnect())
 
     async def _connect(self) -> None:
-        source = self.store.redis.connection_pool
+        source = cast("aioredis.Redis", self.store.redis).connection_pool  # one server (else ClusterTail)
         options = dict(source.connection_kwargs)
         options["client_name"] = "bluegray-tail"
         options["retry"] = Retry(NoBackoff(), 0)  # the reader does its own reconnecting
@@ -306,7 +315,7 @@ class Tail:
             listening.cancel()
             with contextlib.suppress(BaseException):
                 await listening
-        conns = (self._listener, self._conn)
+        conns = (self._listener, cast("AbstractConnection | None", self._conn))  # ClusterTail has its own
         pool, self._conn, self._listener, self._pool = self._pool, None, None, None
         for conn in conns:
             if conn is not None:
@@ -339,6 +348,7 @@ class Tail:
                     subscription._finish(exc)  # this game fails closed; the others go on
                     self._emptied.add(gid)
                 if not subscription.ended:
+                    assert game is not None  # found or made, else the subscription ended
                     game.subscribers.append(subscription)
             subscription.joined.set()
             self._joins.pop(0)
@@ -394,7 +404,7 @@ class Tail:
                 return
             command = self._command(games) + b"".join([_bulk(game.log) for game in games])
             since = b"".join([game.since for game in games])
-        conn = self._conn
+        conn = cast("AbstractConnection", self._conn)  # connected (ClusterTail reads on its own)
         async with asyncio.timeout(10):  # a silent server is a lost one
             await conn.send_packed_command((command, since), check_health=False)
             reply = await conn.read_response(disable_decoding=True)
@@ -402,6 +412,7 @@ class Tail:
             gid = self._logs.get(key)
             game = self._games.get(gid) if gid is not None else None
             if game is not None:
+                assert gid is not None  # the game was found by it
                 self._deliver(gid, game, entries)
                 if len(entries) >= self.count:
                     self._announced.add(key)  # there may be more
@@ -458,8 +469,8 @@ class _Shard:
     of followed games in its slots) its listener is SSUBSCRIBEd to."""
 
     name: str
-    listener: object
-    reader: object
+    listener: Connection
+    reader: Connection
     channels: set[bytes] = field(default_factory=set)
     listening: asyncio.Task | None = None
 
@@ -493,10 +504,13 @@ class ClusterTail(Tail):
         return None
 
     def _shard_of(self, log_key: bytes) -> str:
-        return self.store.redis.get_node_from_key(log_key).name
+        cluster = cast("RedisCluster", self.store.redis)
+        node = cluster.get_node_from_key(log_key)  # type: ignore[arg-type]  # redis-py encodes bytes too
+        assert node is not None  # a primary's (None is for a replica asked for)
+        return node.name
 
     async def _connect(self) -> None:
-        cluster = self.store.redis
+        cluster = cast("RedisCluster", self.store.redis)
         await cluster.nodes_manager.initialize()
         kept = ("username", "password", "credential_provider", "socket_connect_timeout", "socket_keepalive",
                 "socket_keepalive_options", "socket_read_size", "encoder_class")

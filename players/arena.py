@@ -24,6 +24,7 @@ import random
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from players.engine import victor
 from players.levels import COMPUTER_LEVELS, computer
@@ -32,6 +33,9 @@ from players.selfplay import PLAYERS, Player, play
 from rules.core.scenario import SIDES, other_side
 from rules.core.state import State
 from rules.reducer import fold
+
+if TYPE_CHECKING:
+    from rules.core.scenario import Side
 
 
 def player_named(name: str) -> Player:
@@ -82,7 +86,7 @@ class Tally:
 
     a: str
     b: str
-    side: str
+    side: Side
     results: list[str | None] = field(default_factory=list)
 
     @property
@@ -123,7 +127,7 @@ def game(
     return state
 
 
-def margin(final: State, side: str) -> int:
+def margin(final: State, side: Side) -> int:
     """``side``'s Victory Points less the enemy's."""
     return final.vp.get(side, 0) - final.vp.get(other_side(side), 0)
 
@@ -218,7 +222,7 @@ def arena(
     games: int,
     seed: int = 1,
     progress: Callable[[str], None] | None = None,
-    sides: tuple[str, ...] = SIDES,
+    sides: tuple[Side, ...] = SIDES,
 ) -> Iterator[tuple[Tally, Timed, Timed]]:
     """``games`` games with ``a`` as the Union and ``b`` as the Confederate, then as many with the sides
     swapped (game i of each uses seed ``seed + i``; ``sides``: only ``a`` on these); yields each side's

@@ -31,6 +31,7 @@ import random
 import time
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from players.selfplay import answer, declinable
 from rules.combat_choices import (
@@ -64,6 +65,9 @@ from rules.legal import Choices, choices, entry_moves, leader_destinations, stra
 from rules.procedures.victory import determine_victory, params
 from rules.queries.stacking import overstacked
 from rules.reducer import decide, fold
+
+if TYPE_CHECKING:
+    from rules.core.scenario import Side
 
 #: A Strength Point on the map is worth this share of what eliminating it scores (it may still score).
 MATERIAL = 0.6
@@ -121,7 +125,7 @@ class Budget:
         self.slowest = max(self.slowest, time.perf_counter() - since)
 
 
-def scored(state: State, side: str, budget: Budget | None) -> float:
+def scored(state: State, side: Side, budget: Budget | None) -> float:
     """``evaluate``, counted and timed in ``budget``."""
     if budget is None:
         return evaluate(state, side)
@@ -133,7 +137,7 @@ def scored(state: State, side: str, budget: Budget | None) -> float:
 
 
 # -- the evaluation -----------------------------------------------------------------------------------
-def point_value(state: State, side: str) -> float:
+def point_value(state: State, side: Side) -> float:
     """What one enemy Strength Point eliminated scores for ``side`` (1 where the battle says nothing)."""
     p = params(state)
     if p is None:
@@ -153,7 +157,7 @@ def victor(level: str | None) -> str | None:
     return next((s for s in SIDES if text.startswith(s)), None)
 
 
-def evaluate(state: State, side: str) -> float:
+def evaluate(state: State, side: Side) -> float:
     """The position for ``side``: points held and due if the game ended now, less the enemy's, plus the
     strength on the map, plus the level of victory the game would end with now (the rules' own
     ``determine_victory``: its Victory Point ratio or differential, and whatever changes the level, such
@@ -281,7 +285,7 @@ FACES = (1, 6, 3, 4, 2, 5)
 
 
 def expected(
-    state: State, command: DeclareAttack, side: str, rng: random.Random, budget: Budget | None = None
+    state: State, command: DeclareAttack, side: Side, rng: random.Random, budget: Budget | None = None
 ) -> float | None:
     """The mean score for ``side`` over the six faces of the die of ``command``'s attack (once ``budget``
     is spent, over the faces weighed so far, one at least); None when the rules refuse it."""
@@ -522,6 +526,7 @@ def movement_command(
         for unit, dests in legal.exits.items():
             for hex_, d in dests.items():
                 ranked.insert(0, (pos.units[unit].strength * 2.0, hex_, ExitMap(unit=unit, path=d.path)))
+    command: Command | None
     for value, _h, command in ranked[:8]:
         if value <= GAINS and legal.may_end_phase:
             break
@@ -576,6 +581,7 @@ def leader_command(state: State, legal: Choices, idle: set[str] | None = None) -
     if not legal.may_move_leader:
         return None
     rule = state.game.battle.leaders
+    assert rule is not None  # ``legal.may_move_leader`` is not empty: the battle has Leaders
     game = state.game
     units = game.units
     enemies = {h for u, h in state.positions.items() if units[u].side != state.phasing}

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterable
+from typing import TYPE_CHECKING
 
 import msgspec
 
@@ -31,6 +32,9 @@ from rules.core.commands import Command, DeclareAttack
 from rules.core.errors import RuleViolation
 from rules.core.state import State
 from rules.reducer import decide, fold
+
+if TYPE_CHECKING:
+    from rules.core.scenario import Side
 
 
 class Point(msgspec.Struct, frozen=True, array_like=True):
@@ -95,7 +99,7 @@ def turning_points(steps: list, points: list[Point], side: str, start: float, co
     return sorted(found, key=lambda t: (t.change, t.version))[:count]
 
 
-def score(state: State, command: Command, side: str, rng: random.Random) -> float | None:
+def score(state: State, command: Command, side: Side, rng: random.Random) -> float | None:
     """The engine's score of ``command`` for ``side`` (see the module); None when the rules refuse it."""
     if isinstance(command, DeclareAttack):
         return expected(state, command, side, rng)
@@ -123,7 +127,7 @@ def score(state: State, command: Command, side: str, rng: random.Random) -> floa
     return total / faces
 
 
-def review(steps: Iterable, side: str, level: str = DEFAULT_LEVEL, seed: int = 1) -> Review:
+def review(steps: Iterable, side: Side, level: str = DEFAULT_LEVEL, seed: int = 1) -> Review:
     """The evaluation curve over every step, and the decisions of ``side`` weighed against the
     computer's own at ``level`` (players/levels.py, ``expert`` included: its plan of each Movement
     Phase is made from the phase's first position reviewed; deterministic for a ``seed``)."""

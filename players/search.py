@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import random
 import time
+from typing import TYPE_CHECKING
 
 from players.engine import Engine, Style, evaluate
 from rules.core.commands import Command, EndPhase
@@ -41,6 +42,9 @@ from rules.core.errors import RuleViolation
 from rules.core.state import MOVEMENT, State, digest
 from rules.legal import choices
 from rules.reducer import decide, fold
+
+if TYPE_CHECKING:
+    from rules.core.scenario import Side
 
 #: The portfolio of movement styles a plan is made in; the first is the hard engine's own.
 STYLES = (
@@ -154,7 +158,7 @@ class Searcher:
             state = fold(state, decide(state, command, lambda: die.randint(1, 6)))
         return plan, state
 
-    def _look_ahead(self, state: State, side: str, seed: int, deadline: float | None) -> float:
+    def _look_ahead(self, state: State, side: Side, seed: int, deadline: float | None) -> float:
         """``side``'s evaluation when its next Player-Turn begins (or the game ends), played on from
         ``state`` on the dice of ``seed``: its Combat Phase, then the enemy's reply (see the module)."""
         self.rollouts += 1
@@ -172,7 +176,7 @@ class Searcher:
                 break
         return evaluate(state, side)
 
-    def _reply(self, state: State, side: str, rng: random.Random) -> Command:
+    def _reply(self, state: State, side: Side, rng: random.Random) -> Command:
         """A command of the look-ahead: the enemy's Movement Phase ended at once where it may be, the
         rest (both sides' combat and decisions) by the ``normal`` engine."""
         if state.phase == MOVEMENT and not state.pending and state.phasing != side:

@@ -382,6 +382,7 @@ def greedy_player(state: State, rng: random.Random, end_weight: float = 0.15) ->
             key = (option.owed, _odds_value(odds), len(adjacent.hexes))
             if best is None or key > best[0]:
                 best = (key, option, adjacent)
+    assert best is not None  # ``attacks`` is not empty
     _, option, adjacent = best
     return declaration(option, adjacent.hexes, option.bombard, adjacent.units)
 
@@ -404,13 +405,17 @@ class WrittenDown:
         self.salts: dict[str, str] = {}
 
     def write_down(self, state: State, rng: random.Random) -> WriteDownReinforcements:
-        turn = state.game.battle.variable_reinforcements.turn
+        rule = state.game.battle.variable_reinforcements
+        assert rule is not None  # only when ``must_write_down``: the variant is in force
+        turn = rule.turn
         self.salts = {u: f"{rng.getrandbits(128):032x}" for u in variable_units(state)}
         return WriteDownReinforcements(commitments={u: commitment(u, turn, s) for u, s in self.salts.items()})
 
     def opened(self, state: State, command: Command) -> Command:
         if isinstance(command, EnterReinforcement) and command.unit in self.salts and unopened(state, command.unit):
-            turn = state.game.battle.variable_reinforcements.turn
+            rule = state.game.battle.variable_reinforcements
+            assert rule is not None  # ``salts`` were drawn: the variant is in force
+            turn = rule.turn
             return EnterWrittenReinforcement(unit=command.unit, path=command.path, turn=turn, salt=self.salts[command.unit])
         return command
 
@@ -433,6 +438,7 @@ def play(
         if state.game_over:
             return
         side = state.pending[0].side if state.pending else state.phasing
+        player: Player
         if players is None:
             player = random_player
         elif callable(players):
@@ -515,6 +521,7 @@ class Referee:
             apply(state, event)
             if isinstance(event, UnitEliminated) and event.unit in state.positions:
                 raise InvariantBroken(f"{event.unit} eliminated but still on the map")
+        h: str | None  # a hex on the map, then a Leader's place (None: off the map)
         for u, h in state.positions.items():
             kind = game.terrain.get(h)
             if game.units[u].type == GUNBOAT:  # revised 9.62: a gunboat only in its waters

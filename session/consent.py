@@ -20,10 +20,14 @@ class ConsentRefused(Exception):
 
 
 class Pending(Protocol):
-    """An open request: the version of its record and the seat that asked."""
+    """An open request: the version of its record and the seat that asked (read-only: the requests
+    are frozen Structs)."""
 
-    version: int
-    seat: str
+    @property
+    def version(self) -> int: ...
+
+    @property
+    def seat(self) -> str: ...
 
 
 def check_answer(

@@ -9,6 +9,8 @@ them to write logs of their own. Refusals raise `ActionRefused` with a protocol 
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, cast
+
 import msgspec
 
 from eventstore.envelope import NewEvent
@@ -49,6 +51,10 @@ from session.records import (
     UndoRequested,
     UndoWithdrawn,
 )
+
+if TYPE_CHECKING:
+    from rules.core.scenario import Side
+    from session.records import FinishReason
 
 MAX_CHAT = 500
 
@@ -93,7 +99,7 @@ def create(created: GameCreated, game: Game, creator_nonce: str) -> list[NewEven
     ]
 
 
-def join(history: History, seat: str, nonce: str) -> list[NewEvent]:
+def join(history: History, seat: Side, nonce: str) -> list[NewEvent]:
     """The other seat taken (the invite code has been checked by the caller)."""
     if history.session.finished is not None:
         raise ActionRefused("game_over", "the game is over")
@@ -113,7 +119,13 @@ def _playing(history: History) -> None:
 
 
 def command(
-    history: History, seat: str, cmd: Command, seed: bytes, command_id: str = "", *, now_ms: int | None = None
+    history: History,
+    seat: Side,
+    cmd: Command,
+    seed: bytes,
+    command_id: str = "",
+    *,
+    now_ms: int | None = None,
 ) -> list[NewEvent]:
     """A rules command by `seat`: its `command` record (with the die rolls it used) and the rules
     events it causes; then `game_finished` (revealing `seed`, or withholding it: `finish`) if the rules ended the game. With
@@ -121,6 +133,7 @@ def command(
     one, as replays and tests write, is not timed)."""
     _playing(history)
     state = history.state
+    assert state is not None  # started: created
     side = to_act(state)
     if side != seat:
         raise ActionRefused("not_your_turn", f"the game waits for the {side} player")
@@ -143,7 +156,7 @@ def command(
         apply_event(scratch, event)
         out.append(
             NewEvent(
-                type=event.__struct_config__.tag,
+                type=cast(str, event.__struct_config__.tag),  # every event's tag is a string
                 payload=rules_events.encode(event),
                 schema=event.schema,
                 actor=seat,
@@ -156,7 +169,7 @@ def command(
     return out
 
 
-def winner_of(state: State) -> str | None:
+def winner_of(state: State) -> Side | None:
     """The winning side the rules name: ``state.winner`` when the rules keep one, else the one side
     named in ``state.result`` ("union substantive victory"), else None."""
     winner = getattr(state, "winner", None)
@@ -169,10 +182,10 @@ def winner_of(state: State) -> str | None:
 
 def finish(
     state: State,
-    reason: str,
-    by: str | None,
+    reason: FinishReason,
+    by: Side | None,
     seed: bytes,
-    winner: str | None = None,
+    winner: Side | None = None,
     note: str | None = None,
     *,
     pair: str | None = None,
@@ -213,7 +226,7 @@ def reveal(history: History, seed: bytes) -> list[NewEvent]:
 # -- undo ------------------------------------------------------------------------------------------
 def undo_request(
     history: History,
-    seat: str,
+    seat: Side,
     back_to: int,
     *,
     now_ms: int,
@@ -230,7 +243,7 @@ def undo_request(
     except undo.UndoRefused as exc:
         raise _refused(exc) from None
     takes_back = [
-        TakenBack(version=c.version, seat=c.seat, command=msgspec.Raw(c.command), rolls=c.rolls)
+        TakenBack(version=c.version, seat=cast("Side", c.seat), command=msgspec.Raw(c.command), rolls=c.rolls)
         for c in plan.takes_back
     ]
     digest = history.digest()
@@ -247,7 +260,7 @@ def undo_request(
 
 
 def undo_answer(
-    history: History, seat: str, request: int, answer: str, command_id: str = "", target: State | None = None
+    history: History, seat: Side, request: int, answer: str, command_id: str = "", target: State | None = None
 ) -> list[NewEvent]:
     """``accept``, ``decline`` (the opponent) or ``withdraw`` (the requester) the request at `request`.
     Accepting needs the live state at the target: `history.state_at` (NeedsState when it is older than
@@ -258,6 +271,8 @@ def undo_answer(
     except undo.UndoRefused as exc:
         raise _refused(exc) from None
     pending = history.session.undo
+    assert pending is not None  # check_answer found the request
+    record: Record
     if answer == "accept":
         target = target if target is not None else history.state_at(pending.back_to)
         record = UndoAccepted(seat=seat, request=request, back_to=pending.back_to)
@@ -278,7 +293,9 @@ def _not_paused(history: History, now_ms: int, doing: str) -> None:
         raise _refused(exc) from None
 
 
-def pause_request(history: History, seat: str, days: int, *, now_ms: int, command_id: str = "") -> list[NewEvent]:
+def pause_request(
+    history: History, seat: Side, days: int, *, now_ms: int, command_id: str = ""
+) -> list[NewEvent]:
     """Ask the opponent to stop the game's clock for `days` days (session/pause.py)."""
     _playing(history)
     try:
@@ -288,7 +305,9 @@ def pause_request(history: History, seat: str, days: int, *, now_ms: int, comman
     return [record_event(PauseRequested(seat=seat, days=days), history.digest(), seat, command_id)]
 
 
-def pause_answer(history: History, seat: str, request: int, answer: str, command_id: str = "") -> list[NewEvent]:
+def pause_answer(
+    history: History, seat: Side, request: int, answer: str, command_id: str = ""
+) -> list[NewEvent]:
     """``accept``, ``decline`` (the opponent) or ``withdraw`` (the asker) the pause request at `request`."""
     _playing(history)
     try:
@@ -299,7 +318,7 @@ def pause_answer(history: History, seat: str, request: int, answer: str, command
     return [record_event(kind(seat=seat, request=request), history.digest(), seat, command_id)]
 
 
-def pause_resume(history: History, seat: str, *, now_ms: int, command_id: str = "") -> list[NewEvent]:
+def pause_resume(history: History, seat: Side, *, now_ms: int, command_id: str = "") -> list[NewEvent]:
     """End the running pause now (either seat): the clocks run again."""
     _playing(history)
     try:
@@ -310,7 +329,7 @@ def pause_resume(history: History, seat: str, *, now_ms: int, command_id: str = 
 
 
 # -- draws, resignation, abandonment, chat --------------------------------------------------------
-def draw_offer(history: History, seat: str, command_id: str = "") -> list[NewEvent]:
+def draw_offer(history: History, seat: Side, command_id: str = "") -> list[NewEvent]:
     _playing(history)
     offer = history.session.draw
     if offer is not None:
@@ -320,7 +339,7 @@ def draw_offer(history: History, seat: str, command_id: str = "") -> list[NewEve
 
 
 def draw_answer(
-    history: History, seat: str, accept: bool, seed: bytes, command_id: str = ""
+    history: History, seat: Side, accept: bool, seed: bytes, command_id: str = ""
 ) -> list[NewEvent]:
     _playing(history)
     offer = history.session.draw
@@ -328,23 +347,26 @@ def draw_answer(
         raise ActionRefused("illegal", "there is no draw offer from your opponent to answer", case="draw")
     digest = history.digest()
     if accept:
+        assert history.state is not None  # started: created
         return [record_event(finish(history.state, "draw", seat, seed, pair=_pair(history)), digest, seat, command_id)]
     return [record_event(DrawDeclined(seat=seat, request=offer.version), digest, seat, command_id)]
 
 
-def resign(history: History, seat: str, seed: bytes, command_id: str = "") -> list[NewEvent]:
+def resign(history: History, seat: Side, seed: bytes, command_id: str = "") -> list[NewEvent]:
     _playing(history)
+    assert history.state is not None  # started: created
     record = finish(history.state, "resignation", seat, seed, winner=other_side(seat), pair=_pair(history))
     return [record_event(record, history.digest(), seat, command_id)]
 
 
-def claim(history: History, seat: str, seed: bytes, *, now_ms: int, command_id: str = "") -> list[NewEvent]:
+def claim(history: History, seat: Side, seed: bytes, *, now_ms: int, command_id: str = "") -> list[NewEvent]:
     """Claim the game of an opponent whose time has run out on the game's clock (``time``), or who
     has been silent past the game's ``silence_seconds`` (``abandonment``), while the game waits for
     him."""
     _playing(history)
     _not_paused(history, now_ms, "a claim")
     s = history.session
+    assert history.state is not None and s.created is not None  # started: created
     opponent = other_side(seat)
     if s.to_act != opponent:
         raise ActionRefused(
@@ -377,7 +399,7 @@ def claim(history: History, seat: str, seed: bytes, *, now_ms: int, command_id: 
     return [record_event(record, history.digest(), seat, command_id)]
 
 
-def chat(history: History, seat: str, text: str, command_id: str = "") -> list[NewEvent]:
+def chat(history: History, seat: Side, text: str, command_id: str = "") -> list[NewEvent]:
     if history.session.finished is not None:
         raise ActionRefused("game_over", "the game is over")
     text = text.strip()
@@ -386,7 +408,7 @@ def chat(history: History, seat: str, text: str, command_id: str = "") -> list[N
     return [record_event(ChatSaid(seat=seat, text=text), history.digest(), seat, command_id)]
 
 
-def chat_shown(history: History, seat: str, shown: bool, command_id: str = "") -> list[NewEvent]:
+def chat_shown(history: History, seat: Side, shown: bool, command_id: str = "") -> list[NewEvent]:
     """`seat` shows its chat to spectators from now on (`shown`), or stops (records.ChatShown)."""
     if history.session.finished is not None:
         raise ActionRefused("game_over", "the game is over")

@@ -52,6 +52,7 @@ class GameCache:
         ``pin``: the reference a new game records (a saved scenario's ``NAME@HASH``, scenarios/library.py)."""
         if load is None:
             from scenarios.loader import load
+        assert load is not None  # given, or the shipped battles' (mypy does not follow the import)
         self._load = load
         self._pin = pin
         self._scenarios: OrderedDict[str, tuple[Scenario, str]] = OrderedDict()  # KEPT_SCENARIOS

@@ -24,6 +24,8 @@ on folding from that version.
 
 from __future__ import annotations
 
+from typing import cast
+
 import msgspec
 
 from eventstore.envelope import GENESIS, Envelope
@@ -206,6 +208,7 @@ _snapshot_decoder = msgspec.msgpack.Decoder(HistorySnapshot)
 
 def decode_entry(envelope: Envelope) -> Record | Event:
     """The session record or rules event an envelope holds (its payload, checked against its type)."""
+    item: Record | Event
     if envelope.type in records.RECORD_TYPES:
         item = records.decode(envelope.payload)
     else:
@@ -330,6 +333,7 @@ class History:
             commands = s.commands
             if not commands or commands[-1].last != v - 1:
                 raise HistoryError(self.game_id, v, "a rules event that follows no command")
+            assert self.state is not None  # started: created
             apply_event(self.state, item)
             self._changes += 1
             self._events.append((v, item))
@@ -347,6 +351,7 @@ class History:
         """Is `item` the one event a finished game may still have: the ``seed_revealed`` of the seed
         its ``game_finished`` withheld for its duplicate pair (session/records.py)?"""
         f = self.session.finished
+        assert f is not None  # asked of a finished game only
         return type(item) is SeedRevealed and f.seed_withheld == item.pair and not f.seed
 
     def _record(self, item: Record, envelope: Envelope, target: State | None) -> None:
@@ -422,7 +427,11 @@ class History:
             case ChatShown():
                 s.chat_shown[item.seat] = item.shown
 
-    def _pause(self, item: Record, envelope: Envelope) -> None:
+    def _pause(
+        self,
+        item: PauseRequested | PauseAccepted | PauseDeclined | PauseWithdrawn | PauseResumed,
+        envelope: Envelope,
+    ) -> None:
         """A pause record: the request opened, answered, or the running pause ended early."""
         s = self.session
         v, t = envelope.version, envelope.time
@@ -433,9 +442,11 @@ class History:
             if not clock.paused_at(s, t):
                 raise HistoryError(self.game_id, v, "pause_resumed while no pause runs")
             pause = s.paused
+            assert pause is not None  # paused at `t`
             s.pause_used[pause.seat] = s.pause_used.get(pause.seat, 0) - (pause.until - t)
             s.paused = Pause(pause.seat, pause.since, t)
             return
+        item = cast("PauseAccepted | PauseDeclined | PauseWithdrawn", item)  # an answer to the request
         pending = s.pause_request
         if pending is None or pending.version != item.request:
             raise HistoryError(self.game_id, v, f"{envelope.type} answers no open pause request at {item.request}")
@@ -451,6 +462,7 @@ class History:
             raise HistoryError(
                 self.game_id, accepted_at, f"an undo to version {back_to}, which is not a valid target"
             )
+        assert target is not None  # `apply` found it for an undo_accepted
         self.state = target
         if back_to < self._base_version:
             self._base_version, self._base_state = back_to, target.copy()
@@ -472,6 +484,7 @@ class History:
             else:
                 clock.charge(s, s.to_act, envelope.time)
             if settled:
+                assert self.state is not None  # started: created
                 clock.give(s, options, now, self.state.turn, self.state.phasing)
         clock.pause_over(s, envelope.time)
         if now != s.to_act or (now is not None and envelope.actor == now):
@@ -481,8 +494,9 @@ class History:
     # -- snapshots -------------------------------------------------------------------------------
     def snapshot(self) -> bytes:
         """Everything needed to go on folding from this version (for `EventStore.put_snapshot`)."""
+        state = cast(State, self.state)  # None before game_created: encoded as nil, as it always was
         return _snapshot_encoder.encode(
-            HistorySnapshot(self.version, self.head, self.time, rules_state.encode(self.state), self.session)
+            HistorySnapshot(self.version, self.head, self.time, rules_state.encode(state), self.session)
         )
 
     @classmethod
@@ -491,6 +505,7 @@ class History:
         history = cls(game_id, games)
         history.version, history.head, history.time = snap.version, snap.head, snap.time
         history.session = snap.session
+        assert snap.session.created is not None  # snapshots are of created games
         history.game = games.for_record(snap.session.created)
         history.state = rules_state.decode(snap.state, history.game)
         history._base_version = snap.version

@@ -53,6 +53,7 @@ def check_request(history: History, seat: str, days: int, *, now_ms: int) -> Non
     if s.pause_request is not None:
         raise PauseRefused(CASE, f"a pause request (version {s.pause_request.version}) is already waiting for an answer")
     if clock.paused_at(s, now_ms):
+        assert s.paused is not None  # paused at `now_ms`
         raise PauseRefused(CASE, f"the game is paused already, until {when(s.paused.until)}")
     if not 1 <= days <= MAX_DAYS:
         raise PauseRefused(CASE, f"a pause is 1 to {MAX_DAYS} days, not {days}")
@@ -78,6 +79,7 @@ def check_not_paused(history: History, *, now_ms: int, doing: str) -> None:
     """Refuse `doing` (a sentence's subject: "a command") while the game is paused at `now_ms`."""
     s = history.session
     if clock.paused_at(s, now_ms):
+        assert s.paused is not None  # paused at `now_ms`
         raise PauseRefused(
             CASE,
             f"the game is paused until {when(s.paused.until)}: {doing} waits until then, "

@@ -26,7 +26,7 @@ have ended: the only event ever after ``game_finished``.
 
 from __future__ import annotations
 
-from typing import Literal, Union
+from typing import Literal, Union, cast
 
 import msgspec
 
@@ -346,5 +346,5 @@ def decode(data: bytes) -> Record:
 
 
 def tag(record_type: type[Record]) -> str:
-    return record_type.__struct_config__.tag
+    return cast(str, record_type.__struct_config__.tag)  # every record's tag is a string
 

@@ -84,6 +84,7 @@ def plan(history: History, seat: str, back_to: int, *, now_ms: int, backoff_seco
     if not takes_back:
         raise UndoRefused(consent, f"no action was made after version {back_to}: nothing to take back")
     rolled = [c for c in takes_back if c.rolls]
+    assert s.created is not None  # a game with commands was created
     if rolled and not s.created.options.undo_dice:
         raise UndoRefused(
             _case(history, "die_thrown", "5.14"),

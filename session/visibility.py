@@ -75,6 +75,7 @@ def listing(history: History, view: History | None = None) -> dict[str, int | st
 without a delay also has `winner` ("" for none) and `result` (the level of victory, else the reason
 it ended)."""
     s = history.session
+    assert s.created is not None  # a game listed was created
     fields: dict[str, int | str] = {
         "status": "finished" if s.finished else ("active" if s.started else "open"),
         "to_act": s.to_act or "",

@@ -53,6 +53,7 @@ def write_down(state: State, later: dict[str, int]) -> tuple[WrittenDown, WriteD
     if not units:
         raise NotWritable("this game has no variable reinforcements (the game option variable_reinforcements)")
     vr = state.game.battle.variable_reinforcements
+    assert vr is not None  # it has variable units: the variant is in force
     unknown = sorted(set(later) - set(units))
     if unknown:
         raise NotWritable(f"not a Game-Turn One reinforcement of {', '.join(vr.entry)}: {', '.join(unknown)}")
@@ -94,6 +95,7 @@ def shown_to(state: State, choice: WrittenDown | None, role: str | None, finishe
     if not matches(state, choice):
         return {}
     vr = state.game.battle.variable_reinforcements
+    assert vr is not None and choice is not None  # it matches commitments the state holds
     if not finished and role != vr.side:
         return {}
     return {u: t for u, t in choice.turns.items() if t != vr.turn}
@@ -106,6 +108,7 @@ def known_to(state: State, choice: WrittenDown | None, seat: str | None) -> dict
     vr = state.game.battle.variable_reinforcements
     if vr is None or seat != vr.side or not matches(state, choice):
         return None
+    assert choice is not None  # it matches
     return dict(choice.turns)
 
 
