@@ -212,6 +212,7 @@ HANDLERS = Handlers(
     end_of_phase=(reinforcements.lose_reinforcements, THE_BATTLES_RULES),  # 15.12; the battle's rules
     start_of_phase=(effectiveness.engaged_at_start_of_combat,),  # 11.31
     end_of_game_turn=(effectiveness.recover_at_night, victory.automatic_victory),  # 11.4; Fredericksburg 20.0
+    end_of_game_turn_rolls=(THE_BATTLES_RULES,),  # the battle's rules (First Bull Run 18.0, revised)
     end_of_game=(victory.determine_victory,),  # 20.12
     phase_rolls=(phase_rolls.roll_at_start, allocation.roll_at_start, THE_BATTLES_RULES),  # Savage's Station 17.1, 18.1; Peachtree Creek 17.3
     automatic={

@@ -30,7 +30,6 @@ from rules.core.commands import (
 )
 from rules.core.decisions import PendingAttack, PendingBeforeCombat, PendingCounterattackAdvance
 from rules.core.events import (
-    ArmyRoutChecked,
     AttackRecomputed,
     AttackVoided,
     BeforeCombatChosen,
@@ -62,7 +61,7 @@ from rules.procedures import (
 )
 from rules.procedures import variable_reinforcements as variable
 from rules.revised import combat_procedures as rcp
-from rules.revised import fieldworks, rout
+from rules.revised import fieldworks
 from rules.revised import movement as rm
 from rules.revised import sight as revised_sight
 from rules.rulesets.classic import HANDLERS as CLASSIC_HANDLERS
@@ -245,7 +244,6 @@ HANDLERS = Handlers(
         RallyRolled: rcp.apply_rally_rolled,
         UnitExited: exits.apply_unit_exited,  # Chickamauga 18.3
         ev.UnitMarchedOff: exits.apply_marched_off,  # Hooker and Lee 18.22, 18.23
-        ArmyRoutChecked: rout.apply_rout_checked,  # a battle's army rout (First Bull Run 18.0)
         ev.DemoralizationLimitRaised: demoralization.apply_limit_raised,  # Hooker and Lee 20.11 ii)
         ev.ArmyDemoralized: demoralization.apply_demoralized,  # Hooker and Lee 20.13, 20.15
         ev.CrossingDieRolled: crossing_die.apply_rolled,  # Hooker and Lee 19.14
@@ -281,7 +279,7 @@ HANDLERS = Handlers(
     ),
     start_of_phase=(*CLASSIC_HANDLERS.start_of_phase, rcp.combat_phase_begins),  # 12.34, 12.32
     end_of_game_turn=CLASSIC_HANDLERS.end_of_game_turn,
-    end_of_game_turn_rolls=(*CLASSIC_HANDLERS.end_of_game_turn_rolls, rout.rout_check),  # a battle's army rout (First Bull Run 18.0)
+    end_of_game_turn_rolls=CLASSIC_HANDLERS.end_of_game_turn_rolls,
     end_of_game=CLASSIC_HANDLERS.end_of_game,
     phase_rolls=(*CLASSIC_HANDLERS.phase_rolls, crossing_die.roll_at_start, phase_rolls.roll_corps_command, counterattack.roll_depletion),  # Savage's Station 17.1, 18.1; Hooker and Lee 19.14
     automatic={

@@ -1,17 +1,17 @@
-"""An army's rout (First Bull Run 18.0; the battle's ``army_rout``, rules/core/components/army_rout.py):
-an end-of-Game-Turn step of the revised rule set, whose Shaken and Routed units (12.0) it counts."""
+"""An army's rout (First Bull Run 18.0): the battle rule of the ``[exclusive.army_rout]`` block, whose
+settings are rules/core/components/army_rout.py; an end-of-Game-Turn die roll under the revised rule set,
+whose Shaken and Routed units (12.0) it counts."""
 
 from __future__ import annotations
 
+from rules.core.battle_rule import BattleRule
 from rules.core.events import ArmyRoutChecked, Event, VictoryDetermined
-from rules.core.handlers import only_with
 from rules.core.scenario import SIDES, other_side
 from rules.core.state import State
 from rules.procedures.combat import roll
 from rules.revised.morale import ROUTED, SHAKEN
 
 
-@only_with("army_rout")
 def rout_check(state: State, dice) -> list[Event]:
     """First Bull Run 18.0 (the battle's ``army_rout``), as each Game-Turn ends: each Player rolls the
     die, adds one for each of his units Shaken or Routed and two for each eliminated; at the threshold
@@ -42,3 +42,14 @@ def rout_check(state: State, dice) -> list[Event]:
 
 def apply_rout_checked(state: State, event: ArmyRoutChecked) -> None:
     """18.0: the check changes nothing by itself (a rout is the ``VictoryDetermined`` that follows)."""
+
+
+class ArmyRoutRule(BattleRule):
+    """The mechanism (rules/core/battle_rule.py): the rout check as each Game-Turn ends."""
+
+    component = "army_rout"
+    books = frozenset({"revised"})  # it counts the revised book's Shaken and Routed units (12.0)
+    evolvers = {ArmyRoutChecked: apply_rout_checked}  # 18.0
+
+    def end_of_game_turn_rolls(self, state: State, dice) -> list[Event]:
+        return rout_check(state, dice)  # 18.0
