@@ -5,8 +5,9 @@ from __future__ import annotations
 
 from rules.mechanisms.army_rout import ArmyRoutRule
 from rules.mechanisms.creeks import Creeks
+from rules.mechanisms.early_arrival import EarlyArrivalRule
 from rules.mechanisms.leaders import LeadersRule
 from rules.mechanisms.restraints import Restraints
 
 #: Every mechanism, in the order the mechanics call their hooks (a game holds those its battle sets).
-MECHANISMS = (Restraints, Creeks, LeadersRule, ArmyRoutRule)
+MECHANISMS = (Restraints, Creeks, LeadersRule, ArmyRoutRule, EarlyArrivalRule)

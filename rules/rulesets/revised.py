@@ -53,7 +53,6 @@ from rules.procedures import (
     counterattack,
     crossing_die,
     demoralization,
-    early_arrival,
     exits,
     phase_rolls,
     retreat,
@@ -258,11 +257,10 @@ HANDLERS = Handlers(
     after_command=(
         *(h for h in CLASSIC_HANDLERS.after_command if h is not victory.immediate_victory),
         rcp.disorder_in_towns,  # 12.17
-        early_arrival.activate,  # Road to Richmond 17.4
+        THE_BATTLES_LATE_RULES,  # the late battle rules' (Road to Richmond 17.4, Grand Chancellorsville 23.54)
         rcp.train_attacker_retreat,  # Wilderness 18.31, 12.11
         demoralization.record,  # Hooker and Lee 20.11-20.21
         counterattack.record,  # Road to Vicksburg 19.52
-        THE_BATTLES_LATE_RULES,  # the late battle rules' (Grand Chancellorsville's Leaders 23.54)
         victory.immediate_victory,  # Olustee 20.0: the last, it may end the game
     ),
     after_command_rolls=(THE_BATTLES_RULES, THE_BATTLES_LATE_RULES),  # the battle's rules (Leaders 23.56)

@@ -11,7 +11,7 @@ from rules.core.commands import EndPhase, EnterReinforcement, MoveUnit
 from rules.core.errors import RuleViolation
 from rules.core.events import VictoryPointsAwarded
 from rules.core.game import Game
-from rules.procedures.early_arrival import trigger_hexes
+from rules.mechanisms.early_arrival import trigger_hexes
 from rules.procedures.reinforcements import arrival_turn, due
 from rules.procedures.victory import recount
 from rules.reducer import execute, new_game

@@ -14,7 +14,7 @@ each scheduled chart Game-Turn (both sides') "may arrive" ``after`` Game-Turns a
 activation (never later than the chart's). 22.14: ``points`` to each side named when activation happens.
 
 Activation is recorded by its award (``VictoryPointsAwarded`` kind ``early_arrival``, subject the
-Game-Turn; ``state.scored`` keeps ``early_arrival:<turn>``): rules/procedures/early_arrival.py.
+Game-Turn; ``state.scored`` keeps ``early_arrival:<turn>``): rules/mechanisms/early_arrival.py.
 """
 
 from __future__ import annotations

@@ -1,5 +1,6 @@
-"""Activation of early reinforcements (Road to Richmond 17.4, 17.5, 22.14; the ``early_arrival``
-component, rules/core/components/early_arrival.py).
+"""Activation of early reinforcements (Road to Richmond 17.4, 17.5, 22.14): the battle rule of the
+``[exclusive.early_arrival]`` block, whose settings are rules/core/components/early_arrival.py (how far
+the activation brings the reinforcements forward is asked by rules/procedures/reinforcements.py).
 
 An ``after_command`` hook: during the Movement or Combat Phase of the component's side, when a unit of
 that side is on a trigger hex (17.4 i), ii)) before or after a command, or passes through one in it,
@@ -14,8 +15,8 @@ at 0117, south of the Chickahominy, would otherwise activate in every game).
 
 from __future__ import annotations
 
+from rules.core.battle_rule import BattleRule
 from rules.core.events import Event, VictoryPointsAwarded
-from rules.core.handlers import only_with
 from rules.core.scenario import other_side
 from rules.core.state import COMBAT, MOVEMENT, State
 
@@ -57,7 +58,6 @@ def triggered(state: State, events: list[Event], after: State) -> bool:
     return False
 
 
-@only_with("early_arrival")
 def activate(state: State, events: list[Event], after: State) -> list[Event]:
     """17.4, 22.14: the activation a command brings about, once in the game."""
     ea = state.game.battle.early_arrival
@@ -71,3 +71,15 @@ def activate(state: State, events: list[Event], after: State) -> list[Event]:
         VictoryPointsAwarded(side=s, points=ea.points.get(s, 0), kind="early_arrival", subject=str(state.turn), case=case)
         for s in sides
     ]
+
+
+class EarlyArrivalRule(BattleRule):
+    """The mechanism (rules/core/battle_rule.py): activation after a command; ``late``, after the revised
+    book's 12.17, where its table had it."""
+
+    component = "early_arrival"
+    books = frozenset({"revised"})
+    late = True
+
+    def after_command(self, state: State, events: list[Event], after: State) -> list[Event]:
+        return activate(state, events, after)  # 17.4, 22.14
