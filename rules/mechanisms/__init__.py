@@ -5,9 +5,10 @@ from __future__ import annotations
 
 from rules.mechanisms.army_rout import ArmyRoutRule
 from rules.mechanisms.creeks import Creeks
+from rules.mechanisms.demoralization import DemoralizationRule
 from rules.mechanisms.early_arrival import EarlyArrivalRule
 from rules.mechanisms.leaders import LeadersRule
 from rules.mechanisms.restraints import Restraints
 
 #: Every mechanism, in the order the mechanics call their hooks (a game holds those its battle sets).
-MECHANISMS = (Restraints, Creeks, LeadersRule, ArmyRoutRule, EarlyArrivalRule)
+MECHANISMS = (Restraints, Creeks, LeadersRule, ArmyRoutRule, EarlyArrivalRule, DemoralizationRule)

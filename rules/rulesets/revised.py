@@ -52,7 +52,6 @@ from rules.mechanisms import MECHANISMS
 from rules.procedures import (
     counterattack,
     crossing_die,
-    demoralization,
     exits,
     phase_rolls,
     retreat,
@@ -243,8 +242,6 @@ HANDLERS = Handlers(
         RallyRolled: rcp.apply_rally_rolled,
         UnitExited: exits.apply_unit_exited,  # Chickamauga 18.3
         ev.UnitMarchedOff: exits.apply_marched_off,  # Hooker and Lee 18.22, 18.23
-        ev.DemoralizationLimitRaised: demoralization.apply_limit_raised,  # Hooker and Lee 20.11 ii)
-        ev.ArmyDemoralized: demoralization.apply_demoralized,  # Hooker and Lee 20.13, 20.15
         ev.CrossingDieRolled: crossing_die.apply_rolled,  # Hooker and Lee 19.14
         ev.CorpsCommandRolled: phase_rolls.apply_corps_rolled,  # Grand Chancellorsville 23.4
         ev.CounterattackRecorded: counterattack.apply_recorded,  # Road to Vicksburg 19.52
@@ -257,9 +254,8 @@ HANDLERS = Handlers(
     after_command=(
         *(h for h in CLASSIC_HANDLERS.after_command if h is not victory.immediate_victory),
         rcp.disorder_in_towns,  # 12.17
-        THE_BATTLES_LATE_RULES,  # the late battle rules' (Road to Richmond 17.4, Grand Chancellorsville 23.54)
+        THE_BATTLES_LATE_RULES,  # the late battle rules' (Road to Richmond 17.4, Hooker and Lee 20.11, Grand Chancellorsville 23.54)
         rcp.train_attacker_retreat,  # Wilderness 18.31, 12.11
-        demoralization.record,  # Hooker and Lee 20.11-20.21
         counterattack.record,  # Road to Vicksburg 19.52
         victory.immediate_victory,  # Olustee 20.0: the last, it may end the game
     ),

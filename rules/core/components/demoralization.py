@@ -22,7 +22,7 @@ has arrived and stands on the map outside the area ``raised.out_of`` (20.11 ii):
 cross the river"; kept for good in ``state.scored`` as ``demoralization_raised:<side>``),
 ``raised.losses_above``. So 20.15's recovery ("If all the Reinforcement units of Reynolds' I Corps arrive
 and Union losses are lower than 59, the Union Player's units are recovered") follows from the raised
-limit, and an army without ``raised`` never recovers (20.23). rules/procedures/demoralization.py records
+limit, and an army without ``raised`` never recovers (20.23). rules/mechanisms/demoralization.py records
 each change after the command that made it (``ArmyDemoralized``: 20.13 "The effect of Demoralization is
 immediate"), kept in ``state.scored`` as ``demoralized:<side>`` and ``demoralized_on:<side>:<Game-Turn>``.
 

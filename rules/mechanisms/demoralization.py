@@ -1,4 +1,5 @@
-"""An army's demoralization as it happens (Hooker and Lee 20.0; rules/core/components/demoralization.py).
+"""An army's demoralization as it happens (Hooker and Lee 20.0): the battle rule of the
+``[exclusive.demoralization]`` block, whose settings are rules/core/components/demoralization.py.
 
 An ``after_command`` hook: after each command, for each army of the battle's ``demoralization`` block,
 20.11 ii) the raised limit once all the units it names have crossed (``DemoralizationLimitRaised``),
@@ -10,13 +11,12 @@ the automatic Attacker Retreat) and rules/procedures/victory.py (21.3).
 
 from __future__ import annotations
 
+from rules.core.battle_rule import BattleRule
 from rules.core.components.demoralization import DEMORALIZED, ON, RAISED
 from rules.core.events import ArmyDemoralized, DemoralizationLimitRaised, Event
-from rules.core.handlers import only_with
 from rules.core.state import State
 
 
-@only_with("demoralization")
 def record(state: State, events: list[Event], after: State) -> list[Event]:
     """20.11, 20.13, 20.15, 20.21: the changes the command brought about (``after``: the state after its
     events, kept up to date by the reducer as these are added)."""
@@ -51,3 +51,19 @@ def apply_demoralized(state: State, event: ArmyDemoralized) -> None:
         state.scored = state.scored | {f"{DEMORALIZED}{event.side}", f"{ON}{event.side}:{state.turn}"}
     else:
         state.scored = state.scored - {f"{DEMORALIZED}{event.side}"}
+
+
+class DemoralizationRule(BattleRule):
+    """The mechanism (rules/core/battle_rule.py): the changes after a command; ``late``, after the revised
+    book's 12.17, where its table had it."""
+
+    component = "demoralization"
+    books = frozenset({"revised"})
+    late = True
+    evolvers = {
+        DemoralizationLimitRaised: apply_limit_raised,  # 20.11 ii)
+        ArmyDemoralized: apply_demoralized,  # 20.13, 20.15
+    }
+
+    def after_command(self, state: State, events: list[Event], after: State) -> list[Event]:
+        return record(state, events, after)  # 20.11-20.21
