@@ -612,10 +612,13 @@ def leader_command(state: State, legal: Choices, idle: set[str] | None = None) -
 class Engine:
     """A player (``players.selfplay.Player``): ``engine(state, rng)`` returns its command."""
 
-    def __init__(self, level: str = DEFAULT_LEVEL, style: Style = DEFAULT_STYLE):
-        if level not in LEVELS:
+    def __init__(self, level: str | Level = DEFAULT_LEVEL, style: Style = DEFAULT_STYLE):
+        if isinstance(level, Level):
+            self.level = level  # a budget of its own (players/search.py's look-ahead)
+        elif level in LEVELS:
+            self.level = LEVELS[level]
+        else:
             raise ValueError(f"no level {level!r} (known: {', '.join(LEVELS)})")
-        self.level = LEVELS[level]
         self.style = style
         self.budget: Budget | None = None
         self._idle_key: tuple | None = None

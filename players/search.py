@@ -8,9 +8,9 @@ a quarter as much; one that weighs the enemy strength it threatens twice; one dr
 objectives; players/engine.py ``Style``); a plan that ends in the position of one made before is
 not scored again. Each plan is then looked ahead on ``SAMPLES`` determinized
 dice (a fixed sample of die sequences, the same for every plan, so the plans are compared on the
-same luck): its own Combat Phase (the ``normal`` engine's attacks, an expectimax over each attack's
+same luck): its own Combat Phase (the engine's attacks at ``LOOK_AHEAD``'s budget, an expectimax over each attack's
 die), then the **enemy's reply**: his Movement Phase ended at once where the rules allow (his units
-stand where they are) and his Combat Phase by the ``normal`` engine, the best attacks he has against
+stand where they are) and his Combat Phase by the same engine, the best attacks he has against
 the position the plan leaves; the plan is scored by ``evaluate`` when the turn comes back (or at the
 game's end). A candidate is compared with the first plan sample by sample (the same dice): it
 replaces it only if its gain less one standard error is positive (``lower_bound``), and the best such
@@ -36,7 +36,7 @@ import random
 import time
 from typing import TYPE_CHECKING
 
-from players.engine import Engine, Style, evaluate
+from players.engine import Engine, Level, Style, evaluate
 from rules.core.commands import Command, EndPhase
 from rules.core.errors import RuleViolation
 from rules.core.state import MOVEMENT, State, digest
@@ -58,6 +58,9 @@ STYLES = (
 #: Determinized dice samples a plan is looked ahead on, and the ceiling of the first decision.
 SAMPLES = 3
 SECONDS = 10.0
+#: The engine's budget for both sides' combat in a look-ahead: the ``normal`` level's until 2026-12-07
+#: (12 attacks, 40 units), kept when normal's was cut, so that the search plays as it was measured.
+LOOK_AHEAD = Level("look-ahead", attacks=12, movers=40, seconds=1.2)
 #: A look-ahead stops after this many commands whatever happens (a guard; two Player-Turns are far shorter).
 ROLLOUT_LIMIT = 3_000
 
@@ -85,7 +88,7 @@ class Searcher:
     ) -> None:
         self.seconds, self.styles, self.samples = seconds, styles, samples
         self.engine = Engine("hard")  # the decisions outside the plan
-        self.attacker = Engine("normal")  # both sides' combat in the look-ahead
+        self.attacker = Engine(LOOK_AHEAD)  # both sides' combat in the look-ahead
         self.mover = Engine("easy")  # the enemy's moves in the look-ahead where his phase may not end
         self.plan: dict[str, Command] = {}  # the kept plan: the command for each position it expects
         self.planned: tuple | None = None  # the Player-Turn it was made for
@@ -178,7 +181,7 @@ class Searcher:
 
     def _reply(self, state: State, side: Side, rng: random.Random) -> Command:
         """A command of the look-ahead: the enemy's Movement Phase ended at once where it may be, the
-        rest (both sides' combat and decisions) by the ``normal`` engine."""
+        rest (both sides' combat and decisions) by the engine at ``LOOK_AHEAD``."""
         if state.phase == MOVEMENT and not state.pending and state.phasing != side:
             if choices(state, destinations=False).may_end_phase:
                 return EndPhase()
