@@ -33,43 +33,18 @@ import random
 import secrets
 import time
 from dataclasses import dataclass, field
-from typing import Union
 
 import aiohttp
 import msgspec
 
-from api.protocol import Ack, ChoicesOut, Error, Events, ServerMessageType, Welcome
+from api.protocol import Ack, ChoicesOut, Error, Events, Welcome
 
-# the brains and the figures are modules of their own; their names are importable from here too
-# (`BrainClient.spawn` runs ``from bench.loadtest import brain``)
+# the brains, the figures and the messages read are modules of their own; their names are
+# importable from here too (`BrainClient.spawn` runs ``from bench.loadtest import brain``)
 from bench.brain import BrainClient, Picked, brain  # noqa: F401
 from bench.figures import Figures, children, cpu_seconds, percentile  # noqa: F401
-
-
-class ReachIn(msgspec.Struct, frozen=True, kw_only=True, tag_field="type", tag="reach"):
-    """The server's `reach` reply, as far as this process reads it: its destinations stay raw JSON,
-    for the brain (the whole frame is handed on)."""
-
-    version: int
-    unit: str
-    how: str
-    destinations: msgspec.Raw
-
-
-class ViewIn(msgspec.Struct, frozen=True, kw_only=True, tag="view", tag_field="type"):
-    """The server's `view`, as far as a spectator here reads it: its version and the append time of
-    its newest event (the view and the record are left unread)."""
-
-    version: int
-    time: int
-
-
-_decoder = msgspec.json.Decoder(
-    Union[  # noqa: UP007 - a runtime union for msgspec
-        tuple(t for t in ServerMessageType.__args__ if t.__struct_config__.tag not in ("reach", "view"))
-        + (ReachIn, ViewIn)
-    ]
-)
+from bench.messages import ReachIn, ViewIn
+from bench.messages import decoder as _decoder
 
 
 class Refused(Exception):
@@ -119,42 +94,58 @@ class Seat:
                     continue
                 if bot.run.measuring.is_set() and not bot.run.over.is_set():
                     bot.figures.bytes_received += len(frame.data)
-                message = _decoder.decode(frame.data)
-                if isinstance(message, Events):
-                    now = time.time() * 1000
-                    if self.folds:
-                        bot.received(frame.data, message.events[-1].version)
-                    elif not bot.watched and bot.run.measuring.is_set():
-                        for event in message.events:
-                            if event.version > self.since:  # not the catch-up on connecting
-                                bot.figures.broadcast_ms.append(now - event.time)
-                elif isinstance(message, ReachIn):
-                    if self.reaching is not None and self.reaching[0] == (message.how, message.unit):
-                        future, self.reaching = self.reaching[1], None
-                        if not future.done():  # (not given up on: a timeout)
-                            future.set_result((message, frame.data))
-                    else:
-                        bot.figures.error("reach not asked")
-                elif isinstance(message, Ack | Error):
-                    future = self.waiting.pop(message.command_id or "", None)
-                    if future is None and message.command_id is None and self.reaching is not None:
-                        future = self.reaching[1]  # an action's error names it: this answers the reach
-                        self.reaching = None
-                    if future is not None and not future.done():
-                        future.set_result(message)
-                    elif isinstance(message, Error):
-                        bot.figures.error(f"error {message.code}")
-                elif isinstance(message, ChoicesOut):
-                    self.choices = message
-                    self.choices_arrived.set()
-                elif isinstance(message, Welcome):
-                    self.since = message.version
+                self._received(_decoder.decode(frame.data), frame.data)
         except (aiohttp.ClientError, ConnectionError, asyncio.CancelledError):
             pass
         finally:
             for future in [*self.waiting.values(), *([self.reaching[1]] if self.reaching else [])]:
                 if not future.done():
                     future.set_exception(ConnectionError("the connection closed"))
+
+    def _received(self, message, data: str) -> None:
+        """One message read: events, a reach's reply, an ack or error, choices, the welcome."""
+        if isinstance(message, Events):
+            self._events(message, data)
+        elif isinstance(message, ReachIn):
+            self._reached(message, data)
+        elif isinstance(message, Ack | Error):
+            self._answered(message)
+        elif isinstance(message, ChoicesOut):
+            self.choices = message
+            self.choices_arrived.set()
+        elif isinstance(message, Welcome):
+            self.since = message.version
+
+    def _events(self, message: Events, data: str) -> None:
+        """Events: to the bot's fold, or (unwatched, measuring) their broadcast latency."""
+        bot = self.bot
+        now = time.time() * 1000
+        if self.folds:
+            bot.received(data, message.events[-1].version)
+        elif not bot.watched and bot.run.measuring.is_set():
+            for event in message.events:
+                if event.version > self.since:  # not the catch-up on connecting
+                    bot.figures.broadcast_ms.append(now - event.time)
+
+    def _reached(self, message: ReachIn, data: str) -> None:
+        """A reach's reply: to the reach asked, or an error counted."""
+        if self.reaching is not None and self.reaching[0] == (message.how, message.unit):
+            future, self.reaching = self.reaching[1], None
+            if not future.done():  # (not given up on: a timeout)
+                future.set_result((message, data))
+        else:
+            self.bot.figures.error("reach not asked")
+
+    def _answered(self, message: Ack | Error) -> None:
+        """An ack or an error: to the action (or reach) it answers, or an error counted."""
+        future = self.waiting.pop(message.command_id or "", None)
+        if future is None and message.command_id is None and self.reaching is not None:
+            future = self.reaching[1]  # an action's error names it: this answers the reach
+            self.reaching = None
+        if future is not None and not future.done():
+            future.set_result(message)
+        elif isinstance(message, Error):
+            self.bot.figures.error(f"error {message.code}")
 
     async def send(self, command_id: str, message: dict) -> Ack | Error:
         future = asyncio.get_running_loop().create_future()
@@ -252,17 +243,9 @@ class Bot:
         return gid, [(union, "union", {"spectate": False}), (confederate, "confederate", {"spectate": False})]
 
     async def _game(self) -> None:
+        """One game, created and joined, played until it ends, the deadline, or its last command."""
         run = self.run
-        session = run.session
-        if run.accounts:
-            gid, joining = await self._accounts_game()
-        else:
-            async with session.post("/api/games", json={"scenario": run.scenario, "ruleset": run.ruleset}) as r:
-                game = await _answer(r)
-            async with session.post(f"/api/games/{game['game_id']}/join", json={"invite": game["invite"]}) as r:
-                joined = await _answer(r)
-            gid = game["game_id"]
-            joining = [(session, a["seat"], {"token": a["token"]}) for a in (game, joined)]
+        gid, joining = await self._new_game()
         self.game_id, self.version = gid, 0
         self.brain.begin(gid, self.index)
         self.figures.games_started += 1
@@ -270,76 +253,109 @@ class Bot:
         for i, (client, seat, credential) in enumerate(joining):
             seats[seat] = await self._connect(client, credential, i == 0)
         self.slot.start(gid)
-        played = 0  # commands acknowledged in this game
         try:
             await self.until(3)
             if not self.counted:
                 self.counted = True
                 ready(run)
                 await asyncio.wait_for(run.measuring.wait(), run.setup_seconds)
-            while time.monotonic() < run.deadline:
-                if run.think:
-                    await asyncio.sleep(self.rng.uniform(0.5, 1.5) * run.think)
-                if run.choices:  # the choices the server sent to the seat it waits for
-                    version = self.version
-                    seat = next(
-                        (s for s in seats.values() if s.choices and s.choices.version == version), None
-                    )
-                    while seat is None:
-                        for s in seats.values():
-                            s.choices_arrived.clear()
-                        await asyncio.wait_for(_any(s.choices_arrived for s in seats.values()), 30)
-                        seat = next(
-                            (s for s in seats.values() if s.choices and s.choices.version == version), None
-                        )
-                    picked = await self.brain.pick(gid, version, seat.choices.choices)
-                    while picked.reach is not None:  # the brain drew a unit to move: where may it go?
-                        picked = await self._reach(seat, version, *picked.reach)
-                else:
-                    picked = await self.brain.pick(gid, self.version)
-                if picked.error:
-                    self.figures.error(picked.error)
-                if picked.finished:
-                    self.figures.games_finished += 1
-                    return
-                if picked.command is None:  # the brain could not choose (counted as an error)
-                    await asyncio.sleep(0.05)
-                    continue
-                seat = seats[picked.side]
-                command_id = f"b{next(self.ids)}"
-                message = {"type": "command", "command_id": command_id, "command": msgspec.Raw(picked.command)}
-                started = time.perf_counter()
-                answer = await asyncio.wait_for(seat.send(command_id, message), 30)
-                while isinstance(answer, Error) and answer.code == "unavailable":  # the store restarting
-                    self.figures.resent += 1  # the same command_id again: applied once
-                    await asyncio.sleep(max(answer.retry_after or 0.0, 0.1))
-                    answer = await asyncio.wait_for(seat.send(command_id, message), 30)
-                if time.monotonic() < run.deadline:
-                    self.figures.command_ms.append((time.perf_counter() - started) * 1000)
-                if isinstance(answer, Error):
-                    self.figures.error(f"command {answer.code}")
-                    await asyncio.sleep(0.05)
-                    continue
-                self._acked(picked.side, answer)
-                if time.monotonic() < run.deadline:
-                    self.figures.events += answer.last - answer.first + 1
-                await self.until(answer.last)
-                played += 1
-                if run.undo_every and played % run.undo_every == 0:
-                    await self._undo(seats, picked.side, answer, played // run.undo_every)
-                if run.reconnect_every and played % run.reconnect_every == 0:
-                    again = (played // run.reconnect_every) % 2  # each seat in turn
-                    side, (client, _, credential) = list(seats)[again], joining[again]
-                    await seats[side].close()
-                    seats[side] = await self._connect(client, credential, again == 0, self.version)
-                    self.figures.reconnects += 1
-                if run.commands_per_game and played >= run.commands_per_game:
-                    self.figures.games_left += 1  # a new game: the server opens and closes many
-                    return
+            await self._commands(gid, seats, joining)
         finally:
             for seat in seats.values():
                 await seat.close()
             self.brain.forget(gid)
+
+    async def _new_game(self) -> tuple[str, list[tuple[aiohttp.ClientSession, str, dict]]]:
+        """A new game (with --accounts: as players with accounts start one), and how each seat joins
+        it: (game id, [(session, seat, hello fields)])."""
+        run = self.run
+        session = run.session
+        if run.accounts:
+            return await self._accounts_game()
+        async with session.post("/api/games", json={"scenario": run.scenario, "ruleset": run.ruleset}) as r:
+            game = await _answer(r)
+        async with session.post(f"/api/games/{game['game_id']}/join", json={"invite": game["invite"]}) as r:
+            joined = await _answer(r)
+        gid = game["game_id"]
+        return gid, [(session, a["seat"], {"token": a["token"]}) for a in (game, joined)]
+
+    async def _commands(self, gid: str, seats: dict[str, Seat], joining: list) -> None:
+        """The game's commands, one after another, until it ends, the deadline, or its last command."""
+        run = self.run
+        played = 0  # commands acknowledged in this game
+        while time.monotonic() < run.deadline:
+            if run.think:
+                await asyncio.sleep(self.rng.uniform(0.5, 1.5) * run.think)
+            picked = await self._pick(gid, seats)
+            if picked.error:
+                self.figures.error(picked.error)
+            if picked.finished:
+                self.figures.games_finished += 1
+                return
+            if picked.command is None:  # the brain could not choose (counted as an error)
+                await asyncio.sleep(0.05)
+                continue
+            answer = await self._command(seats[picked.side], picked)
+            if isinstance(answer, Error):
+                self.figures.error(f"command {answer.code}")
+                await asyncio.sleep(0.05)
+                continue
+            self._acked(picked.side, answer)
+            if time.monotonic() < run.deadline:
+                self.figures.events += answer.last - answer.first + 1
+            await self.until(answer.last)
+            played += 1
+            await self._every(seats, joining, picked.side, answer, played)
+            if run.commands_per_game and played >= run.commands_per_game:
+                self.figures.games_left += 1  # a new game: the server opens and closes many
+                return
+
+    async def _pick(self, gid: str, seats: dict[str, Seat]) -> Picked:
+        """The brain's next command: with --choices, from the choices the server sent to the seat it
+        waits for (and the reach of the unit drawn); else from its fold."""
+        if not self.run.choices:
+            return await self.brain.pick(gid, self.version)
+        version = self.version
+        seat = next(
+            (s for s in seats.values() if s.choices and s.choices.version == version), None
+        )
+        while seat is None:
+            for s in seats.values():
+                s.choices_arrived.clear()
+            await asyncio.wait_for(_any(s.choices_arrived for s in seats.values()), 30)
+            seat = next(
+                (s for s in seats.values() if s.choices and s.choices.version == version), None
+            )
+        picked = await self.brain.pick(gid, version, seat.choices.choices)
+        while picked.reach is not None:  # the brain drew a unit to move: where may it go?
+            picked = await self._reach(seat, version, *picked.reach)
+        return picked
+
+    async def _command(self, seat: Seat, picked: Picked) -> Ack | Error:
+        """The command sent, again while the store restarts; its latency measured."""
+        command_id = f"b{next(self.ids)}"
+        message = {"type": "command", "command_id": command_id, "command": msgspec.Raw(picked.command)}
+        started = time.perf_counter()
+        answer = await asyncio.wait_for(seat.send(command_id, message), 30)
+        while isinstance(answer, Error) and answer.code == "unavailable":  # the store restarting
+            self.figures.resent += 1  # the same command_id again: applied once
+            await asyncio.sleep(max(answer.retry_after or 0.0, 0.1))
+            answer = await asyncio.wait_for(seat.send(command_id, message), 30)
+        if time.monotonic() < self.run.deadline:
+            self.figures.command_ms.append((time.perf_counter() - started) * 1000)
+        return answer
+
+    async def _every(self, seats: dict[str, Seat], joining: list, side: str, answer: Ack, played: int) -> None:
+        """Every `undo_every` commands an undo asked for; every `reconnect_every` a seat reconnects."""
+        run = self.run
+        if run.undo_every and played % run.undo_every == 0:
+            await self._undo(seats, side, answer, played // run.undo_every)
+        if run.reconnect_every and played % run.reconnect_every == 0:
+            again = (played // run.reconnect_every) % 2  # each seat in turn
+            side, (client, _, credential) = list(seats)[again], joining[again]
+            await seats[side].close()
+            seats[side] = await self._connect(client, credential, again == 0, self.version)
+            self.figures.reconnects += 1
 
     async def _connect(self, client, credential: dict, folds: bool, last_version: int = 0) -> Seat:
         """A seat's websocket, said hello to (from ``last_version``: a reconnect)."""
@@ -403,7 +419,7 @@ async def spectate(run: Run, slot: Slot) -> None:
     One plain read loop per spectator (no futures made per message: with a thousand spectators in
     this one process, what the load generator spends on each delivery delays the next socket's)."""
     figures = run.figures
-    counted = False
+    counted = [False]  # counted ready once, at its first welcome
     while time.monotonic() < run.deadline:
         if slot.game_id is None:
             await asyncio.sleep(0.05)
@@ -421,23 +437,7 @@ async def spectate(run: Run, slot: Slot) -> None:
             await ws.send_json(
                 {"type": "hello", "game_id": gid, "spectate": True, "last_version": 0, "view": True}
             )
-            since = None  # the welcome's version: what comes after it is broadcast, not catch-up
-            async for frame in ws:
-                if frame.type != aiohttp.WSMsgType.TEXT:
-                    continue
-                if run.measuring.is_set() and not run.over.is_set():
-                    figures.bytes_received += len(frame.data)
-                message = _decoder.decode(frame.data)
-                if isinstance(message, ViewIn):
-                    if since is not None and run.measuring.is_set() and message.version > since:
-                        figures.broadcast_ms.append(time.time() * 1000 - message.time)
-                elif isinstance(message, Welcome):
-                    since = message.version
-                    if not counted:
-                        counted = True
-                        ready(run)
-                elif isinstance(message, Error):
-                    figures.error(f"spectator error {message.code}")
+            await _watch(run, ws, counted)
             if not changed.is_set() and not run.over.is_set():  # the server closed it, not we
                 figures.error(f"spectator closed {ws.close_code}")
         except (aiohttp.ClientError, ConnectionError) as exc:
@@ -445,6 +445,29 @@ async def spectate(run: Run, slot: Slot) -> None:
         finally:
             leave.cancel()
             await ws.close()
+
+
+async def _watch(run: Run, ws, counted: list[bool]) -> None:
+    """A spectator's socket read until it closes: the broadcast latency of each view after the
+    welcome; the spectator counted ready at its first welcome (``counted[0]``, kept across sockets)."""
+    figures = run.figures
+    since = None  # the welcome's version: what comes after it is broadcast, not catch-up
+    async for frame in ws:
+        if frame.type != aiohttp.WSMsgType.TEXT:
+            continue
+        if run.measuring.is_set() and not run.over.is_set():
+            figures.bytes_received += len(frame.data)
+        message = _decoder.decode(frame.data)
+        if isinstance(message, ViewIn):
+            if since is not None and run.measuring.is_set() and message.version > since:
+                figures.broadcast_ms.append(time.time() * 1000 - message.time)
+        elif isinstance(message, Welcome):
+            since = message.version
+            if not counted[0]:
+                counted[0] = True
+                ready(run)
+        elif isinstance(message, Error):
+            figures.error(f"spectator error {message.code}")
 
 
 async def _leave_when_done(run: Run, changed: asyncio.Event, ws) -> None:
