@@ -148,11 +148,12 @@ def brain(scenario: str, ruleset: str, nice: int) -> None:
     """A brain process: folds each game's events as the bot received them and picks the next
     command when asked. At a low CPU priority (`nice`): the server and the load generator's sockets
     go first."""
-    from eventstore.envelope import Envelope
-    from players.selfplay import random_player, summary_command
+    # loaded here, before the clock starts, as the rules engine is; `_fold` and `_picked` use them
+    from eventstore.envelope import Envelope  # noqa: F401
+    from players.selfplay import random_player, summary_command  # noqa: F401
     from rules.legal import Choices, Destination
     from session.games import GameCache
-    from session.history import History, HistoryError
+    from session.history import History, HistoryError  # noqa: F401
 
     os.nice(nice)
     cache = GameCache()
@@ -172,54 +173,14 @@ def brain(scenario: str, ruleset: str, nice: int) -> None:
         message = decoder.decode(stdin.read(int.from_bytes(header, "big")))
         if isinstance(message, _Fold):
             h, _, errors = games[message.game]
-            for event in events.decode(message.frame).events:
-                if event.version <= h.version:
-                    continue
-                envelope = Envelope(
-                    version=event.version,
-                    type=event.type,
-                    schema=event.schema,
-                    payload=bytes(event.data),
-                    actor=event.actor,
-                    command_id=event.command_id,
-                    time=event.time,
-                    digest=bytes.fromhex(event.digest),
-                    prev=h.head,
-                    hash=bytes.fromhex(event.hash),
-                )
-                try:
-                    h.apply(envelope)
-                except HistoryError as exc:
-                    errors.append(f"fold: {exc}")
+            _fold(h, errors, events.decode(message.frame).events)
         elif isinstance(message, _Pick) and message.game not in games:  # `ready`
             data = encoder.encode(Picked(message.id, finished=True))
             stdout.write(len(data).to_bytes(4, "big") + data)
             stdout.flush()
         elif isinstance(message, _Pick | _Reached):
             h, rng, errors = games[message.game]
-            picked = Picked(message.id, error=errors.pop() if errors else None)
-            asked, pick = picking.pop(message.game, (None, None))
-            if h.finished is not None:
-                picked.finished = True
-            else:
-                try:
-                    if isinstance(message, _Reached):
-                        reply = reaches.decode(message.frame)
-                        if pick is None or asked != (reply.how, reply.unit):
-                            raise ValueError(f"a reach of {reply.how} {reply.unit} not asked for")
-                        got = _step(pick, reply.destinations)
-                    elif message.choices is not None:  # the server's choices; destinations asked per unit
-                        pick = summary_command(choices.decode(message.choices), rng)
-                        got = _step(pick)
-                    else:
-                        got = random_player(h.state, rng)
-                    if isinstance(got, tuple):  # (how, unit): the server's reach first
-                        picked.reach = got
-                        picking[message.game] = (got, pick)
-                    else:
-                        picked.side, picked.command = h.session.to_act, msgspec.json.encode(got)
-                except Exception as exc:  # a dead end or a bug of the rules: counted, the run goes on
-                    picked.error = f"brain: {type(exc).__name__}: {exc}"
+            picked = _picked(message, h, rng, errors, picking, reaches, choices)
             data = encoder.encode(picked)
             stdout.write(len(data).to_bytes(4, "big") + data)
             stdout.flush()
@@ -237,3 +198,62 @@ def _step(pick: Reaching, destinations: dict[str, Destination] | None = None) ->
         return pick.send(destinations)
     except StopIteration as done:
         return done.value
+
+
+def _fold(h, errors: list[str], events) -> None:
+    """The events a bot received folded onto the game's history (those it has not yet); an error
+    noted for a fold that fails."""
+    from eventstore.envelope import Envelope
+    from session.history import HistoryError
+
+    for event in events:
+        if event.version <= h.version:
+            continue
+        envelope = Envelope(
+            version=event.version,
+            type=event.type,
+            schema=event.schema,
+            payload=bytes(event.data),
+            actor=event.actor,
+            command_id=event.command_id,
+            time=event.time,
+            digest=bytes.fromhex(event.digest),
+            prev=h.head,
+            hash=bytes.fromhex(event.hash),
+        )
+        try:
+            h.apply(envelope)
+        except HistoryError as exc:
+            errors.append(f"fold: {exc}")
+
+
+def _picked(message: _Pick | _Reached, h, rng: random.Random, errors: list[str],
+            picking: dict, reaches, choices) -> Picked:
+    """The answer to a pick or a reach given: the command, the reach to ask the server first, the game
+    finished, or an error."""
+    from players.selfplay import random_player, summary_command
+
+    picked = Picked(message.id, error=errors.pop() if errors else None)
+    asked, pick = picking.pop(message.game, (None, None))
+    if h.finished is not None:
+        picked.finished = True
+    else:
+        try:
+            if isinstance(message, _Reached):
+                reply = reaches.decode(message.frame)
+                if pick is None or asked != (reply.how, reply.unit):
+                    raise ValueError(f"a reach of {reply.how} {reply.unit} not asked for")
+                got = _step(pick, reply.destinations)
+            elif message.choices is not None:  # the server's choices; destinations asked per unit
+                pick = summary_command(choices.decode(message.choices), rng)
+                got = _step(pick)
+            else:
+                got = random_player(h.state, rng)
+            if isinstance(got, tuple):  # (how, unit): the server's reach first
+                picked.reach = got
+                picking[message.game] = (got, pick)
+            else:
+                picked.side, picked.command = h.session.to_act, msgspec.json.encode(got)
+        except Exception as exc:  # a dead end or a bug of the rules: counted, the run goes on
+            picked.error = f"brain: {type(exc).__name__}: {exc}"
+    return picked
