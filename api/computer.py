@@ -131,10 +131,7 @@ async def _connected(http, seat: Seat, engine: Player, games: GameCache, rng: ra
     if seat.history is None:
         await position(http, seat, games, library)
     async with http.ws_connect("/ws", heartbeat=20) as ws:
-        hello = {"type": "hello", "game_id": seat.game_id, "choices": True, "last_version": seat.history.version}
-        if seat.token is not None:
-            hello["token"] = seat.token
-        await ws.send_json(hello)
+        await ws.send_json(_hello(seat))
         async for frame in ws:
             if frame.type != aiohttp.WSMsgType.TEXT:
                 continue
@@ -143,38 +140,68 @@ async def _connected(http, seat: Seat, engine: Player, games: GameCache, rng: ra
             if kind == "welcome":
                 seat.side = message.get("seat") or seat.side
             elif kind == "events":
-                _follow(seat, _events.decode(frame.data).events)
-                for event in message["events"]:
-                    await _answer(ws, seat, event)
-                    if event["type"] == "game_finished":
-                        return event["data"].get("result") or event["data"].get("reason") or "over"
+                result = await _on_events(ws, seat, message, frame.data)
+                if result is not _GO_ON:
+                    return result
             elif kind == "choices":
-                history = seat.history
-                if history is None or history.version != message.get("version"):  # not followed: the log
-                    history = await position(http, seat, games, library)
-                if history.finished is not None:
-                    return history.finished.result or history.finished.reason
-                if history.session.to_act != seat.side:
-                    continue  # the choices of a version already past
-                if must_write_down(history.state):  # Road to Richmond 17.62, the variant: an empty list
-                    seat.sent += 1
-                    await ws.send_json(
-                        {"type": "write_down", "command_id": f"computer-{history.version}-{seat.sent}", "later": {}}
-                    )
-                    continue
-                command = await asyncio.to_thread(engine, history.state.copy(), rng)  # the kept fold stays as it was
-                seat.sent += 1
-                await ws.send_json(
-                    {
-                        "type": "command",
-                        "command_id": f"computer-{history.version}-{seat.sent}",
-                        "seen": history.version,
-                        "command": msgspec.to_builtins(command),
-                    }
-                )
+                result = await _on_choices(http, ws, seat, message, engine, games, rng, library)
+                if result is not _GO_ON:
+                    return result
             elif kind == "error" and message.get("code") not in ("conflict", "not_your_turn"):
                 log.warning("computer %s: %s: %s", seat.game_id, message.get("code"), message.get("message"))
     return None
+
+
+def _hello(seat: Seat) -> dict:
+    """The seat's hello: its game, choices asked for, the version it holds, and its token if any."""
+    hello = {"type": "hello", "game_id": seat.game_id, "choices": True, "last_version": seat.history.version}
+    if seat.token is not None:
+        hello["token"] = seat.token
+    return hello
+
+
+#: What `_on_events` and `_on_choices` answer when the connection goes on.
+_GO_ON = object()
+
+
+async def _on_events(ws, seat: Seat, message: dict, data: bytes):
+    """Events sent: folded, each answered (an undo, a draw); the result when the game is over."""
+    _follow(seat, _events.decode(data).events)
+    for event in message["events"]:
+        await _answer(ws, seat, event)
+        if event["type"] == "game_finished":
+            return event["data"].get("result") or event["data"].get("reason") or "over"
+    return _GO_ON
+
+
+async def _on_choices(http, ws, seat: Seat, message: dict, engine: Player, games: GameCache,
+                      rng: random.Random, library: Library | None):
+    """The seat's choices sent: the engine's command (or an empty write-down, Road to Richmond 17.62)
+    when it is the seat's turn; the result when the game is over."""
+    history = seat.history
+    if history is None or history.version != message.get("version"):  # not followed: the log
+        history = await position(http, seat, games, library)
+    if history.finished is not None:
+        return history.finished.result or history.finished.reason
+    if history.session.to_act != seat.side:
+        return _GO_ON  # the choices of a version already past
+    if must_write_down(history.state):  # Road to Richmond 17.62, the variant: an empty list
+        seat.sent += 1
+        await ws.send_json(
+            {"type": "write_down", "command_id": f"computer-{history.version}-{seat.sent}", "later": {}}
+        )
+        return _GO_ON
+    command = await asyncio.to_thread(engine, history.state.copy(), rng)  # the kept fold stays as it was
+    seat.sent += 1
+    await ws.send_json(
+        {
+            "type": "command",
+            "command_id": f"computer-{history.version}-{seat.sent}",
+            "seen": history.version,
+            "command": msgspec.to_builtins(command),
+        }
+    )
+    return _GO_ON
 
 
 _events = msgspec.json.Decoder(Events)

@@ -82,7 +82,23 @@ def _chances(game: Game) -> dict[str, dict[str, float]]:
 
 @lru_cache(maxsize=64)
 def _static(game: Game) -> tuple[list[TrackTurn], list[str], list[str], list[Objective]]:
+    """The static part of the glance: the Game-Turn track, the victory schedule, its levels and the
+    objectives."""
     sc = game.scenario
+    turns = _track(sc)
+    schedule: list[str] = []
+    objectives: list[Objective] = []
+    levels: list[str] = []
+    v = game.battle.victory
+    if v is not None:
+        _victory_schedule(v, schedule, objectives)
+        _victory_levels(v, levels, objectives)
+    _exits_schedule(game, schedule)
+    return turns, schedule, levels, objectives
+
+
+def _track(sc) -> list[TrackTurn]:
+    """The Game-Turn track: each turn, night or not, and the reinforcements due on it."""
     due: dict[int, list[Arrival]] = {}
     for u in sc.units:
         if u.hex is None and u.arrives is not None:
@@ -90,55 +106,64 @@ def _static(game: Game) -> tuple[list[TrackTurn], list[str], list[str], list[Obj
     turns = [
         TrackTurn(turn=t, night=t in sc.night_turns, reinforcements=due.get(t, [])) for t in range(1, sc.turns + 1)
     ]
-    schedule: list[str] = []
-    objectives: list[Objective] = []
-    levels: list[str] = []
-    v = game.battle.victory
-    if v is not None:
-        for side, pts in v.per_enemy_unit_eliminated.items():
-            schedule.append(f"{SIDE[side]}: {pts} VP for each enemy unit eliminated")
-        for side, pts in v.per_enemy_strength_point_eliminated.items():
-            schedule.append(f"{SIDE[side]}: {pts} VP for each enemy Strength Point eliminated")
-        for c in v.first_controls:
-            schedule.append(f"{SIDE[c.side]}: {c.points_each} VP for each of {', '.join(c.hexes)} the first time it controls it")
-            objectives += [Objective(hex=h, points=c.points_each, side=c.side, rule="first control") for h in c.hexes]
-        if v.town_in_zoc is not None:
-            t = v.town_in_zoc
-            kind = f"{t.unit_type} " if t.unit_type else ""
-            schedule.append(f"{SIDE[t.side]}: {t.points_each} VP at the end for each hex of {t.area.replace('_', ' ')} "
-                            f"in the zone of control of its {kind}units")
-        if v.last_control is not None:
-            c = v.last_control
-            schedule.append(f"{SIDE[c.side]}: {c.points_each} VP at the end for each of {', '.join(c.hexes)} it last controlled")
-            objectives += [Objective(hex=h, points=c.points_each, side=c.side, rule="last control") for h in c.hexes]
-        for o in v.occupation:
-            who = SIDE[o.side] if o.side else "Either side"
-            schedule.append(f"{who}: {o.points} VP at the end for occupying {o.hex}")
-            objectives.append(Objective(hex=o.hex, points=o.points, side=o.side, rule=OCCUPIED_AT_THE_END))
-        for c in v.control_of_all:
-            who = SIDE[c.side] if c.side else "Either side"
-            schedule.append(f"{who}: {c.points} VP at the end for controlling all of {', '.join(c.hexes)}")
-            objectives += [Objective(hex=h, points=c.points, side=c.side, rule="all controlled at the end") for h in c.hexes]
-        basis = (
-            f"the ratio of {SIDE[v.ratio_of[0]]} to {SIDE[v.ratio_of[1]]} points" if v.ratio_of
-            else "Union points minus Confederate points"
-        )
-        for lv in v.levels:
-            bounds = [
-                f"{op} {value}" for op, value in (
-                    ("at least", lv.min), ("at most", lv.max), ("at least", lv.at_least), ("above", lv.above),
-                    ("at most", lv.at_most), ("below", lv.below),
-                ) if value is not None
+    return turns
+
+
+def _victory_schedule(v, schedule: list[str], objectives: list[Objective]) -> None:
+    """The Victory Points the battle awards, and the objectives they are scored for."""
+    for side, pts in v.per_enemy_unit_eliminated.items():
+        schedule.append(f"{SIDE[side]}: {pts} VP for each enemy unit eliminated")
+    for side, pts in v.per_enemy_strength_point_eliminated.items():
+        schedule.append(f"{SIDE[side]}: {pts} VP for each enemy Strength Point eliminated")
+    for c in v.first_controls:
+        schedule.append(f"{SIDE[c.side]}: {c.points_each} VP for each of {', '.join(c.hexes)} the first time it controls it")
+        objectives += [Objective(hex=h, points=c.points_each, side=c.side, rule="first control") for h in c.hexes]
+    if v.town_in_zoc is not None:
+        t = v.town_in_zoc
+        kind = f"{t.unit_type} " if t.unit_type else ""
+        schedule.append(f"{SIDE[t.side]}: {t.points_each} VP at the end for each hex of {t.area.replace('_', ' ')} "
+                        f"in the zone of control of its {kind}units")
+    if v.last_control is not None:
+        c = v.last_control
+        schedule.append(f"{SIDE[c.side]}: {c.points_each} VP at the end for each of {', '.join(c.hexes)} it last controlled")
+        objectives += [Objective(hex=h, points=c.points_each, side=c.side, rule="last control") for h in c.hexes]
+    for o in v.occupation:
+        who = SIDE[o.side] if o.side else "Either side"
+        schedule.append(f"{who}: {o.points} VP at the end for occupying {o.hex}")
+        objectives.append(Objective(hex=o.hex, points=o.points, side=o.side, rule=OCCUPIED_AT_THE_END))
+    for c in v.control_of_all:
+        who = SIDE[c.side] if c.side else "Either side"
+        schedule.append(f"{who}: {c.points} VP at the end for controlling all of {', '.join(c.hexes)}")
+        objectives += [Objective(hex=h, points=c.points, side=c.side, rule="all controlled at the end") for h in c.hexes]
+
+
+def _victory_levels(v, levels: list[str], objectives: list[Objective]) -> None:
+    """The levels of victory and their conditions, and the hexes a level's condition occupies."""
+    basis = (
+        f"the ratio of {SIDE[v.ratio_of[0]]} to {SIDE[v.ratio_of[1]]} points" if v.ratio_of
+        else "Union points minus Confederate points"
+    )
+    for lv in v.levels:
+        bounds = [
+            f"{op} {value}" for op, value in (
+                ("at least", lv.min), ("at most", lv.max), ("at least", lv.at_least), ("above", lv.above),
+                ("at most", lv.at_most), ("below", lv.below),
+            ) if value is not None
+        ]
+        cond = f"{basis} {' and '.join(bounds)}" if bounds else "otherwise"
+        if lv.occupied is not None:
+            cond += f", {SIDE[lv.occupied.side]} occupying {', '.join(lv.occupied.hexes)}"
+            seen = {o.hex for o in objectives}
+            objectives += [
+                Objective(hex=h, points=0, side=lv.occupied.side, rule="a level's condition")
+                for h in lv.occupied.hexes if h not in seen
             ]
-            cond = f"{basis} {' and '.join(bounds)}" if bounds else "otherwise"
-            if lv.occupied is not None:
-                cond += f", {SIDE[lv.occupied.side]} occupying {', '.join(lv.occupied.hexes)}"
-                seen = {o.hex for o in objectives}
-                objectives += [
-                    Objective(hex=h, points=0, side=lv.occupied.side, rule="a level's condition")
-                    for h in lv.occupied.hexes if h not in seen
-                ]
-            levels.append(f"{lv.level}: {cond}")
+        levels.append(f"{lv.level}: {cond}")
+
+
+def _exits_schedule(game: Game, schedule: list[str]) -> None:
+    """The Victory Points for exiting units off the map and for cutting lines of communications."""
+    sc = game.scenario
     exits = game.battle.exits
     if exits is not None:
         for side, pts in exits.points_per_strength_point.items():
@@ -154,7 +179,6 @@ def _static(game: Game) -> tuple[list[TrackTurn], list[str], list[str], list[Obj
     if loc is not None:
         for side, pts in loc.per_enemy_strength_point_cut_off.items():
             schedule.append(f"{SIDE[side]}: {pts} VP at the end for each enemy Strength Point without a line of communications")
-    return turns, schedule, levels, objectives
 
 
 def _holder(o: Objective, state: State, occupiers: dict[str, str | None]) -> str | None:

@@ -31,110 +31,20 @@ import itertools
 import os
 import random
 import secrets
-import sys
 import time
-from collections import Counter
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Union
 
 import aiohttp
 import msgspec
 
-from api.protocol import Ack, ChoicesOut, Error, Events, ServerMessageType, Welcome
+from api.protocol import Ack, ChoicesOut, Error, Events, Welcome
 
-if TYPE_CHECKING:  # the rules engine is loaded by the brains only
-    from players.selfplay import Reaching
-    from rules.core.commands import Command
-    from rules.legal import Destination
-
-
-class ReachIn(msgspec.Struct, frozen=True, kw_only=True, tag_field="type", tag="reach"):
-    """The server's `reach` reply, as far as this process reads it: its destinations stay raw JSON,
-    for the brain (the whole frame is handed on)."""
-
-    version: int
-    unit: str
-    how: str
-    destinations: msgspec.Raw
-
-
-class ViewIn(msgspec.Struct, frozen=True, kw_only=True, tag="view", tag_field="type"):
-    """The server's `view`, as far as a spectator here reads it: its version and the append time of
-    its newest event (the view and the record are left unread)."""
-
-    version: int
-    time: int
-
-
-_decoder = msgspec.json.Decoder(
-    Union[  # noqa: UP007 - a runtime union for msgspec
-        tuple(t for t in ServerMessageType.__args__ if t.__struct_config__.tag not in ("reach", "view"))
-        + (ReachIn, ViewIn)
-    ]
-)
-
-
-@dataclass
-class Figures:
-    """What a run measured."""
-
-    command_ms: list[float] = field(default_factory=list)
-    # CPU seconds in the measured period: the brain processes; and, set by the caller, the server,
-    # its Redis and this process.
-    brain_cpu_s: float | None = None
-    server_cpu_s: float | None = None
-    store_cpu_s: float | None = None
-    client_cpu_s: float = 0.0
-    cpu_s: dict = field(default_factory=dict)  # set by the caller: CPU seconds per group of processes
-    io_bytes: dict = field(default_factory=dict)  # and (read, written) bytes per group
-    # websocket payload bytes the bots and spectators received and sent in the measured period
-    bytes_received: int = 0
-    bytes_sent: int = 0
-    broadcast_ms: list[float] = field(default_factory=list)
-    reach_ms: list[float] = field(default_factory=list)  # with --choices: a `reach` sent until its reply
-    reaches: int = 0  # `reach` replies received in the measured period
-    empty_reaches: int = 0  # of which with no destination
-    events: int = 0
-    games_started: int = 0
-    games_finished: int = 0
-    games_left: int = 0  # with commands_per_game: games the bot left unfinished for a new one
-    errors: Counter = field(default_factory=Counter)
-    #: When a list (a soak's check that nothing acknowledged is lost): every ack the bots received,
-    #: (game id, seat, command_id, first, last)
-    acks: list | None = None
-    undos: Counter = field(default_factory=Counter)  # requested, accepted, declined, refused (with undo_every)
-    reconnects: int = 0  # with reconnect_every
-    resent: int = 0  # commands answered `unavailable` (a store restarting) and sent again, same command_id
-
-    def error(self, what: str) -> None:
-        self.errors[what] += 1
-
-
-def percentile(values: list[float], p: float) -> float | None:
-    if not values:
-        return None
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(round(p / 100 * (len(ordered) - 1))))]
-
-
-def cpu_seconds(*pids: int) -> float | None:
-    """User + system CPU seconds of these processes so far (Linux /proc), or None."""
-    total = 0.0
-    for pid in pids:
-        try:
-            fields = open(f"/proc/{pid}/stat").read().rsplit(")", 1)[1].split()
-            total += (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
-        except (OSError, ValueError, IndexError, TypeError):
-            return None
-    return total
-
-
-def children(pid: int) -> list[int]:
-    """The child processes of `pid` (Linux /proc; [] elsewhere)."""
-    try:
-        return [int(c) for c in open(f"/proc/{pid}/task/{pid}/children").read().split()]
-    except (OSError, ValueError):
-        return []
+# the brains, the figures and the messages read are modules of their own; their names are
+# importable from here too (`BrainClient.spawn` runs ``from bench.loadtest import brain``)
+from bench.brain import BrainClient, Picked, brain  # noqa: F401
+from bench.figures import Figures, children, cpu_seconds, percentile  # noqa: F401
+from bench.messages import ReachIn, ViewIn
+from bench.messages import decoder as _decoder
 
 
 class Refused(Exception):
@@ -184,42 +94,58 @@ class Seat:
                     continue
                 if bot.run.measuring.is_set() and not bot.run.over.is_set():
                     bot.figures.bytes_received += len(frame.data)
-                message = _decoder.decode(frame.data)
-                if isinstance(message, Events):
-                    now = time.time() * 1000
-                    if self.folds:
-                        bot.received(frame.data, message.events[-1].version)
-                    elif not bot.watched and bot.run.measuring.is_set():
-                        for event in message.events:
-                            if event.version > self.since:  # not the catch-up on connecting
-                                bot.figures.broadcast_ms.append(now - event.time)
-                elif isinstance(message, ReachIn):
-                    if self.reaching is not None and self.reaching[0] == (message.how, message.unit):
-                        future, self.reaching = self.reaching[1], None
-                        if not future.done():  # (not given up on: a timeout)
-                            future.set_result((message, frame.data))
-                    else:
-                        bot.figures.error("reach not asked")
-                elif isinstance(message, Ack | Error):
-                    future = self.waiting.pop(message.command_id or "", None)
-                    if future is None and message.command_id is None and self.reaching is not None:
-                        future = self.reaching[1]  # an action's error names it: this answers the reach
-                        self.reaching = None
-                    if future is not None and not future.done():
-                        future.set_result(message)
-                    elif isinstance(message, Error):
-                        bot.figures.error(f"error {message.code}")
-                elif isinstance(message, ChoicesOut):
-                    self.choices = message
-                    self.choices_arrived.set()
-                elif isinstance(message, Welcome):
-                    self.since = message.version
+                self._received(_decoder.decode(frame.data), frame.data)
         except (aiohttp.ClientError, ConnectionError, asyncio.CancelledError):
             pass
         finally:
             for future in [*self.waiting.values(), *([self.reaching[1]] if self.reaching else [])]:
                 if not future.done():
                     future.set_exception(ConnectionError("the connection closed"))
+
+    def _received(self, message, data: str) -> None:
+        """One message read: events, a reach's reply, an ack or error, choices, the welcome."""
+        if isinstance(message, Events):
+            self._events(message, data)
+        elif isinstance(message, ReachIn):
+            self._reached(message, data)
+        elif isinstance(message, Ack | Error):
+            self._answered(message)
+        elif isinstance(message, ChoicesOut):
+            self.choices = message
+            self.choices_arrived.set()
+        elif isinstance(message, Welcome):
+            self.since = message.version
+
+    def _events(self, message: Events, data: str) -> None:
+        """Events: to the bot's fold, or (unwatched, measuring) their broadcast latency."""
+        bot = self.bot
+        now = time.time() * 1000
+        if self.folds:
+            bot.received(data, message.events[-1].version)
+        elif not bot.watched and bot.run.measuring.is_set():
+            for event in message.events:
+                if event.version > self.since:  # not the catch-up on connecting
+                    bot.figures.broadcast_ms.append(now - event.time)
+
+    def _reached(self, message: ReachIn, data: str) -> None:
+        """A reach's reply: to the reach asked, or an error counted."""
+        if self.reaching is not None and self.reaching[0] == (message.how, message.unit):
+            future, self.reaching = self.reaching[1], None
+            if not future.done():  # (not given up on: a timeout)
+                future.set_result((message, data))
+        else:
+            self.bot.figures.error("reach not asked")
+
+    def _answered(self, message: Ack | Error) -> None:
+        """An ack or an error: to the action (or reach) it answers, or an error counted."""
+        future = self.waiting.pop(message.command_id or "", None)
+        if future is None and message.command_id is None and self.reaching is not None:
+            future = self.reaching[1]  # an action's error names it: this answers the reach
+            self.reaching = None
+        if future is not None and not future.done():
+            future.set_result(message)
+        elif isinstance(message, Error):
+            self.bot.figures.error(f"error {message.code}")
 
     async def send(self, command_id: str, message: dict) -> Ack | Error:
         future = asyncio.get_running_loop().create_future()
@@ -317,17 +243,9 @@ class Bot:
         return gid, [(union, "union", {"spectate": False}), (confederate, "confederate", {"spectate": False})]
 
     async def _game(self) -> None:
+        """One game, created and joined, played until it ends, the deadline, or its last command."""
         run = self.run
-        session = run.session
-        if run.accounts:
-            gid, joining = await self._accounts_game()
-        else:
-            async with session.post("/api/games", json={"scenario": run.scenario, "ruleset": run.ruleset}) as r:
-                game = await _answer(r)
-            async with session.post(f"/api/games/{game['game_id']}/join", json={"invite": game["invite"]}) as r:
-                joined = await _answer(r)
-            gid = game["game_id"]
-            joining = [(session, a["seat"], {"token": a["token"]}) for a in (game, joined)]
+        gid, joining = await self._new_game()
         self.game_id, self.version = gid, 0
         self.brain.begin(gid, self.index)
         self.figures.games_started += 1
@@ -335,76 +253,109 @@ class Bot:
         for i, (client, seat, credential) in enumerate(joining):
             seats[seat] = await self._connect(client, credential, i == 0)
         self.slot.start(gid)
-        played = 0  # commands acknowledged in this game
         try:
             await self.until(3)
             if not self.counted:
                 self.counted = True
                 ready(run)
                 await asyncio.wait_for(run.measuring.wait(), run.setup_seconds)
-            while time.monotonic() < run.deadline:
-                if run.think:
-                    await asyncio.sleep(self.rng.uniform(0.5, 1.5) * run.think)
-                if run.choices:  # the choices the server sent to the seat it waits for
-                    version = self.version
-                    seat = next(
-                        (s for s in seats.values() if s.choices and s.choices.version == version), None
-                    )
-                    while seat is None:
-                        for s in seats.values():
-                            s.choices_arrived.clear()
-                        await asyncio.wait_for(_any(s.choices_arrived for s in seats.values()), 30)
-                        seat = next(
-                            (s for s in seats.values() if s.choices and s.choices.version == version), None
-                        )
-                    picked = await self.brain.pick(gid, version, seat.choices.choices)
-                    while picked.reach is not None:  # the brain drew a unit to move: where may it go?
-                        picked = await self._reach(seat, version, *picked.reach)
-                else:
-                    picked = await self.brain.pick(gid, self.version)
-                if picked.error:
-                    self.figures.error(picked.error)
-                if picked.finished:
-                    self.figures.games_finished += 1
-                    return
-                if picked.command is None:  # the brain could not choose (counted as an error)
-                    await asyncio.sleep(0.05)
-                    continue
-                seat = seats[picked.side]
-                command_id = f"b{next(self.ids)}"
-                message = {"type": "command", "command_id": command_id, "command": msgspec.Raw(picked.command)}
-                started = time.perf_counter()
-                answer = await asyncio.wait_for(seat.send(command_id, message), 30)
-                while isinstance(answer, Error) and answer.code == "unavailable":  # the store restarting
-                    self.figures.resent += 1  # the same command_id again: applied once
-                    await asyncio.sleep(max(answer.retry_after or 0.0, 0.1))
-                    answer = await asyncio.wait_for(seat.send(command_id, message), 30)
-                if time.monotonic() < run.deadline:
-                    self.figures.command_ms.append((time.perf_counter() - started) * 1000)
-                if isinstance(answer, Error):
-                    self.figures.error(f"command {answer.code}")
-                    await asyncio.sleep(0.05)
-                    continue
-                self._acked(picked.side, answer)
-                if time.monotonic() < run.deadline:
-                    self.figures.events += answer.last - answer.first + 1
-                await self.until(answer.last)
-                played += 1
-                if run.undo_every and played % run.undo_every == 0:
-                    await self._undo(seats, picked.side, answer, played // run.undo_every)
-                if run.reconnect_every and played % run.reconnect_every == 0:
-                    again = (played // run.reconnect_every) % 2  # each seat in turn
-                    side, (client, _, credential) = list(seats)[again], joining[again]
-                    await seats[side].close()
-                    seats[side] = await self._connect(client, credential, again == 0, self.version)
-                    self.figures.reconnects += 1
-                if run.commands_per_game and played >= run.commands_per_game:
-                    self.figures.games_left += 1  # a new game: the server opens and closes many
-                    return
+            await self._commands(gid, seats, joining)
         finally:
             for seat in seats.values():
                 await seat.close()
             self.brain.forget(gid)
+
+    async def _new_game(self) -> tuple[str, list[tuple[aiohttp.ClientSession, str, dict]]]:
+        """A new game (with --accounts: as players with accounts start one), and how each seat joins
+        it: (game id, [(session, seat, hello fields)])."""
+        run = self.run
+        session = run.session
+        if run.accounts:
+            return await self._accounts_game()
+        async with session.post("/api/games", json={"scenario": run.scenario, "ruleset": run.ruleset}) as r:
+            game = await _answer(r)
+        async with session.post(f"/api/games/{game['game_id']}/join", json={"invite": game["invite"]}) as r:
+            joined = await _answer(r)
+        gid = game["game_id"]
+        return gid, [(session, a["seat"], {"token": a["token"]}) for a in (game, joined)]
+
+    async def _commands(self, gid: str, seats: dict[str, Seat], joining: list) -> None:
+        """The game's commands, one after another, until it ends, the deadline, or its last command."""
+        run = self.run
+        played = 0  # commands acknowledged in this game
+        while time.monotonic() < run.deadline:
+            if run.think:
+                await asyncio.sleep(self.rng.uniform(0.5, 1.5) * run.think)
+            picked = await self._pick(gid, seats)
+            if picked.error:
+                self.figures.error(picked.error)
+            if picked.finished:
+                self.figures.games_finished += 1
+                return
+            if picked.command is None:  # the brain could not choose (counted as an error)
+                await asyncio.sleep(0.05)
+                continue
+            answer = await self._command(seats[picked.side], picked)
+            if isinstance(answer, Error):
+                self.figures.error(f"command {answer.code}")
+                await asyncio.sleep(0.05)
+                continue
+            self._acked(picked.side, answer)
+            if time.monotonic() < run.deadline:
+                self.figures.events += answer.last - answer.first + 1
+            await self.until(answer.last)
+            played += 1
+            await self._every(seats, joining, picked.side, answer, played)
+            if run.commands_per_game and played >= run.commands_per_game:
+                self.figures.games_left += 1  # a new game: the server opens and closes many
+                return
+
+    async def _pick(self, gid: str, seats: dict[str, Seat]) -> Picked:
+        """The brain's next command: with --choices, from the choices the server sent to the seat it
+        waits for (and the reach of the unit drawn); else from its fold."""
+        if not self.run.choices:
+            return await self.brain.pick(gid, self.version)
+        version = self.version
+        seat = next(
+            (s for s in seats.values() if s.choices and s.choices.version == version), None
+        )
+        while seat is None:
+            for s in seats.values():
+                s.choices_arrived.clear()
+            await asyncio.wait_for(_any(s.choices_arrived for s in seats.values()), 30)
+            seat = next(
+                (s for s in seats.values() if s.choices and s.choices.version == version), None
+            )
+        picked = await self.brain.pick(gid, version, seat.choices.choices)
+        while picked.reach is not None:  # the brain drew a unit to move: where may it go?
+            picked = await self._reach(seat, version, *picked.reach)
+        return picked
+
+    async def _command(self, seat: Seat, picked: Picked) -> Ack | Error:
+        """The command sent, again while the store restarts; its latency measured."""
+        command_id = f"b{next(self.ids)}"
+        message = {"type": "command", "command_id": command_id, "command": msgspec.Raw(picked.command)}
+        started = time.perf_counter()
+        answer = await asyncio.wait_for(seat.send(command_id, message), 30)
+        while isinstance(answer, Error) and answer.code == "unavailable":  # the store restarting
+            self.figures.resent += 1  # the same command_id again: applied once
+            await asyncio.sleep(max(answer.retry_after or 0.0, 0.1))
+            answer = await asyncio.wait_for(seat.send(command_id, message), 30)
+        if time.monotonic() < self.run.deadline:
+            self.figures.command_ms.append((time.perf_counter() - started) * 1000)
+        return answer
+
+    async def _every(self, seats: dict[str, Seat], joining: list, side: str, answer: Ack, played: int) -> None:
+        """Every `undo_every` commands an undo asked for; every `reconnect_every` a seat reconnects."""
+        run = self.run
+        if run.undo_every and played % run.undo_every == 0:
+            await self._undo(seats, side, answer, played // run.undo_every)
+        if run.reconnect_every and played % run.reconnect_every == 0:
+            again = (played // run.reconnect_every) % 2  # each seat in turn
+            side, (client, _, credential) = list(seats)[again], joining[again]
+            await seats[side].close()
+            seats[side] = await self._connect(client, credential, again == 0, self.version)
+            self.figures.reconnects += 1
 
     async def _connect(self, client, credential: dict, folds: bool, last_version: int = 0) -> Seat:
         """A seat's websocket, said hello to (from ``last_version``: a reconnect)."""
@@ -468,7 +419,7 @@ async def spectate(run: Run, slot: Slot) -> None:
     One plain read loop per spectator (no futures made per message: with a thousand spectators in
     this one process, what the load generator spends on each delivery delays the next socket's)."""
     figures = run.figures
-    counted = False
+    counted = [False]  # counted ready once, at its first welcome
     while time.monotonic() < run.deadline:
         if slot.game_id is None:
             await asyncio.sleep(0.05)
@@ -486,23 +437,7 @@ async def spectate(run: Run, slot: Slot) -> None:
             await ws.send_json(
                 {"type": "hello", "game_id": gid, "spectate": True, "last_version": 0, "view": True}
             )
-            since = None  # the welcome's version: what comes after it is broadcast, not catch-up
-            async for frame in ws:
-                if frame.type != aiohttp.WSMsgType.TEXT:
-                    continue
-                if run.measuring.is_set() and not run.over.is_set():
-                    figures.bytes_received += len(frame.data)
-                message = _decoder.decode(frame.data)
-                if isinstance(message, ViewIn):
-                    if since is not None and run.measuring.is_set() and message.version > since:
-                        figures.broadcast_ms.append(time.time() * 1000 - message.time)
-                elif isinstance(message, Welcome):
-                    since = message.version
-                    if not counted:
-                        counted = True
-                        ready(run)
-                elif isinstance(message, Error):
-                    figures.error(f"spectator error {message.code}")
+            await _watch(run, ws, counted)
             if not changed.is_set() and not run.over.is_set():  # the server closed it, not we
                 figures.error(f"spectator closed {ws.close_code}")
         except (aiohttp.ClientError, ConnectionError) as exc:
@@ -510,6 +445,29 @@ async def spectate(run: Run, slot: Slot) -> None:
         finally:
             leave.cancel()
             await ws.close()
+
+
+async def _watch(run: Run, ws, counted: list[bool]) -> None:
+    """A spectator's socket read until it closes: the broadcast latency of each view after the
+    welcome; the spectator counted ready at its first welcome (``counted[0]``, kept across sockets)."""
+    figures = run.figures
+    since = None  # the welcome's version: what comes after it is broadcast, not catch-up
+    async for frame in ws:
+        if frame.type != aiohttp.WSMsgType.TEXT:
+            continue
+        if run.measuring.is_set() and not run.over.is_set():
+            figures.bytes_received += len(frame.data)
+        message = _decoder.decode(frame.data)
+        if isinstance(message, ViewIn):
+            if since is not None and run.measuring.is_set() and message.version > since:
+                figures.broadcast_ms.append(time.time() * 1000 - message.time)
+        elif isinstance(message, Welcome):
+            since = message.version
+            if not counted[0]:
+                counted[0] = True
+                ready(run)
+        elif isinstance(message, Error):
+            figures.error(f"spectator error {message.code}")
 
 
 async def _leave_when_done(run: Run, changed: asyncio.Event, ws) -> None:
@@ -586,14 +544,14 @@ async def run(config: Run) -> Figures:
         await BrainClient.spawn(config.scenario, config.ruleset, config.brain_nice)
         for _ in range(max(1, min(4, os.cpu_count() or 1)))
     ]
-    await asyncio.gather(*(brain.ready() for brain in config.brains))  # loaded before any game starts
+    await asyncio.gather(*(client.ready() for client in config.brains))  # loaded before any game starts
     connector = aiohttp.TCPConnector(limit=0)
     try:
         async with aiohttp.ClientSession(base_url=config.url, connector=connector) as session:
             await _load(config, session)
     finally:
-        for brain in config.brains:
-            await brain.close()
+        for client in config.brains:
+            await client.close()
     return config.figures
 
 
@@ -618,220 +576,3 @@ async def _any(events) -> None:
     finally:
         for w in waits:
             w.cancel()
-
-
-# -- the brains: folding and choosing, in processes of their own -----------------------------------
-class _Begin(msgspec.Struct, tag="begin"):
-    game: str
-    index: int
-
-
-class _Fold(msgspec.Struct, tag="fold"):
-    game: str
-    frame: str  # an `events` message as received
-
-
-class _Pick(msgspec.Struct, tag="pick"):
-    id: int
-    game: str
-    version: int  # what the bot has received (the fold has it: it was sent first)
-    choices: bytes | None = None  # the `choices` JSON the server sent, with --choices
-
-
-class _Reached(msgspec.Struct, tag="reached"):
-    id: int
-    game: str
-    frame: str  # the server's `reach` reply to what the last answer asked, as received
-
-
-class _Forget(msgspec.Struct, tag="forget"):
-    game: str
-
-
-class Picked(msgspec.Struct):
-    id: int
-    side: str | None = None  # the seat the command is for
-    command: bytes | None = None  # its JSON
-    reach: tuple[str, str] | None = None  # or: no command yet, first ask the server this (how, unit)
-    finished: bool = False
-    error: str | None = None
-
-
-_ToBrain = _Begin | _Fold | _Pick | _Reached | _Forget
-
-
-class BrainClient:
-    """A brain process (`brain`), asked from the load generator's event loop: length-prefixed
-    msgpack both ways; only `pick` waits for an answer."""
-
-    def __init__(self, process) -> None:
-        self.process = process
-        self.waiting: dict[int, asyncio.Future] = {}
-        self.ids = itertools.count()
-        self.encoder = msgspec.msgpack.Encoder()
-        self.reader = asyncio.create_task(self._read())
-
-    @classmethod
-    async def spawn(cls, scenario: str, ruleset: str, nice: int) -> BrainClient:
-        process = await asyncio.create_subprocess_exec(
-            sys.executable,
-            "-c",
-            f"from bench.loadtest import brain; brain({scenario!r}, {ruleset!r}, {int(nice)})",
-            stdin=asyncio.subprocess.PIPE,
-            stdout=asyncio.subprocess.PIPE,
-        )
-        return cls(process)
-
-    def _send(self, message) -> None:
-        data = self.encoder.encode(message)
-        self.process.stdin.write(len(data).to_bytes(4, "big") + data)
-
-    def begin(self, game: str, index: int) -> None:
-        self._send(_Begin(game, index))
-
-    def fold(self, game: str, frame: str) -> None:
-        self._send(_Fold(game, frame))
-
-    def forget(self, game: str) -> None:
-        if self.process.returncode is None and not self.process.stdin.is_closing():
-            self._send(_Forget(game))
-
-    async def ready(self) -> None:
-        """Until the brain has loaded the rules (it answers a pick of no game)."""
-        await self.pick("", 0)
-
-    async def pick(self, game: str, version: int, choices: bytes | None = None) -> Picked:
-        raw = bytes(choices) if choices is not None else None
-        return await self._ask(lambda ask: _Pick(ask, game, version, raw))
-
-    async def reached(self, game: str, frame: str) -> Picked:
-        """The pick goes on with the reach the last answer asked for."""
-        return await self._ask(lambda ask: _Reached(ask, game, frame))
-
-    async def _ask(self, message) -> Picked:
-        future = asyncio.get_running_loop().create_future()
-        ask = next(self.ids)
-        self.waiting[ask] = future
-        self._send(message(ask))
-        return await asyncio.wait_for(future, 60)
-
-    async def _read(self) -> None:
-        decoder = msgspec.msgpack.Decoder(Picked)
-        stdout = self.process.stdout
-        try:
-            while True:
-                size = int.from_bytes(await stdout.readexactly(4), "big")
-                picked = decoder.decode(await stdout.readexactly(size))
-                future = self.waiting.pop(picked.id, None)
-                if future is not None and not future.done():
-                    future.set_result(picked)
-        except (asyncio.IncompleteReadError, ConnectionError, msgspec.DecodeError):
-            for future in self.waiting.values():
-                if not future.done():
-                    future.set_exception(ConnectionError("the brain process ended"))
-
-    async def close(self) -> None:
-        self.process.stdin.close()
-        try:
-            await asyncio.wait_for(self.process.wait(), 10)
-        except TimeoutError:
-            self.process.kill()
-            await self.process.wait()
-        self.reader.cancel()
-        with contextlib.suppress(asyncio.CancelledError):
-            await self.reader
-
-
-def brain(scenario: str, ruleset: str, nice: int) -> None:
-    """A brain process: folds each game's events as the bot received them and picks the next
-    command when asked. At a low CPU priority (`nice`): the server and the load generator's sockets
-    go first."""
-    from eventstore.envelope import Envelope
-    from players.selfplay import random_player, summary_command
-    from rules.legal import Choices, Destination
-    from session.games import GameCache
-    from session.history import History, HistoryError
-
-    os.nice(nice)
-    cache = GameCache()
-    cache.game(scenario, ruleset, {})  # the rules tables, built before the clock starts
-    games: dict[str, tuple[History, random.Random, list[str]]] = {}  # history, rng, fold errors
-    picking: dict[str, tuple[tuple[str, str], Reaching]] = {}  # per game: the reach asked, the pick asking
-    decoder = msgspec.msgpack.Decoder(_ToBrain)
-    events = msgspec.json.Decoder(Events)
-    choices = msgspec.json.Decoder(Choices)
-    # what the brain reads of a `reach` reply
-    reaches = msgspec.json.Decoder(
-        msgspec.defstruct("Reach", [("unit", str), ("how", str), ("destinations", dict[str, Destination])])
-    )
-    encoder = msgspec.msgpack.Encoder()
-    stdin, stdout = sys.stdin.buffer, sys.stdout.buffer
-    while header := stdin.read(4):
-        message = decoder.decode(stdin.read(int.from_bytes(header, "big")))
-        if isinstance(message, _Fold):
-            h, _, errors = games[message.game]
-            for event in events.decode(message.frame).events:
-                if event.version <= h.version:
-                    continue
-                envelope = Envelope(
-                    version=event.version,
-                    type=event.type,
-                    schema=event.schema,
-                    payload=bytes(event.data),
-                    actor=event.actor,
-                    command_id=event.command_id,
-                    time=event.time,
-                    digest=bytes.fromhex(event.digest),
-                    prev=h.head,
-                    hash=bytes.fromhex(event.hash),
-                )
-                try:
-                    h.apply(envelope)
-                except HistoryError as exc:
-                    errors.append(f"fold: {exc}")
-        elif isinstance(message, _Pick) and message.game not in games:  # `ready`
-            data = encoder.encode(Picked(message.id, finished=True))
-            stdout.write(len(data).to_bytes(4, "big") + data)
-            stdout.flush()
-        elif isinstance(message, _Pick | _Reached):
-            h, rng, errors = games[message.game]
-            picked = Picked(message.id, error=errors.pop() if errors else None)
-            asked, pick = picking.pop(message.game, (None, None))
-            if h.finished is not None:
-                picked.finished = True
-            else:
-                try:
-                    if isinstance(message, _Reached):
-                        reply = reaches.decode(message.frame)
-                        if pick is None or asked != (reply.how, reply.unit):
-                            raise ValueError(f"a reach of {reply.how} {reply.unit} not asked for")
-                        got = _step(pick, reply.destinations)
-                    elif message.choices is not None:  # the server's choices; destinations asked per unit
-                        pick = summary_command(choices.decode(message.choices), rng)
-                        got = _step(pick)
-                    else:
-                        got = random_player(h.state, rng)
-                    if isinstance(got, tuple):  # (how, unit): the server's reach first
-                        picked.reach = got
-                        picking[message.game] = (got, pick)
-                    else:
-                        picked.side, picked.command = h.session.to_act, msgspec.json.encode(got)
-                except Exception as exc:  # a dead end or a bug of the rules: counted, the run goes on
-                    picked.error = f"brain: {type(exc).__name__}: {exc}"
-            data = encoder.encode(picked)
-            stdout.write(len(data).to_bytes(4, "big") + data)
-            stdout.flush()
-        elif isinstance(message, _Begin):
-            games[message.game] = (History(message.game, cache), random.Random(message.index), [])
-        else:
-            games.pop(message.game, None)
-            picking.pop(message.game, None)
-
-
-def _step(pick: Reaching, destinations: dict[str, Destination] | None = None) -> tuple[str, str] | Command:
-    """Run a ``summary_command`` on (sent the destinations it asked for, if any) to the next
-    ``(how, unit)`` it asks about, or to its command."""
-    try:
-        return pick.send(destinations)
-    except StopIteration as done:
-        return done.value

@@ -76,6 +76,12 @@ def check(history: History, envelope: Envelope, item: Record | None) -> None:
         if s.commands:  # otherwise the fold refuses it (a rules event that follows no command)
             same("actor", envelope.actor, s.commands[-1].seat)
         return
+    _check_record(history, envelope, item, same)
+
+
+def _check_record(history: History, envelope: Envelope, item: Record, same) -> None:
+    """The derived fields of a session record: its actor, a command's seat, a game over's fields."""
+    s = history.session
     match item:
         case GameCreated():
             same("actor", envelope.actor, "")
@@ -98,17 +104,24 @@ def check(history: History, envelope: Envelope, item: Record | None) -> None:
         ):
             same("actor", envelope.actor, item.seat)
         case GameFinished():
-            if history.state is not None:
-                _finished(history, envelope, item, same)
-            if s.created is not None:
-                same("seed_withheld", item.seed_withheld, s.created.dice_stream)
-                if item.seed_withheld is not None:
-                    same("seed", item.seed, "")
+            _game_finished(history, envelope, item, same)
         case SeedRevealed():
             same("actor", envelope.actor, "")
 
 
+def _game_finished(history: History, envelope: Envelope, item: GameFinished, same) -> None:
+    """A game over: its fields against the rules state, its seed against the dice stream."""
+    s = history.session
+    if history.state is not None:
+        _finished(history, envelope, item, same)
+    if s.created is not None:
+        same("seed_withheld", item.seed_withheld, s.created.dice_stream)
+        if item.seed_withheld is not None:
+            same("seed", item.seed, "")
+
+
 def _finished(history: History, envelope: Envelope, item: GameFinished, same) -> None:
+    """The fields of a game over: its reason, who ended it, the winner, the result and the VP."""
     s, state = history.session, history.state
     if state.game_over:
         same("reason", item.reason, "rules")
@@ -123,24 +136,30 @@ def _finished(history: History, envelope: Envelope, item: GameFinished, same) ->
         same("actor", envelope.actor, s.commands[-1].seat if s.commands else "")
         same("winner", item.winner, winner_of(state))
     else:
-        same("actor", envelope.actor, item.by)
-        if item.reason == "resignation":
-            same("winner", item.winner, other_side(item.by) if item.by else None)
-        elif item.reason == "draw":
-            offered_by = s.draw.seat if s.draw is not None else None
-            if offered_by is None or offered_by == item.by:
-                same("reason", item.reason, "not draw: no draw offer from the other seat is open")
-            same("winner", item.winner, None)
-        else:  # a claim: abandonment or time
-            same("winner", item.winner, item.by)
-            opponent = other_side(item.by) if item.by else None
-            if s.to_act != opponent:
-                same("reason", item.reason, f"not {item.reason}: the game waits for {s.to_act!r}")
-            elif item.reason == "time" and not clock.flag_fallen(s, opponent, envelope.time):
-                same("reason", item.reason, "not time: the opponent's clock has not run out")
-            elif item.reason == "abandonment":
-                limit_ms = s.created.options.silence_seconds * 1000
-                if envelope.time - s.waiting_since < limit_ms:
-                    same("reason", item.reason, "not abandonment: the opponent was not silent that long")
+        _ended_by_a_seat(s, envelope, item, same)
     same("result", item.result, state.result)
     same("vp", item.vp, dict(state.vp))
+
+
+def _ended_by_a_seat(s, envelope: Envelope, item: GameFinished, same) -> None:
+    """A game over that a seat brought about: a resignation, a draw agreed, a claim of abandonment
+    or time."""
+    same("actor", envelope.actor, item.by)
+    if item.reason == "resignation":
+        same("winner", item.winner, other_side(item.by) if item.by else None)
+    elif item.reason == "draw":
+        offered_by = s.draw.seat if s.draw is not None else None
+        if offered_by is None or offered_by == item.by:
+            same("reason", item.reason, "not draw: no draw offer from the other seat is open")
+        same("winner", item.winner, None)
+    else:  # a claim: abandonment or time
+        same("winner", item.winner, item.by)
+        opponent = other_side(item.by) if item.by else None
+        if s.to_act != opponent:
+            same("reason", item.reason, f"not {item.reason}: the game waits for {s.to_act!r}")
+        elif item.reason == "time" and not clock.flag_fallen(s, opponent, envelope.time):
+            same("reason", item.reason, "not time: the opponent's clock has not run out")
+        elif item.reason == "abandonment":
+            limit_ms = s.created.options.silence_seconds * 1000
+            if envelope.time - s.waiting_since < limit_ms:
+                same("reason", item.reason, "not abandonment: the opponent was not silent that long")

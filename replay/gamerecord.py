@@ -62,6 +62,9 @@ KEPT = frozenset(
 
 _decode_command = msgspec.json.Decoder(dict)
 
+#: What a group of `GameRecord.event_text` or `command_text` answers for a kind it does not know.
+_NOT_MINE = object()
+
 
 class RecordLine(msgspec.Struct, array_like=True):
     """One line of the record (see the module documentation)."""
@@ -104,7 +107,15 @@ class GameRecord:
         self.lines.append(line)
         return line
 
-    def _record(self, v: int, item: Record) -> None:  # noqa: PLR0912 - one case per record
+    def _record(self, v: int, item: Record) -> None:
+        """A session record's line: each group adds the line of the records it knows."""
+        self._record_game(v, item)
+        self._record_undo(v, item)
+        self._record_pause(v, item)
+        self._record_draw_and_chat(v, item)
+
+    def _record_game(self, v: int, item: Record) -> None:
+        """The game created, a seat taken, a command, the game over and the dice seed revealed."""
         match item:
             case GameCreated():
                 fixed = " (fixed dice: not a fair game)" if item.dice == "insecure" else ""
@@ -115,6 +126,14 @@ class GameRecord:
                 self._head = f"{side_name(item.seat)}: {self.command_text(bytes(item.command))}"
                 self._results = []
                 self._open = self._add(v, "command", item.seat, self._head)
+            case GameFinished():
+                self._add(v, "game_finished", item.by, f"Game over: {finish_text(item)}")
+            case SeedRevealed():
+                self._add(v, "seed_revealed", None, f"Dice seed revealed: both games of the pair {item.pair} have ended")
+
+    def _record_undo(self, v: int, item: Record) -> None:
+        """An undo asked for (5.17), accepted, declined or withdrawn."""
+        match item:
             case UndoRequested():
                 what = "; ".join(self.command_text(bytes(t.command)) for t in item.takes_back)
                 self._add(
@@ -131,6 +150,10 @@ class GameRecord:
                 self._add(v, "undo_declined", item.seat, f"{side_name(item.seat)} declined the undo")
             case UndoWithdrawn():
                 self._add(v, "undo_withdrawn", item.seat, f"{side_name(item.seat)} withdrew the undo request")
+
+    def _record_pause(self, v: int, item: Record) -> None:
+        """A pause asked for, accepted, declined, withdrawn or ended."""
+        match item:
             case PauseRequested():
                 self._add(v, "pause_requested", item.seat, f"{side_name(item.seat)} asks to pause the game for {item.days} day(s)")
             case PauseAccepted():
@@ -141,6 +164,10 @@ class GameRecord:
                 self._add(v, "pause_withdrawn", item.seat, f"{side_name(item.seat)} withdrew the pause request")
             case PauseResumed():
                 self._add(v, "pause_resumed", item.seat, f"{side_name(item.seat)} resumed the game: the clocks run again")
+
+    def _record_draw_and_chat(self, v: int, item: Record) -> None:
+        """A draw offered or declined, a chat line, the chat shown to spectators or not."""
+        match item:
             case DrawOffered():
                 self._add(v, "draw_offered", item.seat, f"{side_name(item.seat)} offers a draw")
             case DrawDeclined():
@@ -151,10 +178,6 @@ class GameRecord:
             case ChatShown():
                 now = "shows" if item.shown else "no longer shows"
                 self._add(v, "chat_shown", item.seat, f"{side_name(item.seat)} {now} the chat to spectators")
-            case GameFinished():
-                self._add(v, "game_finished", item.by, f"Game over: {finish_text(item)}")
-            case SeedRevealed():
-                self._add(v, "seed_revealed", None, f"Dice seed revealed: both games of the pair {item.pair} have ended")
 
     def _undo(self, back_to: int, accepted_at: int) -> None:
         kept = [ln for ln in self.lines if not (back_to < ln.version < accepted_at) or ln.kind in KEPT]
@@ -197,9 +220,16 @@ class GameRecord:
     def event_text(self, event) -> str | None:
         """A rules event in words (replay/textrecord.py, and the revised book's own events)."""
         kind = event.__struct_config__.tag
+        for words in (self._morale_text, self._combat_text, self._works_text, self._restraint_text,
+                      self._leader_text):
+            text = words(event, kind)
+            if text is not _NOT_MINE:
+                return text
+        return self.narrator.say(event) if self.narrator else None
+
+    def _morale_text(self, event, kind: str):
+        """Attack Effectiveness (11.0), morale, disorder and rally (12.4)."""
         match kind:
-            case "unit_exited":
-                return f"{self.unit(event.unit)} exits the map at {event.path[-1]} ({event.cost} MP)"
             case "attack_effectiveness_lost":
                 return f"{self.units(event.units)} lose their Attack Effectiveness (11.0)"
             case "attack_effectiveness_recovered":
@@ -209,12 +239,18 @@ class GameRecord:
                 return f"morale ({event.case}): {', '.join(said)}" if said else None
             case "disorder_rolled":
                 return f"disorder dice: {', '.join(f'{self.unit(u)} {r}' for u, r in event.rolls)}" if event.rolls else None
-            case "night_combat_die":
-                return f"night combat die {event.die}: attack strength {event.attack}"
             case "rally_markers_placed":
                 return f"Rally markers on {self.units(event.units)} (12.41)"
             case "rally_rolled":
                 return f"rally dice: {', '.join(f'{self.unit(u)} {r}' for u, r in event.rolls) or 'none needed'}"
+        return _NOT_MINE
+
+    def _combat_text(self, event, kind: str):
+        """Night combat, retreat before combat, the terrain chosen, the attack recomputed or voided, a
+        decision declined."""
+        match kind:
+            case "night_combat_die":
+                return f"night combat die {event.die}: attack strength {event.attack}"
             case "before_combat_chosen":
                 if not event.units:
                     return f"no retreat before combat ({event.kind})"
@@ -227,12 +263,27 @@ class GameRecord:
                 return f"the attack now: {a.attack} to {a.defence}, {a.column}"
             case "attack_voided":
                 return f"every defender in {', '.join(event.defenders)} retreated before combat: no attack"
+            case "decision_declined":
+                verb = "declines" if event.reason == "declined" else f"passes ({event.reason})"
+                return f"{side_name(event.side)} {verb}: {event.kind.replace('_', ' ')}"
+        return _NOT_MINE
+
+    def _works_text(self, event, kind: str):
+        """A unit exiting the map and the breastworks (10.3)."""
+        match kind:
+            case "unit_exited":
+                return f"{self.unit(event.unit)} exits the map at {event.path[-1]} ({event.cost} MP)"
             case "breastworks_begun":
                 return f"{self.unit(event.unit)} begins breastworks in {event.hex} (10.34)"
             case "breastworks_completed":
                 return f"breastworks completed in {event.hex}, facing {', '.join(event.facing)}"
             case "breastworks_removed":
                 return f"the breastworks in {event.hex} are removed: {event.reason}"
+        return _NOT_MINE
+
+    def _restraint_text(self, event, kind: str):
+        """The dice and releases of the battles' restraints on movement."""
+        match kind:
             case "movement_die_rolled":
                 then = "none of its units may move this Movement Phase" if event.held else "they may move"
                 return f"{side_name(event.side)} die for General Burnside ({event.case}): {event.roll}: {then}"
@@ -258,6 +309,11 @@ class GameRecord:
                     "attacked": f"{self.unit(event.unit)} attacked {event.hex}",
                 }.get(event.cause, event.cause)
                 return f"released from immobility: {self.units(event.units)}: {why} ({event.case})"
+        return _NOT_MINE
+
+    def _leader_text(self, event, kind: str):
+        """The Leaders (Grand Chancellorsville 23.5)."""
+        match kind:
             case "leader_moved":
                 return f"{self.leader(event.leader)} moves on his own to {event.path[-1]} ({event.cost} MP, {event.case})"
             case "leader_joined":
@@ -270,12 +326,9 @@ class GameRecord:
                 return f"{self.leader(event.leader)}, alone in {event.hex}, is eliminated by {self.unit(event.unit)} ({event.case})"
             case "leader_removed":
                 return f"{self.leader(event.leader)} is removed from play: his whole command is gone ({event.case})"
-            case "decision_declined":
-                verb = "declines" if event.reason == "declined" else f"passes ({event.reason})"
-                return f"{side_name(event.side)} {verb}: {event.kind.replace('_', ' ')}"
-        return self.narrator.say(event) if self.narrator else None
+        return _NOT_MINE
 
-    def command_text(self, command: bytes) -> str:  # noqa: PLR0911 - one case per command
+    def command_text(self, command: bytes) -> str:
         """A rules command in words."""
         try:
             c = _decode_command.decode(command)
@@ -284,7 +337,16 @@ class GameRecord:
         unit = self.unit(c["unit"]) if "unit" in c else ""
         path = c.get("path") or []
         units = self.units(c.get("units") or [])
-        match c.get("type"):
+        kind = c.get("type")
+        for words in (self._movement_command_text, self._combat_command_text, self._works_command_text):
+            text = words(kind, c, unit, path, units)
+            if text is not _NOT_MINE:
+                return text
+        return str(c.get("type"))
+
+    def _movement_command_text(self, kind, c: dict, unit: str, path: list, units: str):
+        """A command of the Movement Phase, or the end of a phase."""
+        match kind:
             case "move":
                 return f"move {unit} to {path[-1] if path else '?'}"
             case "strategic_move":
@@ -297,6 +359,11 @@ class GameRecord:
                 return f"move {self.leader(str(c.get('leader')))} on his own to {path[-1] if path else '?'}"
             case "end_phase":
                 return "end of the phase"
+        return _NOT_MINE
+
+    def _combat_command_text(self, kind, c: dict, unit: str, path: list, units: str):
+        """A command of the Combat Phase."""
+        match kind:
             case "declare_attack":
                 return f"attack {', '.join(c.get('defenders') or [])} with {self.units(c.get('attackers') or [])}"
             case "resolve_attack":
@@ -309,6 +376,15 @@ class GameRecord:
                 return f"lose {units}"
             case "decline":
                 return "decline"
+            case "retreat_before_combat":
+                return f"retreat {units} before combat" if units else "no retreat before combat"
+            case "choose_terrain":
+                return f"choose {c.get('option')}"
+        return _NOT_MINE
+
+    def _works_command_text(self, kind, c: dict, unit: str, path: list, units: str):
+        """A command of the breastworks (10.3), the rally (12.4) or a voluntary rout."""
+        match kind:
             case "build_breastworks":
                 return f"begin breastworks with {unit}"
             case "complete_breastworks":
@@ -321,11 +397,7 @@ class GameRecord:
                 return "roll the rally dice"
             case "voluntary_rout":
                 return f"rout {units}"
-            case "retreat_before_combat":
-                return f"retreat {units} before combat" if units else "no retreat before combat"
-            case "choose_terrain":
-                return f"choose {c.get('option')}"
-        return str(c.get("type"))
+        return _NOT_MINE
 
     # -- what changed ----------------------------------------------------------------------------------
     def changed(self) -> tuple[int, list[RecordLine]]:

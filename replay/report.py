@@ -171,102 +171,160 @@ def build(game_id: str, envelopes: list[Envelope], games: GameCache | None = Non
     """The report of a game's log (versions 1..len(envelopes))."""
     games = games or GameCache()
     envelopes = list(envelopes)
-    opening = History(game_id, games)
-    if envelopes:
-        opening.apply(envelopes[0])
-    start = (opening.state.turn, opening.state.phasing, opening.state.phase) if opening.state else (1, "", "")
-    timeline = Timeline.of(envelopes, start)
+    timeline = Timeline.of(envelopes, _opening(game_id, games, envelopes))
     undo_targets = {b for b, _ in timeline.reverted}
     history = History(game_id, games)
     cache: dict[int, bytes] = {}
-    combats: list[Combat] = []
-    losses: list[Loss] = []
-    vp_points: list[VpPoint] = []
-    undo: dict[int, UndoEntry] = {}
-    open_undo: UndoEntry | None = None
-    narrator: Narrator | None = None
-    lines: list[str] = []
-    current: Combat | None = None
-    pending_declared: dict | None = None
-    vp = {s: 0 for s in SIDES}
-    game = None
+    read = _Reading()
     for e in envelopes:
         state_before = history.state
         positions = dict(state_before.positions) if state_before is not None else {}
         item = _apply(history, e, cache)
         if e.version in undo_targets:
             cache[e.version] = history.snapshot()
-        if game is None and history.game is not None:
-            game = history.game
-            narrator = Narrator(game)
-            start = history.state
-            vp = {s: start.vp.get(s, 0) for s in SIDES}
-            vp_points.append(VpPoint(version=e.version, turn=start.turn, vp=dict(vp)))
+        if read.game is None and history.game is not None:
+            read.begin(history, e.version)
         # undo requests and answers are listed whether or not they were undone themselves
-        if isinstance(item, UndoRequested):
-            if open_undo is not None and open_undo.answer == "open":
-                open_undo.answer = "lapsed"
-            open_undo = undo[e.version] = UndoEntry(
-                version=e.version, seat=item.seat, back_to=item.back_to, takes_back=len(item.takes_back)
-            )
-        elif isinstance(item, (UndoAccepted, UndoDeclined, UndoWithdrawn)) and item.request in undo:
-            entry = undo[item.request]
-            entry.answer = {UndoAccepted: "accepted", UndoDeclined: "declined", UndoWithdrawn: "withdrawn"}[type(item)]
-            entry.answered_at, entry.by = e.version, item.seat
-        elif isinstance(item, Record) and records.tag(type(item)) in records.GAME_ACTIONS:
-            if open_undo is not None and open_undo.answer == "open" and not isinstance(item, UndoAccepted):
-                open_undo.answer = "lapsed"
+        read.undo_listed(item, e.version)
         if timeline.undone(e.version):
             continue
-        if narrator is not None:
-            line = narrator.line(e.version, item, history)
-            if line:
-                lines.append(line)
+        read.record_line(e.version, item, history)
         if isinstance(item, Record):
             continue
-        turn = history.state.turn
-        kind = e.type
-        if kind == "attack_declared":
-            pending_declared = {"version": e.version, "attack": item.attack, "side": history.state.phasing}
-            current = None
-        elif kind == "odds_reduced" and pending_declared is not None:
-            pending_declared["reduced"] = item.column
-        elif kind == "combat_resolved":
-            current = _combat(game, e.version, turn, item, pending_declared, history.state.phasing)
-            combats.append(current)
-            pending_declared = None
-        elif kind in ("unit_eliminated", "reinforcement_lost"):
-            unit = _ref(game, item.unit)
-            losses.append(Loss(version=e.version, turn=turn, unit=unit, hex=positions.get(item.unit),
-                               case=getattr(item, "case", "15.12")))
-            if current is not None and kind == "unit_eliminated":
-                current.eliminated.append(unit)
-                current.losses[unit.side] = current.losses.get(unit.side, 0) + unit.strength
-        elif kind == "unit_retreated" and current is not None:
-            current.retreats.append({"unit": _ref(game, item.unit), "path": list(item.path), "cause": item.cause})
-        elif kind == "unit_advanced" and current is not None:
-            current.advances.append({"unit": _ref(game, item.unit), "path": list(item.path)})
-        elif kind in ("phase_began", "game_turn_advanced", "unit_moved", "reinforcement_entered"):
-            current = None
-        if kind in ("victory_points_awarded", "victory_determined") or history.state.vp != vp:
-            now = {s: history.state.vp.get(s, 0) for s in SIDES}
-            if now != vp:
-                vp = now
-                vp_points.append(VpPoint(version=e.version, turn=turn, vp=dict(vp)))
-    if open_undo is not None and open_undo.answer == "open" and history.finished is not None:
-        open_undo.answer = "lapsed"
-    state = history.state
+        read.event(e, item, history, positions)
+    if read.open_undo is not None and read.open_undo.answer == "open" and history.finished is not None:
+        read.open_undo.answer = "lapsed"
     created = history.session.created
     if created is None:
         raise ValueError("the log does not begin with game_created")
-    for c in combats:
-        c.luck = _luck(game, c)
-    luck_by_turn, luck = _ledger(combats)
+    for c in read.combats:
+        c.luck = _luck(read.game, c)
+    return _report(game_id, history, created, read, timeline, envelopes)
+
+
+def _opening(game_id: str, games: GameCache, envelopes: list[Envelope]) -> tuple:
+    """The Game-Turn, phasing Player and phase the game opens at (its game_created folded)."""
+    opening = History(game_id, games)
+    if envelopes:
+        opening.apply(envelopes[0])
+    return (opening.state.turn, opening.state.phasing, opening.state.phase) if opening.state else (1, "", "")
+
+
+class _Reading:
+    """What `build` gathers as it folds the log: the record's lines, the undo requests and their
+    answers, the combats, the losses and the victory points over time."""
+
+    def __init__(self) -> None:
+        self.combats: list[Combat] = []
+        self.losses: list[Loss] = []
+        self.vp_points: list[VpPoint] = []
+        self.undo: dict[int, UndoEntry] = {}
+        self.open_undo: UndoEntry | None = None
+        self.narrator: Narrator | None = None
+        self.lines: list[str] = []
+        self.current: Combat | None = None
+        self.pending_declared: dict | None = None
+        self.vp = {s: 0 for s in SIDES}
+        self.game = None
+
+    def begin(self, history: History, version: int) -> None:
+        """The game known at last: its narrator and the victory points it starts with."""
+        self.game = history.game
+        self.narrator = Narrator(self.game)
+        start = history.state
+        self.vp = {s: start.vp.get(s, 0) for s in SIDES}
+        self.vp_points.append(VpPoint(version=version, turn=start.turn, vp=dict(self.vp)))
+
+    def undo_listed(self, item, version: int) -> None:
+        """An undo request listed, its answer noted, or a request lapsed by a game action."""
+        open_undo = self.open_undo
+        if isinstance(item, UndoRequested):
+            if open_undo is not None and open_undo.answer == "open":
+                open_undo.answer = "lapsed"
+            self.open_undo = self.undo[version] = UndoEntry(
+                version=version, seat=item.seat, back_to=item.back_to, takes_back=len(item.takes_back)
+            )
+        elif isinstance(item, (UndoAccepted, UndoDeclined, UndoWithdrawn)) and item.request in self.undo:
+            entry = self.undo[item.request]
+            entry.answer = {UndoAccepted: "accepted", UndoDeclined: "declined", UndoWithdrawn: "withdrawn"}[type(item)]
+            entry.answered_at, entry.by = version, item.seat
+        elif isinstance(item, Record) and records.tag(type(item)) in records.GAME_ACTIONS:
+            if open_undo is not None and open_undo.answer == "open" and not isinstance(item, UndoAccepted):
+                open_undo.answer = "lapsed"
+
+    def record_line(self, version: int, item, history: History) -> None:
+        """The entry's line of the readable record, if it has one."""
+        if self.narrator is not None:
+            line = self.narrator.line(version, item, history)
+            if line:
+                self.lines.append(line)
+
+    def event(self, e: Envelope, item, history: History, positions: dict) -> None:
+        """A rules event: an attack, a loss, a retreat or advance after combat; the victory points."""
+        turn = history.state.turn
+        kind = e.type
+        if kind in ("attack_declared", "odds_reduced", "combat_resolved"):
+            self._attack(e, item, history, turn)
+        elif kind in ("unit_eliminated", "reinforcement_lost"):
+            self._loss(e, item, turn, positions)
+        elif kind in ("unit_retreated", "unit_advanced"):
+            self._after_combat(kind, item)
+        elif kind in ("phase_began", "game_turn_advanced", "unit_moved", "reinforcement_entered"):
+            self.current = None
+        if kind in ("victory_points_awarded", "victory_determined") or history.state.vp != self.vp:
+            now = {s: history.state.vp.get(s, 0) for s in SIDES}
+            if now != self.vp:
+                self.vp = now
+                self.vp_points.append(VpPoint(version=e.version, turn=turn, vp=dict(self.vp)))
+
+    def _attack(self, e: Envelope, item, history: History, turn: int) -> None:
+        """An attack declared, its odds reduced (7.9) or the combat resolved."""
+        kind = e.type
+        if kind == "attack_declared":
+            self.pending_declared = {
+                "version": e.version, "attack": item.attack, "side": history.state.phasing
+            }
+            self.current = None
+        elif kind == "odds_reduced" and self.pending_declared is not None:
+            self.pending_declared["reduced"] = item.column
+        elif kind == "combat_resolved":
+            self.current = _combat(
+                self.game, e.version, turn, item, self.pending_declared, history.state.phasing
+            )
+            self.combats.append(self.current)
+            self.pending_declared = None
+
+    def _loss(self, e: Envelope, item, turn: int, positions: dict) -> None:
+        """A unit eliminated (in the combat being resolved, if any) or a reinforcement lost (15.12)."""
+        unit = _ref(self.game, item.unit)
+        self.losses.append(Loss(version=e.version, turn=turn, unit=unit, hex=positions.get(item.unit),
+                                case=getattr(item, "case", "15.12")))
+        current = self.current
+        if current is not None and e.type == "unit_eliminated":
+            current.eliminated.append(unit)
+            current.losses[unit.side] = current.losses.get(unit.side, 0) + unit.strength
+
+    def _after_combat(self, kind: str, item) -> None:
+        """A retreat or an advance after the combat being resolved."""
+        current = self.current
+        if kind == "unit_retreated" and current is not None:
+            current.retreats.append(
+                {"unit": _ref(self.game, item.unit), "path": list(item.path), "cause": item.cause}
+            )
+        elif kind == "unit_advanced" and current is not None:
+            current.advances.append({"unit": _ref(self.game, item.unit), "path": list(item.path)})
+
+
+def _report(game_id: str, history: History, created, read: _Reading, timeline: Timeline,
+            envelopes: list[Envelope]) -> Report:
+    """The report of the log folded: the game, where it stands, and what `build` gathered."""
+    state = history.state
+    luck_by_turn, luck = _ledger(read.combats)
     fork = created.fork
     return Report(
         game_id=game_id,
         scenario=created.scenario,
-        scenario_name=game.scenario.name,
+        scenario_name=read.game.scenario.name,
         ruleset=created.ruleset,
         version=history.version,
         head=history.head.hex(),
@@ -276,16 +334,16 @@ def build(game_id: str, envelopes: list[Envelope], games: GameCache | None = Non
         turn=state.turn,
         phase=state.phase,
         vp={s: state.vp.get(s, 0) for s in SIDES},
-        losses_by_turn=_by_turn(losses, state.turn),
-        losses=losses,
-        vp_over_time=vp_points,
-        combats=combats,
+        losses_by_turn=_by_turn(read.losses, state.turn),
+        losses=read.losses,
+        vp_over_time=read.vp_points,
+        combats=read.combats,
         luck_by_turn=luck_by_turn,
         luck=luck,
-        undo=sorted(undo.values(), key=lambda u: u.version),
+        undo=sorted(read.undo.values(), key=lambda u: u.version),
         player_turns=_player_turns(timeline, envelopes),
         reverted=list(timeline.reverted),
-        record=lines,
+        record=read.lines,
     )
 
 

@@ -148,10 +148,33 @@ def verify(game_id: str, envelopes: Iterable[Envelope], games: GameCache | None 
     problems = report.problems
 
     # 1. The chain.
+    if not _chain_whole(envelopes, report):
+        return report
+
+    # The seed, if it may be known.
+    found = _created(game_id, envelopes, games, seed, report)
+    if found is None:
+        return report
+    created, seed = found
+    seed = _seed_checked(envelopes, created, seed, report)
+
+    # 2 and 3. The fold, every digest, every roll and every decision.
+    history = History(game_id, games)
+    before_fold = len(problems)
+    e = _fold(game_id, envelopes, history, seed, report)
+    if len(problems) > before_fold and e is not None:
+        report.differs_at, report.differs_type = e.version, e.type
+    _conclude(history, report)
+    return report
+
+
+def _chain_whole(envelopes: list[Envelope], report: Report) -> bool:
+    """The chain checked (a problem when it breaks: False), its version and head, and a note of the chat
+    lines withheld from spectators."""
     broken = chain_problem(envelopes)
     if broken:
-        problems.append(broken)
-        return report
+        report.problems.append(broken)
+        return False
     report.version = len(envelopes)
     report.head = (envelopes[-1].hash if envelopes else GENESIS).hex()
     hidden = sum(1 for e in envelopes if is_withheld_copy(e) and e.expected_hash() != e.hash)
@@ -160,17 +183,23 @@ def verify(game_id: str, envelopes: Iterable[Envelope], games: GameCache | None 
             f"{hidden} chat line(s) withheld from spectators: their hashes are taken as given (the events "
             "after each still link to it)"
         )
+    return True
 
-    # The seed, if it may be known.
+
+def _created(game_id: str, envelopes: list[Envelope], games: GameCache, seed: bytes | None,
+             report: Report) -> tuple[GameCreated, bytes | None] | None:
+    """The game_created record and the seed (revealed, or the caller's), the report's fields of the
+    game created; None (and a problem) when they cannot be read or its scenario loaded."""
+    problems = report.problems
     try:
         revealed, created = _seed(envelopes)
         seed = revealed if revealed is not None else seed
     except (msgspec.ValidationError, ValueError):  # ValueError: a seed that is not hexadecimal
         problems.append("an unreadable session record: game_created, game_finished or seed_revealed does not decode")
-        return report
+        return None
     if created is None:
         problems.append("the log does not begin with game_created")
-        return report
+        return None
     report.dice = created.dice
     report.seed_hash = created.seed_hash
     report.dice_stream = created.dice_stream or game_id
@@ -184,12 +213,21 @@ def verify(game_id: str, envelopes: Iterable[Envelope], games: GameCache | None 
         report.scenario_matches = games.matches(created)
     except Exception as exc:  # noqa: BLE001 - an unknown scenario is a finding, not a crash
         problems.append(f"scenario {created.scenario!r} cannot be loaded: {exc}")
-        return report
+        return None
     if not report.scenario_matches:
         report.notes.append(f"the scenario {created.scenario!r} changed since the game was created")
+    return created, seed
+
+
+def _seed_checked(envelopes: list[Envelope], created: GameCreated, seed: bytes | None,
+                  report: Report) -> bytes | None:
+    """The seed if it is the one committed in game_created (else a problem, and None); a note when it is
+    withheld or secret."""
     if seed is not None:
         if hashlib.sha256(seed).hexdigest() != created.seed_hash:
-            problems.append("the revealed seed is not the one committed in game_created (sha256 differs)")
+            report.problems.append(
+                "the revealed seed is not the one committed in game_created (sha256 differs)"
+            )
             seed = None
         else:
             report.dice_checked = True
@@ -204,11 +242,19 @@ def verify(game_id: str, envelopes: Iterable[Envelope], games: GameCache | None 
         report.notes.append(
             "the game is not over: its dice seed is secret, so its rolls cannot be checked yet"
         )
+    return seed
 
-    # 2 and 3. The fold, every digest, every roll and every decision.
-    history = History(game_id, games)
+
+#: What `_applied` and `_command` answer when the fold stops (a problem is written).
+_STOP = object()
+
+
+def _fold(game_id: str, envelopes: list[Envelope], history: History, seed: bytes | None,
+          report: Report) -> Envelope | None:
+    """Fold the log checking every digest, every derived field and, with the seed, every roll and
+    decision; the envelope the fold stopped at (the last one when it did not stop)."""
+    problems = report.problems
     expected: list | None = None  # the rules events the current command must be followed by
-    before_fold = len(problems)
     e = None
     for e in envelopes:
         if expected is not None and e.type in records.RECORD_TYPES:
@@ -219,32 +265,13 @@ def verify(game_id: str, envelopes: Iterable[Envelope], games: GameCache | None 
         state_before = history.state
         # the event the command decided, when the payload is its very encoding: not decoded again
         decided = expected[0] if expected and rules_events.encode(expected[0]) == e.payload else None
-        record = _record_of(e)  # None: a rules event, or a record the fold finds unreadable
-        try:
-            if record is not None or e.type not in records.RECORD_TYPES:
-                derived.check(history, e, record)
-            item = history.apply(e, check_digest=True, decoded=record or decided)
-        except DerivedFieldMismatch as exc:
-            problems.append(str(exc))
-            report.mismatch = Mismatch(
-                version=exc.version,
-                type=exc.event_type,
-                field=exc.field,
-                recorded=repr(exc.recorded),
-                derived=repr(exc.derived),
-            )
-            break
-        except HistoryError as exc:
-            problems.append(str(exc))
+        item = _applied(history, e, decided, report)
+        if item is _STOP:
             break
         if isinstance(item, CommandApplied):
-            report.commands += 1
-            report.rolls += len(item.rolls)
-            if seed is not None:
-                expected = _redecide(game_id, history, state_before, item, seed, e.version, problems)
-                if expected is None:
-                    report.dice_checked = False
-                    break
+            expected = _command(game_id, history, state_before, item, seed, e.version, expected, report)
+            if expected is _STOP:
+                break
         elif not isinstance(item, Record) and expected is not None:
             if not expected or expected.pop(0) != item:
                 problems.append(f"version {e.version}: not the event the command decides with these dice")
@@ -252,9 +279,50 @@ def verify(game_id: str, envelopes: Iterable[Envelope], games: GameCache | None 
     else:
         if expected:
             problems.append("the last command should have caused more events")
-    if len(problems) > before_fold and e is not None:
-        report.differs_at, report.differs_type = e.version, e.type
-    if problems:
+    return e
+
+
+def _applied(history: History, e: Envelope, decided, report: Report):
+    """One envelope folded, its derived fields checked first: the item the fold gives, or `_STOP` (and
+    a problem, with the mismatch) when the fold departs from the log."""
+    record = _record_of(e)  # None: a rules event, or a record the fold finds unreadable
+    try:
+        if record is not None or e.type not in records.RECORD_TYPES:
+            derived.check(history, e, record)
+        return history.apply(e, check_digest=True, decoded=record or decided)
+    except DerivedFieldMismatch as exc:
+        report.problems.append(str(exc))
+        report.mismatch = Mismatch(
+            version=exc.version,
+            type=exc.event_type,
+            field=exc.field,
+            recorded=repr(exc.recorded),
+            derived=repr(exc.derived),
+        )
+        return _STOP
+    except HistoryError as exc:
+        report.problems.append(str(exc))
+        return _STOP
+
+
+def _command(game_id: str, history: History, state_before, item: CommandApplied, seed: bytes | None,
+             version: int, expected: list | None, report: Report):
+    """A command counted with its rolls; with the seed, the rules events it decides again
+    (`_STOP` when its rolls or decision differ); without, `expected` as it was."""
+    report.commands += 1
+    report.rolls += len(item.rolls)
+    if seed is None:
+        return expected
+    expected = _redecide(game_id, history, state_before, item, seed, version, report.problems)
+    if expected is None:
+        report.dice_checked = False
+        return _STOP
+    return expected
+
+
+def _conclude(history: History, report: Report) -> None:
+    """The report's last fields: dice checked only without a problem, the nonces, the end, ok."""
+    if report.problems:
         report.dice_checked = False
     if history.session.created is not None:
         report.dice_nonces = history.dice_nonces()
@@ -262,8 +330,7 @@ def verify(game_id: str, envelopes: Iterable[Envelope], games: GameCache | None 
     report.finished = finished is not None
     if finished is not None:
         report.reason, report.result = finished.reason, finished.result
-    report.ok = not problems
-    return report
+    report.ok = not report.problems
 
 
 def _redecide(game_id, history, state_before, item: CommandApplied, seed, version, problems) -> list | None:

@@ -69,6 +69,34 @@ def standings(
     swiss: bool = False,
 ) -> list[Placing]:
     """The standings of `players` (in entry order) after `games` and `byes` ((player, points))."""
+    points, count = _points(players, games, byes)
+    margin, sb, buchholz = _tiebreaks(players, games, points)
+
+    def key(p: str) -> tuple:
+        return (points[p], margin[p] if duplicate else 0, sb[p], buchholz[p] if swiss else 0.0)
+
+    order = {p: i for i, p in enumerate(players)}
+    ranked = sorted(players, key=lambda p: (tuple(-k for k in key(p)), order[p]))
+    h2h = {p: 0.0 for p in players}
+    out = _ties_broken(ranked, games, key, order, h2h)
+    return [
+        Placing(
+            place=n,
+            player=p,
+            points=points[p],
+            games=count[p],
+            vp_margin=margin[p],
+            sonneborn_berger=sb[p],
+            buchholz=buchholz[p],
+            head_to_head=h2h[p],
+        )
+        for n, p in enumerate(out, start=1)
+    ]
+
+
+def _points(players: Sequence[str], games: Sequence[Played],
+            byes: Sequence[tuple[str, float]]) -> tuple[dict[str, float], dict[str, int]]:
+    """Each player's points (his games' and his byes') and the number of games he played."""
     points = {p: 0.0 for p in players}
     count = {p: 0 for p in players}
     for g in games:
@@ -77,6 +105,12 @@ def standings(
             count[p] += 1
     for p, worth in byes:
         points[p] += worth
+    return points, count
+
+
+def _tiebreaks(players: Sequence[str], games: Sequence[Played],
+               points: dict[str, float]) -> tuple[dict[str, int], dict[str, float], dict[str, float]]:
+    """Each player's victory-point margin, Sonneborn-Berger and Buchholz scores."""
     margin = {p: 0 for p in players}
     sb = {p: 0.0 for p in players}
     buchholz = {p: 0.0 for p in players}
@@ -86,13 +120,13 @@ def standings(
             margin[p] += g.margin(p)
             sb[p] += g.score(p) * points[o]
             buchholz[p] += points[o]
+    return margin, sb, buchholz
 
-    def key(p: str) -> tuple:
-        return (points[p], margin[p] if duplicate else 0, sb[p], buchholz[p] if swiss else 0.0)
 
-    order = {p: i for i, p in enumerate(players)}
-    ranked = sorted(players, key=lambda p: (tuple(-k for k in key(p)), order[p]))
-    h2h = {p: 0.0 for p in players}
+def _ties_broken(ranked: list[str], games: Sequence[Played], key, order: dict[str, int],
+                 h2h: dict[str, float]) -> list[str]:
+    """The ranked players with each tie broken by the games among the tied (head to head, into
+    `h2h`), then by entry order."""
     out: list[str] = []
     i = 0
     while i < len(ranked):
@@ -107,16 +141,4 @@ def standings(
                         h2h[p] += g.score(p)
         out += sorted(ranked[i:j], key=lambda p: (-h2h[p], order[p]))
         i = j
-    return [
-        Placing(
-            place=n,
-            player=p,
-            points=points[p],
-            games=count[p],
-            vp_margin=margin[p],
-            sonneborn_berger=sb[p],
-            buchholz=buchholz[p],
-            head_to_head=h2h[p],
-        )
-        for n, p in enumerate(out, start=1)
-    ]
+    return out

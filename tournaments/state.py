@@ -134,46 +134,81 @@ def apply(t: Tournament, record: Record) -> None:
         raise TournamentError(i, "an event after tournament_finished")
     match record:
         case TournamentCreated():
-            if t.created is not None:
-                raise TournamentError(i, "tournament_created twice")
-            t.created = record
+            _tournament_created(t, record, i)
         case Entered():
-            if t.players:
-                raise TournamentError(i, "an entry after the start")
-            if t.entry(record.player) is not None:
-                raise TournamentError(i, f"{record.name} entered twice")
-            assert t.created is not None  # the first check: only tournament_created comes before it
-            if len(t.entries) >= t.created.max_players:
-                raise TournamentError(i, "an entry past the tournament's maximum")
-            t.entries.append(record)
+            _entered(t, record, i)
         case Started():
-            if t.players:
-                raise TournamentError(i, "started twice")
-            if record.players != [e.player for e in t.entries] or len(record.players) < MIN_PLAYERS:
-                raise TournamentError(i, "started with players other than its entries")
-            t.players = list(record.players)
+            _started(t, record, i)
         case RoundPaired():
-            if not t.players or record.round != len(t.rounds) + 1 or (t.rounds and not t.rounds[-1].finished):
-                raise TournamentError(i, f"round {record.round} paired out of turn")
-            if record.round > t.total_rounds():
-                raise TournamentError(i, f"round {record.round}: the tournament has {t.total_rounds()}")
-            t.rounds.append(Round(record))
+            _round_paired(t, record, i)
         case GameResult():
-            r = t.rounds[record.round - 1] if 0 < record.round <= len(t.rounds) else None
-            if r is None or r.finished or record.game_id not in {g.game_id for g in r.games()}:
-                raise TournamentError(i, f"a result for game {record.game_id}, not a game of an open round")
-            if record.game_id in r.results:
-                raise TournamentError(i, f"a second result for game {record.game_id}")
-            r.results[record.game_id] = record
+            _game_result(t, record, i)
         case RoundFinished():
-            if not t.rounds or record.round != len(t.rounds) or t.rounds[-1].unfinished():
-                raise TournamentError(i, f"round {record.round} finished before all its games")
-            t.rounds[-1].finished = True
+            _round_finished(t, record, i)
         case TournamentFinished():
-            if len(t.rounds) != t.total_rounds() or not t.rounds[-1].finished:
-                raise TournamentError(i, "finished before its last round")
-            t.finished = record
+            _tournament_finished(t, record, i)
     t.events = i
+
+
+def _tournament_created(t: Tournament, record: TournamentCreated, i: int) -> None:
+    """The tournament created, once."""
+    if t.created is not None:
+        raise TournamentError(i, "tournament_created twice")
+    t.created = record
+
+
+def _entered(t: Tournament, record: Entered, i: int) -> None:
+    """A player entered: before the start, once, not past the maximum."""
+    if t.players:
+        raise TournamentError(i, "an entry after the start")
+    if t.entry(record.player) is not None:
+        raise TournamentError(i, f"{record.name} entered twice")
+    assert t.created is not None  # the first check: only tournament_created comes before it
+    if len(t.entries) >= t.created.max_players:
+        raise TournamentError(i, "an entry past the tournament's maximum")
+    t.entries.append(record)
+
+
+def _started(t: Tournament, record: Started, i: int) -> None:
+    """The tournament started, once, with its entries as its players."""
+    if t.players:
+        raise TournamentError(i, "started twice")
+    if record.players != [e.player for e in t.entries] or len(record.players) < MIN_PLAYERS:
+        raise TournamentError(i, "started with players other than its entries")
+    t.players = list(record.players)
+
+
+def _round_paired(t: Tournament, record: RoundPaired, i: int) -> None:
+    """The next round paired, once the round before it finished."""
+    if not t.players or record.round != len(t.rounds) + 1 or (t.rounds and not t.rounds[-1].finished):
+        raise TournamentError(i, f"round {record.round} paired out of turn")
+    if record.round > t.total_rounds():
+        raise TournamentError(i, f"round {record.round}: the tournament has {t.total_rounds()}")
+    t.rounds.append(Round(record))
+
+
+def _game_result(t: Tournament, record: GameResult, i: int) -> None:
+    """A game's result, once, for a game of an open round."""
+    r = t.rounds[record.round - 1] if 0 < record.round <= len(t.rounds) else None
+    if r is None or r.finished or record.game_id not in {g.game_id for g in r.games()}:
+        raise TournamentError(i, f"a result for game {record.game_id}, not a game of an open round")
+    if record.game_id in r.results:
+        raise TournamentError(i, f"a second result for game {record.game_id}")
+    r.results[record.game_id] = record
+
+
+def _round_finished(t: Tournament, record: RoundFinished, i: int) -> None:
+    """The last round finished, once all its games have results."""
+    if not t.rounds or record.round != len(t.rounds) or t.rounds[-1].unfinished():
+        raise TournamentError(i, f"round {record.round} finished before all its games")
+    t.rounds[-1].finished = True
+
+
+def _tournament_finished(t: Tournament, record: TournamentFinished, i: int) -> None:
+    """The tournament finished, after its last round."""
+    if len(t.rounds) != t.total_rounds() or not t.rounds[-1].finished:
+        raise TournamentError(i, "finished before its last round")
+    t.finished = record
 
 
 def fold(records: Iterable[Record]) -> Tournament:

@@ -43,21 +43,13 @@ def add_arguments(parser) -> None:
 
 
 def run(args) -> int:
-    from players.arena import arena, percentile, player_named, wilson
+    from players.arena import player_named
     from rules.core.game import Game
     from rules.reducer import new_game
     from rules.rulesets import get as get_ruleset
     from scenarios.loader import ScenarioError, load
 
-    if args.round_robin:
-        if len(args.players) < 2 or len(set(args.players)) != len(args.players):
-            raise CommandError("--round-robin: give two or more different players")
-        if args.side:
-            raise CommandError("--round-robin plays both sides: no --side")
-    elif len(args.players) != 2:
-        raise CommandError(f"give two players, A and its opponent (got {len(args.players)}; more need --round-robin)")
-    elif args.paired and args.side:
-        raise CommandError("--paired plays both sides of each pair: no --side")
+    _check_players(args)
     args.a, args.b = args.players[0], args.players[-1]
     for name in args.players:
         try:
@@ -83,6 +75,28 @@ def run(args) -> int:
         return _round_robin(start, args, progress)
     if args.paired:
         return _paired(start, args, progress)
+    return _sides(start, args, progress)
+
+
+def _check_players(args) -> None:
+    """Two players, or with --round-robin two or more different ones; --side only for two unpaired."""
+    if args.round_robin:
+        if len(args.players) < 2 or len(set(args.players)) != len(args.players):
+            raise CommandError("--round-robin: give two or more different players")
+        if args.side:
+            raise CommandError("--round-robin plays both sides: no --side")
+    elif len(args.players) != 2:
+        raise CommandError(
+            f"give two players, A and its opponent (got {len(args.players)}; more need --round-robin)"
+        )
+    elif args.paired and args.side:
+        raise CommandError("--paired plays both sides of each pair: no --side")
+
+
+def _sides(start, args, progress) -> int:
+    """A against B on each side (or on --side): the tally of each side, its win rate and decision times."""
+    from players.arena import arena, percentile, wilson
+
     print(f"{args.a} v {args.b}: {args.scenario}, {args.ruleset} rules, {args.games} games a side")
     sides = (args.side,) if args.side else ("union", "confederate")
     for tally, pa, pb in arena(start, args.a, args.b, args.games, args.seed, progress, sides):

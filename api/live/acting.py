@@ -125,61 +125,23 @@ class Acting:
         )
 
     async def _decide(self, seat: str, message: Action, command) -> list:
+        """The session's decision for the message: its events, once more on the state an undo needs."""
         h = self.history
         cid = message.command_id
         target = None
         for _ in range(2):
             try:
-                match message:
-                    case protocol.SendCommand():
-                        if self._written is not None:  # 17.62: a variable unit enters as written down
-                            command = written_module.opened(h.state, command, self._written)
-                        return decide_session.command(
-                            h, seat, command, await self.seed(), cid, now_ms=now_ms()
-                        )
-                    case protocol.WriteDown():
-                        return await self._write_down(h, seat, message.later, cid)
-                    case protocol.UndoRequest():
-                        return decide_session.undo_request(
-                            h,
-                            seat,
-                            message.back_to,
-                            now_ms=now_ms(),
-                            backoff_seconds=self.config.undo_backoff_seconds,
-                            command_id=cid,
-                            target=target,
-                        )
-                    case protocol.UndoAccept():
-                        return decide_session.undo_answer(
-                            h, seat, message.request, "accept", cid, target=target
-                        )
-                    case protocol.UndoDecline():
-                        return decide_session.undo_answer(h, seat, message.request, "decline", cid)
-                    case protocol.UndoWithdraw():
-                        return decide_session.undo_answer(h, seat, message.request, "withdraw", cid)
-                    case protocol.PauseRequest():
-                        return decide_session.pause_request(h, seat, message.days, now_ms=now_ms(), command_id=cid)
-                    case protocol.PauseAccept() | protocol.PauseDecline() | protocol.PauseWithdraw():
-                        answer = PAUSE_ANSWERS[type(message)]
-                        return decide_session.pause_answer(h, seat, message.request, answer, cid)
-                    case protocol.PauseResume():
-                        return decide_session.pause_resume(h, seat, now_ms=now_ms(), command_id=cid)
-                    case protocol.DrawOffer():
-                        return decide_session.draw_offer(h, seat, cid)
-                    case protocol.DrawAccept():
-                        return decide_session.draw_answer(h, seat, True, await self.seed(), cid)
-                    case protocol.DrawDecline():
-                        return decide_session.draw_answer(h, seat, False, await self.seed(), cid)
-                    case protocol.Resign():
-                        return decide_session.resign(h, seat, await self.seed(), cid)
-                    case protocol.Claim():
-                        return decide_session.claim(
-                            h, seat, await self.seed(), now_ms=now_ms(), command_id=cid
-                        )
-                    case protocol.Chat():
-                        return decide_session.chat(h, seat, message.text, cid)
-                    case protocol.ChatShown():
-                        return decide_session.chat_shown(h, seat, message.shown, cid)
+                if isinstance(message, protocol.SendCommand):
+                    if self._written is not None:  # 17.62: a variable unit enters as written down
+                        command = written_module.opened(h.state, command, self._written)
+                    return decide_session.command(
+                        h, seat, command, await self.seed(), cid, now_ms=now_ms()
+                    )
+                events = await self._decide_undo_and_pause(h, seat, message, cid, target)
+                if events is _UNDECIDED:
+                    events = await self._decide_draw_end_and_chat(h, seat, message, cid)
+                if events is not _UNDECIDED:
+                    return events
             except decide_session.ActionRefused as exc:
                 raise ProtocolError(
                     exc.code, exc.message, case=exc.case, retry_after=exc.retry_after
@@ -188,6 +150,64 @@ class Acting:
                 target = (await load(self.store, self.game_id, self.hub.games, to_version=need.version)).state
         raise ProtocolError("malformed", f"cannot decide a {type(message).__name__}")
 
+    async def _decide_undo_and_pause(self, h, seat: str, message: Action, cid: str, target):
+        """A write-down (17.62), an undo (5.17) or a pause asked for or answered; `_UNDECIDED` for
+        another action."""
+        match message:
+            case protocol.WriteDown():
+                return await self._write_down(h, seat, message.later, cid)
+            case protocol.UndoRequest():
+                return decide_session.undo_request(
+                    h,
+                    seat,
+                    message.back_to,
+                    now_ms=now_ms(),
+                    backoff_seconds=self.config.undo_backoff_seconds,
+                    command_id=cid,
+                    target=target,
+                )
+            case protocol.UndoAccept():
+                return decide_session.undo_answer(
+                    h, seat, message.request, "accept", cid, target=target
+                )
+            case protocol.UndoDecline():
+                return decide_session.undo_answer(h, seat, message.request, "decline", cid)
+            case protocol.UndoWithdraw():
+                return decide_session.undo_answer(h, seat, message.request, "withdraw", cid)
+            case protocol.PauseRequest():
+                return decide_session.pause_request(h, seat, message.days, now_ms=now_ms(), command_id=cid)
+            case protocol.PauseAccept() | protocol.PauseDecline() | protocol.PauseWithdraw():
+                answer = PAUSE_ANSWERS[type(message)]
+                return decide_session.pause_answer(h, seat, message.request, answer, cid)
+            case protocol.PauseResume():
+                return decide_session.pause_resume(h, seat, now_ms=now_ms(), command_id=cid)
+        return _UNDECIDED
+
+    async def _decide_draw_end_and_chat(self, h, seat: str, message: Action, cid: str):
+        """A draw offered or answered, a resignation, a claim, a chat line or the chat shown;
+        `_UNDECIDED` for another action."""
+        match message:
+            case protocol.DrawOffer():
+                return decide_session.draw_offer(h, seat, cid)
+            case protocol.DrawAccept():
+                return decide_session.draw_answer(h, seat, True, await self.seed(), cid)
+            case protocol.DrawDecline():
+                return decide_session.draw_answer(h, seat, False, await self.seed(), cid)
+            case protocol.Resign():
+                return decide_session.resign(h, seat, await self.seed(), cid)
+            case protocol.Claim():
+                return decide_session.claim(
+                    h, seat, await self.seed(), now_ms=now_ms(), command_id=cid
+                )
+            case protocol.Chat():
+                return decide_session.chat(h, seat, message.text, cid)
+            case protocol.ChatShown():
+                return decide_session.chat_shown(h, seat, message.shown, cid)
+        return _UNDECIDED
+
+
+#: What a group of `Acting._decide` answers for an action it does not decide.
+_UNDECIDED = object()
 
 #: The answer each pause message gives (session/decide.py `pause_answer`).
 PAUSE_ANSWERS = {protocol.PauseAccept: "accept", protocol.PauseDecline: "decline", protocol.PauseWithdraw: "withdraw"}

@@ -397,21 +397,7 @@ async def partition_run(
             lost, duplicated, unknown, kept, checked = set(), set(), set(), set(), 0
             for name in (primary, replica):
                 for game in ids:
-                    await plain[name].verify(game)
-                    seen: dict[str, list[int]] = {}
-                    async for envelope in plain[name].read(game):
-                        seen.setdefault(envelope.command_id, []).append(envelope.version)
-                        checked += 1
-                    for command_id, versions in seen.items():
-                        if len(versions) > 1:
-                            duplicated.add(command_id)
-                        if command_id not in ledger.sent:
-                            unknown.add(command_id)
-                        elif command_id not in ledger.acked:
-                            kept.add(command_id)
-                    for command_id, version in ledger.acked.items():
-                        if command_id.startswith(f"{game}-") and version not in seen.get(command_id, []):
-                            lost.add(command_id)
+                    checked += await _log_checked(plain[name], game, ledger, lost, duplicated, unknown, kept)
             unacked = ledger.sent - set(ledger.acked)
             return PartitionReport(
                 tag=net.tag,
@@ -439,6 +425,29 @@ async def partition_run(
         finally:
             for s in (*acking.values(), *plain.values()):
                 await s.aclose()
+
+
+async def _log_checked(store: RedisEventStore, game: str, ledger: Ledger, lost: set, duplicated: set,
+                       unknown: set, kept: set) -> int:
+    """One game's log on one node verified and read against the ledger: the commands lost, written
+    twice, never sent, or kept though unacknowledged added to their sets; the events read."""
+    checked = 0
+    await store.verify(game)
+    seen: dict[str, list[int]] = {}
+    async for envelope in store.read(game):
+        seen.setdefault(envelope.command_id, []).append(envelope.version)
+        checked += 1
+    for command_id, versions in seen.items():
+        if len(versions) > 1:
+            duplicated.add(command_id)
+        if command_id not in ledger.sent:
+            unknown.add(command_id)
+        elif command_id not in ledger.acked:
+            kept.add(command_id)
+    for command_id, version in ledger.acked.items():
+        if command_id.startswith(f"{game}-") and version not in seen.get(command_id, []):
+            lost.add(command_id)
+    return checked
 
 
 async def _partitions(

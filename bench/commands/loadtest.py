@@ -403,6 +403,16 @@ async def _progress(every: float, figures, servers: list[int], store: list[int])
 
 def _report(args, figures, server: str, name: str = "given") -> dict:
     """Print the figures of one configuration; they are returned too."""
+    report = _figures(args, figures, server, name)
+    if args.json:
+        print(json.dumps(report))
+    else:
+        _print_report(args, report, server)
+    return report
+
+
+def _figures(args, figures, server: str, name: str) -> dict:
+    """The figures of one configuration, as `_report` prints and returns them."""
     from bench.loadtest import percentile
 
     def ms(values, p):
@@ -489,60 +499,68 @@ def _report(args, figures, server: str, name: str = "given") -> dict:
             "max": ms(figures.reach_ms, 100),
         }
         report["reaches"], report["empty_reaches"] = figures.reaches, figures.empty_reaches
-    if args.json:
-        print(json.dumps(report))
-    else:
-        c, b = report["command_latency_ms"], report["broadcast_latency_ms"]
-        print(
-            f"{args.games} {args.ruleset} games, {args.spectators} spectators, {args.duration:g} s, think {args.think:g} s, "
-            f"choices from the server: {'yes' if args.choices else 'no'}; server {server}"
-        )
-        print(
-            f"commands {report['commands']} ({report['commands_per_s']}/s), events {report['events']} "
-            f"({report['events_per_s']}/s), games started {report['games_started']}, finished {report['games_finished']}"
-        )
-        print(f"command latency ms:   p50 {c['p50']}  p99 {c['p99']}  max {c['max']}")
-        print(
-            f"broadcast latency ms: p50 {b['p50']}  p99 {b['p99']}  max {b['max']}  ({b['deliveries']} deliveries)"
-        )
-        if args.choices:
-            r = report["reach_latency_ms"]
-            print(
-                f"reach latency ms:     p50 {r['p50']}  p99 {r['p99']}  max {r['max']}  "
-                f"({report['reaches']} reaches, {report['empty_reaches']} empty)"
-            )
-        if report["server_cpu_s"] is None:  # a server given by --url: not ours to measure
-            server_cpu = "server not measured (a server given by --url)"
-        else:
-            server_cpu = (
-                f"server {report['server_cpu_s']} s ({report['server_cpu_ms_per_command']} ms/command), "
-                f"its Redis {report['store_cpu_s']} s ({report['store_cpu_ms_per_command']} ms/command)"
-            )
-            if busiest is not None:
-                server_cpu += (
-                    f" (the busiest primary, {busiest}: {report['busiest_primary_cpu_s']} s, "
-                    f"{report['busiest_primary_cpu_ms_per_command']} ms/command)"
-                )
-            if report["balancer_cpu_s"] is not None:
-                server_cpu += f", HAProxy {report['balancer_cpu_s']} s ({report['balancer_cpu_ms_per_command']} ms/command)"
-        print(
-            f"cpu: {server_cpu}, loadtest {report['loadtest_cpu_s']} s "
-            f"(+ brains {report['brains_cpu_s']} s at nice {args.brain_nice}); load average {report['load_average']}"
-        )
-        if report["client_bytes_per_command"]:
-            to, sent = report["client_bytes_per_command"]
-            print(f"websocket bytes per command: {to} to the clients, {sent} from them")
-        if report["store_io_bytes_per_command"]:
-            print(
-                "store bytes read/written per command (sockets and AOF): "
-                + ", ".join(
-                    f"{name} {r}/{w}" for name, (r, w) in report["store_io_bytes_per_command"].items()
-                )
-            )
-        print(f"errors: {report['errors']} {report['error_kinds'] or ''}")
-        for code in sorted({kind.split()[-1] for kind in report["error_kinds"]} & EXPLAINED.keys()):
-            print(f"  {code}: {EXPLAINED[code]}")
     return report
+
+
+def _print_report(args, report: dict, server: str) -> None:
+    """The figures of one configuration in words."""
+    c, b = report["command_latency_ms"], report["broadcast_latency_ms"]
+    print(
+        f"{args.games} {args.ruleset} games, {args.spectators} spectators, {args.duration:g} s, think {args.think:g} s, "
+        f"choices from the server: {'yes' if args.choices else 'no'}; server {server}"
+    )
+    print(
+        f"commands {report['commands']} ({report['commands_per_s']}/s), events {report['events']} "
+        f"({report['events_per_s']}/s), games started {report['games_started']}, finished {report['games_finished']}"
+    )
+    print(f"command latency ms:   p50 {c['p50']}  p99 {c['p99']}  max {c['max']}")
+    print(
+        f"broadcast latency ms: p50 {b['p50']}  p99 {b['p99']}  max {b['max']}  ({b['deliveries']} deliveries)"
+    )
+    if args.choices:
+        r = report["reach_latency_ms"]
+        print(
+            f"reach latency ms:     p50 {r['p50']}  p99 {r['p99']}  max {r['max']}  "
+            f"({report['reaches']} reaches, {report['empty_reaches']} empty)"
+        )
+    server_cpu = _server_cpu(report)
+    print(
+        f"cpu: {server_cpu}, loadtest {report['loadtest_cpu_s']} s "
+        f"(+ brains {report['brains_cpu_s']} s at nice {args.brain_nice}); load average {report['load_average']}"
+    )
+    if report["client_bytes_per_command"]:
+        to, sent = report["client_bytes_per_command"]
+        print(f"websocket bytes per command: {to} to the clients, {sent} from them")
+    if report["store_io_bytes_per_command"]:
+        print(
+            "store bytes read/written per command (sockets and AOF): "
+            + ", ".join(
+                f"{name} {r}/{w}" for name, (r, w) in report["store_io_bytes_per_command"].items()
+            )
+        )
+    print(f"errors: {report['errors']} {report['error_kinds'] or ''}")
+    for code in sorted({kind.split()[-1] for kind in report["error_kinds"]} & EXPLAINED.keys()):
+        print(f"  {code}: {EXPLAINED[code]}")
+
+
+def _server_cpu(report: dict) -> str:
+    """The CPU the server used (its Redis, the busiest primary, HAProxy), unless given by --url."""
+    if report["server_cpu_s"] is None:  # a server given by --url: not ours to measure
+        server_cpu = "server not measured (a server given by --url)"
+    else:
+        server_cpu = (
+            f"server {report['server_cpu_s']} s ({report['server_cpu_ms_per_command']} ms/command), "
+            f"its Redis {report['store_cpu_s']} s ({report['store_cpu_ms_per_command']} ms/command)"
+        )
+        busiest = report["busiest_primary"]
+        if busiest is not None:
+            server_cpu += (
+                f" (the busiest primary, {busiest}: {report['busiest_primary_cpu_s']} s, "
+                f"{report['busiest_primary_cpu_ms_per_command']} ms/command)"
+            )
+        if report["balancer_cpu_s"] is not None:
+            server_cpu += f", HAProxy {report['balancer_cpu_s']} s ({report['balancer_cpu_ms_per_command']} ms/command)"
+    return server_cpu
 
 
 def _summary(args, reports: list[dict]) -> None:

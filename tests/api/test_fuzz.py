@@ -61,6 +61,14 @@ COMMANDS = typing.Union[tuple(COMMAND_TYPES)]  # noqa: UP007
 
 def of_type(info) -> st.SearchStrategy:
     """JSON-able values of a msgspec type (`msgspec.inspect` info), within its constraints mostly."""
+    found = _scalar_of(info)
+    if found is None:
+        found = _composite_of(info)
+    return JSON if found is None else found
+
+
+def _scalar_of(info) -> st.SearchStrategy | None:
+    """Values of a scalar type: integers, floats, strings, booleans, None, literals (None: not one)."""
     i = msgspec.inspect
     match info:
         case i.IntType():
@@ -79,6 +87,14 @@ def of_type(info) -> st.SearchStrategy:
             return st.none()
         case i.LiteralType():
             return st.sampled_from(info.values)
+    return None
+
+
+def _composite_of(info) -> st.SearchStrategy | None:
+    """Values of a union, a sequence, a dict, a struct, a raw command or an annotated type (None:
+    not one)."""
+    i = msgspec.inspect
+    match info:
         case i.UnionType():
             return st.one_of([of_type(t) for t in info.types])
         case i.ListType() | i.TupleType() | i.VarTupleType() | i.SetType() | i.FrozenSetType():
@@ -92,7 +108,7 @@ def of_type(info) -> st.SearchStrategy:
             return struct_of_union(COMMANDS)
         case i.Metadata():
             return of_type(info.type)
-    return JSON
+    return None
 
 
 def struct_of(cls: type) -> st.SearchStrategy:

@@ -1,5 +1,5 @@
 """What the browser tests share: a page that keeps the client's errors, its JavaScript evaluated, a wait
-for a condition in the page, a click on a hex of the map."""
+for a condition in the page, a click on a hex of the map, the board's version, a combat's decisions made."""
 
 from __future__ import annotations
 
@@ -45,3 +45,41 @@ async def click_hex(page, hex_: str) -> None:
     x, y = await page.evaluate("(h) => { bluegray.map.centreOn(h); return bluegray.map.clientOf(h); }", hex_)
     await page.mouse.move(x, y)
     await page.mouse.click(x, y)
+
+
+async def version(page) -> int:
+    return await js(page, "() => bluegray.board.version")
+
+
+async def make_decisions(union, confed, shot) -> None:
+    """The decisions a combat's result asks for (retreat, losses, advance), made on whichever page
+    is asked, until none is pending."""
+    for _ in range(8):
+        await union.wait_for_timeout(150)
+        acted = False
+        for page in (union, confed):
+            d = await js(page, "() => bluegray.validChoices()?.decision?.type || null")
+            if not d:
+                continue
+            acted = True
+            before = await version(page)
+            await shot(page, f"decision-{d}")
+            await decide(page, d)
+            await page.wait_for_function("(v) => bluegray.board.version > v", arg=before, timeout=PATIENCE)
+        if not acted and await js(union, "() => bluegray.board.state.pending.length === 0"):
+            break
+    await until(union, "() => bluegray.board.state.pending.length === 0")
+
+
+async def decide(page, d: str) -> None:
+    """One decision made as a player makes it: the first retreat hex (or decline), loss or advance."""
+    if d == "retreat":
+        first = await js(page, "() => bluegray.validChoices().decision.options[0]?.to || null")
+        if first:
+            await click_hex(page, first)  # the shaded hex on the map
+        else:
+            await page.click("#decline")
+    elif d == "exchange_losses":
+        await page.click(".loss-option >> nth=0")
+    elif d == "advance":
+        await page.click(".advance-option >> nth=0")

@@ -10,7 +10,7 @@ import json
 
 import aiohttp
 import pytest
-from browsing import LAPTOP, PATIENCE, click_hex, js, new_page, until
+from browsing import LAPTOP, PATIENCE, click_hex, js, make_decisions, new_page, until, version
 from conftest import GAMES
 
 from replay.crt_odds import column_distribution, table_of
@@ -31,10 +31,6 @@ async def reach(page, unit: str, how: str = "move") -> dict:
 
 async def position(page, unit: str):
     return await js(page, "(u) => bluegray.board.state.positions[u] || null", unit)
-
-
-async def version(page) -> int:
-    return await js(page, "() => bluegray.board.version")
 
 
 async def test_map_renders_every_hex(browser, server, shot):
@@ -202,30 +198,7 @@ async def test_play_watch_undo_attack(browser, server, shot):
     assert (await js(watcher, "() => bluegray.board.lastCombat"))["die"] == result["die"]
 
     # -- whatever the die said, make the decisions it asks for (retreat, losses, advance) ---------------
-    for _ in range(8):
-        await union.wait_for_timeout(150)
-        acted = False
-        for page in (union, confed):
-            d = await js(page, "() => bluegray.validChoices()?.decision?.type || null")
-            if not d:
-                continue
-            acted = True
-            before = await version(page)
-            await shot(page, f"decision-{d}")
-            if d == "retreat":
-                first = await js(page, "() => bluegray.validChoices().decision.options[0]?.to || null")
-                if first:
-                    await click_hex(page, first)  # the shaded hex on the map
-                else:
-                    await page.click("#decline")
-            elif d == "exchange_losses":
-                await page.click(".loss-option >> nth=0")
-            elif d == "advance":
-                await page.click(".advance-option >> nth=0")
-            await page.wait_for_function("(v) => bluegray.board.version > v", arg=before, timeout=PATIENCE)
-        if not acted and await js(union, "() => bluegray.board.state.pending.length === 0"):
-            break
-    await until(union, "() => bluegray.board.state.pending.length === 0")
+    await make_decisions(union, confed, shot)
 
     # -- the spectator drops its connection, misses events, and catches up by itself -------------------
     await js(watcher, "() => bluegray.conn.drop()")
