@@ -77,7 +77,7 @@ CASES = [
     (["selfplay", "chattanooga", "--ruleset", "1863"], "--ruleset 1863: unknown rule set '1863'"),
     (["selfplay", "chattanooga", "--players", "clever"], "argument --players: invalid choice: 'clever'"),
     (["arena", "engine", "nobody"], "no player 'nobody' (known: random, greedy, engine"),
-    (["arena", "engine:grandmaster", "random"], "no level 'grandmaster' (known: easy, normal, hard)"),
+    (["arena", "engine:grandmaster", "random"], "no level 'grandmaster' (known: easy, normal, hard, expert)"),
     (["arena", "engine", "random", "--games", "0"], "argument --games: 0 is less than 1"),
     (["arena", "engine", "random", "--scenario", "no-such-battle"], "no-such-battle: scenario: no such scenario"),
     (["arena", "engine", "random", "--ruleset", "1863"], "--ruleset 1863: unknown rule set '1863'"),
