@@ -184,25 +184,21 @@ CALLED_HOOKS = (
 
 
 class _Place:
-    """Where a rule set's hook table calls the battle's rules (``THE_BATTLES_RULES``)."""
+    """A place in a rule set's hook table where the battle's rules are called (the two below)."""
+
+    def __init__(self, name: str) -> None:
+        self.name = name
 
     def __repr__(self) -> str:
-        return "THE_BATTLES_RULES"
+        return self.name
 
 
 #: In a rule set's hook table (rules/core/handlers.py ``Handlers``): the place of the battle's rules'
 #: hooks of that table, in the order of ``MECHANISMS``; ``Handlers.for_battle`` puts them there.
-THE_BATTLES_RULES: Any = _Place()
-
-
-class _LatePlace(_Place):
-    def __repr__(self) -> str:
-        return "THE_BATTLES_LATE_RULES"
-
-
+THE_BATTLES_RULES: Any = _Place("THE_BATTLES_RULES")
 #: The place of the ``late`` battle rules' hooks of a table, after the book's own steps; a table without
 #: it has them at ``THE_BATTLES_RULES``, after the others.
-THE_BATTLES_LATE_RULES: Any = _LatePlace()
+THE_BATTLES_LATE_RULES: Any = _Place("THE_BATTLES_LATE_RULES")
 
 
 class BattleRules:
